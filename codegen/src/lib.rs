@@ -1,0 +1,29 @@
+//! paneward's code generator: tool contracts in `schemas/tools/*.json` in, Rust out.
+//!
+//! Three stages, in order: [`load`] checks every file (each problem named by file and
+//! JSON pointer), [`naming`] gives every inline schema a unique Rust name, and
+//! [`generate`] hands titled copies to typify and emits the tool table, the handler
+//! trait and the dispatch function. The advertised schemas are embedded untouched.
+
+pub mod error;
+pub mod generate;
+pub mod load;
+pub mod naming;
+pub mod shape;
+
+use std::path::Path;
+
+pub use error::CodegenError;
+pub use load::{Tier, ToolFile};
+
+/// Loads `dir` (a `schemas/tools` folder) and returns the generated Rust source.
+///
+/// # Errors
+/// The first problem with a schema file, or a type-name clash.
+pub fn generate_from_dir(dir: &Path) -> Result<String, CodegenError> {
+    let tools = load::load_dir(dir)?;
+    if tools.is_empty() {
+        return Err(CodegenError::new(dir, "", "no tool files (*.json) found"));
+    }
+    generate::generate(&tools)
+}

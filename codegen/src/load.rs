@@ -1,0 +1,258 @@
+//! Loading and checking `schemas/tools/*.json`.
+//!
+//! Everything a later stage relies on is checked here first, with the file and JSON
+//! pointer of each problem: typify panics (`todo!`) on some malformed schemas, so it
+//! must never be the first code to see one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::error::CodegenError;
+
+/// How much a tool may do; see `src/spec.rs` for what each tier allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    Readonly,
+    Mutating,
+    Destructive,
+}
+
+impl Tier {
+    pub const NAMES: [&'static str; 3] = ["readonly", "mutating", "destructive"];
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "readonly" => Some(Self::Readonly),
+            "mutating" => Some(Self::Mutating),
+            "destructive" => Some(Self::Destructive),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// One checked tool file.
+#[derive(Debug, Clone)]
+pub struct ToolFile {
+    pub path: PathBuf,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub tier: Tier,
+    pub source: String,
+    pub input_schema: Value,
+    pub output_schema: Value,
+    pub annotations: Value,
+}
+
+/// The top-level fields a tool file may have, and whether each is required.
+const FIELDS: [(&str, bool); 8] = [
+    ("name", true),
+    ("title", false),
+    ("description", true),
+    ("tier", true),
+    ("source", true),
+    ("inputSchema", true),
+    ("outputSchema", true),
+    ("annotations", true),
+];
+
+/// The annotation keys MCP defines, with the JSON type each must have.
+const ANNOTATIONS: [(&str, &str); 5] = [
+    ("title", "string"),
+    ("readOnlyHint", "boolean"),
+    ("destructiveHint", "boolean"),
+    ("idempotentHint", "boolean"),
+    ("openWorldHint", "boolean"),
+];
+
+/// Loads every `*.json` file of `dir`, sorted by tool name.
+///
+/// # Errors
+/// The first problem found, naming the file and the JSON pointer; also a duplicate
+/// tool name or an unreadable folder.
+pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, CodegenError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| CodegenError::new(dir, "", format!("cannot read the folder: {e}")))?;
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| CodegenError::new(dir, "", format!("cannot list the folder: {e}")))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    let mut tools = Vec::with_capacity(paths.len());
+    for path in &paths {
+        tools.push(load_file(path)?);
+    }
+    let mut seen = BTreeMap::new();
+    for tool in &tools {
+        if let Some(other) = seen.insert(tool.name.clone(), tool.path.clone()) {
+            return Err(CodegenError::new(
+                &tool.path,
+                "/name",
+                format!("tool `{}` is also defined in {}", tool.name, other.display()),
+            ));
+        }
+    }
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(tools)
+}
+
+/// Loads and checks one tool file.
+///
+/// # Errors
+/// Unreadable file, invalid JSON (with line and column), a missing, unknown or
+/// mistyped field, a name that does not match the file name, an unknown tier, or a
+/// schema that is not valid JSON Schema.
+pub fn load_file(path: &Path) -> Result<ToolFile, CodegenError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| CodegenError::new(path, "", format!("cannot read the file: {e}")))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| CodegenError::new(path, "", format!("not valid JSON: {e}")))?;
+    check_tool_value(path, value)
+}
+
+/// Checks an already-parsed tool document; `path` is used for messages and the
+/// file-name rule.
+///
+/// # Errors
+/// As [`load_file`], minus the reading and parsing.
+pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, CodegenError> {
+    let Value::Object(mut doc) = value else {
+        return Err(CodegenError::new(path, "", "a tool file must be a JSON object"));
+    };
+    for key in doc.keys() {
+        if !FIELDS.iter().any(|(field, _)| field == key) {
+            let known: Vec<&str> = FIELDS.iter().map(|(field, _)| *field).collect();
+            return Err(CodegenError::new(
+                path,
+                format!("/{}", crate::error::pointer_token(key)),
+                format!("unknown field; a tool file has only {}", known.join(", ")),
+            ));
+        }
+    }
+    for (field, required) in FIELDS {
+        if required && !doc.contains_key(field) {
+            return Err(CodegenError::new(path, "", format!("missing required field `{field}`")));
+        }
+    }
+    let name = take_string(path, &mut doc, "name")?;
+    check_tool_name(path, &name)?;
+    let title = match doc.remove("title") {
+        None => None,
+        Some(Value::String(title)) => Some(title),
+        Some(_) => return Err(CodegenError::new(path, "/title", "must be a string")),
+    };
+    let description = take_string(path, &mut doc, "description")?;
+    let tier_text = take_string(path, &mut doc, "tier")?;
+    let tier = Tier::parse(&tier_text).ok_or_else(|| {
+        CodegenError::new(
+            path,
+            "/tier",
+            format!("unknown tier `{tier_text}`; use one of {}", Tier::NAMES.join(", ")),
+        )
+    })?;
+    let source = take_string(path, &mut doc, "source")?;
+    let input_schema = take_schema(path, &mut doc, "inputSchema")?;
+    let output_schema = take_schema(path, &mut doc, "outputSchema")?;
+    let annotations = doc.remove("annotations").unwrap_or(Value::Null);
+    check_annotations(path, &annotations)?;
+    Ok(ToolFile {
+        path: path.to_path_buf(),
+        name,
+        title,
+        description,
+        tier,
+        source,
+        input_schema,
+        output_schema,
+        annotations,
+    })
+}
+
+fn take_string(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<String, CodegenError> {
+    match doc.remove(field) {
+        Some(Value::String(text)) if !text.is_empty() => Ok(text),
+        Some(Value::String(_)) => Err(CodegenError::new(path, format!("/{field}"), "must not be empty")),
+        _ => Err(CodegenError::new(path, format!("/{field}"), "must be a string")),
+    }
+}
+
+/// MCP tool names travel in JSON and in Rust identifiers: keep them snake_case.
+fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase());
+    if !first_ok || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+        return Err(CodegenError::new(
+            path,
+            "/name",
+            format!("tool name `{name}` must match ^[a-z][a-z0-9_]*$"),
+        ));
+    }
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    if stem != name {
+        return Err(CodegenError::new(
+            path,
+            "/name",
+            format!("tool `{name}` must live in a file named {name}.json"),
+        ));
+    }
+    Ok(())
+}
+
+fn take_schema(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<Value, CodegenError> {
+    let schema = doc.remove(field).unwrap_or(Value::Null);
+    let pointer = format!("/{field}");
+    let Value::Object(object) = &schema else {
+        return Err(CodegenError::new(path, pointer, "must be a JSON Schema object"));
+    };
+    if object.get("type") != Some(&Value::String("object".into())) {
+        return Err(CodegenError::new(
+            path,
+            format!("{pointer}/type"),
+            "MCP requires a tool schema to describe an object: set \"type\": \"object\"",
+        ));
+    }
+    if let Err(error) = jsonschema::meta::validate(&schema) {
+        return Err(CodegenError::new(
+            path,
+            format!("{pointer}{}", error.instance_path()),
+            format!("not valid JSON Schema: {error}"),
+        ));
+    }
+    crate::shape::check_supported(path, &pointer, &schema)?;
+    Ok(schema)
+}
+
+fn check_annotations(path: &Path, annotations: &Value) -> Result<(), CodegenError> {
+    let Value::Object(object) = annotations else {
+        return Err(CodegenError::new(path, "/annotations", "must be an object"));
+    };
+    for (key, value) in object {
+        let pointer = format!("/annotations/{}", crate::error::pointer_token(key));
+        let Some((_, kind)) = ANNOTATIONS.iter().find(|(name, _)| name == key) else {
+            let known: Vec<&str> = ANNOTATIONS.iter().map(|(name, _)| *name).collect();
+            return Err(CodegenError::new(
+                path,
+                pointer,
+                format!("unknown annotation; MCP defines {}", known.join(", ")),
+            ));
+        };
+        let type_ok = match *kind {
+            "string" => value.is_string(),
+            _ => value.is_boolean(),
+        };
+        if !type_ok {
+            return Err(CodegenError::new(path, pointer, format!("must be a {kind}")));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! Unique Rust names for every inline schema, written as `title`s into the copy of a
+//! schema that is handed to typify (never into the advertised copy).
+//!
+//! typify 0.8 names an inline type after its position (`…Arguments`) and silently
+//! reuses the first type of a name for every later schema of that name, so the 16
+//! `arguments` objects of the batch `oneOf` would all become the first branch's empty
+//! struct. A title per position, derived from the JSON path, makes names unique by
+//! construction; the few that could still collide (`foo_bar` beside `fooBar`) are
+//! refused here with both pointers.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::{pointer_token, CodegenError};
+
+/// Every name handed out so far, with the file and pointer that got it.
+#[derive(Default)]
+pub struct NameRegistry {
+    taken: BTreeMap<String, (std::path::PathBuf, String)>,
+}
+
+impl NameRegistry {
+    /// Claims `name` for the schema at `file` + `pointer`.
+    ///
+    /// # Errors
+    /// The name was already given to another schema.
+    pub fn claim(&mut self, name: &str, file: &Path, pointer: &str) -> Result<(), CodegenError> {
+        if let Some((other_file, other_pointer)) = self.taken.get(name) {
+            return Err(CodegenError::new(
+                file,
+                pointer,
+                format!(
+                    "the Rust type name `{name}` is already used by {} at {}; rename a property so the two differ",
+                    other_file.display(),
+                    if other_pointer.is_empty() { "/" } else { other_pointer }
+                ),
+            ));
+        }
+        self.taken
+            .insert(name.to_string(), (file.to_path_buf(), pointer.to_string()));
+        Ok(())
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.taken.contains_key(name)
+    }
+}
+
+/// `snapshot_pane`, `max-lines`, `paneId` → `SnapshotPane`, `MaxLines`, `PaneId`.
+pub fn pascal_case(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut upper_next = true;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper_next {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c);
+            }
+            upper_next = false;
+        } else {
+            upper_next = true;
+        }
+    }
+    if out.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        out.insert(0, 'N');
+    }
+    out
+}
+
+/// Returns a copy of `schema` whose every sub-schema is titled after its path, starting
+/// from `root_name`; registers each name.
+///
+/// # Errors
+/// Two positions map to the same name.
+pub fn titled_copy(
+    schema: &Value,
+    root_name: &str,
+    file: &Path,
+    pointer: &str,
+    registry: &mut NameRegistry,
+) -> Result<Value, CodegenError> {
+    let mut copy = schema.clone();
+    title_in_place(&mut copy, root_name, file, pointer, registry)?;
+    Ok(copy)
+}
+
+/// Only schemas that typify turns into named types need a title; a title on a plain
+/// `{"type": "string"}` would make typify emit a pointless newtype.
+fn needs_name(object: &serde_json::Map<String, Value>) -> bool {
+    const NAMED: [&str; 9] = [
+        "properties",
+        "additionalProperties",
+        "enum",
+        "oneOf",
+        "anyOf",
+        "pattern",
+        "maxLength",
+        "minLength",
+        "format",
+    ];
+    object.get("type") == Some(&Value::String("object".into()))
+        || NAMED.iter().any(|keyword| object.contains_key(*keyword))
+}
+
+fn title_in_place(
+    schema: &mut Value,
+    name: &str,
+    file: &Path,
+    pointer: &str,
+    registry: &mut NameRegistry,
+) -> Result<(), CodegenError> {
+    let Value::Object(object) = schema else {
+        return Ok(());
+    };
+    if needs_name(object) {
+        registry.claim(name, file, pointer)?;
+        object.insert("title".into(), Value::String(name.to_string()));
+    } else {
+        // An upstream title on a plain value would still name a type: drop it here.
+        object.remove("title");
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for (property, sub) in properties.iter_mut() {
+            let child_name = format!("{name}{}", pascal_case(property));
+            let child_pointer = format!("{pointer}/properties/{}", pointer_token(property));
+            title_in_place(sub, &child_name, file, &child_pointer, registry)?;
+        }
+    }
+    if let Some(items) = object.get_mut("items") {
+        if items.is_object() {
+            title_in_place(
+                items,
+                &format!("{name}Item"),
+                file,
+                &format!("{pointer}/items"),
+                registry,
+            )?;
+        }
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(variants)) = object.get_mut(keyword) {
+            for (index, variant) in variants.iter_mut().enumerate() {
+                let suffix = tool_const(variant).map_or_else(|| format!("Variant{index}"), |tool| pascal_case(&tool));
+                let child_pointer = format!("{pointer}/{keyword}/{index}");
+                title_in_place(variant, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
+            }
+        }
+    }
+    if let Some(extra @ Value::Object(_)) = object.get_mut("additionalProperties") {
+        let child_pointer = format!("{pointer}/additionalProperties");
+        title_in_place(extra, &format!("{name}Value"), file, &child_pointer, registry)?;
+    }
+    Ok(())
+}
+
+/// The `const` of a branch's `tool` property, which names a batch operation.
+fn tool_const(variant: &Value) -> Option<String> {
+    variant
+        .pointer("/properties/tool/const")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pascal_case_joins_words_of_every_separator() {
+        assert_eq!(pascal_case("snapshot_pane"), "SnapshotPane");
+        assert_eq!(pascal_case("top-left"), "TopLeft");
+        assert_eq!(pascal_case("paneId"), "PaneId");
+        assert_eq!(pascal_case("9lives"), "N9lives");
+    }
+
+    #[test]
+    fn sibling_branches_get_names_from_their_tool_const() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"ops": {"type": "array", "items": {"oneOf": [
+                {"type": "object", "properties": {"tool": {"const": "a_b"}, "arguments": {"type": "object"}}},
+                {"type": "object", "properties": {"tool": {"const": "c"}, "arguments": {"type": "object"}}}
+            ]}}}
+        });
+        let mut registry = NameRegistry::default();
+        let copy = titled_copy(&schema, "T", Path::new("t.json"), "", &mut registry).unwrap();
+        assert_eq!(
+            copy.pointer("/properties/ops/items/oneOf/0/properties/arguments/title")
+                .unwrap(),
+            "TOpsItemABArguments"
+        );
+        assert_eq!(
+            copy.pointer("/properties/ops/items/oneOf/1/properties/arguments/title")
+                .unwrap(),
+            "TOpsItemCArguments"
+        );
+        assert!(schema
+            .pointer("/properties/ops/items/oneOf/0/properties/arguments/title")
+            .is_none());
+    }
+
+    #[test]
+    fn two_positions_with_one_name_are_refused_with_both_pointers() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "foo_bar": {"type": "object"},
+                "fooBar": {"type": "object"}
+            }
+        });
+        let mut registry = NameRegistry::default();
+        let error = titled_copy(&schema, "T", Path::new("t.json"), "", &mut registry).unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("`TFooBar`"), "{text}");
+        assert!(
+            text.contains("/properties/fooBar") && text.contains("/properties/foo_bar"),
+            "{text}"
+        );
+    }
+}
