@@ -1,0 +1,107 @@
+//! A tmux command as a value: a name and its arguments, sent as an argument vector.
+//!
+//! Nothing here ever goes through a shell. Arguments that may carry secrets (text
+//! typed into a pane) are marked sensitive so logs and error messages show a
+//! placeholder instead.
+
+use std::fmt;
+
+/// One argument, with whether it may be shown in diagnostics.
+#[derive(Clone, PartialEq, Eq)]
+struct Arg {
+    text: String,
+    sensitive: bool,
+}
+
+/// One tmux command, such as `capture-pane -p -t %3`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Command {
+    name: &'static str,
+    args: Vec<Arg>,
+}
+
+/// The longest diagnostic summary of a command, so an error never echoes a huge input.
+const SUMMARY_LIMIT: usize = 160;
+
+impl Command {
+    /// Starts a command; `name` is always one of ours, never caller text.
+    pub fn new(name: &'static str) -> Self {
+        Self { name, args: Vec::new() }
+    }
+
+    /// Adds an argument that may appear in logs and error messages.
+    #[must_use]
+    pub fn arg(mut self, text: impl Into<String>) -> Self {
+        self.args.push(Arg {
+            text: text.into(),
+            sensitive: false,
+        });
+        self
+    }
+
+    /// Adds an argument that must never appear in logs or error messages.
+    #[must_use]
+    pub fn sensitive_arg(mut self, text: impl Into<String>) -> Self {
+        self.args.push(Arg {
+            text: text.into(),
+            sensitive: true,
+        });
+        self
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The command name followed by its arguments, as tmux receives them.
+    pub fn argv(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name).chain(self.args.iter().map(|a| a.text.as_str()))
+    }
+
+    /// A short, escaped, redacted rendering for logs and errors.
+    pub fn summary(&self) -> String {
+        let mut out = String::from(self.name);
+        for arg in &self.args {
+            out.push(' ');
+            if arg.sensitive {
+                out.push_str("<redacted>");
+            } else {
+                out.extend(arg.text.escape_debug());
+            }
+            if out.len() > SUMMARY_LIMIT {
+                let mut end = SUMMARY_LIMIT;
+                while !out.is_char_boundary(end) {
+                    end -= 1;
+                }
+                out.truncate(end);
+                out.push('…');
+                break;
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.summary())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sensitive_arguments_never_show_in_the_summary() {
+        let command = Command::new("send-keys").arg("-t").arg("%1").sensitive_arg("hunter2");
+        assert_eq!(command.summary(), "send-keys -t %1 <redacted>");
+        assert_eq!(command.argv().collect::<Vec<_>>(), ["send-keys", "-t", "%1", "hunter2"]);
+    }
+
+    #[test]
+    fn a_long_summary_is_cut() {
+        let command = Command::new("display-message").arg("x".repeat(10_000));
+        assert!(command.summary().chars().count() <= SUMMARY_LIMIT + 1);
+    }
+}

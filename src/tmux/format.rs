@@ -1,0 +1,165 @@
+//! Reading tmux's answers to `-F`/`display-message -p` formats.
+//!
+//! Formats are built only from our own constants: caller text never enters one,
+//! because `#(...)` in a format runs a shell command. Fields are joined by the ASCII
+//! unit separator, which tmux escapes (as `\037`) inside names it stores, and a
+//! record ends with the record separator so a value holding a newline cannot shift
+//! the fields that follow it.
+
+use super::error::TmuxError;
+
+/// Between two fields of a record.
+pub const FIELD_SEP: char = '\u{1f}';
+/// After the last field of a record.
+pub const RECORD_END: char = '\u{1e}';
+
+/// Builds a format that prints the tmux variables `names` as one record.
+pub fn record_format(names: &[&str]) -> String {
+    let mut format = String::new();
+    for (index, name) in names.iter().enumerate() {
+        if index > 0 {
+            format.push(FIELD_SEP);
+        }
+        format.push_str("#{");
+        format.push_str(name);
+        format.push('}');
+    }
+    format.push(RECORD_END);
+    format
+}
+
+/// One parsed record: the values of the variables, in the order they were asked for.
+pub struct Record<'a> {
+    names: &'a [&'a str],
+    values: Vec<&'a str>,
+    command: &'a str,
+}
+
+impl<'a> Record<'a> {
+    fn error(&self, detail: String) -> TmuxError {
+        TmuxError::Protocol {
+            command: self.command.to_string(),
+            detail,
+        }
+    }
+
+    fn index_of(&self, name: &str) -> Result<usize, TmuxError> {
+        self.names
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| self.error(format!("the format does not ask for {name}")))
+    }
+
+    /// The raw text of a variable.
+    ///
+    /// # Errors
+    /// The variable was not part of the format.
+    pub fn text(&self, name: &str) -> Result<&'a str, TmuxError> {
+        Ok(self.values[self.index_of(name)?])
+    }
+
+    /// A variable that tmux prints as a decimal number.
+    ///
+    /// # Errors
+    /// The value is not a number.
+    pub fn int(&self, name: &str) -> Result<i64, TmuxError> {
+        let text = self.text(name)?;
+        text.parse().map_err(|_| self.error(format!("{name} is not a number")))
+    }
+
+    /// A number that tmux prints as empty when it does not apply.
+    ///
+    /// # Errors
+    /// The value is neither empty nor a number.
+    pub fn optional_int(&self, name: &str) -> Result<Option<i64>, TmuxError> {
+        match self.text(name)? {
+            "" => Ok(None),
+            _ => self.int(name).map(Some),
+        }
+    }
+
+    /// A flag that tmux prints as `1` or `0` (or empty for unset).
+    ///
+    /// # Errors
+    /// The variable was not part of the format.
+    pub fn flag(&self, name: &str) -> Result<bool, TmuxError> {
+        Ok(self.text(name)? == "1")
+    }
+}
+
+/// Splits `output` into records of `names` and returns them with what follows the
+/// last record (for commands chained after the format, such as a capture).
+///
+/// # Errors
+/// A record with the wrong number of fields.
+pub fn parse_records<'a>(
+    command: &'a str,
+    names: &'a [&'a str],
+    output: &'a str,
+) -> Result<Vec<Record<'a>>, TmuxError> {
+    let mut records = Vec::new();
+    let mut rest = output;
+    while let Some(end) = rest.find(RECORD_END) {
+        let body = rest[..end].trim_start_matches('\n');
+        let values: Vec<&str> = body.split(FIELD_SEP).collect();
+        if values.len() != names.len() {
+            return Err(TmuxError::Protocol {
+                command: command.to_string(),
+                detail: format!(
+                    "a record has {} fields where {} were asked for",
+                    values.len(),
+                    names.len()
+                ),
+            });
+        }
+        records.push(Record { names, values, command });
+        rest = &rest[end + RECORD_END.len_utf8()..];
+    }
+    Ok(records)
+}
+
+/// Parses output that must hold exactly one record.
+///
+/// # Errors
+/// No record, more than one, or a malformed one.
+pub fn parse_one<'a>(command: &'a str, names: &'a [&'a str], output: &'a str) -> Result<Record<'a>, TmuxError> {
+    let mut records = parse_records(command, names, output)?;
+    if records.len() != 1 {
+        return Err(TmuxError::Protocol {
+            command: command.to_string(),
+            detail: format!("expected one record, got {}", records.len()),
+        });
+    }
+    records.pop().ok_or_else(|| TmuxError::Protocol {
+        command: command.to_string(),
+        detail: "no record".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_holding_a_newline_does_not_shift_the_fields() {
+        let names = ["pane_id", "pane_current_path", "pane_pid"];
+        let output = "%1\u{1f}/tmp/a\nb\u{1f}42\u{1e}\n%2\u{1f}/\u{1f}43\u{1e}\n";
+        let records = parse_records("list-panes", &names, output).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].text("pane_current_path").unwrap(), "/tmp/a\nb");
+        assert_eq!(records[0].int("pane_pid").unwrap(), 42);
+        assert_eq!(records[1].text("pane_id").unwrap(), "%2");
+    }
+
+    #[test]
+    fn the_format_uses_only_the_names_given() {
+        assert_eq!(record_format(&["a", "b_c"]), "#{a}\u{1f}#{b_c}\u{1e}");
+    }
+
+    #[test]
+    fn a_record_with_missing_fields_is_a_protocol_error() {
+        let names = ["a", "b"];
+        let error = parse_records("x", &names, "1\u{1e}").err().unwrap();
+        assert!(error.to_string().contains("1 fields where 2"));
+    }
+}

@@ -1,0 +1,97 @@
+//! The tmux backend: one tmux server, chosen at start-up, driven with argument vectors.
+//!
+//! [`Tmux::run_all`] sends several commands in one round trip (tmux runs a `;`-chained
+//! list atomically, so a reading of metadata and a capture describe the same moment)
+//! and returns each command's output separately.
+
+pub mod command;
+pub mod error;
+pub mod format;
+pub mod ids;
+mod subprocess;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use command::Command;
+pub use error::{ErrorKind, TmuxError};
+pub use ids::{IdParseError, PaneId, SessionId, WindowId};
+
+/// How long one round trip to tmux may take before the call fails.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Which tmux server to talk to; fixed for the life of the process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerAddress {
+    /// Whatever `tmux` alone would use (`$TMUX`, then the `default` socket).
+    Default,
+    /// `tmux -L NAME`: a socket named NAME in tmux's socket folder.
+    Name(String),
+    /// `tmux -S PATH`: a socket at PATH.
+    Path(PathBuf),
+}
+
+impl ServerAddress {
+    /// The global tmux flags that select this server.
+    pub fn flags(&self) -> Vec<String> {
+        match self {
+            Self::Default => Vec::new(),
+            Self::Name(name) => vec!["-L".into(), name.clone()],
+            Self::Path(path) => vec!["-S".into(), path.to_string_lossy().into_owned()],
+        }
+    }
+
+    /// How messages name this server.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Default => "the default tmux socket".into(),
+            Self::Name(name) => format!("socket name {name:?} (-L)"),
+            Self::Path(path) => format!("socket path {} (-S)", path.display()),
+        }
+    }
+}
+
+/// A handle on one tmux server.
+#[derive(Debug, Clone)]
+pub struct Tmux {
+    binary: PathBuf,
+    address: ServerAddress,
+}
+
+impl Tmux {
+    pub fn new(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
+        Self {
+            binary: binary.into(),
+            address,
+        }
+    }
+
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
+    pub fn address(&self) -> &ServerAddress {
+        &self.address
+    }
+
+    /// Runs one command and returns its standard output.
+    ///
+    /// # Errors
+    /// See [`TmuxError`]: no server, a missing target, a refusal, a timeout.
+    pub async fn run(&self, command: Command) -> Result<Vec<u8>, TmuxError> {
+        let mut outputs = self.run_all(std::slice::from_ref(&command)).await?;
+        outputs.pop().ok_or_else(|| TmuxError::Protocol {
+            command: command.summary(),
+            detail: "no output block".into(),
+        })
+    }
+
+    /// Runs `commands` in one round trip, in order, and returns one output per command.
+    /// tmux stops at the first command that fails; so does this.
+    ///
+    /// # Errors
+    /// The first command's failure, as a [`TmuxError`].
+    pub async fn run_all(&self, commands: &[Command]) -> Result<Vec<Vec<u8>>, TmuxError> {
+        subprocess::run_all(&self.binary, &self.address, commands, COMMAND_TIMEOUT).await
+    }
+}

@@ -1,0 +1,115 @@
+//! Running commands with one `tmux` process per round trip.
+//!
+//! Several commands travel as one `;`-separated argument list. To hand each command
+//! its own output, a `display-message -p` of a per-call random marker is placed
+//! between them and the combined output is split on those marker lines; pane text
+//! cannot forge a marker it never saw.
+
+use std::hash::{BuildHasher, Hasher};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::process::Command as Process;
+
+use super::command::Command;
+use super::error::{classify, TmuxError};
+use super::ServerAddress;
+
+/// A marker line no pane could have printed by chance or design.
+fn new_marker() -> String {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("paneward-split-{:016x}", hasher.finish())
+}
+
+pub async fn run_all(
+    binary: &Path,
+    address: &ServerAddress,
+    commands: &[Command],
+    timeout: Duration,
+) -> Result<Vec<Vec<u8>>, TmuxError> {
+    let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
+    let marker = new_marker();
+    let mut process = Process::new(binary);
+    process.args(address.flags());
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            process.args([";", "display-message", "-p", marker.as_str(), ";"]);
+        }
+        process.args(command.argv());
+    }
+    process
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = process.spawn().map_err(|source| TmuxError::Spawn {
+        binary: binary.display().to_string(),
+        source,
+    })?;
+    let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Ok(Ok(output)) => output,
+        Ok(Err(source)) => {
+            return Err(TmuxError::Spawn {
+                binary: binary.display().to_string(),
+                source,
+            });
+        }
+        Err(_) => {
+            return Err(TmuxError::Timeout {
+                command: summary,
+                after: timeout,
+            })
+        }
+    };
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(classify(&summary, &address.label(), &stderr));
+    }
+    split_outputs(&output.stdout, &marker, commands.len()).ok_or_else(|| TmuxError::Protocol {
+        command: summary,
+        detail: "the output did not split into one part per command".into(),
+    })
+}
+
+/// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
+fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
+    let mut parts = Vec::with_capacity(count);
+    let mut current = Vec::new();
+    let mut rest = stdout;
+    while !rest.is_empty() {
+        let line_end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1);
+        let (line, tail) = rest.split_at(line_end);
+        if line.strip_suffix(b"\n").unwrap_or(line) == marker.as_bytes() {
+            parts.push(std::mem::take(&mut current));
+        } else {
+            current.extend_from_slice(line);
+        }
+        rest = tail;
+    }
+    parts.push(current);
+    (parts.len() == count).then_some(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_split_on_whole_marker_lines_only() {
+        let out = b"a\nxMARK\nMARK\nb\nc\nMARK\n";
+        let parts = split_outputs(out, "MARK", 3).unwrap();
+        assert_eq!(parts, vec![b"a\nxMARK\n".to_vec(), b"b\nc\n".to_vec(), Vec::new()]);
+        assert!(split_outputs(out, "MARK", 2).is_none());
+    }
+
+    #[test]
+    fn markers_differ_between_calls() {
+        assert_ne!(new_marker(), new_marker());
+    }
+}
