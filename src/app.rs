@@ -1,0 +1,43 @@
+//! The state every tool call shares: configuration, the tool catalogue, the tmux
+//! handle and the caller pane.
+
+use crate::caller::CallerPane;
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::tmux::Tmux;
+
+pub struct App {
+    pub config: Config,
+    pub catalog: Catalog,
+    pub tmux: Tmux,
+    /// The pane paneward runs in, if it runs inside tmux (checked per call against the
+    /// server's own socket and pid).
+    pub caller: Option<CallerPane>,
+}
+
+impl App {
+    /// Builds the state for `config`; `caller` comes from `TMUX`/`TMUX_PANE`.
+    ///
+    /// # Errors
+    /// The generated tool table does not load (a build fault).
+    pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
+        let catalog = Catalog::load()?;
+        let tmux = Tmux::new(config.tmux_binary.clone(), config.address.clone());
+        Ok(Self {
+            config,
+            catalog,
+            tmux,
+            caller,
+        })
+    }
+
+    /// Builds the state from the process environment.
+    ///
+    /// # Errors
+    /// As [`App::new`].
+    pub fn from_env(config: Config) -> Result<Self, String> {
+        let tmux = std::env::var("TMUX").ok();
+        let pane = std::env::var("TMUX_PANE").ok();
+        Self::new(config, CallerPane::from_env(tmux.as_deref(), pane.as_deref()))
+    }
+}

@@ -1,0 +1,113 @@
+//! What the `paneward` binary does with its command line; `main.rs` only calls [`run`].
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+
+use crate::app::App;
+use crate::config::{self, Invocation};
+use crate::server::McpServer;
+
+/// Runs the command line `args` (without the program name).
+pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let invocation = match config::parse(args, &|key| std::env::var(key).ok()) {
+        Ok(invocation) => invocation,
+        Err(error) => {
+            eprintln!("paneward: {error}\nTry 'paneward --help'.");
+            return ExitCode::from(2);
+        }
+    };
+    match invocation {
+        Invocation::Help => {
+            print!("{}", config::HELP);
+            ExitCode::SUCCESS
+        }
+        Invocation::Version => {
+            println!("paneward {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Invocation::Tools { config, json } => match App::from_env(config) {
+            Ok(app) => print_tools(McpServer::new(Arc::new(app)), json),
+            Err(error) => fail(&error),
+        },
+        Invocation::Serve(config) => serve(config),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("paneward: {message}");
+    ExitCode::FAILURE
+}
+
+fn print_tools(server: McpServer, json: bool) -> ExitCode {
+    let list = server.list();
+    if json {
+        return match serde_json::to_string_pretty(&list) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(&error.to_string()),
+        };
+    }
+    let tier = server.app().config.safety;
+    println!("{} tools at safety tier {tier}:", list.tools.len());
+    for tool in &list.tools {
+        let spec = server.app().catalog.get(&tool.name).map(|e| e.spec);
+        let tool_tier = spec.map_or("?", |s| s.tier.as_str());
+        let summary = spec
+            .and_then(|s| s.title)
+            .unwrap_or_else(|| spec.map_or("", |s| s.description));
+        println!("  {:<24} {:<11} {}", tool.name, tool_tier, summary);
+    }
+    ExitCode::SUCCESS
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PANEWARD_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+    // Standard output carries the protocol; logs go to standard error only.
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false)
+        .init();
+}
+
+fn serve(config: config::Config) -> ExitCode {
+    init_logging();
+    let app = match App::from_env(config) {
+        Ok(app) => Arc::new(app),
+        Err(error) => return fail(&error),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
+    };
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        tools = app.catalog.listed(app.config.safety).count(),
+        tier = %app.config.safety,
+        server = %app.config.address.label(),
+        "paneward serving MCP on stdio"
+    );
+    let result: Result<(), String> = runtime.block_on(async move {
+        let service = McpServer::new(app)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| e.to_string())?;
+        service.waiting().await.map_err(|e| e.to_string())?;
+        Ok(())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
+    }
+}

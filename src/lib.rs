@@ -1,0 +1,32 @@
+//! paneward: a Model Context Protocol server for tmux, built schema-first.
+//!
+//! The contracts in `schemas/tools/*.json` are the source of truth; `build.rs` turns
+//! them into [`generated`] (types, the tool table, the handler trait, dispatch). The
+//! rest is hand-written: [`server`] speaks MCP, [`request`] is the path of a call,
+//! [`tools`] holds the handlers, [`tmux`] drives tmux.
+
+pub mod app;
+pub mod caller;
+pub mod catalog;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod request;
+pub mod runtime;
+pub mod server;
+pub mod tmux;
+pub mod tools;
+pub mod validate;
+
+/// Generated from `schemas/tools/*.json` by `build.rs`; never edit by hand.
+#[allow(
+    clippy::all,
+    clippy::pedantic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    missing_docs
+)]
+pub mod generated {
+    include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+}

@@ -1,0 +1,73 @@
+//! Rules on arguments that the upstream schemas leave open (they say `string` where
+//! only a pane id makes sense, `integer` with no bounds), checked in one place so each
+//! error names the field and the rule the same way.
+
+use crate::error::ToolError;
+use crate::tmux::{PaneId, SessionId, WindowId};
+use crate::tools::text::{DEFAULT_MAX_LINES, MAX_LINES_CEILING};
+
+/// Parses a pane id argument; `field` is its JSON pointer, such as `/pane_id`.
+///
+/// # Errors
+/// Anything but `%` and digits.
+pub fn pane_id(field: &str, text: &str) -> Result<PaneId, ToolError> {
+    text.parse().map_err(|e| ToolError::invalid_argument(field, e))
+}
+
+/// Parses a window id argument such as `@2`.
+///
+/// # Errors
+/// Anything but `@` and digits.
+pub fn window_id(field: &str, text: &str) -> Result<WindowId, ToolError> {
+    text.parse().map_err(|e| ToolError::invalid_argument(field, e))
+}
+
+/// Parses a session id argument such as `$1`.
+///
+/// # Errors
+/// Anything but `$` and digits.
+pub fn session_id(field: &str, text: &str) -> Result<SessionId, ToolError> {
+    text.parse().map_err(|e| ToolError::invalid_argument(field, e))
+}
+
+/// The number of lines to keep: [`DEFAULT_MAX_LINES`] when absent, else 1..=ceiling.
+///
+/// # Errors
+/// Zero, negative, or above [`MAX_LINES_CEILING`].
+pub fn max_lines(field: &str, requested: Option<i64>) -> Result<usize, ToolError> {
+    let value = requested.unwrap_or(DEFAULT_MAX_LINES);
+    if !(1..=MAX_LINES_CEILING).contains(&value) {
+        return Err(ToolError::invalid_argument(
+            field,
+            format!("must be between 1 and {MAX_LINES_CEILING} (default {DEFAULT_MAX_LINES}); got {value}"),
+        ));
+    }
+    usize::try_from(value).map_err(|_| ToolError::invalid_argument(field, "must be a positive integer"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_lines_has_a_default_a_floor_and_a_ceiling() {
+        assert_eq!(max_lines("/max_lines", None).unwrap(), 500);
+        assert_eq!(max_lines("/max_lines", Some(5_000)).unwrap(), 5_000);
+        let error = max_lines("/max_lines", Some(5_001)).unwrap_err().to_string();
+        assert!(
+            error.contains("/max_lines") && error.contains("between 1 and 5000"),
+            "{error}"
+        );
+        assert!(max_lines("/max_lines", Some(0)).is_err());
+        assert!(max_lines("/max_lines", Some(-3)).is_err());
+    }
+
+    #[test]
+    fn a_target_string_is_not_a_pane_id() {
+        let error = pane_id("/pane_id", "main:0.1").unwrap_err().to_string();
+        assert!(
+            error.starts_with("invalid arguments: /pane_id: must be a pane id"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! Reading one pane's state with a format of our own and turning it into reply fields.
+
+use crate::caller::CallerPane;
+use crate::error::ToolError;
+use crate::tmux::format::{parse_one, record_format, Record};
+use crate::tmux::{Command, PaneId, TmuxError};
+
+/// The variables a pane reply needs, plus the server's identity for the caller check.
+pub const PANE_FIELDS: [&str; 19] = [
+    "pane_id",
+    "window_id",
+    "session_id",
+    "pane_index",
+    "pane_active",
+    "pane_left",
+    "pane_top",
+    "pane_width",
+    "pane_height",
+    "pane_dead",
+    "pane_dead_status",
+    "pane_dead_signal",
+    "history_size",
+    "pid",
+    "socket_path",
+    // Free text goes last: tmux escapes control characters in names, but not in
+    // command names, so a hostile value can at worst spoil its own fields.
+    "session_name",
+    "window_name",
+    "pane_current_command",
+    "pane_in_mode",
+];
+
+/// One pane as a reply describes it.
+#[derive(Debug, Clone)]
+pub struct PaneState {
+    pub id: PaneId,
+    pub window_id: String,
+    pub session_name: String,
+    pub window_name: String,
+    pub index: i64,
+    pub active: bool,
+    pub left: i64,
+    pub top: i64,
+    pub width: i64,
+    pub height: i64,
+    pub current_command: String,
+    pub dead: bool,
+    /// The exit status of a dead pane; 128 + the signal number if a signal ended it.
+    pub exit_status: Option<i64>,
+    pub history_size: i64,
+    pub in_mode: bool,
+    /// Whether this is the pane paneward runs in (`None` never occurs yet; the
+    /// contract allows it for "unknown").
+    pub is_caller: Option<bool>,
+}
+
+/// The command that prints [`PANE_FIELDS`] for `pane`.
+///
+/// `display-message -t` does not fail for a missing pane (tmux treats its target as
+/// optional), so callers must chain a command that does, and [`parse_pane`] checks the
+/// id that came back.
+pub fn describe_pane(pane: PaneId) -> Command {
+    Command::new("display-message")
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg(record_format(&PANE_FIELDS))
+}
+
+/// Parses the output of [`describe_pane`].
+///
+/// # Errors
+/// tmux described another pane (or none), or a field did not parse.
+pub fn parse_pane(pane: PaneId, output: &[u8], caller: Option<&CallerPane>) -> Result<PaneState, ToolError> {
+    let text = String::from_utf8_lossy(output);
+    let record = parse_one("display-message", &PANE_FIELDS, &text)?;
+    if record.text("pane_id")? != pane.to_string() {
+        return Err(TmuxError::ObjectGone {
+            message: format!("can't find pane: {pane}"),
+        }
+        .into());
+    }
+    Ok(state_from(pane, &record, caller)?)
+}
+
+fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) -> Result<PaneState, TmuxError> {
+    let dead = record.flag("pane_dead")?;
+    let exit_status = if dead {
+        match (
+            record.optional_int("pane_dead_status")?,
+            record.optional_int("pane_dead_signal")?,
+        ) {
+            (Some(status), _) => Some(status),
+            (None, Some(signal)) => Some(128 + signal),
+            (None, None) => None,
+        }
+    } else {
+        None
+    };
+    let is_caller = caller.is_some_and(|c| {
+        c.is(
+            pane,
+            record.text("socket_path").unwrap_or_default(),
+            record.int("pid").unwrap_or(-1),
+        )
+    });
+    Ok(PaneState {
+        id: pane,
+        window_id: record.text("window_id")?.to_string(),
+        session_name: record.text("session_name")?.to_string(),
+        window_name: record.text("window_name")?.to_string(),
+        index: record.int("pane_index")?,
+        active: record.flag("pane_active")?,
+        left: record.int("pane_left")?,
+        top: record.int("pane_top")?,
+        width: record.int("pane_width")?,
+        height: record.int("pane_height")?,
+        current_command: record.text("pane_current_command")?.to_string(),
+        dead,
+        exit_status,
+        history_size: record.int("history_size")?,
+        in_mode: record.flag("pane_in_mode")?,
+        is_caller: Some(is_caller),
+    })
+}

@@ -1,0 +1,60 @@
+//! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip.
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{
+    SnapshotPaneInput, SnapshotPaneOutput, SnapshotPaneOutputPane, SnapshotPaneOutputPaneGeometry,
+};
+use crate::tmux::{Command, PaneId};
+use crate::tools::args;
+use crate::tools::pane::{describe_pane, parse_pane};
+use crate::tools::text::{keep_newest, split_capture};
+
+/// `capture-pane` for the visible screen, or the whole scrollback with `history`.
+pub fn capture(pane: PaneId, history: bool) -> Command {
+    let command = Command::new("capture-pane").arg("-p").arg("-t").arg(pane.to_string());
+    if history {
+        command.arg("-S").arg("-").arg("-E").arg("-")
+    } else {
+        command
+    }
+}
+
+pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
+    let pane = args::pane_id("/pane_id", &input.pane_id)?;
+    let max_lines = args::max_lines("/max_lines", input.max_lines)?;
+    // The capture comes first: unlike display-message, it fails for a missing pane.
+    let outputs = app
+        .tmux
+        .run_all(&[capture(pane, input.history.unwrap_or(false)), describe_pane(pane)])
+        .await?;
+    let [text, state] = outputs.as_slice() else {
+        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
+    };
+    let state = parse_pane(pane, state, app.caller.as_ref())?;
+    let bounded = keep_newest(split_capture(text), max_lines);
+    Ok(SnapshotPaneOutput {
+        dead: state.dead,
+        exit_status: state.exit_status,
+        truncated: bounded.truncated(),
+        truncated_lines: Some(bounded.truncated_lines),
+        truncated_bytes: Some(bounded.truncated_bytes),
+        lines: bounded.lines,
+        pane: SnapshotPaneOutputPane {
+            active: state.active,
+            current_command: state.current_command,
+            geometry: SnapshotPaneOutputPaneGeometry {
+                height: state.height,
+                left: state.left,
+                top: state.top,
+                width: state.width,
+            },
+            id: state.id.to_string(),
+            index: state.index,
+            is_caller: state.is_caller,
+            session: state.session_name,
+            window: state.window_name,
+            window_id: state.window_id,
+        },
+    })
+}

@@ -1,0 +1,101 @@
+//! Bounding pane text: keep the newest lines, and say exactly what was dropped.
+
+/// How many lines a text reply carries when the caller does not say.
+pub const DEFAULT_MAX_LINES: i64 = 500;
+/// The most lines a caller may ask for.
+pub const MAX_LINES_CEILING: i64 = 5_000;
+/// The most bytes of text one reply carries, whatever `max_lines` says: a wide pane
+/// with 5,000 lines of history could otherwise produce tens of megabytes.
+pub const MAX_TEXT_BYTES: usize = 1_000_000;
+
+/// Text lines after bounding, with what was cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoundedLines {
+    pub lines: Vec<String>,
+    pub truncated_lines: i64,
+    /// UTF-8 bytes of the dropped lines, counting one newline after each.
+    pub truncated_bytes: i64,
+}
+
+impl BoundedLines {
+    pub fn truncated(&self) -> bool {
+        self.truncated_lines > 0
+    }
+}
+
+/// Splits captured output into lines, converting invalid UTF-8 lossily (pane output is
+/// bytes; JSON needs text), and drops the blank rows below the last written line.
+pub fn split_capture(output: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(output);
+    let mut lines: Vec<String> = text
+        .split('\n')
+        .map(|line| line.trim_end_matches([' ', '\r']).to_string())
+        .collect();
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// Keeps the newest `max_lines` lines that also fit in [`MAX_TEXT_BYTES`].
+pub fn keep_newest(mut lines: Vec<String>, max_lines: usize) -> BoundedLines {
+    let mut kept_bytes = 0usize;
+    let mut keep = 0usize;
+    for line in lines.iter().rev() {
+        let cost = line.len() + 1;
+        if keep == max_lines || kept_bytes + cost > MAX_TEXT_BYTES {
+            break;
+        }
+        kept_bytes += cost;
+        keep += 1;
+    }
+    let cut = lines.len() - keep;
+    let dropped: usize = lines[..cut].iter().map(|line| line.len() + 1).sum();
+    lines.drain(..cut);
+    BoundedLines {
+        lines,
+        truncated_lines: i64::try_from(cut).unwrap_or(i64::MAX),
+        truncated_bytes: i64::try_from(dropped).unwrap_or(i64::MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered(n: usize) -> Vec<String> {
+        (1..=n).map(|i| i.to_string()).collect()
+    }
+
+    #[test]
+    fn the_newest_lines_are_kept_and_the_rest_counted() {
+        let bounded = keep_newest(numbered(100), 5);
+        assert_eq!(bounded.lines, ["96", "97", "98", "99", "100"]);
+        assert_eq!(bounded.truncated_lines, 95);
+        // "1".."9" are 2 bytes with their newline, "10".."95" are 3.
+        assert_eq!(bounded.truncated_bytes, 9 * 2 + 86 * 3);
+        assert!(bounded.truncated());
+    }
+
+    #[test]
+    fn nothing_is_cut_when_everything_fits() {
+        let bounded = keep_newest(numbered(3), 500);
+        assert_eq!(bounded.lines.len(), 3);
+        assert!(!bounded.truncated());
+        assert_eq!(bounded.truncated_bytes, 0);
+    }
+
+    #[test]
+    fn the_byte_ceiling_applies_whatever_max_lines_says() {
+        let wide = vec!["x".repeat(9_999); 500];
+        let bounded = keep_newest(wide, 5_000);
+        assert_eq!(bounded.lines.len(), MAX_TEXT_BYTES / 10_000);
+        assert_eq!(bounded.truncated_lines, 500 - 100);
+    }
+
+    #[test]
+    fn blank_rows_below_the_text_are_dropped_and_bad_utf8_survives() {
+        let lines = split_capture(b"a  \n\xffb\n\n\n");
+        assert_eq!(lines, ["a", "\u{fffd}b"]);
+    }
+}

@@ -1,0 +1,386 @@
+//! Shared test helpers: a private tmux server per test, a client that drives the
+//! built `paneward` binary over a real stdio pipe, and schema checks against the
+//! files in `schemas/` (read from disk, independent of the server's own copy).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any wait in a test may take before it fails instead of hanging.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+static NEXT_SERVER: AtomicUsize = AtomicUsize::new(0);
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Polls `check` until it returns `Some`, or fails the test after [`PATIENCE`].
+#[track_caller]
+pub fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A tmux server on a private socket (`tmux -L <unique name>`), killed and its socket
+/// removed on drop. It starts with one session `main` running `/bin/sh`, no user config.
+pub struct TmuxServer {
+    pub name: String,
+    socket_path: Option<PathBuf>,
+}
+
+impl TmuxServer {
+    #[track_caller]
+    pub fn start() -> Self {
+        let name = format!(
+            "pw-{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        );
+        let mut server = Self {
+            name,
+            socket_path: None,
+        };
+        server.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "/bin/sh",
+        ]);
+        server.tmux(&["set-option", "-g", "default-shell", "/bin/sh"]);
+        server.tmux(&["set-option", "-g", "default-command", "/bin/sh"]);
+        server.socket_path = Some(PathBuf::from(
+            server.tmux(&["display-message", "-p", "#{socket_path}"]).trim(),
+        ));
+        server
+    }
+
+    /// A `tmux` command aimed at this server, with a minimal environment.
+    pub fn command(&self) -> Command {
+        let mut command = Command::new("tmux");
+        command.arg("-L").arg(&self.name);
+        clean_env(&mut command);
+        command
+    }
+
+    /// Runs tmux with `args`; fails the test if tmux fails.
+    #[track_caller]
+    pub fn tmux(&self, args: &[&str]) -> String {
+        let output = self.command().args(args).output().expect("run tmux");
+        assert!(
+            output.status.success(),
+            "tmux {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Runs tmux with `args` and returns whether it succeeded.
+    pub fn try_tmux(&self, args: &[&str]) -> bool {
+        self.command().args(args).output().is_ok_and(|o| o.status.success())
+    }
+
+    /// The first pane of session `main`.
+    pub fn first_pane(&self) -> String {
+        self.tmux(&["display-message", "-p", "-t", "main:0.0", "#{pane_id}"])
+            .trim()
+            .to_string()
+    }
+
+    /// Opens a window running `shell_command` (through /bin/sh) and returns its pane id.
+    pub fn window_running(&self, shell_command: &str) -> String {
+        self.tmux(&[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            "main:",
+            shell_command,
+        ])
+        .trim()
+        .to_string()
+    }
+
+    /// The visible text of `pane`, as tmux itself captures it.
+    pub fn capture(&self, pane: &str) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", pane])
+    }
+
+    /// Waits until `pane` shows `text` on its visible screen.
+    #[track_caller]
+    pub fn wait_for_text(&self, pane: &str, text: &str) {
+        wait_for(&format!("{text:?} in pane {pane}"), || {
+            self.capture(pane).contains(text).then_some(())
+        });
+    }
+
+    /// Starts paneward on this server with extra command-line arguments and environment.
+    pub fn paneward_with(&self, args: &[&str], env: &[(&str, &str)]) -> Client {
+        let mut all = vec!["-L", self.name.as_str()];
+        all.extend_from_slice(args);
+        Client::spawn(&all, env)
+    }
+
+    /// Starts paneward on this server and completes the MCP handshake.
+    pub fn paneward(&self) -> Client {
+        let mut client = self.paneward_with(&[], &[]);
+        client.initialize();
+        client
+    }
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = self.command().arg("kill-server").output();
+        // tmux 3.3a leaves its socket file behind after kill-server.
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Clears the environment but for what tmux and a shell need, so that an outer tmux
+/// (`TMUX`, `TMUX_PANE`) or user settings never leak into a test.
+pub fn clean_env(command: &mut Command) {
+    command.env_clear();
+    for key in ["PATH", "HOME", "USER", "LOGNAME"] {
+        if let Ok(value) = std::env::var(key) {
+            command.env(key, value);
+        }
+    }
+    command.env("TERM", "xterm-256color").env("LC_ALL", "C.UTF-8");
+}
+
+/// The built `paneward` binary, driven over a real stdio pipe.
+pub struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    next_id: i64,
+}
+
+impl Client {
+    /// Spawns the binary with `args` and `env` on top of a clean environment.
+    pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        clean_env(&mut command);
+        command.env("PANEWARD_LOG", "error");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn paneward");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Self {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+        }
+    }
+
+    /// Writes one raw line to the server.
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends a JSON message.
+    pub fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// The next line the server writes, raw, or `None` at EOF; fails after [`PATIENCE`].
+    pub fn next_raw_line(&mut self) -> Option<String> {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => panic!("paneward did not answer within {PATIENCE:?}"),
+        }
+    }
+
+    /// Waits for the response to request `id`, skipping notifications.
+    pub fn response(&mut self, id: &Value) -> Value {
+        loop {
+            let line = self.next_raw_line().expect("paneward closed stdout");
+            let message: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+            if message.get("id") == Some(id) {
+                return message;
+            }
+        }
+    }
+
+    /// Sends a request and returns the whole JSON-RPC response.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(&id)
+    }
+
+    /// `initialize` with `version`, then `notifications/initialized`; returns the result.
+    pub fn initialize_with(&mut self, version: &str) -> Value {
+        let response = self.request(
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "paneward-tests", "version": "0"}}),
+        );
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        response["result"].clone()
+    }
+
+    pub fn initialize(&mut self) -> Value {
+        self.initialize_with("2025-06-18")
+    }
+
+    /// `tools/list`, the result object.
+    pub fn list_tools(&mut self) -> Value {
+        let response = self.request("tools/list", json!({}));
+        response["result"].clone()
+    }
+
+    /// `tools/call`; returns the `CallToolResult`.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(
+            response.get("error").is_none(),
+            "tools/call {tool} got a protocol error: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Calls `tool`, requires success, checks the reply against the tool's advertised
+    /// output schema and its text copy, and returns `structuredContent`.
+    #[track_caller]
+    pub fn call_ok(&mut self, tool: &str, arguments: Value) -> Value {
+        let result = self.call(tool, arguments);
+        assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
+        let structured = result["structuredContent"].clone();
+        assert_valid_output(tool, &structured);
+        let text = result["content"][0]["text"].as_str().expect("a text copy");
+        assert_eq!(
+            serde_json::from_str::<Value>(text).expect("text copy is JSON"),
+            structured
+        );
+        structured
+    }
+
+    /// Calls `tool`, requires `isError: true`, and returns the error text.
+    #[track_caller]
+    pub fn call_err(&mut self, tool: &str, arguments: Value) -> String {
+        let result = self.call(tool, arguments);
+        assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
+        result["content"][0]["text"].as_str().expect("error text").to_string()
+    }
+
+    /// Closes stdin and returns the exit status.
+    pub fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(start.elapsed() < PATIENCE, "paneward did not exit after EOF");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The tool file `schemas/tools/<tool>.json`, parsed.
+pub fn tool_file(tool: &str) -> Value {
+    let path = root().join("schemas/tools").join(format!("{tool}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("tool file is JSON")
+}
+
+/// Fails the test unless `value` validates against the output schema in the tool's file.
+#[track_caller]
+pub fn assert_valid_output(tool: &str, value: &Value) {
+    let schema = tool_file(tool)["outputSchema"].clone();
+    let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
+    let problems: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{tool} reply breaks its outputSchema: {problems:?}\nreply: {value}"
+    );
+}
+
+/// The JSON blocks of a seed page in `../shared/seeds`, in page order: fenced
+/// ```json blocks, or (for the unfenced rendering) every top-level `{` … `}` block.
+pub fn seed_blocks(file: &str) -> Vec<Value> {
+    let path = root().join("../shared/seeds").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut blocks = Vec::new();
+    if text.contains("```json") {
+        for chunk in text.split("```json").skip(1) {
+            let body = chunk.split("```").next().unwrap_or_default();
+            blocks.push(serde_json::from_str(body).unwrap_or_else(|e| panic!("{file}: bad JSON block: {e}")));
+        }
+    } else {
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("\n{") {
+            let candidate = &rest[start + 1..];
+            let mut stream = serde_json::Deserializer::from_str(candidate).into_iter::<Value>();
+            let value = stream.next().expect("a block").expect("block is JSON");
+            let used = stream.byte_offset();
+            blocks.push(value);
+            rest = &candidate[used..];
+        }
+    }
+    blocks
+}
+
+/// Whether `path` exists (for tests that need the seeds folder beside the project).
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}
