@@ -20,6 +20,22 @@ pub struct Command {
     args: Vec<Arg>,
 }
 
+/// tmux commands that change nothing (`display-message` as we use it: with `-p`).
+const READ_ONLY_COMMANDS: [&str; 12] = [
+    "capture-pane",
+    "display-message",
+    "has-session",
+    "list-buffers",
+    "list-clients",
+    "list-panes",
+    "list-sessions",
+    "list-windows",
+    "show-buffer",
+    "show-environment",
+    "show-hooks",
+    "show-options",
+];
+
 /// The longest diagnostic summary of a command, so an error never echoes a huge input.
 const SUMMARY_LIMIT: usize = 160;
 
@@ -51,6 +67,16 @@ impl Command {
 
     pub fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// Whether the command only reads, so running it twice is harmless (a lost
+    /// connection may then retry it).
+    pub fn is_read_only(&self) -> bool {
+        if self.name == "display-message" {
+            // Without -p it shows a message on a client.
+            return self.args.iter().any(|a| a.text == "-p");
+        }
+        READ_ONLY_COMMANDS.contains(&self.name)
     }
 
     /// The command name followed by its arguments, as tmux receives them.
@@ -97,6 +123,14 @@ mod tests {
         let command = Command::new("send-keys").arg("-t").arg("%1").sensitive_arg("hunter2");
         assert_eq!(command.summary(), "send-keys -t %1 <redacted>");
         assert_eq!(command.argv().collect::<Vec<_>>(), ["send-keys", "-t", "%1", "hunter2"]);
+    }
+
+    #[test]
+    fn only_commands_that_change_nothing_are_read_only() {
+        assert!(Command::new("capture-pane").arg("-p").is_read_only());
+        assert!(Command::new("display-message").arg("-p").arg("x").is_read_only());
+        assert!(!Command::new("display-message").arg("x").is_read_only());
+        assert!(!Command::new("send-keys").arg("x").is_read_only());
     }
 
     #[test]

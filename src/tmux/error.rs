@@ -33,12 +33,14 @@ pub enum TmuxError {
     Timeout { command: String, after: Duration },
     #[error("unexpected reply from tmux to `{command}`: {detail}")]
     Protocol { command: String, detail: String },
+    #[error("the connection to tmux closed while `{command}` was running; it may or may not have taken effect")]
+    Lost { command: String },
 }
 
 impl TmuxError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Spawn { .. } | Self::Protocol { .. } => ErrorKind::Transport,
+            Self::Spawn { .. } | Self::Protocol { .. } | Self::Lost { .. } => ErrorKind::Transport,
             Self::ServerGone { .. } => ErrorKind::ServerGone,
             Self::ObjectGone { .. } => ErrorKind::ObjectGone,
             Self::Refused { .. } => ErrorKind::Refused,

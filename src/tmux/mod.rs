@@ -2,18 +2,23 @@
 //!
 //! [`Tmux::run_all`] sends several commands in one round trip (tmux runs a `;`-chained
 //! list atomically, so a reading of metadata and a capture describe the same moment)
-//! and returns each command's output separately.
+//! and returns each command's output separately. Round trips go over a persistent
+//! control-mode connection when one can be made unnoticed ([`control`]), else through
+//! one tmux process each.
 
 pub mod command;
+pub mod control;
 pub mod error;
 pub mod format;
 pub mod ids;
 mod subprocess;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use command::Command;
+pub use control::Transport;
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 
@@ -51,18 +56,31 @@ impl ServerAddress {
     }
 }
 
-/// A handle on one tmux server.
+/// A handle on one tmux server; clones share one control connection.
 #[derive(Debug, Clone)]
 pub struct Tmux {
     binary: PathBuf,
     address: ServerAddress,
+    executor: Arc<control::Executor>,
 }
 
 impl Tmux {
+    /// A handle that uses control mode where it can.
     pub fn new(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
+        Self::build(binary.into(), address, true)
+    }
+
+    /// A handle that always runs one tmux process per round trip.
+    pub fn subprocess_only(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
+        Self::build(binary.into(), address, false)
+    }
+
+    fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
+        let executor = Arc::new(control::Executor::new(binary.clone(), address.clone(), control));
         Self {
-            binary: binary.into(),
+            binary,
             address,
+            executor,
         }
     }
 
@@ -72,6 +90,16 @@ impl Tmux {
 
     pub fn address(&self) -> &ServerAddress {
         &self.address
+    }
+
+    /// How the last round trip was sent, if one ran.
+    pub async fn last_transport(&self) -> Option<Transport> {
+        self.executor.last_transport().await
+    }
+
+    /// Closes the control connection, if any; the next round trip makes a new one.
+    pub async fn disconnect(&self) {
+        self.executor.disconnect().await;
     }
 
     /// Runs one command and returns its standard output.
@@ -92,6 +120,17 @@ impl Tmux {
     /// # Errors
     /// The first command's failure, as a [`TmuxError`].
     pub async fn run_all(&self, commands: &[Command]) -> Result<Vec<Vec<u8>>, TmuxError> {
-        subprocess::run_all(&self.binary, &self.address, commands, COMMAND_TIMEOUT).await
+        self.run_all_within(commands, COMMAND_TIMEOUT).await
+    }
+
+    /// [`Tmux::run_all`] with a timeout other than [`COMMAND_TIMEOUT`].
+    ///
+    /// # Errors
+    /// As [`Tmux::run_all`].
+    pub async fn run_all_within(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+        if commands.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.executor.run_all(commands, timeout).await
     }
 }

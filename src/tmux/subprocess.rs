@@ -27,11 +27,18 @@ fn new_marker() -> String {
     format!("paneward-split-{:016x}", hasher.finish())
 }
 
+/// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
+/// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
+/// rather than the pane paneward runs in.
+///
+/// # Errors
+/// As [`super::Tmux::run_all`].
 pub async fn run_all(
     binary: &Path,
     address: &ServerAddress,
     commands: &[Command],
     timeout: Duration,
+    clientless: bool,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
     let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
     let marker = new_marker();
@@ -42,6 +49,9 @@ pub async fn run_all(
             process.args([";", "display-message", "-p", marker.as_str(), ";"]);
         }
         process.args(command.argv());
+    }
+    if clientless {
+        process.env_remove("TMUX_PANE");
     }
     process
         .stdin(Stdio::null())

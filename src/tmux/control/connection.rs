@@ -1,0 +1,455 @@
+//! One `tmux -C` client, owned by one task.
+//!
+//! Callers hand the task a [`Request`] over a channel and wait on a oneshot. The task
+//! writes each request as soon as it arrives (tmux answers a client's lines strictly in
+//! order, so several can be in flight) and keeps a first-in first-out queue of what it
+//! wrote; the lines it reads belong to the front of that queue until its end nonce.
+//! Reading is done with `fill_buf`/`consume`, so a read interrupted by another branch of
+//! the loop loses nothing.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command as Process};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+
+/// The longest line kept: far above a pane row or a format record we ask for.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// The most one round trip may return: a long scrollback fits; more fails the call
+/// instead of exhausting memory.
+pub const MAX_REPLY_BYTES: usize = 64 << 20;
+/// Requests waiting to be written; callers beyond it wait for room.
+const QUEUE_DEPTH: usize = 64;
+
+/// Notifications after which the session we sit on may no longer be a good choice.
+const RECHECK_NOTIFICATIONS: [&str; 4] = [
+    "sessions-changed",
+    "session-changed",
+    "client-session-changed",
+    "client-detached",
+];
+
+/// Why a request got no reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The connection ended; `written` says whether tmux may have seen the request.
+    Lost { written: bool },
+    /// The front request outlived its deadline; the connection was closed.
+    TimedOut,
+    /// The reply went past [`MAX_REPLY_BYTES`] or a line past [`MAX_LINE_BYTES`].
+    TooLarge,
+    /// The reply's blocks did not match the commands.
+    Malformed(String),
+}
+
+/// One round trip for the task to run.
+pub struct Request {
+    pub text: String,
+    pub nonce: Nonce,
+    pub expected: usize,
+    pub deadline: Instant,
+    pub reply: oneshot::Sender<Result<Reply, Failure>>,
+}
+
+/// The caller's side of a running connection; dropping every clone stops the task.
+#[derive(Debug, Clone)]
+pub struct Handle {
+    requests: mpsc::Sender<Request>,
+    recheck: Arc<AtomicBool>,
+}
+
+impl Handle {
+    /// Whether the task is still running.
+    pub fn is_open(&self) -> bool {
+        !self.requests.is_closed()
+    }
+
+    /// Whether tmux reported a change to sessions or clients since the last call.
+    pub fn take_recheck(&self) -> bool {
+        self.recheck.swap(false, Ordering::AcqRel)
+    }
+
+    /// Runs one round trip.
+    ///
+    /// # Errors
+    /// See [`Failure`].
+    pub async fn send(&self, text: String, nonce: Nonce, expected: usize, timeout: Duration) -> Result<Reply, Failure> {
+        let (reply, answer) = oneshot::channel();
+        let deadline = Instant::now() + timeout;
+        let request = Request {
+            text,
+            nonce,
+            expected,
+            deadline,
+            reply,
+        };
+        if self.requests.send(request).await.is_err() {
+            return Err(Failure::Lost { written: false });
+        }
+        // The task enforces the deadline; this only guards against a task that is stuck.
+        match tokio::time::timeout_at(deadline + timeout, answer).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(Failure::Lost { written: true }),
+            Err(_) => Err(Failure::TimedOut),
+        }
+    }
+}
+
+/// Starts `tmux -C attach-session` on `session` and waits for the attach to finish.
+///
+/// # Errors
+/// tmux could not be started, refused the attach (its message is returned), or did not
+/// answer within `timeout`.
+pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
+    let mut process = Process::new(binary);
+    process
+        .args(flags)
+        // -E: do not copy our environment into the session (update-environment).
+        // ignore-size: never resize the user's windows. no-output: no %output stream.
+        .args([
+            "-C",
+            "attach-session",
+            "-E",
+            "-t",
+            session,
+            "-f",
+            "ignore-size,no-output",
+        ])
+        // A pane id from another server must not decide which session is current.
+        .env_remove("TMUX_PANE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = process
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("tmux started without pipes".into());
+    };
+    let mut reader = LineReader::new(stdout);
+    match tokio::time::timeout(timeout, read_opening_block(&mut reader)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) => return Err(message),
+        Err(_) => return Err(format!("tmux did not attach within {timeout:?}")),
+    }
+    let (requests, queue) = mpsc::channel(QUEUE_DEPTH);
+    let recheck = Arc::new(AtomicBool::new(false));
+    let task = Task {
+        child,
+        stdin,
+        reader,
+        queue,
+        in_flight: VecDeque::new(),
+        transcript: Transcript::default(),
+        oversized: false,
+        end_seen: false,
+        foreign_block: None,
+        recheck: Arc::clone(&recheck),
+    };
+    tokio::spawn(task.run());
+    Ok(Handle { requests, recheck })
+}
+
+/// Discards the block tmux sends for the attach command itself; it answers nothing we
+/// asked, and matching by order would hand it to the first caller.
+async fn read_opening_block(reader: &mut LineReader) -> Result<(), String> {
+    let mut message = Vec::new();
+    let mut open = None;
+    loop {
+        let line = match reader.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) => {
+                let said = String::from_utf8_lossy(&message).trim().to_string();
+                return Err(if said.is_empty() {
+                    "tmux closed the control connection while attaching".into()
+                } else {
+                    said
+                });
+            }
+            Err(error) => return Err(error),
+        };
+        match (open, Guard::parse(&line)) {
+            (None, Some(guard)) if guard.kind == GuardKind::Begin => open = Some(guard.number),
+            (Some(number), Some(guard)) if guard.kind != GuardKind::Begin && guard.number == number => {
+                return match guard.kind {
+                    GuardKind::End => Ok(()),
+                    _ => Err(String::from_utf8_lossy(&message).trim().to_string()),
+                };
+            }
+            (Some(_), _) => {
+                message.extend_from_slice(&line);
+                message.push(b'\n');
+            }
+            (None, _) => {}
+        }
+    }
+}
+
+/// Lines from tmux's standard output, bounded, kept across interrupted reads.
+struct LineReader {
+    stdout: BufReader<ChildStdout>,
+    /// The part of a line read so far.
+    pending: Vec<u8>,
+    /// The current line went past [`MAX_LINE_BYTES`]; the rest of it is skipped.
+    overlong: bool,
+}
+
+/// What one read produced.
+enum Read {
+    Line(Vec<u8>),
+    /// A line too long to keep ended.
+    Overlong,
+    Eof,
+}
+
+impl LineReader {
+    fn new(stdout: ChildStdout) -> Self {
+        Self {
+            stdout: BufReader::with_capacity(64 * 1024, stdout),
+            pending: Vec::new(),
+            overlong: false,
+        }
+    }
+
+    /// Reads until a line ends. Cancel-safe: bytes are only consumed after they are
+    /// copied into `pending`.
+    async fn read(&mut self) -> Result<Read, String> {
+        loop {
+            let buffer = self
+                .stdout
+                .fill_buf()
+                .await
+                .map_err(|e| format!("reading from tmux: {e}"))?;
+            if buffer.is_empty() {
+                return Ok(Read::Eof);
+            }
+            let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
+                Some(at) => (at + 1, true),
+                None => (buffer.len(), false),
+            };
+            let body = &buffer[..if done { taken - 1 } else { taken }];
+            if !self.overlong {
+                if self.pending.len() + body.len() > MAX_LINE_BYTES {
+                    self.overlong = true;
+                    self.pending.clear();
+                } else {
+                    self.pending.extend_from_slice(body);
+                }
+            }
+            self.stdout.consume(taken);
+            if done {
+                if std::mem::take(&mut self.overlong) {
+                    return Ok(Read::Overlong);
+                }
+                return Ok(Read::Line(std::mem::take(&mut self.pending)));
+            }
+        }
+    }
+
+    async fn next_line(&mut self) -> Result<Option<Vec<u8>>, String> {
+        loop {
+            match self.read().await? {
+                Read::Line(line) => return Ok(Some(line)),
+                Read::Overlong => continue,
+                Read::Eof => return Ok(None),
+            }
+        }
+    }
+}
+
+/// A request written to tmux and not yet answered.
+struct InFlight {
+    nonce: Nonce,
+    expected: usize,
+    deadline: Instant,
+    reply: oneshot::Sender<Result<Reply, Failure>>,
+}
+
+struct Task {
+    child: Child,
+    stdin: ChildStdin,
+    reader: LineReader,
+    queue: mpsc::Receiver<Request>,
+    /// Written requests, in the order tmux will answer them.
+    in_flight: VecDeque<InFlight>,
+    /// The lines of the front request's round trip so far.
+    transcript: Transcript,
+    oversized: bool,
+    /// The front request's end nonce was read; its `%end` line comes next.
+    end_seen: bool,
+    /// A hook's block seen while nothing was in flight, skipped to its end.
+    foreign_block: Option<u64>,
+    recheck: Arc<AtomicBool>,
+}
+
+enum Step {
+    Read(Result<Read, String>),
+    Request(Option<Request>),
+    Deadline,
+}
+
+impl Task {
+    async fn run(mut self) {
+        let reason = self.serve().await;
+        tracing::debug!(%reason, "tmux control connection closed");
+        // Nothing in flight will be answered now.
+        for request in self.in_flight.drain(..) {
+            let _ = request.reply.send(Err(Failure::Lost { written: true }));
+        }
+        self.queue.close();
+        while let Ok(request) = self.queue.try_recv() {
+            let _ = request.reply.send(Err(Failure::Lost { written: false }));
+        }
+        let _ = self.child.start_kill();
+        let _ = self.child.wait().await;
+    }
+
+    /// Runs until the connection ends; returns why.
+    async fn serve(&mut self) -> String {
+        let mut accepting = true;
+        loop {
+            if !accepting && self.in_flight.is_empty() {
+                return "every caller went away".into();
+            }
+            let deadline = self.in_flight.front().map(|r| r.deadline);
+            let step = tokio::select! {
+                read = self.reader.read() => Step::Read(read),
+                request = self.queue.recv(), if accepting => Step::Request(request),
+                () = sleep_until(deadline) => Step::Deadline,
+            };
+            match step {
+                Step::Read(Ok(Read::Line(line))) => {
+                    if let Err(reason) = self.on_line(&line) {
+                        return reason;
+                    }
+                }
+                Step::Read(Ok(Read::Overlong)) => self.oversized |= !self.in_flight.is_empty(),
+                Step::Read(Ok(Read::Eof)) => return "tmux closed the connection".into(),
+                Step::Read(Err(error)) => return error,
+                Step::Request(Some(request)) => {
+                    if let Err(reason) = self.write(request).await {
+                        return reason;
+                    }
+                }
+                Step::Request(None) => accepting = false,
+                Step::Deadline => {
+                    if let Some(front) = self.in_flight.pop_front() {
+                        let _ = front.reply.send(Err(Failure::TimedOut));
+                    }
+                    // tmux may be stuck on that command; this client's queue is stuck
+                    // behind it. A fresh connection starts with an empty queue.
+                    return "a command timed out".into();
+                }
+            }
+        }
+    }
+
+    async fn write(&mut self, request: Request) -> Result<(), String> {
+        if request.reply.is_closed() {
+            return Ok(()); // The caller gave up before it was sent.
+        }
+        let written = tokio::time::timeout_at(request.deadline, self.stdin.write_all(request.text.as_bytes())).await;
+        match written {
+            Ok(Ok(())) => {
+                self.in_flight.push_back(InFlight {
+                    nonce: request.nonce,
+                    expected: request.expected,
+                    deadline: request.deadline,
+                    reply: request.reply,
+                });
+                Ok(())
+            }
+            Ok(Err(error)) => {
+                let _ = request.reply.send(Err(Failure::Lost { written: true }));
+                Err(format!("writing to tmux: {error}"))
+            }
+            Err(_) => {
+                let _ = request.reply.send(Err(Failure::TimedOut));
+                Err("tmux stopped reading commands".into())
+            }
+        }
+    }
+
+    fn on_line(&mut self, line: &[u8]) -> Result<(), String> {
+        let Some(front) = self.in_flight.front() else {
+            self.idle_line(line);
+            return Ok(());
+        };
+        if self.end_seen {
+            // The `%end` of the end nonce's block closes the round trip.
+            if !Guard::parse(line).is_some_and(|g| g.kind == GuardKind::End) {
+                return Err("the end marker's block did not close".into());
+            }
+            self.end_seen = false;
+            self.finish();
+            return Ok(());
+        }
+        if line == front.nonce.end_line() {
+            self.end_seen = true;
+            return Ok(());
+        }
+        if self.transcript.byte_len() + line.len() > MAX_REPLY_BYTES {
+            self.oversized = true;
+        }
+        if !self.oversized {
+            self.transcript.push(line);
+        }
+        Ok(())
+    }
+
+    /// A line while nothing is in flight: a notification, or a hook's block.
+    fn idle_line(&mut self, line: &[u8]) {
+        let guard = Guard::parse(line);
+        match (self.foreign_block, guard) {
+            (Some(number), Some(g)) if g.kind != GuardKind::Begin && g.number == number => self.foreign_block = None,
+            (Some(_), _) => {}
+            (None, Some(g)) if g.kind == GuardKind::Begin => self.foreign_block = Some(g.number),
+            (None, _) => {
+                if notification_name(line).is_some_and(|n| RECHECK_NOTIFICATIONS.contains(&n)) {
+                    self.recheck.store(true, Ordering::Release);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        let Some(front) = self.in_flight.pop_front() else {
+            return;
+        };
+        let result = if std::mem::take(&mut self.oversized) {
+            Err(Failure::TooLarge)
+        } else {
+            self.transcript
+                .drop_end_block_begin()
+                .and_then(|()| parse_reply(&self.transcript, &front.nonce, front.expected))
+                .map_err(Failure::Malformed)
+        };
+        if let Ok(reply) = &result {
+            if reply
+                .notifications
+                .iter()
+                .any(|n| RECHECK_NOTIFICATIONS.contains(&n.as_str()))
+            {
+                self.recheck.store(true, Ordering::Release);
+            }
+        }
+        self.transcript.clear();
+        let _ = front.reply.send(result);
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,278 @@
+//! Running commands over a persistent tmux control-mode connection, with one tmux
+//! process per command as the fallback.
+//!
+//! A tool call then costs a write and a read on a pipe instead of a process spawn. The
+//! connection is made on first use, attached only where the user cannot tell (see
+//! [`policy`]), and made again after the server restarts or the client is killed. A
+//! request that was written when the connection died is retried once if it only reads;
+//! a command that changes something is reported as lost instead, because it may have run.
+
+mod connection;
+pub mod policy;
+pub mod protocol;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Mutex;
+use tokio::time::Instant;
+
+use self::connection::{Failure, Handle};
+use self::protocol::{round_trip_text, Nonce, Reply};
+use super::command::Command;
+use super::error::{classify, TmuxError};
+use super::{subprocess, ServerAddress};
+
+pub use self::connection::{MAX_LINE_BYTES, MAX_REPLY_BYTES};
+
+/// How long to use subprocesses after an attach was refused or failed, before trying
+/// again: a server with no suitable session should not pay for an attempt on every call.
+pub const ATTACH_RETRY: Duration = Duration::from_secs(1);
+
+/// How a command was (or will be) sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// Over the persistent `tmux -C` connection.
+    Control,
+    /// One tmux process per round trip.
+    Subprocess,
+}
+
+/// The executor state behind [`crate::tmux::Tmux`].
+pub struct Executor {
+    binary: PathBuf,
+    address: ServerAddress,
+    control_enabled: bool,
+    slot: Mutex<Slot>,
+}
+
+#[derive(Default)]
+struct Slot {
+    connection: Option<Arc<Handle>>,
+    /// No attach attempt before this instant.
+    retry_at: Option<Instant>,
+    last_transport: Option<Transport>,
+}
+
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor")
+            .field("binary", &self.binary)
+            .field("address", &self.address)
+            .field("control_enabled", &self.control_enabled)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Executor {
+    pub fn new(binary: PathBuf, address: ServerAddress, control_enabled: bool) -> Self {
+        Self {
+            binary,
+            address,
+            control_enabled,
+            slot: Mutex::new(Slot::default()),
+        }
+    }
+
+    /// The transport the last round trip used, if any ran.
+    pub async fn last_transport(&self) -> Option<Transport> {
+        self.slot.lock().await.last_transport
+    }
+
+    /// Runs `commands` in one round trip; see [`crate::tmux::Tmux::run_all`].
+    ///
+    /// # Errors
+    /// The first failing command's error, a lost connection for a command that changes
+    /// something, or a timeout.
+    pub async fn run_all(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let read_only = commands.iter().all(Command::is_read_only);
+        // A second attempt only ever follows a lost connection.
+        for _attempt in 0..2 {
+            let Some(connection) = self.connection().await else {
+                break;
+            };
+            let nonce = Nonce::new();
+            let text = round_trip_text(commands, &nonce);
+            match connection.send(text, nonce, commands.len(), timeout).await {
+                Ok(reply) => return self.outputs(commands, reply),
+                Err(Failure::Lost { written }) => {
+                    self.forget(&connection).await;
+                    if written && !read_only {
+                        return Err(TmuxError::Lost {
+                            command: summary(commands),
+                        });
+                    }
+                }
+                Err(Failure::TimedOut) => {
+                    self.forget(&connection).await;
+                    return Err(TmuxError::Timeout {
+                        command: summary(commands),
+                        after: timeout,
+                    });
+                }
+                Err(Failure::TooLarge) => {
+                    return Err(TmuxError::Protocol {
+                        command: summary(commands),
+                        detail: format!(
+                            "the reply is larger than {MAX_REPLY_BYTES} bytes (or a line larger than {MAX_LINE_BYTES})"
+                        ),
+                    })
+                }
+                Err(Failure::Malformed(detail)) => {
+                    return Err(TmuxError::Protocol {
+                        command: summary(commands),
+                        detail,
+                    })
+                }
+            }
+        }
+        self.slot.lock().await.last_transport = Some(Transport::Subprocess);
+        subprocess::run_all(&self.binary, &self.address, commands, timeout, false).await
+    }
+
+    fn outputs(&self, commands: &[Command], reply: Reply) -> Result<Vec<Vec<u8>>, TmuxError> {
+        match reply.failure {
+            None => Ok(reply.outputs),
+            Some(message) => {
+                let failed = commands
+                    .get(reply.outputs.len())
+                    .map_or_else(|| summary(commands), Command::summary);
+                Err(classify(
+                    &failed,
+                    &self.address.label(),
+                    &String::from_utf8_lossy(&message),
+                ))
+            }
+        }
+    }
+
+    /// The live connection, made (or checked) first if needed; `None` means use a
+    /// subprocess.
+    async fn connection(&self) -> Option<Arc<Handle>> {
+        if !self.control_enabled {
+            return None;
+        }
+        let mut slot = self.slot.lock().await;
+        if let Some(connection) = slot.connection.clone() {
+            let verdict = if !connection.is_open() {
+                Verdict::Broken
+            } else if connection.take_recheck() {
+                self.recheck(&connection).await
+            } else {
+                Verdict::Stay
+            };
+            slot.connection = None;
+            match verdict {
+                Verdict::Stay => {
+                    slot.connection = Some(Arc::clone(&connection));
+                    slot.last_transport = Some(Transport::Control);
+                    return Some(connection);
+                }
+                // Our presence would now show; leave, and give tmux time to see us go
+                // before facts are read again (or they would count us).
+                Verdict::Leave => {
+                    slot.retry_at = Some(Instant::now() + ATTACH_RETRY);
+                    return None;
+                }
+                Verdict::Broken => {}
+            }
+        }
+        if slot.retry_at.is_some_and(|at| Instant::now() < at) {
+            return None;
+        }
+        match self.attach().await {
+            Ok(connection) => {
+                let connection = Arc::new(connection);
+                slot.connection = Some(Arc::clone(&connection));
+                slot.retry_at = None;
+                slot.last_transport = Some(Transport::Control);
+                Some(connection)
+            }
+            Err(reason) => {
+                tracing::debug!(%reason, "using one tmux process per command");
+                slot.retry_at = Some(Instant::now() + ATTACH_RETRY);
+                None
+            }
+        }
+    }
+
+    /// Chooses a session with a client-less query and attaches to it.
+    async fn attach(&self) -> Result<Handle, String> {
+        let query = policy::facts_query();
+        let outputs = subprocess::run_all(&self.binary, &self.address, &query, super::COMMAND_TIMEOUT, true)
+            .await
+            .map_err(|e| e.to_string())?;
+        let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
+        let session = policy::choose(&facts).map_err(|r| r.to_string())?;
+        let handle = connection::open(&self.binary, &self.address.flags(), &session, super::COMMAND_TIMEOUT).await?;
+        // tmux reports our own attach (`%session-changed`) before it reads a command, so
+        // once a first round trip is back, that report has been read and can be dropped.
+        let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
+        let nonce = Nonce::new();
+        let text = round_trip_text(&query, &nonce);
+        let name = handle
+            .send(text, nonce, 1, super::COMMAND_TIMEOUT)
+            .await
+            .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
+        handle.take_recheck();
+        tracing::debug!(
+            client = %String::from_utf8_lossy(name.outputs.first().map_or(&[][..], Vec::as_slice)).trim(),
+            %session,
+            "control connection attached"
+        );
+        Ok(handle)
+    }
+
+    /// Re-reads the facts over the connection after tmux reported a change, and says
+    /// whether to stay attached where we are.
+    async fn recheck(&self, connection: &Handle) -> Verdict {
+        let query = policy::facts_query();
+        let nonce = Nonce::new();
+        let text = round_trip_text(&query, &nonce);
+        let reply = match connection.send(text, nonce, query.len(), super::COMMAND_TIMEOUT).await {
+            Ok(reply) => reply,
+            Err(_) => return Verdict::Broken,
+        };
+        let facts = self
+            .outputs(&query, reply)
+            .and_then(|outputs| policy::parse_facts(&outputs));
+        match facts.map(|facts| policy::stay(&facts)) {
+            Ok(Ok(())) => Verdict::Stay,
+            Ok(Err(reason)) => {
+                tracing::debug!(%reason, "leaving the session the control client sat on");
+                Verdict::Leave
+            }
+            Err(error) => {
+                tracing::debug!(%error, "cannot read the sessions over the control connection");
+                Verdict::Leave
+            }
+        }
+    }
+
+    /// Drops `connection` if it is still the current one, so the next call makes another.
+    async fn forget(&self, connection: &Arc<Handle>) {
+        let mut slot = self.slot.lock().await;
+        if slot.connection.as_ref().is_some_and(|c| Arc::ptr_eq(c, connection)) {
+            slot.connection = None;
+        }
+    }
+
+    /// Closes the connection, if any; the next call makes a new one.
+    pub async fn disconnect(&self) {
+        self.slot.lock().await.connection = None;
+    }
+}
+
+/// What a check of the connection found.
+enum Verdict {
+    Stay,
+    /// Leave: staying would now change what the user's own clients do.
+    Leave,
+    /// The connection is gone; make another at once.
+    Broken,
+}
+
+fn summary(commands: &[Command]) -> String {
+    commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ")
+}

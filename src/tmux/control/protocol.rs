@@ -1,0 +1,544 @@
+//! The control-mode wire format: writing a round trip as command lines, and cutting the
+//! lines tmux sends back into one output per command.
+//!
+//! tmux does not escape command output inside a `%begin`/`%end` block, and the guard
+//! numbers are sequential, so pane text can print a perfect copy of a guard line. Guards
+//! are therefore never trusted on their own: every round trip carries a per-call random
+//! [`Nonce`] that tmux prints between the commands (as a separator) and after them (on a
+//! line of its own, so it runs even when a command fails). A round trip ends only at the
+//! end nonce, and each command's block is cut from between two separators, ending at the
+//! *last* guard that carries its number; forged guards inside the block come before it.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::tmux::command::Command;
+
+/// The flag tmux puts on the guards of commands a control client sent itself; blocks of
+/// hooks that run after them (`after-*`, `command-error`) carry 0.
+const FLAG_CONTROL: u32 = 1;
+
+/// What kind of guard line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuardKind {
+    Begin,
+    End,
+    Error,
+}
+
+/// A `%begin`/`%end`/`%error` line: `%<kind> <time> <number> <flags>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guard {
+    pub kind: GuardKind,
+    pub number: u64,
+    pub flags: u32,
+}
+
+impl Guard {
+    /// Reads a guard line; anything else (output, notifications) is `None`.
+    pub fn parse(line: &[u8]) -> Option<Self> {
+        let rest = line.strip_prefix(b"%")?;
+        let text = std::str::from_utf8(rest).ok()?;
+        let mut fields = text.split(' ');
+        let kind = match fields.next()? {
+            "begin" => GuardKind::Begin,
+            "end" => GuardKind::End,
+            "error" => GuardKind::Error,
+            _ => return None,
+        };
+        let _time: u64 = fields.next()?.parse().ok()?;
+        let number = fields.next()?.parse().ok()?;
+        let flags = fields.next()?.parse().ok()?;
+        if fields.next().is_some() {
+            return None;
+        }
+        Some(Self { kind, number, flags })
+    }
+
+    fn closes(&self, number: u64) -> bool {
+        self.kind != GuardKind::Begin && self.number == number
+    }
+}
+
+/// A per-call secret that tmux echoes as separator and end lines. Pane text cannot
+/// print it because it never sees it: it travels only on our own pipe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nonce {
+    separator: String,
+    end: String,
+}
+
+/// Mixed into every nonce so two nonces made in the same nanosecond still differ.
+static NONCE_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Nonce {
+    /// A fresh nonce: 128 bits from two SipHash runs with the process's random keys.
+    pub fn new() -> Self {
+        let count = NONCE_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mut words = [0u64; 2];
+        for (index, word) in words.iter_mut().enumerate() {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(count);
+            hasher.write_u128(nanos);
+            hasher.write_usize(index);
+            *word = hasher.finish();
+        }
+        let secret = format!("pw{:016x}{:016x}", words[0], words[1]);
+        Self {
+            separator: format!("{secret}s"),
+            end: format!("{secret}e"),
+        }
+    }
+
+    /// The line that ends the whole round trip.
+    pub fn end_line(&self) -> &[u8] {
+        self.end.as_bytes()
+    }
+
+    fn separator_line(&self) -> &[u8] {
+        self.separator.as_bytes()
+    }
+}
+
+impl Default for Nonce {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Appends `text` as one tmux command-parser token that means exactly `text`.
+///
+/// Single quotes turn off `$`, `~`, `#`, `;` and `\`; a quote or a control character
+/// (a newline would end the command line) is written outside them as an escape.
+fn push_quoted(out: &mut String, text: &str) {
+    out.push('\'');
+    for ch in text.chars() {
+        match ch {
+            '\'' => out.push_str("'\\''"),
+            '\0'..='\u{1f}' | '\u{7f}' => {
+                // Octal escapes are the one form tmux's parser takes for every byte.
+                out.push_str(&format!("'\\{:03o}'", u32::from(ch)));
+            }
+            _ => out.push(ch),
+        }
+    }
+    out.push('\'');
+}
+
+fn push_command(out: &mut String, command: &Command) {
+    for (index, arg) in command.argv().enumerate() {
+        if index == 0 {
+            // The name is one of our constants, never caller text.
+            out.push_str(arg);
+        } else {
+            out.push(' ');
+            push_quoted(out, arg);
+        }
+    }
+}
+
+/// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
+/// the first failure, as in a subprocess) with separators between them, then the end
+/// nonce on its own line. Never writes an empty line: tmux detaches a control client
+/// that sends one.
+pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
+    let mut out = String::with_capacity(128 * commands.len() + 96);
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            out.push_str(" ; display-message -p ");
+            out.push_str(&nonce.separator);
+            out.push_str(" ; ");
+        }
+        push_command(&mut out, command);
+    }
+    out.push_str("\ndisplay-message -p ");
+    out.push_str(&nonce.end);
+    out.push('\n');
+    out
+}
+
+/// The lines tmux sent for one round trip, kept in one buffer.
+#[derive(Debug, Default)]
+pub struct Transcript {
+    bytes: Vec<u8>,
+    lines: Vec<(usize, usize)>,
+}
+
+impl Transcript {
+    pub fn push(&mut self, line: &[u8]) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(line);
+        self.lines.push((start, self.bytes.len()));
+    }
+
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.lines.clear();
+    }
+
+    fn line(&self, index: usize) -> &[u8] {
+        let (start, end) = self.lines[index];
+        &self.bytes[start..end]
+    }
+
+    fn last_line(&self) -> Option<&[u8]> {
+        self.lines.len().checked_sub(1).map(|last| self.line(last))
+    }
+
+    /// Drops the last line, which must be the `%begin` of the end nonce's own block.
+    ///
+    /// # Errors
+    /// The last line is not a guard that opens a block.
+    pub fn drop_end_block_begin(&mut self) -> Result<(), String> {
+        match self.last_line().and_then(Guard::parse) {
+            Some(Guard {
+                kind: GuardKind::Begin, ..
+            }) => {
+                if let Some((start, _)) = self.lines.pop() {
+                    self.bytes.truncate(start);
+                }
+                Ok(())
+            }
+            _ => Err("the end marker did not follow a %begin line".into()),
+        }
+    }
+}
+
+/// One round trip, parsed: the output of every command tmux ran, and the error message
+/// if the last one failed (tmux runs nothing after a failure).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub outputs: Vec<Vec<u8>>,
+    pub failure: Option<Vec<u8>>,
+    /// Names of notifications seen between blocks (`sessions-changed`, …).
+    pub notifications: Vec<String>,
+}
+
+/// Cuts a finished transcript (up to, not including, the end nonce's block) into
+/// `expected` command outputs.
+///
+/// # Errors
+/// The blocks do not match the commands sent: a missing block, a block after a
+/// failure, a separator out of place.
+pub fn parse_reply(transcript: &Transcript, nonce: &Nonce, expected: usize) -> Result<Reply, String> {
+    let mut reply = Reply::default();
+    let mut start = 0;
+    let count = transcript.lines.len();
+    let mut index = 0;
+    while index <= count {
+        let at_separator = index < count && transcript.line(index) == nonce.separator_line();
+        if index == count || at_separator {
+            let end = if at_separator {
+                // The separator's own `%begin` is the line before it.
+                match index.checked_sub(1).map(|i| transcript.line(i)).and_then(Guard::parse) {
+                    Some(Guard {
+                        kind: GuardKind::Begin, ..
+                    }) if index > start => index - 1,
+                    _ => return Err("a separator did not follow a %begin line".into()),
+                }
+            } else {
+                index
+            };
+            if reply.failure.is_some() {
+                return Err("tmux ran a command after one failed".into());
+            }
+            parse_segment(transcript, start, end, &mut reply)?;
+            if at_separator {
+                // ...and its `%end` is the line after it.
+                match (index + 1 < count)
+                    .then(|| transcript.line(index + 1))
+                    .and_then(Guard::parse)
+                {
+                    Some(guard) if guard.kind == GuardKind::End => start = index + 2,
+                    _ => return Err("a separator was not followed by its %end line".into()),
+                }
+                index += 2;
+                continue;
+            }
+        }
+        index += 1;
+    }
+    let ran = reply.outputs.len() + usize::from(reply.failure.is_some());
+    if ran > expected || (reply.failure.is_none() && ran != expected) {
+        return Err(format!("{ran} command blocks came back for {expected} commands"));
+    }
+    Ok(reply)
+}
+
+/// Reads one command's block from lines `start..end`: notifications and hook blocks may
+/// surround it; its content runs to the last guard that closes its number.
+fn parse_segment(transcript: &Transcript, start: usize, end: usize, reply: &mut Reply) -> Result<(), String> {
+    let mut index = start;
+    let begin = loop {
+        if index >= end {
+            return Err("a command's %begin line is missing".into());
+        }
+        let line = transcript.line(index);
+        match Guard::parse(line) {
+            Some(guard) if guard.kind == GuardKind::Begin && guard.flags == FLAG_CONTROL => break guard,
+            Some(guard) if guard.kind == GuardKind::Begin => {
+                index = skip_foreign_block(transcript, index + 1, end, guard.number);
+            }
+            _ => note(line, reply),
+        }
+        index += 1;
+    };
+    let content_start = index + 1;
+    let close = (content_start..end)
+        .rev()
+        .find_map(|i| {
+            Guard::parse(transcript.line(i))
+                .filter(|g| g.closes(begin.number) && g.flags == FLAG_CONTROL)
+                .map(|g| (i, g))
+        })
+        .ok_or("a command's block never ended")?;
+    let (close_index, guard) = close;
+    let mut output = Vec::new();
+    for i in content_start..close_index {
+        output.extend_from_slice(transcript.line(i));
+        output.push(b'\n');
+    }
+    let mut index = close_index + 1;
+    while index < end {
+        let line = transcript.line(index);
+        match Guard::parse(line) {
+            Some(guard) if guard.kind == GuardKind::Begin => {
+                index = skip_foreign_block(transcript, index + 1, end, guard.number);
+            }
+            _ => note(line, reply),
+        }
+        index += 1;
+    }
+    if guard.kind == GuardKind::Error {
+        // tmux ends an error message with the newline we added back; drop it.
+        output.pop();
+        reply.failure = Some(output);
+    } else {
+        reply.outputs.push(output);
+    }
+    Ok(())
+}
+
+/// Skips a block we did not ask for (a hook's); returns the index of its closing guard.
+fn skip_foreign_block(transcript: &Transcript, from: usize, end: usize, number: u64) -> usize {
+    (from..end)
+        .find(|&i| Guard::parse(transcript.line(i)).is_some_and(|g| g.closes(number)))
+        .unwrap_or(end)
+}
+
+/// Records the name of a notification line (`%name args…`).
+fn note(line: &[u8], reply: &mut Reply) {
+    if let Some(name) = notification_name(line) {
+        reply.notifications.push(name.to_string());
+    }
+}
+
+/// The name of a notification line such as `%sessions-changed`, if it is one.
+pub fn notification_name(line: &[u8]) -> Option<&str> {
+    let rest = line.strip_prefix(b"%")?;
+    let name = rest.split(|&b| b == b' ').next()?;
+    let name = std::str::from_utf8(name).ok()?;
+    (!name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(lines: &[&str]) -> Transcript {
+        let mut t = Transcript::default();
+        for line in lines {
+            t.push(line.as_bytes());
+        }
+        t
+    }
+
+    fn sep(nonce: &Nonce) -> String {
+        String::from_utf8(nonce.separator_line().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn guard_lines_need_all_four_fields() {
+        assert_eq!(
+            Guard::parse(b"%end 1796017955 283 1"),
+            Some(Guard {
+                kind: GuardKind::End,
+                number: 283,
+                flags: 1
+            })
+        );
+        for line in [
+            "%end",
+            "%end 1 2",
+            "%end 1 2 1 x",
+            "%ends 1 2 1",
+            "%end a 2 1",
+            "end 1 2 1",
+        ] {
+            assert_eq!(Guard::parse(line.as_bytes()), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn arguments_are_quoted_so_the_parser_gives_them_back_unchanged() {
+        let command = Command::new("display-message")
+            .arg("-p")
+            .arg("it's $HOME ~ #{x} ; \\ end")
+            .arg("")
+            .arg("a\nb\u{1f}");
+        let nonce = Nonce::new();
+        let text = round_trip_text(std::slice::from_ref(&command), &nonce);
+        let first = text.lines().next().unwrap();
+        assert_eq!(
+            first,
+            "display-message '-p' 'it'\\''s $HOME ~ #{x} ; \\ end' '' 'a'\\012'b'\\037''"
+        );
+        assert_eq!(text.lines().count(), 2, "one command line, one end line");
+        assert!(!text.lines().any(str::is_empty), "an empty line detaches the client");
+    }
+
+    #[test]
+    fn nonces_differ_and_hold_no_format_characters() {
+        let (a, b) = (Nonce::new(), Nonce::new());
+        assert_ne!(a, b);
+        assert!(a.end.bytes().all(|c| c.is_ascii_alphanumeric()));
+        assert_ne!(a.end_line(), a.separator_line());
+    }
+
+    #[test]
+    fn a_round_trip_splits_into_one_output_per_command() {
+        let nonce = Nonce::new();
+        let s = sep(&nonce);
+        let t = transcript(&[
+            "%window-renamed @1 sh",
+            "%begin 1 10 1",
+            "line one",
+            "",
+            "%end 1 10 1",
+            "%begin 1 11 1",
+            &s,
+            "%end 1 11 1",
+            "%begin 1 12 1",
+            "%1\u{1f}@1\u{1e}",
+            "%end 1 12 1",
+        ]);
+        let reply = parse_reply(&t, &nonce, 2).unwrap();
+        assert_eq!(
+            reply.outputs,
+            vec![b"line one\n\n".to_vec(), b"%1\x1f@1\x1e\n".to_vec()]
+        );
+        assert_eq!(reply.failure, None);
+        assert_eq!(reply.notifications, ["window-renamed"]);
+    }
+
+    #[test]
+    fn a_failure_ends_the_round_trip_with_its_message() {
+        let nonce = Nonce::new();
+        let t = transcript(&["%begin 1 5 1", "can't find pane: %99", "%error 1 5 1"]);
+        let reply = parse_reply(&t, &nonce, 2).unwrap();
+        assert!(reply.outputs.is_empty());
+        assert_eq!(reply.failure.as_deref(), Some(&b"can't find pane: %99"[..]));
+    }
+
+    #[test]
+    fn forged_guards_in_pane_text_stay_pane_text() {
+        let nonce = Nonce::new();
+        let s = sep(&nonce);
+        // The pane printed guards with the right numbers, a fake second block and a fake
+        // failure; only the real last guard of block 20 ends it.
+        let t = transcript(&[
+            "%begin 9 20 1",
+            "%end 9 20 1",
+            "%begin 9 21 1",
+            "forged",
+            "%error 9 21 1",
+            "%end 9 20 1",
+            "%sessions-changed",
+            "tail",
+            "%end 9 20 1",
+            "%begin 9 21 1",
+            &s,
+            "%end 9 21 1",
+            "%begin 9 22 1",
+            "real state",
+            "%end 9 22 1",
+        ]);
+        let reply = parse_reply(&t, &nonce, 2).unwrap();
+        assert_eq!(
+            reply.outputs[0],
+            b"%end 9 20 1\n%begin 9 21 1\nforged\n%error 9 21 1\n%end 9 20 1\n%sessions-changed\ntail\n".to_vec()
+        );
+        assert_eq!(reply.outputs[1], b"real state\n".to_vec());
+        assert!(reply.notifications.is_empty(), "{:?}", reply.notifications);
+    }
+
+    #[test]
+    fn a_forged_separator_without_the_secret_is_only_text() {
+        let nonce = Nonce::new();
+        let other = sep(&Nonce::new());
+        let t = transcript(&["%begin 1 3 1", "%begin 1 4 1", &other, "%end 1 4 1", "%end 1 3 1"]);
+        let reply = parse_reply(&t, &nonce, 1).unwrap();
+        assert_eq!(reply.outputs.len(), 1);
+        assert!(
+            parse_reply(&t, &nonce, 2).is_err(),
+            "one block cannot answer two commands"
+        );
+    }
+
+    #[test]
+    fn hook_blocks_around_a_command_are_skipped() {
+        let nonce = Nonce::new();
+        let s = sep(&nonce);
+        let t = transcript(&[
+            "%begin 1 30 1",
+            "a",
+            "%end 1 30 1",
+            "%begin 1 31 0",
+            "hook said this",
+            "%end 1 31 0",
+            "%begin 1 32 1",
+            &s,
+            "%end 1 32 1",
+            "%begin 1 33 0",
+            "%end 1 33 0",
+            "%begin 1 34 1",
+            "b",
+            "%end 1 34 1",
+        ]);
+        let reply = parse_reply(&t, &nonce, 2).unwrap();
+        assert_eq!(reply.outputs, vec![b"a\n".to_vec(), b"b\n".to_vec()]);
+    }
+
+    #[test]
+    fn blocks_that_do_not_match_the_commands_are_refused() {
+        let nonce = Nonce::new();
+        let s = sep(&nonce);
+        assert!(parse_reply(&transcript(&["%begin 1 3 1", "%end 1 3 1"]), &nonce, 2).is_err());
+        assert!(parse_reply(&transcript(&["just text"]), &nonce, 1).is_err());
+        let after_failure = transcript(&["%begin 1 3 1", "%error 1 3 1", "%begin 1 4 1", &s, "%end 1 4 1"]);
+        assert!(parse_reply(&after_failure, &nonce, 2).is_err());
+    }
+
+    #[test]
+    fn the_end_blocks_begin_is_dropped_only_if_it_is_one() {
+        let mut t = transcript(&["%begin 1 3 1", "x", "%end 1 3 1", "%begin 1 4 1"]);
+        t.drop_end_block_begin().unwrap();
+        assert_eq!(t.lines.len(), 3);
+        assert!(t.drop_end_block_begin().is_err());
+    }
+
+    #[test]
+    fn notification_names_are_read_from_percent_lines_only() {
+        assert_eq!(notification_name(b"%sessions-changed"), Some("sessions-changed"));
+        assert_eq!(notification_name(b"%client-detached client-1"), Some("client-detached"));
+        assert_eq!(notification_name(b"%1 x"), None);
+        assert_eq!(notification_name(b"plain"), None);
+    }
+}

@@ -1,0 +1,568 @@
+//! The control-mode connection against real tmux servers: when it is used, how it
+//! survives restarts and killed clients, concurrency, floods, forged framing in pane
+//! text, timeouts, and when paneward runs one tmux process per command instead.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
+use serde_json::{json, Value};
+use support::{wait_for, TmuxServer, PATIENCE};
+
+/// The library handle is shared between tool calls on several threads.
+const _: fn() = || {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<Tmux>();
+};
+
+/// Kills the server and starts a new one on the same socket, once the old one is gone
+/// (a client that reaches a server still shutting down fails).
+fn restart(server: &TmuxServer) {
+    server.tmux(&["kill-server"]);
+    wait_for("the old server to exit", || {
+        (!server.try_tmux(&["list-sessions"])).then_some(())
+    });
+    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+}
+
+fn tmux_for(server: &TmuxServer) -> Tmux {
+    Tmux::new("tmux", ServerAddress::Name(server.name.clone()))
+}
+
+fn display(text: &str) -> Command {
+    Command::new("display-message").arg("-p").arg(text)
+}
+
+fn text(output: &[u8]) -> String {
+    String::from_utf8_lossy(output).into_owned()
+}
+
+/// The control-mode clients attached to `server`: `(pid, name, flags, session id)`.
+fn control_clients(server: &TmuxServer) -> Vec<(String, String, String, String)> {
+    server
+        .tmux(&[
+            "list-clients",
+            "-F",
+            "#{client_control_mode}\t#{client_pid}\t#{client_name}\t#{client_flags}\t#{session_id}",
+        ])
+        .lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (fields[0] == "1").then(|| {
+                (
+                    fields[1].to_string(),
+                    fields[2].to_string(),
+                    fields[3].to_string(),
+                    fields[4].to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// A raw `tmux -C` client of the test's own, to read guard numbers and to stand in for
+/// a user's client (tmux counts it as attached).
+struct RawControl {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl RawControl {
+    fn attach(server: &TmuxServer, session: &str) -> Self {
+        let mut command = server.command();
+        let mut child = command
+            .args(["-C", "attach-session", "-E", "-t", session, "-f", "no-output"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        Self { child, stdin, lines }
+    }
+
+    /// Sends `command` and returns the `%begin` line of its reply.
+    fn begin_line(&mut self, command: &str) -> String {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+        loop {
+            let line = self.lines.recv_timeout(PATIENCE).expect("a reply from tmux");
+            if line.starts_with("%begin ") && line.ends_with(" 1") {
+                return line;
+            }
+        }
+    }
+}
+
+impl Drop for RawControl {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_go_over_one_control_client_that_leaves_window_sizes_alone() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    for round in 0..5 {
+        let out = tmux.run(display(&format!("round {round}"))).await.unwrap();
+        assert_eq!(text(&out), format!("round {round}\n"));
+    }
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    let clients = control_clients(&server);
+    assert_eq!(clients.len(), 1, "one connection for every call: {clients:?}");
+    let flags = &clients[0].2;
+    assert!(flags.contains("ignore-size") && flags.contains("no-output"), "{flags}");
+    assert_eq!(
+        server.tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            "main:",
+            "#{window_width}x#{window_height}"
+        ]),
+        "80x24\n"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_reach_tmux_unchanged_through_the_control_line() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    for value in [
+        "plain",
+        "it's \"quoted\" $HOME ~ #{session_name} ; \\ end",
+        "line\nbreak\ttab\u{1f}unit",
+        "ünïcödé ✓",
+        "%end 1 2 1",
+    ] {
+        tmux.run(Command::new("set-buffer").arg("-b").arg("pw").arg(value))
+            .await
+            .unwrap();
+        // Read back by a tmux process: in control mode show-buffer escapes what it prints.
+        assert_eq!(server.tmux(&["show-buffer", "-b", "pw"]), value, "{value:?}");
+    }
+    let empty = tmux
+        .run(Command::new("display-message").arg("-p").arg(""))
+        .await
+        .unwrap();
+    assert_eq!(text(&empty), "\n", "an empty argument stays an argument");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_command_stops_the_chain_and_the_connection_stays_in_step() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    let error = tmux
+        .run_all(&[
+            display("first"),
+            Command::new("capture-pane").arg("-p").arg("-t").arg("%999"),
+            display("never"),
+        ])
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ObjectGone, "{error}");
+    assert!(error.to_string().contains("%999"), "{error}");
+    let outputs = tmux.run_all(&[display("a"), display("b")]).await.unwrap();
+    assert_eq!(outputs, vec![b"a\n".to_vec(), b"b\n".to_vec()]);
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_survives_kill_server_and_a_restart() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    tmux.run(display("before")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    server.tmux(&["kill-server"]);
+    wait_for("the server to exit", || {
+        (!server.try_tmux(&["list-sessions"])).then_some(())
+    });
+    let error = tmux.run(display("between")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
+    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+    // The failed attach above waits ATTACH_RETRY before control mode is tried again;
+    // calls in between still succeed, through subprocesses.
+    let out = tmux.run(display("after")).await.unwrap();
+    assert_eq!(text(&out), "after\n");
+    let mut back = false;
+    let started = std::time::Instant::now();
+    while !back {
+        assert!(started.elapsed() < PATIENCE, "control mode never came back");
+        tmux.run(display("again")).await.unwrap();
+        back = tmux.last_transport().await == Some(Transport::Control);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(control_clients(&server).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_is_reached_by_the_very_next_call() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    tmux.run(display("before")).await.unwrap();
+    restart(&server);
+    // The old connection is dead; a read is retried on a new one, not failed.
+    let out = tmux.run(display("after")).await.unwrap();
+    assert_eq!(text(&out), "after\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_control_client_is_replaced_without_failing_a_read() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    tmux.run(display("first")).await.unwrap();
+    let before = control_clients(&server);
+    assert_eq!(before.len(), 1);
+    server.tmux(&["detach-client", "-t", &before[0].1]);
+    wait_for("the detached client to go", || {
+        control_clients(&server).is_empty().then_some(())
+    });
+    assert_eq!(text(&tmux.run(display("second")).await.unwrap()), "second\n");
+    let after = control_clients(&server);
+    assert_eq!(after.len(), 1);
+    assert_ne!(after[0].0, before[0].0, "a new client process");
+
+    // A client killed by a signal, with no chance to say goodbye.
+    std::process::Command::new("kill")
+        .args(["-KILL", &after[0].0])
+        .status()
+        .unwrap();
+    assert_eq!(text(&tmux.run(display("third")).await.unwrap()), "third\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_that_changes_something_is_reported_lost_not_repeated() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    tmux.run(display("warm")).await.unwrap();
+    // `wait-for` blocks this client's queue until the channel is signalled. The option
+    // set first shows the line has reached tmux; killing the client then loses it.
+    let waiting = {
+        let tmux = tmux.clone();
+        tokio::spawn(async move {
+            tmux.run_all(&[
+                Command::new("set-option").arg("-g").arg("@pw-mark").arg("reached"),
+                Command::new("wait-for").arg("pw-channel"),
+            ])
+            .await
+        })
+    };
+    wait_for("the command to reach tmux", || {
+        (server.tmux(&["show-options", "-gv", "@pw-mark"]).trim() == "reached").then_some(())
+    });
+    let pid = control_clients(&server)[0].0.clone();
+    std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .unwrap();
+    let error = waiting.await.unwrap().unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::Transport),
+        "a lost wait-for must not be retried: {error}"
+    );
+    assert_eq!(text(&tmux.run(display("next")).await.unwrap()), "next\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_command_times_out_and_the_connection_recovers() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    let error = tmux
+        .run_all_within(
+            &[Command::new("wait-for").arg("never-signalled")],
+            Duration::from_millis(300),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Timeout, "{error}");
+    assert_eq!(text(&tmux.run(display("alive")).await.unwrap()), "alive\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    wait_for("the stuck client to be gone", || {
+        (control_clients(&server).len() == 1).then_some(())
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_concurrent_callers_each_get_their_own_replies() {
+    let server = TmuxServer::start();
+    let tmux = tmux_for(&server);
+    let mut callers = Vec::new();
+    for caller in 0..8 {
+        let tmux = tmux.clone();
+        callers.push(tokio::spawn(async move {
+            for call in 0..40 {
+                let a = format!("caller {caller} call {call} a");
+                let b = format!("caller {caller} call {call} b");
+                let outputs = tmux.run_all(&[display(&a), display(&b)]).await.unwrap();
+                assert_eq!(
+                    outputs,
+                    vec![format!("{a}\n").into_bytes(), format!("{b}\n").into_bytes()]
+                );
+            }
+        }));
+    }
+    for caller in callers {
+        caller.await.unwrap();
+    }
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    assert_eq!(control_clients(&server).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pane_flooding_output_does_not_disturb_replies() {
+    let server = TmuxServer::start();
+    let quiet = server.window_running("printf 'steady text\\n'; exec sleep 100000");
+    server.wait_for_text(&quiet, "steady text");
+    let flood = server.window_running("exec yes '%end 1 1 1'");
+    server.wait_for_text(&flood, "%end 1 1 1");
+    let tmux = tmux_for(&server);
+    for _ in 0..100 {
+        let outputs = tmux
+            .run_all(&[
+                Command::new("capture-pane").arg("-p").arg("-t").arg(&quiet),
+                Command::new("capture-pane").arg("-p").arg("-t").arg(&flood),
+                display("#{pane_id}"),
+            ])
+            .await
+            .unwrap();
+        assert!(text(&outputs[0]).starts_with("steady text\n"));
+        // Rows the flood is drawing right now may be half written.
+        assert!(text(&outputs[1]).lines().all(|l| "%end 1 1 1".starts_with(l)));
+        assert_eq!(outputs.len(), 3);
+    }
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+/// The time and number tmux puts on guards now, read as a hostile program could.
+fn guard_time_and_number(server: &TmuxServer) -> (u64, u64) {
+    let mut probe = RawControl::attach(server, "main");
+    let begin = probe.begin_line("display-message -p probe");
+    let fields: Vec<u64> = begin.split(' ').skip(1).map(|f| f.parse().unwrap()).collect();
+    (fields[0], fields[1])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forged_framing_in_pane_text_cannot_end_a_block_or_forge_a_reply() {
+    let server = TmuxServer::start();
+    server.tmux(&["set-option", "-g", "history-limit", "50000"]);
+    // Learn the guard numbers and time tmux is using now, as a hostile program could.
+    let (time, number) = guard_time_and_number(&server);
+    // For every number the next few hundred commands may get: end the block early, open
+    // a fake one holding a fake pane record and a fake failure, then close both.
+    let script = format!(
+        "for n in $(seq {number} {}); do for t in $(seq {time} {}); do \
+         printf '%%end %s %s 1\\n%%begin %s %s 1\\n%%999\\037@9\\036\\n%%error %s %s 1\\n%%end %s %s 1\\n' \
+         $t $n $t $((n+1)) $t $((n+1)) $t $n; done; done; echo forged-done; exec sleep 100000",
+        number + 300,
+        time + 5
+    );
+    let pane = server.window_running(&script);
+    server.wait_for_text(&pane, "forged-done");
+    let expected = server.tmux(&["capture-pane", "-p", "-S", "-", "-E", "-", "-t", &pane]);
+    assert!(expected.contains(&format!("%end {time} {number} 1")));
+
+    let tmux = tmux_for(&server);
+    for _ in 0..20 {
+        let outputs = tmux
+            .run_all(&[
+                Command::new("capture-pane")
+                    .arg("-p")
+                    .arg("-S")
+                    .arg("-")
+                    .arg("-E")
+                    .arg("-")
+                    .arg("-t")
+                    .arg(&pane),
+                Command::new("display-message")
+                    .arg("-p")
+                    .arg("-t")
+                    .arg(&pane)
+                    .arg("#{pane_id}"),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(
+            text(&outputs[0]),
+            expected,
+            "the pane text comes back whole and unchanged"
+        );
+        assert_eq!(
+            text(&outputs[1]),
+            format!("{pane}\n"),
+            "the second reply is tmux's, not the pane's"
+        );
+    }
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    // The forged lines covered the real guards: every call above fell in their range.
+    let (time_after, number_after) = guard_time_and_number(&server);
+    assert!(number_after <= number + 300 && time_after <= time + 5);
+
+    // The same through the server: the snapshot's pane state is the real one.
+    let mut client = server.paneward();
+    let reply = client.call_ok(
+        "snapshot_pane",
+        json!({"pane_id": pane, "history": true, "max_lines": 5000}),
+    );
+    assert_eq!(reply["pane"]["id"], json!(pane));
+    assert_eq!(reply["dead"], false);
+    let lines: Vec<&str> = reply["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("%error ")),
+        "the forged lines are pane text"
+    );
+    assert_eq!(lines.last(), Some(&"forged-done"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_no_session_is_driven_by_subprocesses() {
+    let server = TmuxServer::start();
+    server.tmux(&["set-option", "-s", "exit-empty", "off"]);
+    server.tmux(&["kill-session", "-t", "main"]);
+    let tmux = tmux_for(&server);
+    let out = tmux
+        .run(Command::new("list-sessions").arg("-F").arg("#{session_id}"))
+        .await;
+    assert_eq!(text(&out.unwrap()), "");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+
+    // Once a session exists, the next attempt after ATTACH_RETRY attaches.
+    server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
+    let started = std::time::Instant::now();
+    while tmux.last_transport().await != Some(Transport::Control) {
+        assert!(started.elapsed() < PATIENCE, "control mode never started");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        tmux.run(display("x")).await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_server_at_all_is_reported_by_the_subprocess_fallback() {
+    let tmux = Tmux::new("tmux", ServerAddress::Name(format!("pw-absent-{}", std::process::id())));
+    let error = tmux.run(display("x")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    let activity = || {
+        server.tmux(&[
+            "list-sessions",
+            "-F",
+            "#{session_name} #{session_activity} #{session_attached}",
+        ])
+    };
+    let before = activity();
+    let tmux = tmux_for(&server);
+    tmux.run(display("x")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert!(control_clients(&server).is_empty());
+    assert_eq!(activity(), before, "no session was touched");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    // A client of someone else on the newest session: attaching there changes nothing.
+    let user = RawControl::attach(&server, "second");
+    wait_for("the other client", || {
+        (control_clients(&server).len() == 1).then_some(())
+    });
+    let second = server.tmux(&["display-message", "-p", "-t", "second", "#{session_id}"]);
+    let tmux = tmux_for(&server);
+    tmux.run(display("x")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    let sessions: Vec<String> = control_clients(&server).into_iter().map(|c| c.3).collect();
+    assert_eq!(sessions, vec![second.trim().to_string(); 2]);
+
+    // When that client leaves, `main` is detached too: staying would hide `second` from
+    // a bare `tmux attach`, so paneward leaves at its next call.
+    drop(user);
+    wait_for("the other client to go", || {
+        (control_clients(&server).len() == 1).then_some(())
+    });
+    let started = std::time::Instant::now();
+    while tmux.last_transport().await != Some(Transport::Subprocess) {
+        assert!(started.elapsed() < PATIENCE, "paneward stayed attached");
+        tmux.run(display("y")).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    wait_for("paneward's client to go", || {
+        control_clients(&server).is_empty().then_some(())
+    });
+}
+
+#[test]
+fn the_control_client_does_not_copy_its_environment_into_the_session() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let mut client = server.paneward_with(&[], &[("DISPLAY", ":pw-test"), ("SSH_AUTH_SOCK", "/tmp/pw-test")]);
+    client.initialize();
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert_eq!(control_clients(&server).len(), 1);
+    let environment = server.tmux(&["show-environment", "-t", "main"]);
+    assert!(!environment.contains("pw-test"), "{environment}");
+}
+
+#[test]
+fn concurrent_requests_on_one_stdio_connection_get_their_own_replies() {
+    let server = TmuxServer::start();
+    let panes: Vec<String> = (0..8)
+        .map(|i| server.window_running(&format!("printf 'pane number {i}\\n'; exec sleep 100000")))
+        .collect();
+    for (i, pane) in panes.iter().enumerate() {
+        server.wait_for_text(pane, &format!("pane number {i}"));
+    }
+    let mut client = server.paneward();
+    for round in 0..5 {
+        // Send all eight before reading any reply.
+        for (i, pane) in panes.iter().enumerate() {
+            client.send(&json!({
+                "jsonrpc": "2.0", "id": round * 100 + i, "method": "tools/call",
+                "params": {"name": "snapshot_pane", "arguments": {"pane_id": pane}}
+            }));
+        }
+        let mut seen = 0;
+        while seen < panes.len() {
+            let line = client.next_raw_line().expect("a reply");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            let Some(id) = message["id"].as_u64() else { continue };
+            let i = usize::try_from(id % 100).unwrap();
+            let reply = &message["result"]["structuredContent"];
+            support::assert_valid_output("snapshot_pane", reply);
+            assert_eq!(reply["pane"]["id"], json!(panes[i]));
+            assert_eq!(reply["lines"], json!([format!("pane number {i}")]));
+            seen += 1;
+        }
+    }
+    assert_eq!(control_clients(&server).len(), 1);
+}
