@@ -83,11 +83,10 @@ fn serve(config: config::Config) -> ExitCode {
         Ok(app) => Arc::new(app),
         Err(error) => return fail(&error),
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    // One thread: a call is mostly waiting on tmux, and tasks that hand each other
+    // replies (the handler, the control connection, rmcp) then never wake another
+    // thread; this halved the MCP ping round trip when measured (BENCHMARKS.md).
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
     };
@@ -100,7 +99,7 @@ fn serve(config: config::Config) -> ExitCode {
     );
     let result: Result<(), String> = runtime.block_on(async move {
         let service = McpServer::new(app)
-            .serve(rmcp::transport::stdio())
+            .serve(crate::stdio::transport())
             .await
             .map_err(|e| e.to_string())?;
         service.waiting().await.map_err(|e| e.to_string())?;

@@ -566,3 +566,28 @@ fn concurrent_requests_on_one_stdio_connection_get_their_own_replies() {
     }
     assert_eq!(control_clients(&server).len(), 1);
 }
+
+#[test]
+fn records_and_text_survive_a_server_started_without_a_utf8_locale() {
+    let server = TmuxServer::start();
+    let pane = server.window_running("printf 'caf\\303\\251 \\342\\234\\223\\n'; exec sleep 100000");
+    server.wait_for_text(&pane, "caf");
+    // Some hosts start MCP servers with almost no environment; C is not UTF-8.
+    let mut client = server.paneward_with(&[], &[("LC_ALL", "C"), ("LANG", "C")]);
+    client.initialize();
+    let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert_eq!(reply["lines"], json!(["café ✓"]));
+    assert_eq!(control_clients(&server).len(), 1);
+
+    // The same through one tmux process per command (two detached sessions keep the
+    // control client away).
+    let other = TmuxServer::start();
+    other.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    let pane = other.window_running("printf 'caf\\303\\251\\n'; exec sleep 100000");
+    other.wait_for_text(&pane, "caf");
+    let mut client = other.paneward_with(&[], &[("LC_ALL", "C"), ("LANG", "C")]);
+    client.initialize();
+    let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert_eq!(reply["lines"], json!(["café"]));
+    assert!(control_clients(&other).is_empty());
+}

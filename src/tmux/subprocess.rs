@@ -43,7 +43,9 @@ pub async fn run_all(
     let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
     let marker = new_marker();
     let mut process = Process::new(binary);
-    process.args(address.flags());
+    // -u: without a UTF-8 locale tmux prints `_` for control characters (our field
+    // separators) and for every non-ASCII character.
+    process.arg("-u").args(address.flags());
     for (index, command) in commands.iter().enumerate() {
         if index > 0 {
             process.args([";", "display-message", "-p", marker.as_str(), ";"]);

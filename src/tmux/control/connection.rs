@@ -111,6 +111,8 @@ impl Handle {
 pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
     let mut process = Process::new(binary);
     process
+        // -u: UTF-8 output whatever the locale (see subprocess.rs).
+        .arg("-u")
         .args(flags)
         // -E: do not copy our environment into the session (update-environment).
         // ignore-size: never resize the user's windows. no-output: no %output stream.

@@ -140,6 +140,19 @@ fn push_command(out: &mut String, command: &Command) {
     }
 }
 
+/// The commands as one control-mode line, chained with `;`, with no framing of ours
+/// (the benchmark's floor).
+pub fn command_line(commands: &[Command]) -> String {
+    let mut out = String::new();
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            out.push_str(" ; ");
+        }
+        push_command(&mut out, command);
+    }
+    out
+}
+
 /// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
 /// the first failure, as in a subprocess) with separators between them, then the end
 /// nonce on its own line. Never writes an empty line: tmux detaches a control client

@@ -1,0 +1,126 @@
+//! A private tmux server with a given number of panes, one of them holding a long
+//! history, removed again on drop.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Panes per window: 64 panes in one window would not fit on a 200×50 screen.
+const PANES_PER_WINDOW: usize = 4;
+/// Lines the target pane prints, so a 2,000-line history capture is full.
+pub const HISTORY_LINES: usize = 3_000;
+
+pub struct Fixture {
+    /// The `-L` socket name.
+    pub socket: String,
+    /// Every pane id, the target (with the history) first.
+    pub panes: Vec<String>,
+    pub session_id: String,
+    socket_path: Option<PathBuf>,
+}
+
+impl Fixture {
+    /// Starts `tmux -L <unique>` with `panes` panes in session `bench`.
+    ///
+    /// # Errors
+    /// tmux failed, or the target pane did not print its history in time.
+    pub fn start(panes: usize) -> Result<Self, String> {
+        let socket = format!("pwbench-{}-{panes}", std::process::id());
+        let mut fixture = Self {
+            socket,
+            panes: Vec::new(),
+            session_id: String::new(),
+            socket_path: None,
+        };
+        let history = format!(
+            "seq -f 'history line %g of the benchmark, padded to a typical terminal width' 1 {HISTORY_LINES}; exec sleep 1000000"
+        );
+        fixture.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "bench",
+            "-x",
+            "200",
+            "-y",
+            "50",
+            &history,
+        ])?;
+        fixture.socket_path = Some(PathBuf::from(
+            fixture.tmux(&["display-message", "-p", "#{socket_path}"])?.trim(),
+        ));
+        fixture.tmux(&["set-option", "-g", "history-limit", "10000"])?;
+        fixture.tmux(&["set-option", "-g", "default-shell", "/bin/sh"])?;
+        let filler = "printf 'a pane of the benchmark\\n'; exec sleep 1000000";
+        for index in 1..panes {
+            if index % PANES_PER_WINDOW == 0 {
+                fixture.tmux(&["new-window", "-d", "-t", "bench:", filler])?;
+            } else {
+                let window = format!("bench:{}", index / PANES_PER_WINDOW);
+                fixture.tmux(&["split-window", "-d", "-t", &window, filler])?;
+                fixture.tmux(&["select-layout", "-t", &window, "tiled"])?;
+            }
+        }
+        fixture.panes = fixture
+            .tmux(&["list-panes", "-s", "-t", "bench", "-F", "#{pane_id}"])?
+            .lines()
+            .map(str::to_string)
+            .collect();
+        fixture.session_id = fixture
+            .tmux(&["display-message", "-p", "-t", "bench", "#{session_id}"])?
+            .trim()
+            .to_string();
+        if fixture.panes.len() != panes {
+            return Err(format!("asked for {panes} panes, tmux made {}", fixture.panes.len()));
+        }
+        let target = fixture.panes[0].clone();
+        let last = format!("history line {HISTORY_LINES} of");
+        let started = Instant::now();
+        while !fixture.tmux(&["capture-pane", "-p", "-t", &target])?.contains(&last) {
+            if started.elapsed() > Duration::from_secs(30) {
+                return Err("the history pane did not finish printing".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(fixture)
+    }
+
+    /// The pane with the long history.
+    pub fn target(&self) -> &str {
+        &self.panes[0]
+    }
+
+    /// Runs tmux on this server.
+    ///
+    /// # Errors
+    /// tmux failed; its message.
+    pub fn tmux(&self, args: &[&str]) -> Result<String, String> {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .env_remove("TMUX")
+            .env_remove("TMUX_PANE")
+            .output()
+            .map_err(|e| format!("cannot run tmux: {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "tmux {args:?}: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+        // tmux 3.3a leaves its socket file behind.
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `paneward-bench`: latency, start-up and memory of the release paneward binary over
+//! stdio, next to the raw tmux control-mode floor and, with `--tmux-mcp` /
+//! `--libtmux-mcp`, the peer servers on the same calls. Prints Markdown tables.
+//!
+//! Run on demand (`bench/run.sh`), never in the test suite: it needs a quiet machine.
+
+mod cases;
+mod fixture;
+mod mcp;
+mod measure;
+mod raw;
+mod report;
+mod stats;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use cases::{Case, Flavour};
+use fixture::Fixture;
+use mcp::Launch;
+
+pub struct Options {
+    paneward: PathBuf,
+    tmux_mcp: Option<PathBuf>,
+    libtmux_mcp: Option<PathBuf>,
+    pub calls: usize,
+    pub startups: usize,
+    panes: Vec<usize>,
+    pub cases: Vec<Case>,
+}
+
+const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
+[--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch]";
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options {
+        paneward: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward"),
+        tmux_mcp: None,
+        libtmux_mcp: None,
+        calls: 200,
+        startups: 20,
+        panes: vec![1, 16, 64],
+        cases: Case::ALL.to_vec(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        match flag.as_str() {
+            "--paneward" => options.paneward = value()?.into(),
+            "--tmux-mcp" => options.tmux_mcp = Some(value()?.into()),
+            "--libtmux-mcp" => options.libtmux_mcp = Some(value()?.into()),
+            "--calls" => options.calls = value()?.parse().map_err(|_| "--calls takes a number")?,
+            "--startups" => options.startups = value()?.parse().map_err(|_| "--startups takes a number")?,
+            "--panes" => {
+                options.panes = value()?
+                    .split(',')
+                    .map(|n| n.trim().parse().map_err(|_| format!("bad pane count {n:?}")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--cases" => {
+                options.cases = value()?
+                    .split(',')
+                    .map(|name| {
+                        Case::ALL
+                            .into_iter()
+                            .find(|c| c.tool() == name.trim())
+                            .ok_or(format!("unknown case {name:?}"))
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    Ok(options)
+}
+
+fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
+    let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let mut launches = vec![(
+        Flavour::Paneward,
+        Launch {
+            program: path(&options.paneward),
+            args: vec![
+                "--socket-name".into(),
+                socket.into(),
+                "--safety".into(),
+                "readonly".into(),
+            ],
+            env: vec![("PANEWARD_LOG".into(), "error".into())],
+        },
+    )];
+    if let Some(program) = &options.tmux_mcp {
+        launches.push((
+            Flavour::TmuxMcp,
+            Launch {
+                program: path(program),
+                args: vec!["--socket-name".into(), socket.into()],
+                env: Vec::new(),
+            },
+        ));
+    }
+    if let Some(program) = &options.libtmux_mcp {
+        launches.push((
+            Flavour::LibtmuxMcp,
+            Launch {
+                program: path(program),
+                args: Vec::new(),
+                env: vec![
+                    ("LIBTMUX_SOCKET".into(), socket.into()),
+                    ("FASTMCP_SHOW_CLI_BANNER".into(), "false".into()),
+                    ("FASTMCP_LOG_LEVEL".into(), "ERROR".into()),
+                ],
+            },
+        ));
+    }
+    launches
+}
+
+fn run(options: &Options) -> Result<String, String> {
+    if !options.paneward.exists() {
+        return Err(format!(
+            "{} does not exist: build it with `cargo build --release -p paneward`",
+            options.paneward.display()
+        ));
+    }
+    let mut runs = Vec::new();
+    for &panes in &options.panes {
+        eprintln!("{panes} panes");
+        let fixture = Fixture::start(panes)?;
+        runs.push(measure::measure(
+            &fixture,
+            options,
+            &launches(options, &fixture.socket),
+        )?);
+    }
+    Ok(report::report(&runs, options))
+}
+
+fn main() -> ExitCode {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("paneward-bench: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Taking the measurements at one pane count. Calls are interleaved round-robin (raw
+//! floor, paneward's library, each server) so that every contender sees the same load:
+//! the machine is shared, and a figure taken a minute later is not comparable.
+
+use std::time::{Duration, Instant};
+
+use paneward::tmux::{ServerAddress, Tmux};
+use paneward::tools::{pane::describe_pane, snapshot::capture};
+use serde_json::{json, Value};
+
+use crate::cases::{Case, Flavour};
+use crate::fixture::Fixture;
+use crate::mcp::{Launch, Server};
+use crate::raw::RawControl;
+use crate::stats::Samples;
+use crate::Options;
+
+/// Calls before measuring: connections made, caches warm.
+pub const WARM_UP_CALLS: usize = 20;
+/// Python start-up takes about a second: fewer rounds for libtmux-mcp.
+pub const SLOW_STARTUPS: usize = 5;
+
+/// One server's figures at one pane count.
+#[derive(Default)]
+pub struct Figures {
+    /// Per case: samples, or why there are none.
+    pub calls: Vec<(Case, Result<Samples, String>)>,
+    pub startup: Samples,
+    /// An MCP `ping`: the protocol layer alone, no tmux.
+    pub ping: Samples,
+    pub tools_list_bytes: usize,
+    pub peak_rss_kib: Option<u64>,
+}
+
+impl Figures {
+    pub fn median(&self, case: Case) -> Option<Duration> {
+        self.calls
+            .iter()
+            .find(|(c, _)| *c == case)
+            .and_then(|(_, r)| r.as_ref().ok())
+            .map(Samples::median)
+    }
+}
+
+/// Everything measured at one pane count.
+pub struct Run {
+    pub panes: usize,
+    pub floors: Vec<(Case, Samples)>,
+    /// snapshot_pane's commands through paneward's library (no MCP).
+    pub library: Samples,
+    pub servers: Vec<(Flavour, Result<Figures, String>)>,
+}
+
+/// A server being measured, with its results so far.
+struct Contender {
+    flavour: Flavour,
+    server: Server,
+    tools: Vec<String>,
+    figures: Figures,
+}
+
+fn startups(launch: &Launch, rounds: usize, figures: &mut Figures) -> Result<(), String> {
+    for _ in 0..rounds {
+        let started = Server::start(launch)?;
+        figures.startup.push(started.startup);
+        figures.tools_list_bytes = started.tools_list_bytes;
+    }
+    Ok(())
+}
+
+/// paneward's library on a runtime shaped like the server's (one thread).
+struct Library {
+    runtime: tokio::runtime::Runtime,
+    tmux: Tmux,
+    commands: [paneward::tmux::Command; 2],
+}
+
+impl Library {
+    fn new(fixture: &Fixture) -> Result<Self, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let pane = fixture.target().parse().map_err(|_| "the target is not a pane id")?;
+        Ok(Self {
+            runtime,
+            tmux: Tmux::new("tmux", ServerAddress::Name(fixture.socket.clone())),
+            commands: [capture(pane, false), describe_pane(pane)],
+        })
+    }
+
+    fn snapshot(&self) -> Result<Duration, String> {
+        let started = Instant::now();
+        self.runtime
+            .block_on(self.tmux.run_all(&self.commands))
+            .map_err(|e| e.to_string())?;
+        Ok(started.elapsed())
+    }
+}
+
+/// Measures every case on the raw floor, the library and each launched server.
+///
+/// # Errors
+/// The fixture's tmux or the raw control client failed.
+pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launch)]) -> Result<Run, String> {
+    let mut servers = Vec::new();
+    let mut contenders = Vec::new();
+    for (flavour, launch) in launches {
+        let mut figures = Figures::default();
+        let rounds = if *flavour == Flavour::LibtmuxMcp {
+            options.startups.min(SLOW_STARTUPS)
+        } else {
+            options.startups
+        };
+        eprintln!("  start-up: {}", flavour.name());
+        let started = startups(launch, rounds, &mut figures).and_then(|()| Server::start(launch));
+        match started {
+            Ok(started) => contenders.push(Contender {
+                flavour: *flavour,
+                server: started.server,
+                tools: started.tools,
+                figures,
+            }),
+            Err(error) => servers.push((*flavour, Err(error))),
+        }
+    }
+    let mut raw = RawControl::attach(&fixture.socket, "bench")?;
+    let library = Library::new(fixture)?;
+
+    eprintln!("  ping");
+    for round in 0..WARM_UP_CALLS + options.calls {
+        for contender in &mut contenders {
+            if let Ok((elapsed, _, _)) = contender.server.request("ping", &json!({})) {
+                if round >= WARM_UP_CALLS {
+                    contender.figures.ping.push(elapsed);
+                }
+            }
+        }
+    }
+
+    let mut floors = Vec::new();
+    let mut library_samples = Samples::default();
+    for &case in &options.cases {
+        eprintln!("  {}", case.label());
+        let (line, blocks) = case.floor(fixture);
+        let mut floor = Samples::default();
+        let calls: Vec<Option<(&'static str, Value)>> = contenders
+            .iter()
+            .map(|c| {
+                let (tool, arguments) = c.flavour.call(case, fixture);
+                c.tools.iter().any(|t| t == tool).then_some((tool, arguments))
+            })
+            .collect();
+        let mut results: Vec<Result<Samples, String>> = calls
+            .iter()
+            .map(|call| match call {
+                Some(_) => Ok(Samples::default()),
+                None => Err("n/a: not advertised".into()),
+            })
+            .collect();
+        for round in 0..WARM_UP_CALLS + options.calls {
+            let measured = round >= WARM_UP_CALLS;
+            let elapsed = raw.round_trip(&line, blocks)?;
+            if measured {
+                floor.push(elapsed);
+            }
+            if case == Case::SnapshotPane {
+                let elapsed = library.snapshot()?;
+                if measured {
+                    library_samples.push(elapsed);
+                }
+            }
+            for ((contender, call), result) in contenders.iter_mut().zip(&calls).zip(results.iter_mut()) {
+                let (Some((tool, arguments)), Ok(samples)) = (call, &mut *result) else {
+                    continue;
+                };
+                match contender.server.call(tool, arguments) {
+                    Ok(elapsed) if measured => samples.push(elapsed),
+                    Ok(_) => {}
+                    Err(error) => {
+                        eprintln!("    {} failed: {error}", contender.flavour.name());
+                        *result = Err(error);
+                    }
+                }
+            }
+        }
+        floors.push((case, floor));
+        for (contender, result) in contenders.iter_mut().zip(results) {
+            contender.figures.calls.push((case, result));
+        }
+    }
+    for mut contender in contenders {
+        contender.figures.peak_rss_kib = contender.server.peak_rss_kib();
+        servers.push((contender.flavour, Ok(contender.figures)));
+    }
+    Ok(Run {
+        panes: fixture.panes.len(),
+        floors,
+        library: library_samples,
+        servers,
+    })
+}

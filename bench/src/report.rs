@@ -1,0 +1,185 @@
+//! The Markdown tables and the check of the targets.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::cases::{Case, Flavour};
+use crate::measure::{Figures, Run, SLOW_STARTUPS, WARM_UP_CALLS};
+use crate::stats::{ratio, show};
+use crate::Options;
+
+fn cell(figures: Option<&Result<Figures, String>>, case: Case, ours: Option<Duration>) -> String {
+    let Some(figures) = figures else {
+        return "not run".into();
+    };
+    let figures = match figures {
+        Ok(figures) => figures,
+        Err(error) => return format!("failed: {}", error.chars().take(60).collect::<String>()),
+    };
+    match figures.calls.iter().find(|(c, _)| *c == case).map(|(_, r)| r) {
+        Some(Ok(samples)) => {
+            let mut text = format!("{} / {}", show(samples.median()), show(samples.p99()));
+            if let Some(ours) = ours {
+                let _ = write!(text, " ({})", ratio(samples.median(), ours));
+            }
+            text
+        }
+        Some(Err(why)) if why.contains("not implemented") => "n/a: not implemented".into(),
+        Some(Err(why)) => why.chars().take(80).collect(),
+        None => "n/a".into(),
+    }
+}
+
+pub fn report(runs: &[Run], options: &Options) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Latency per call, median / p99 over {} calls ({} warm-up calls first), all contenders interleaved call by call; peers show peer/paneward in brackets.\n",
+        options.calls, WARM_UP_CALLS
+    );
+    let _ = writeln!(
+        out,
+        "| panes | call | raw control mode | paneward | {} | {} |",
+        Flavour::TmuxMcp.name(),
+        Flavour::LibtmuxMcp.name()
+    );
+    out.push_str("|---:|---|---:|---:|---:|---:|\n");
+    for run in runs {
+        let server = |f: Flavour| run.servers.iter().find(|(g, _)| *g == f).map(|(_, r)| r);
+        for (case, floor) in &run.floors {
+            let ours = server(Flavour::Paneward)
+                .and_then(|r| r.as_ref().ok())
+                .and_then(|f| f.median(*case));
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} / {} | {} | {} | {} |",
+                run.panes,
+                case.label(),
+                show(floor.median()),
+                show(floor.p99()),
+                cell(server(Flavour::Paneward), *case, None),
+                cell(server(Flavour::TmuxMcp), *case, ours),
+                cell(server(Flavour::LibtmuxMcp), *case, ours),
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nStart-up (spawn to the tools/list reply, median of {} runs; {SLOW_STARTUPS} for libtmux-mcp), MCP `ping` round trip (median; the protocol layer alone), tools/list size, peak RSS (VmHWM of the server process after its calls).\n",
+        options.startups
+    );
+    out.push_str(
+        "| panes | server | start-up | MCP ping | tools/list bytes | peak RSS |\n|---:|---|---:|---:|---:|---:|\n",
+    );
+    for run in runs {
+        for (flavour, figures) in &run.servers {
+            let row = match figures {
+                Ok(f) => format!(
+                    "{} | {} | {} | {}",
+                    show(f.startup.median()),
+                    show(f.ping.median()),
+                    f.tools_list_bytes,
+                    f.peak_rss_kib
+                        .map_or("n/a".into(), |k| format!("{:.1} MB", k as f64 / 1024.0))
+                ),
+                Err(error) => format!("failed: {error} | | | "),
+            };
+            let _ = writeln!(out, "| {} | {} | {row} |", run.panes, flavour.name());
+        }
+    }
+    out.push_str("\nWhere snapshot_pane's time goes (medians): the bare commands on a raw control client; the same through paneward's library (its framing: two nonce lines, a task hop); the whole MCP call.\n\n| panes | raw | library | MCP call |\n|---:|---:|---:|---:|\n");
+    for run in runs {
+        let floor = run
+            .floors
+            .iter()
+            .find(|(c, _)| *c == Case::SnapshotPane)
+            .map(|(_, s)| s.median());
+        let call = run
+            .servers
+            .iter()
+            .find(|(f, _)| *f == Flavour::Paneward)
+            .and_then(|(_, r)| r.as_ref().ok())
+            .and_then(|f| f.median(Case::SnapshotPane));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            run.panes,
+            floor.map_or("n/a".into(), show),
+            show(run.library.median()),
+            call.map_or("n/a".into(), show)
+        );
+    }
+    out.push_str(&targets(runs));
+    out
+}
+
+/// The targets for paneward, checked against this run.
+fn targets(runs: &[Run]) -> String {
+    let mut out = String::from("\nTargets (paneward, medians):\n\n");
+    let mut check = |ok: bool, what: String| {
+        let _ = writeln!(out, "- [{}] {what}", if ok { "met" } else { "MISSED" });
+    };
+    for run in runs {
+        let find = |f: Flavour| {
+            run.servers
+                .iter()
+                .find(|(g, _)| *g == f)
+                .and_then(|(_, r)| r.as_ref().ok())
+        };
+        let Some(ours) = find(Flavour::Paneward) else { continue };
+        for (case, floor) in &run.floors {
+            let Some(median) = ours.median(*case) else { continue };
+            let limit = floor.median().mul_f64(1.5) + Duration::from_micros(150);
+            check(
+                median <= limit,
+                format!(
+                    "{} panes, {}: {} ≤ 1.5 × {} + 150 µs = {}",
+                    run.panes,
+                    case.label(),
+                    show(median),
+                    show(floor.median()),
+                    show(limit)
+                ),
+            );
+            for (peer, factor) in [(Flavour::TmuxMcp, 3.0), (Flavour::LibtmuxMcp, 10.0)] {
+                if let Some(theirs) = find(peer).and_then(|f| f.median(*case)) {
+                    check(
+                        theirs.as_secs_f64() >= factor * median.as_secs_f64(),
+                        format!(
+                            "{} panes, {}: {factor}× faster than {} ({})",
+                            run.panes,
+                            case.label(),
+                            peer.name(),
+                            ratio(theirs, median)
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(snapshot) = ours.median(Case::SnapshotPane) {
+            check(
+                snapshot < Duration::from_millis(1),
+                format!("{} panes, snapshot_pane under 1 ms: {}", run.panes, show(snapshot)),
+            );
+        }
+        check(
+            ours.startup.median() < Duration::from_millis(20),
+            format!(
+                "{} panes, start-up under 20 ms: {}",
+                run.panes,
+                show(ours.startup.median())
+            ),
+        );
+        if let Some(kib) = ours.peak_rss_kib {
+            check(
+                kib < 20 * 1024,
+                format!(
+                    "{} panes, peak RSS under 20 MB: {:.1} MB",
+                    run.panes,
+                    kib as f64 / 1024.0
+                ),
+            );
+        }
+    }
+    out
+}
