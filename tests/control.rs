@@ -150,8 +150,8 @@ async fn arguments_reach_tmux_unchanged_through_the_control_line() {
         "plain",
         "it's \"quoted\" $HOME ~ #{session_name} ; \\ end",
         "line\nbreak\ttab\u{1f}unit",
-        "ünïcödé ✓",
         "%end 1 2 1",
+        "ünïcödé ✓",
     ] {
         tmux.run(Command::new("set-buffer").arg("-b").arg("pw").arg(value))
             .await
@@ -159,6 +159,22 @@ async fn arguments_reach_tmux_unchanged_through_the_control_line() {
         // Read back by a tmux process: in control mode show-buffer escapes what it prints.
         assert_eq!(server.tmux(&["show-buffer", "-b", "pw"]), value, "{value:?}");
     }
+    let shown = tmux.run(Command::new("show-buffer").arg("-b").arg("pw")).await.unwrap();
+    assert_eq!(
+        text(&shown),
+        "ünïcödé ✓\n",
+        "non-ASCII passes, and a newline ends the block"
+    );
+    tmux.run(Command::new("set-buffer").arg("-b").arg("pw").arg("a\u{1f}b"))
+        .await
+        .unwrap();
+    let shown = tmux.run(Command::new("show-buffer").arg("-b").arg("pw")).await.unwrap();
+    assert_eq!(
+        text(&shown),
+        "a\\037b\n",
+        "control-mode show-buffer escapes control characters"
+    );
+    {}
     let empty = tmux
         .run(Command::new("display-message").arg("-p").arg(""))
         .await
@@ -590,4 +606,93 @@ fn records_and_text_survive_a_server_started_without_a_utf8_locale() {
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(reply["lines"], json!(["café"]));
     assert!(control_clients(&other).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hooks_that_run_after_our_commands_do_not_shift_replies() {
+    let server = TmuxServer::start();
+    for hook in ["after-display-message", "after-capture-pane"] {
+        server.tmux(&["set-hook", "-g", hook, "set-option -g @pw-hooked yes"]);
+    }
+    let pane = server.first_pane();
+    let tmux = tmux_for(&server);
+    for round in 0..20 {
+        let outputs = tmux
+            .run_all(&[
+                Command::new("capture-pane").arg("-p").arg("-t").arg(&pane),
+                display(&format!("round {round}")),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(text(&outputs[1]), format!("round {round}\n"));
+        let error = tmux
+            .run_all(&[
+                display("x"),
+                Command::new("capture-pane").arg("-p").arg("-t").arg("%999"),
+            ])
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::ObjectGone, "{error}");
+    }
+    assert_eq!(
+        server.tmux(&["show-options", "-gv", "@pw-hooked"]),
+        "yes\n",
+        "the hooks ran"
+    );
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_its_session_is_killed_the_client_attaches_to_another() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    // Someone works in both sessions; `main` is the most recent.
+    let _in_second = RawControl::attach(&server, "second");
+    let _in_main = RawControl::attach(&server, "main");
+    wait_for("both clients", || (control_clients(&server).len() == 2).then_some(()));
+    let id = |name: &str| {
+        server
+            .tmux(&["display-message", "-p", "-t", name, "#{session_id}"])
+            .trim()
+            .to_string()
+    };
+    let (main, second) = (id("main"), id("second"));
+    let tmux = tmux_for(&server);
+    tmux.run(display("x")).await.unwrap();
+    let ours = |server: &TmuxServer| {
+        let users: Vec<String> = control_clients(server).into_iter().map(|c| c.3).collect();
+        users
+    };
+    assert_eq!(
+        ours(&server).iter().filter(|s| **s == main).count(),
+        2,
+        "paneward joined main"
+    );
+
+    server.tmux(&["kill-session", "-t", "main"]);
+    assert_eq!(text(&tmux.run(display("y")).await.unwrap()), "y\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    wait_for("paneward on the other session", || {
+        (ours(&server) == vec![second.clone(), second.clone()]).then_some(())
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_destroy_unattached_session_is_never_attached_to() {
+    let server = TmuxServer::start();
+    // tmux collects such a session as soon as nobody is attached: someone must be.
+    let user = RawControl::attach(&server, "main");
+    wait_for("the user's client", || {
+        (control_clients(&server).len() == 1).then_some(())
+    });
+    server.tmux(&["set-option", "-t", "main", "destroy-unattached", "on"]);
+    let tmux = tmux_for(&server);
+    assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert_eq!(control_clients(&server).len(), 1, "only the user's client");
+    // When the user leaves, the session goes, as it would without paneward.
+    drop(user);
+    wait_for("the session to be destroyed", || {
+        (!server.try_tmux(&["has-session", "-t", "main"])).then_some(())
+    });
 }

@@ -173,6 +173,10 @@ pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
     out
 }
 
+/// Buffer kept between round trips: a screenful of text many times over; a long
+/// scrollback capture borrows more and gives it back.
+const RETAINED_BYTES: usize = 256 * 1024;
+
 /// The lines tmux sent for one round trip, kept in one buffer.
 #[derive(Debug, Default)]
 pub struct Transcript {
@@ -191,9 +195,12 @@ impl Transcript {
         self.bytes.len()
     }
 
+    /// Empties the transcript, giving back the memory of an unusually large reply.
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.lines.clear();
+        self.bytes.shrink_to(RETAINED_BYTES);
+        self.lines.shrink_to(RETAINED_BYTES / 64);
     }
 
     fn line(&self, index: usize) -> &[u8] {
