@@ -1,17 +1,15 @@
-//! The control-mode connection against real tmux servers: when it is used, how it
-//! survives restarts and killed clients, concurrency, floods, forged framing in pane
-//! text, timeouts, and when paneward runs one tmux process per command instead.
+//! The control-mode connection against real tmux servers: how it survives restarts,
+//! killed clients and hanging commands, concurrency, floods, hooks, and forged framing
+//! in pane text. Which session it attaches to is in `control_sessions.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
+use paneward::tmux::{Command, ErrorKind, Tmux, Transport};
 use serde_json::{json, Value};
+use support::control::{control_clients, display, guard_time_and_number, restart, text, tmux_for};
 use support::{wait_for, TmuxServer, PATIENCE};
 
 /// The library handle is shared between tool calls on several threads.
@@ -19,103 +17,6 @@ const _: fn() = || {
     fn shared<T: Send + Sync + Clone>() {}
     shared::<Tmux>();
 };
-
-/// Kills the server and starts a new one on the same socket, once the old one is gone
-/// (a client that reaches a server still shutting down fails).
-fn restart(server: &TmuxServer) {
-    server.tmux(&["kill-server"]);
-    wait_for("the old server to exit", || {
-        (!server.try_tmux(&["list-sessions"])).then_some(())
-    });
-    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
-}
-
-fn tmux_for(server: &TmuxServer) -> Tmux {
-    Tmux::new("tmux", ServerAddress::Name(server.name.clone()))
-}
-
-fn display(text: &str) -> Command {
-    Command::new("display-message").arg("-p").arg(text)
-}
-
-fn text(output: &[u8]) -> String {
-    String::from_utf8_lossy(output).into_owned()
-}
-
-/// The control-mode clients attached to `server`: `(pid, name, flags, session id)`.
-fn control_clients(server: &TmuxServer) -> Vec<(String, String, String, String)> {
-    server
-        .tmux(&[
-            "list-clients",
-            "-F",
-            "#{client_control_mode}\t#{client_pid}\t#{client_name}\t#{client_flags}\t#{session_id}",
-        ])
-        .lines()
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            (fields[0] == "1").then(|| {
-                (
-                    fields[1].to_string(),
-                    fields[2].to_string(),
-                    fields[3].to_string(),
-                    fields[4].to_string(),
-                )
-            })
-        })
-        .collect()
-}
-
-/// A raw `tmux -C` client of the test's own, to read guard numbers and to stand in for
-/// a user's client (tmux counts it as attached).
-struct RawControl {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl RawControl {
-    fn attach(server: &TmuxServer, session: &str) -> Self {
-        let mut command = server.command();
-        let mut child = command
-            .args(["-C", "attach-session", "-E", "-t", session, "-f", "no-output"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        Self { child, stdin, lines }
-    }
-
-    /// Sends `command` and returns the `%begin` line of its reply.
-    fn begin_line(&mut self, command: &str) -> String {
-        writeln!(self.stdin, "{command}").unwrap();
-        self.stdin.flush().unwrap();
-        loop {
-            let line = self.lines.recv_timeout(PATIENCE).expect("a reply from tmux");
-            if line.starts_with("%begin ") && line.ends_with(" 1") {
-                return line;
-            }
-        }
-    }
-}
-
-impl Drop for RawControl {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_go_over_one_control_client_that_leaves_window_sizes_alone() {
@@ -370,14 +271,6 @@ async fn a_pane_flooding_output_does_not_disturb_replies() {
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
 }
 
-/// The time and number tmux puts on guards now, read as a hostile program could.
-fn guard_time_and_number(server: &TmuxServer) -> (u64, u64) {
-    let mut probe = RawControl::attach(server, "main");
-    let begin = probe.begin_line("display-message -p probe");
-    let fields: Vec<u64> = begin.split(' ').skip(1).map(|f| f.parse().unwrap()).collect();
-    (fields[0], fields[1])
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forged_framing_in_pane_text_cannot_end_a_block_or_forge_a_reply() {
     let server = TmuxServer::start();
@@ -453,100 +346,6 @@ async fn forged_framing_in_pane_text_cannot_end_a_block_or_forge_a_reply() {
         "the forged lines are pane text"
     );
     assert_eq!(lines.last(), Some(&"forged-done"));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_with_no_session_is_driven_by_subprocesses() {
-    let server = TmuxServer::start();
-    server.tmux(&["set-option", "-s", "exit-empty", "off"]);
-    server.tmux(&["kill-session", "-t", "main"]);
-    let tmux = tmux_for(&server);
-    let out = tmux
-        .run(Command::new("list-sessions").arg("-F").arg("#{session_id}"))
-        .await;
-    assert_eq!(text(&out.unwrap()), "");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
-
-    // Once a session exists, the next attempt after ATTACH_RETRY attaches.
-    server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Control) {
-        assert!(started.elapsed() < PATIENCE, "control mode never started");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        tmux.run(display("x")).await.unwrap();
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_server_at_all_is_reported_by_the_subprocess_fallback() {
-    let tmux = Tmux::new("tmux", ServerAddress::Name(format!("pw-absent-{}", std::process::id())));
-    let error = tmux.run(display("x")).await.unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
-    let server = TmuxServer::start();
-    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
-    let activity = || {
-        server.tmux(&[
-            "list-sessions",
-            "-F",
-            "#{session_name} #{session_activity} #{session_attached}",
-        ])
-    };
-    let before = activity();
-    let tmux = tmux_for(&server);
-    tmux.run(display("x")).await.unwrap();
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
-    assert!(control_clients(&server).is_empty());
-    assert_eq!(activity(), before, "no session was touched");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
-    let server = TmuxServer::start();
-    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
-    // A client of someone else on the newest session: attaching there changes nothing.
-    let user = RawControl::attach(&server, "second");
-    wait_for("the other client", || {
-        (control_clients(&server).len() == 1).then_some(())
-    });
-    let second = server.tmux(&["display-message", "-p", "-t", "second", "#{session_id}"]);
-    let tmux = tmux_for(&server);
-    tmux.run(display("x")).await.unwrap();
-    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
-    let sessions: Vec<String> = control_clients(&server).into_iter().map(|c| c.3).collect();
-    assert_eq!(sessions, vec![second.trim().to_string(); 2]);
-
-    // When that client leaves, `main` is detached too: staying would hide `second` from
-    // a bare `tmux attach`, so paneward leaves at its next call.
-    drop(user);
-    wait_for("the other client to go", || {
-        (control_clients(&server).len() == 1).then_some(())
-    });
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Subprocess) {
-        assert!(started.elapsed() < PATIENCE, "paneward stayed attached");
-        tmux.run(display("y")).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    wait_for("paneward's client to go", || {
-        control_clients(&server).is_empty().then_some(())
-    });
-}
-
-#[test]
-fn the_control_client_does_not_copy_its_environment_into_the_session() {
-    let server = TmuxServer::start();
-    let pane = server.first_pane();
-    let mut client = server.paneward_with(&[], &[("DISPLAY", ":pw-test"), ("SSH_AUTH_SOCK", "/tmp/pw-test")]);
-    client.initialize();
-    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
-    assert_eq!(control_clients(&server).len(), 1);
-    let environment = server.tmux(&["show-environment", "-t", "main"]);
-    assert!(!environment.contains("pw-test"), "{environment}");
 }
 
 #[test]
@@ -640,59 +439,4 @@ async fn hooks_that_run_after_our_commands_do_not_shift_replies() {
         "the hooks ran"
     );
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn when_its_session_is_killed_the_client_attaches_to_another() {
-    let server = TmuxServer::start();
-    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
-    // Someone works in both sessions; `main` is the most recent.
-    let _in_second = RawControl::attach(&server, "second");
-    let _in_main = RawControl::attach(&server, "main");
-    wait_for("both clients", || (control_clients(&server).len() == 2).then_some(()));
-    let id = |name: &str| {
-        server
-            .tmux(&["display-message", "-p", "-t", name, "#{session_id}"])
-            .trim()
-            .to_string()
-    };
-    let (main, second) = (id("main"), id("second"));
-    let tmux = tmux_for(&server);
-    tmux.run(display("x")).await.unwrap();
-    let ours = |server: &TmuxServer| {
-        let users: Vec<String> = control_clients(server).into_iter().map(|c| c.3).collect();
-        users
-    };
-    assert_eq!(
-        ours(&server).iter().filter(|s| **s == main).count(),
-        2,
-        "paneward joined main"
-    );
-
-    server.tmux(&["kill-session", "-t", "main"]);
-    assert_eq!(text(&tmux.run(display("y")).await.unwrap()), "y\n");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
-    wait_for("paneward on the other session", || {
-        (ours(&server) == vec![second.clone(), second.clone()]).then_some(())
-    });
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_destroy_unattached_session_is_never_attached_to() {
-    let server = TmuxServer::start();
-    // tmux collects such a session as soon as nobody is attached: someone must be.
-    let user = RawControl::attach(&server, "main");
-    wait_for("the user's client", || {
-        (control_clients(&server).len() == 1).then_some(())
-    });
-    server.tmux(&["set-option", "-t", "main", "destroy-unattached", "on"]);
-    let tmux = tmux_for(&server);
-    assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
-    assert_eq!(control_clients(&server).len(), 1, "only the user's client");
-    // When the user leaves, the session goes, as it would without paneward.
-    drop(user);
-    wait_for("the session to be destroyed", || {
-        (!server.try_tmux(&["has-session", "-t", "main"])).then_some(())
-    });
 }
