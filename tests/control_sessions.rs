@@ -111,6 +111,9 @@ async fn when_its_session_is_killed_the_client_attaches_to_another() {
     server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
     // Someone works in both sessions; `main` is the most recent.
     let _in_second = RawControl::attach(&server, "second");
+    wait_for("the client in second", || {
+        (control_clients(&server).len() == 1).then_some(())
+    });
     let _in_main = RawControl::attach(&server, "main");
     wait_for("both clients", || (control_clients(&server).len() == 2).then_some(()));
     let id = |name: &str| {
@@ -157,5 +160,39 @@ async fn a_destroy_unattached_session_is_never_attached_to() {
     drop(user);
     wait_for("the session to be destroyed", || {
         (!server.try_tmux(&["has-session", "-t", "main"])).then_some(())
+    });
+}
+
+#[test]
+fn the_control_client_dies_with_paneward_even_if_tmux_is_not_looking() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let mut client = server.paneward();
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    let ours = control_clients(&server);
+    assert_eq!(ours.len(), 1);
+    let client_pid = ours[0].0.clone();
+    // A stopped server cannot notice anything: only the kernel can end the client.
+    let server_pid = server.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
+    let signal = |signal: &str, pid: &str| {
+        assert!(std::process::Command::new("kill")
+            .args([signal, pid])
+            .status()
+            .unwrap()
+            .success());
+    };
+    signal("-STOP", &server_pid);
+    drop(client); // SIGKILL, as an impatient MCP host would.
+                  // Gone, or a zombie waiting for whoever adopted it to reap it.
+    let exited = || {
+        std::fs::read_to_string(format!("/proc/{client_pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(") ").next().is_some_and(|rest| rest.starts_with('Z'))
+        })
+    };
+    let result = std::panic::catch_unwind(|| wait_for("the control client to exit", || exited().then_some(())));
+    signal("-CONT", &server_pid);
+    result.unwrap();
+    wait_for("tmux to drop the client", || {
+        control_clients(&server).is_empty().then_some(())
     });
 }

@@ -109,7 +109,14 @@ impl Handle {
 /// tmux could not be started, refused the attach (its message is returned), or did not
 /// answer within `timeout`.
 pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
-    let mut process = Process::new(binary);
+    let mut process = match death_signal_wrapper() {
+        Some(setpriv) => {
+            let mut process = Process::new(setpriv);
+            process.args(["--pdeathsig", "KILL", "--"]).arg(binary);
+            process
+        }
+        None => Process::new(binary),
+    };
     process
         // -u: UTF-8 output whatever the locale (see subprocess.rs).
         .arg("-u")
@@ -159,6 +166,19 @@ pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Durat
     };
     tokio::spawn(task.run());
     Ok(Handle { requests, recheck })
+}
+
+/// util-linux's `setpriv`, if installed, to give the control client a parent-death
+/// signal: a `tmux -C` client that outlives paneward (killed with SIGKILL) can, in tmux
+/// 3.3a, stay attached forever and keep its server from exiting (docs/tmux-quirks.md).
+fn death_signal_wrapper() -> Option<&'static Path> {
+    static SETPRIV: std::sync::OnceLock<Option<&'static Path>> = std::sync::OnceLock::new();
+    *SETPRIV.get_or_init(|| {
+        ["/usr/bin/setpriv", "/bin/setpriv"]
+            .into_iter()
+            .map(Path::new)
+            .find(|path| path.is_file())
+    })
 }
 
 /// Discards the block tmux sends for the attach command itself; it answers nothing we
