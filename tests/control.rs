@@ -186,7 +186,7 @@ async fn a_command_that_changes_something_is_reported_lost_not_repeated() {
         })
     };
     wait_for("the command to reach tmux", || {
-        (server.tmux(&["show-options", "-gv", "@pw-mark"]).trim() == "reached").then_some(())
+        (server.tmux(&["show-options", "-gqv", "@pw-mark"]).trim() == "reached").then_some(())
     });
     let pid = control_clients(&server)[0].0.clone();
     std::process::Command::new("kill")
