@@ -1,6 +1,6 @@
-//! Taking the measurements at one pane count. Calls are interleaved round-robin (raw
-//! floor, paneward's library, each server) so that every contender sees the same load:
-//! the machine is shared, and a figure taken a minute later is not comparable.
+//! Taking the measurements at one pane count. paneward's calls alternate with the raw
+//! floor's (and its library's), so that they see the same load on a shared machine;
+//! each peer is then measured in a loop of its own.
 
 use std::time::{Duration, Instant};
 
@@ -98,6 +98,26 @@ impl Library {
     }
 }
 
+/// Makes one call of `contender`'s, unless it has failed already; keeps the sample.
+fn call_once(
+    contender: &mut Contender,
+    call: &Option<(&'static str, Value)>,
+    result: &mut Result<Samples, String>,
+    measured: bool,
+) {
+    let (Some((tool, arguments)), Ok(samples)) = (call, &mut *result) else {
+        return;
+    };
+    match contender.server.call(tool, arguments) {
+        Ok(elapsed) if measured => samples.push(elapsed),
+        Ok(_) => {}
+        Err(error) => {
+            eprintln!("    {} failed: {error}", contender.flavour.name());
+            *result = Err(error);
+        }
+    }
+}
+
 /// Measures every case on the raw floor, the library and each launched server.
 ///
 /// # Errors
@@ -158,6 +178,9 @@ pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launc
                 None => Err("n/a: not advertised".into()),
             })
             .collect();
+        // paneward's calls alternate with the floor's, back to back, so both run warm
+        // and under the same load; each peer then runs its own loop (a peer's calls
+        // take milliseconds, and between them paneward would sit idle and wake cold).
         for round in 0..WARM_UP_CALLS + options.calls {
             let measured = round >= WARM_UP_CALLS;
             let elapsed = raw.round_trip(&line, blocks)?;
@@ -170,17 +193,16 @@ pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launc
                     library_samples.push(elapsed);
                 }
             }
-            for ((contender, call), result) in contenders.iter_mut().zip(&calls).zip(results.iter_mut()) {
-                let (Some((tool, arguments)), Ok(samples)) = (call, &mut *result) else {
-                    continue;
-                };
-                match contender.server.call(tool, arguments) {
-                    Ok(elapsed) if measured => samples.push(elapsed),
-                    Ok(_) => {}
-                    Err(error) => {
-                        eprintln!("    {} failed: {error}", contender.flavour.name());
-                        *result = Err(error);
-                    }
+            for (index, contender) in contenders.iter_mut().enumerate() {
+                if contender.flavour == Flavour::Paneward {
+                    call_once(contender, &calls[index], &mut results[index], measured);
+                }
+            }
+        }
+        for (index, contender) in contenders.iter_mut().enumerate() {
+            if contender.flavour != Flavour::Paneward {
+                for round in 0..WARM_UP_CALLS + options.calls {
+                    call_once(contender, &calls[index], &mut results[index], round >= WARM_UP_CALLS);
                 }
             }
         }

@@ -34,7 +34,7 @@ pub fn report(runs: &[Run], options: &Options) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Latency per call, median / p99 over {} calls ({} warm-up calls first), all contenders interleaved call by call; peers show peer/paneward in brackets.\n",
+        "Latency per call, median / p99 over {} calls ({} warm-up calls first); paneward's calls alternate with the raw floor's, each peer runs a loop of its own; peers show peer/paneward in brackets.\n",
         options.calls, WARM_UP_CALLS
     );
     let _ = writeln!(
