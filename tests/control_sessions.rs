@@ -196,3 +196,12 @@ fn the_control_client_dies_with_paneward_even_if_tmux_is_not_looking() {
         control_clients(&server).is_empty().then_some(())
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subprocess_only_handle_never_attaches() {
+    let server = TmuxServer::start();
+    let tmux = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert!(control_clients(&server).is_empty());
+}

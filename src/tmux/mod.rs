@@ -97,11 +97,6 @@ impl Tmux {
         self.executor.last_transport().await
     }
 
-    /// Closes the control connection, if any; the next round trip makes a new one.
-    pub async fn disconnect(&self) {
-        self.executor.disconnect().await;
-    }
-
     /// Runs one command and returns its standard output.
     ///
     /// # Errors

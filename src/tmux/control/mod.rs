@@ -4,8 +4,9 @@
 //! A tool call then costs a write and a read on a pipe instead of a process spawn. The
 //! connection is made on first use, attached only where the user cannot tell (see
 //! [`policy`]), and made again after the server restarts or the client is killed. A
-//! request that was written when the connection died is retried once if it only reads;
-//! a command that changes something is reported as lost instead, because it may have run.
+//! request that was written when the connection died is sent again (on a new connection,
+//! else a subprocess) if it only reads; a command that changes something is reported as
+//! lost instead, because it may have run.
 
 mod connection;
 pub mod policy;
@@ -256,11 +257,6 @@ impl Executor {
         if slot.connection.as_ref().is_some_and(|c| Arc::ptr_eq(c, connection)) {
             slot.connection = None;
         }
-    }
-
-    /// Closes the connection, if any; the next call makes a new one.
-    pub async fn disconnect(&self) {
-        self.slot.lock().await.connection = None;
     }
 }
 
