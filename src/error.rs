@@ -21,6 +21,9 @@ pub enum ToolErrorKind {
     TmuxUnavailable,
     /// tmux refused the command; its message is included.
     Refused,
+    /// paneward's own safety check refused to type into a pane; the message names the
+    /// pane and the rule, and says whether `force` would allow it.
+    Blocked,
     /// The tool is advertised but its handler is not built yet.
     NotImplemented,
     /// A fault in paneward itself.
@@ -89,6 +92,11 @@ impl ToolError {
             ToolErrorKind::NotImplemented,
             format!("tool `{name}` is advertised by its contract but not implemented yet in this paneward version; nothing was done"),
         )
+    }
+
+    /// The safety check refused input; `reason` names the pane and the rule.
+    pub fn blocked(reason: impl Into<String>) -> Self {
+        Self::new(ToolErrorKind::Blocked, reason)
     }
 
     pub fn internal(message: impl Into<String>) -> Self {

@@ -13,6 +13,7 @@ pub mod config;
 pub mod error;
 pub mod request;
 pub mod runtime;
+pub mod safety;
 pub mod server;
 pub mod tmux;
 pub mod tools;
