@@ -2,14 +2,16 @@
 //! the generated [`ToolHandlers`] trait implemented here on [`App`].
 
 pub mod args;
+pub mod keys;
 pub mod pane;
+pub mod send_keys;
 pub mod snapshot;
 pub mod text;
 
 use crate::app::App;
 use crate::generated::types::{
-    CallReadToolsBatchInput, CallReadToolsBatchOutput, SendKeysBatchInput, SendKeysBatchOutput, SnapshotPaneInput,
-    SnapshotPaneOutput,
+    CallReadToolsBatchInput, CallReadToolsBatchOutput, SendKeysBatchInput, SendKeysBatchOutput, SendKeysInput,
+    SendKeysOutput, SnapshotPaneInput, SnapshotPaneOutput,
 };
 use crate::generated::ToolHandlers;
 use crate::runtime::{CallContext, ToolError};
@@ -23,12 +25,16 @@ impl ToolHandlers for App {
         Err(ToolError::not_implemented("call_read_tools_batch"))
     }
 
+    async fn send_keys(&self, _context: &CallContext, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
+        send_keys::send_keys(self, input).await
+    }
+
     async fn send_keys_batch(
         &self,
         _context: &CallContext,
-        _input: SendKeysBatchInput,
+        input: SendKeysBatchInput,
     ) -> Result<SendKeysBatchOutput, ToolError> {
-        Err(ToolError::not_implemented("send_keys_batch"))
+        send_keys::send_keys_batch(self, input).await
     }
 
     async fn snapshot_pane(
