@@ -384,3 +384,77 @@ pub fn seed_blocks(file: &str) -> Vec<Value> {
 pub fn exists(path: &Path) -> bool {
     path.exists()
 }
+
+/// A private directory for files a test's panes write, removed on drop.
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    pub fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "paneward-test-{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Self { dir }
+    }
+
+    /// A path inside the directory; shell-safe (letters, digits, `-`, `/`, `.`).
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+
+    /// The file's bytes as text, or empty if it does not exist yet.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+
+    /// Waits until the file holds at least `lines` complete lines, and returns it.
+    #[track_caller]
+    pub fn wait_for_lines(&self, name: &str, lines: usize) -> String {
+        wait_for(&format!("{lines} lines in {name}"), || {
+            let text = self.read(name);
+            (text.matches('\n').count() >= lines).then_some(text)
+        })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl TmuxServer {
+    /// Opens a window whose pane appends every line typed into it, byte for byte, to
+    /// `file`; returns the pane id.
+    pub fn recorder(&self, file: &str) -> String {
+        self.window_running(&format!(
+            "while IFS= read -r line; do printf '%s\\n' \"$line\" >> {file}; done"
+        ))
+    }
+
+    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`.
+    pub fn pane_value(&self, pane: &str, format: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", pane, format])
+            .trim_end_matches('\n')
+            .to_string()
+    }
+
+    /// Waits until a format for `pane` has `value`.
+    #[track_caller]
+    pub fn wait_for_value(&self, pane: &str, format: &str, value: &str) {
+        wait_for(&format!("{format} = {value:?} in pane {pane}"), || {
+            (self.pane_value(pane, format) == value).then_some(())
+        });
+    }
+
+    /// The `TMUX` value tmux gives programs in its panes: socket path, pid, session.
+    pub fn tmux_env(&self) -> String {
+        self.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"])
+            .trim()
+            .to_string()
+    }
+}
