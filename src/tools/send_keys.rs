@@ -25,6 +25,9 @@ struct InputRow {
 
 impl InputRow {
     /// Checks one row's arguments; `at` is the row's JSON pointer (empty for `send_keys`).
+    ///
+    /// # Errors
+    /// A pane id that is not `%N`, or `keys` that [`KeyInput::parse`] refuses.
     fn parse(
         at: &str,
         pane_id: &str,
@@ -43,11 +46,15 @@ impl InputRow {
     }
 
     /// Checks the row's cohort, then types; returns the panes that received it.
+    ///
+    /// # Errors
+    /// The cohort check's refusal, or tmux failing.
     async fn deliver(&self, app: &App) -> Result<Vec<PaneId>, ToolError> {
         safety::deliver(app, self.pane, self.force, &self.keys.commands(self.pane, self.enter)).await
     }
 }
 
+/// Pane ids as a generated pattern-checked string type.
 fn ids<T: TryFrom<String>>(panes: &[PaneId]) -> Result<Vec<T>, ToolError> {
     panes
         .iter()
@@ -55,10 +62,15 @@ fn ids<T: TryFrom<String>>(panes: &[PaneId]) -> Result<Vec<T>, ToolError> {
         .collect()
 }
 
+/// A row number as the contract's integer.
 fn index(row: usize) -> Result<i64, ToolError> {
     i64::try_from(row).map_err(|_| ToolError::internal("row index out of range"))
 }
 
+/// Types one row: the cohort is checked, then the keys go in.
+///
+/// # Errors
+/// Bad arguments, a refusal naming the pane and rule, or a tmux failure.
 pub async fn send_keys(app: &App, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
     let row = InputRow::parse("", &input.pane_id, &input.keys, input.enter, input.literal, input.force)?;
     let received = row.deliver(app).await?;
@@ -72,6 +84,11 @@ pub async fn send_keys(app: &App, input: SendKeysInput) -> Result<SendKeysOutput
     })
 }
 
+/// Types the rows in order, each checked just before its own input; a refused row is
+/// reported in `failures` and, unless `onError` is `continue`, ends the batch.
+///
+/// # Errors
+/// Bad arguments in any row (before anything is typed).
 pub async fn send_keys_batch(app: &App, input: SendKeysBatchInput) -> Result<SendKeysBatchOutput, ToolError> {
     let rows = input
         .operations
