@@ -68,10 +68,9 @@ Options:
       --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
                            default mutating; tools above the tier are
                            neither listed nor callable
-      --reveal-environment let show_environment return the values of
-                           tmux environment variables (they may hold
-                           secrets; by default only names are shown)
-                                                      [env PANEWARD_REVEAL_ENVIRONMENT=1]
+      --reveal-environment show_environment returns values, not only
+                           names (values may be secrets)
+                                                    [env PANEWARD_REVEAL_ENVIRONMENT=1]
   -h, --help               this text
   -V, --version            print the version
 

@@ -13,7 +13,7 @@ use crate::generated::types::{ShowEnvironmentInput, ShowEnvironmentOutput};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
 use crate::tools::hierarchy::outputs;
-use crate::tools::objects::{capped, reshape};
+use crate::tools::objects::{capped, echo, reshape};
 
 /// Each session's id and name.
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
@@ -113,7 +113,7 @@ fn names_of(sessions: &[(String, String)]) -> String {
     let mut names: Vec<String> = sessions
         .iter()
         .take(NAMES_IN_ERRORS)
-        .map(|(_, name)| format!("{name:?}"))
+        .map(|(_, name)| echo(name))
         .collect();
     if sessions.len() > NAMES_IN_ERRORS {
         names.push("…".into());
@@ -152,11 +152,11 @@ pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<
         Some(name) => {
             let sessions = parse_sessions(&app.tmux.run(list_sessions()).await?)?;
             let Some(found) = sessions.iter().find(|(_, n)| n == name).cloned() else {
-                let asked: String = name.chars().take(80).collect();
                 return Err(ToolError::new(
                     ToolErrorKind::NotFound,
                     format!(
-                        "no session is named {asked:?} (/session, matched exactly); sessions: {}",
+                        "no session is named {} (/session, matched exactly); sessions: {}",
+                        echo(name),
                         names_of(&sessions)
                     ),
                 ));

@@ -18,18 +18,9 @@ use crate::tmux::format::{parse_one, parse_records, Record};
 use crate::tmux::{Command, TmuxError};
 use crate::tools::args;
 use crate::tools::objects::{
-    capped, fields, format_of, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
-    Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
+    capped, echo, fields, format_of, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount,
+    Client, Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
-
-/// The longest piece of a caller's text that an error message repeats.
-const ECHO_LIMIT: usize = 80;
-
-fn echo(text: &str) -> String {
-    let short: String = text.chars().take(ECHO_LIMIT).collect();
-    let more = if text.chars().count() > ECHO_LIMIT { "…" } else { "" };
-    format!("\"{}{more}\"", short.escape_debug())
-}
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
@@ -494,11 +485,5 @@ mod tests {
     #[test]
     fn no_panes_means_no_corner() {
         assert_eq!(corner_pane(&[], Corner::TopLeft), None);
-    }
-
-    #[test]
-    fn echoed_text_is_short_and_escaped() {
-        assert_eq!(echo("a\nb"), "\"a\\nb\"");
-        assert!(echo(&"x".repeat(500)).chars().count() < 90);
     }
 }

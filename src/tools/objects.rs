@@ -29,6 +29,16 @@ pub fn reshape<T: DeserializeOwned>(reply: &impl Serialize) -> Result<T, ToolErr
     serde_json::from_value(value).map_err(|e| ToolError::internal(format!("a reply does not fit its contract: {e}")))
 }
 
+/// The longest piece of a caller's text that an error message repeats.
+const ECHO_LIMIT: usize = 80;
+
+/// A caller's text for an error message: quoted, escaped, and cut at [`ECHO_LIMIT`].
+pub fn echo(text: &str) -> String {
+    let short: String = text.chars().take(ECHO_LIMIT).collect();
+    let more = if text.chars().count() > ECHO_LIMIT { "…" } else { "" };
+    format!("\"{}{more}\"", short.escape_debug())
+}
+
 /// Keeps the first [`MAX_LISTED`] items; returns them with the full count and whether
 /// some were cut.
 pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
@@ -365,6 +375,12 @@ mod tests {
         assert!(truncated);
         let (items, total, truncated) = capped(vec![1, 2]);
         assert_eq!((items.len(), total, truncated), (2, 2, false));
+    }
+
+    #[test]
+    fn echoed_text_is_short_and_escaped() {
+        assert_eq!(echo("a\nb"), "\"a\\nb\"");
+        assert!(echo(&"x".repeat(500)).chars().count() < 90);
     }
 
     #[test]
