@@ -17,6 +17,8 @@ pub struct Config {
     pub tmux_binary: PathBuf,
     pub address: ServerAddress,
     pub safety: Tier,
+    /// Whether `show_environment` returns values; they may be secrets, so off unless asked.
+    pub reveal_environment: bool,
 }
 
 /// What the command line asks for.
@@ -66,6 +68,9 @@ Options:
       --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
                            default mutating; tools above the tier are
                            neither listed nor callable
+      --reveal-environment show_environment returns values, not only
+                           names (values may be secrets)
+                                                    [env PANEWARD_REVEAL_ENVIRONMENT=1]
   -h, --help               this text
   -V, --version            print the version
 
@@ -94,6 +99,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut safety: Option<String> = None;
     let mut subcommand: Option<String> = None;
     let mut json = false;
+    let mut reveal_environment = false;
     while let Some(arg) = args.next() {
         let arg = arg?;
         let (flag, inline) = match arg.split_once('=') {
@@ -116,6 +122,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
             "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
             "--safety" => safety = Some(value("--safety")?),
+            "--reveal-environment" if inline.is_none() => reveal_environment = true,
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
             "serve" | "tools" if subcommand.is_none() => subcommand = Some(flag),
             other if other.starts_with('-') => return Err(UsageError(format!("unknown option {other}"))),
@@ -137,15 +144,29 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let tmux_binary = tmux_binary
         .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("tmux"));
+    let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
     let config = Config {
         tmux_binary,
         address,
         safety,
+        reveal_environment,
     };
     Ok(match subcommand.as_deref() {
         Some("tools") => Invocation::Tools { config, json },
         _ => Invocation::Serve(config),
     })
+}
+
+/// An on/off environment variable: unset or empty is off; anything but the usual
+/// spellings stops start-up rather than guessing.
+fn env_switch(key: &str, env: EnvLookup<'_>) -> Result<bool, UsageError> {
+    match env(key).as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "0" | "false" | "no" | "off") => Ok(false),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some(_) => Err(UsageError(format!(
+            "{key} must be 1 or 0 (or true/false, yes/no, on/off)"
+        ))),
+    }
 }
 
 /// Flags beat paneward's variables, which beat libtmux-mcp's.
@@ -257,6 +278,16 @@ mod tests {
             .unwrap_err()
             .0
             .contains("unknown option --bogus"));
+    }
+
+    #[test]
+    fn environment_values_are_revealed_only_on_request() {
+        assert!(!serve_config(&[], &[]).reveal_environment);
+        assert!(serve_config(&["--reveal-environment"], &[]).reveal_environment);
+        assert!(serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "1")]).reveal_environment);
+        assert!(!serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "off")]).reveal_environment);
+        assert!(parse_with(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "maybe")]).is_err());
+        assert!(parse_with(&["--reveal-environment=yes"], &[]).is_err());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::app::App;
 use crate::caller::CallerPane;
 use crate::error::ToolError;
-use crate::tmux::format::{parse_records, record_format};
+use crate::tmux::format::{parse_records, record_format_sanitised};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every pane of the target's window.
@@ -27,9 +27,12 @@ const COHORT_FIELDS: [&str; 10] = [
     // The pane's effective value: a pane option overrides the window's.
     "synchronize-panes",
     "pid",
-    // Free text last, so an odd path cannot shift the fields before it.
+    // Free text last, printed without separators.
     "socket_path",
 ];
+
+/// The fields tmux prints raw, which could otherwise hold a separator.
+const FREE_TEXT: [&str; 1] = ["socket_path"];
 
 /// One pane of the target's window, as the check sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +127,7 @@ fn read_window(target: PaneId) -> Command {
         .arg("-t")
         .arg(target.to_string())
         .arg("-F")
-        .arg(record_format(&COHORT_FIELDS))
+        .arg(record_format_sanitised(&COHORT_FIELDS, &FREE_TEXT))
 }
 
 /// Parses the output of [`read_window`], marking the caller pane.

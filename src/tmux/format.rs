@@ -28,6 +28,33 @@ pub fn record_format(names: &[&str]) -> String {
     format
 }
 
+/// Builds a format like [`record_format`], but prints the `free_text` variables with
+/// the two separators replaced by `?`.
+///
+/// tmux prints a pane's current command and path raw, so a program that names a
+/// directory with a record separator and changes into it could otherwise end a record
+/// early and spoil every reply that lists panes.
+pub fn record_format_sanitised(names: &[&str], free_text: &[&str]) -> String {
+    let mut format = String::new();
+    for (index, name) in names.iter().enumerate() {
+        if index > 0 {
+            format.push(FIELD_SEP);
+        }
+        if free_text.contains(name) {
+            format.push_str("#{s/[");
+            format.push(FIELD_SEP);
+            format.push(RECORD_END);
+            format.push_str("]/?/:");
+        } else {
+            format.push_str("#{");
+        }
+        format.push_str(name);
+        format.push('}');
+    }
+    format.push(RECORD_END);
+    format
+}
+
 /// One parsed record: the values of the variables, in the order they were asked for.
 pub struct Record<'a> {
     names: &'a [&'a str],
@@ -154,6 +181,14 @@ mod tests {
     #[test]
     fn the_format_uses_only_the_names_given() {
         assert_eq!(record_format(&["a", "b_c"]), "#{a}\u{1f}#{b_c}\u{1e}");
+    }
+
+    #[test]
+    fn free_text_fields_are_printed_without_separators() {
+        assert_eq!(
+            record_format_sanitised(&["pane_id", "pane_current_path"], &["pane_current_path"]),
+            "#{pane_id}\u{1f}#{s/[\u{1f}\u{1e}]/?/:pane_current_path}\u{1e}"
+        );
     }
 
     #[test]
