@@ -103,3 +103,40 @@ fn the_tools_list_reply_is_locked_by_a_snapshot() {
         insta::assert_json_snapshot!("tools_list_mutating", advertised("mutating"));
     });
 }
+
+#[test]
+fn every_inspect_tool_takes_exactly_the_arguments_of_its_batch_branch() {
+    // The batch file equals seed 000 (checked above), so its branches are the seed's.
+    let batch = tool_file("call_read_tools_batch");
+    let branches = batch["inputSchema"]["properties"]["operations"]["items"]["oneOf"]
+        .as_array()
+        .unwrap();
+    let mut served = 0;
+    for branch in branches {
+        let name = branch["properties"]["tool"]["const"].as_str().unwrap();
+        if !root().join("schemas/tools").join(format!("{name}.json")).exists() {
+            continue;
+        }
+        let file = tool_file(name);
+        assert_eq!(
+            file["inputSchema"], branch["properties"]["arguments"],
+            "{name}: inputSchema"
+        );
+        assert_eq!(file["tier"], "readonly", "{name}: an inspect tool");
+        served += 1;
+    }
+    assert!(
+        served >= 4,
+        "capture_pane, capture_since, search_panes, snapshot_pane at least"
+    );
+    // Tools returning pane text carry snapshot_pane's annotations: their output is untrusted.
+    let snapshot = tool_file("snapshot_pane")["annotations"].clone();
+    for name in ["capture_pane", "capture_since", "search_panes"] {
+        let file = tool_file(name);
+        assert_eq!(file["source"], "paneward", "{name}");
+        let mut annotations = file["annotations"].clone();
+        assert_eq!(annotations["title"], file["title"], "{name}");
+        annotations["title"] = snapshot["title"].clone();
+        assert_eq!(annotations, snapshot, "{name}: annotations");
+    }
+}
