@@ -7,6 +7,7 @@
 //! it had, never below. Pure logic: the tmux side is in `since.rs`.
 
 use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
+use crate::tmux::PaneId;
 use crate::tools::cursor::{fingerprint, Cursor, FINGERPRINT_LEN};
 
 /// Rows ending at the anchor that its fingerprint covers: enough that ordinary output
@@ -64,7 +65,7 @@ impl NormalRows {
 
     /// The cursor for a caller who has now read everything above the terminal cursor's
     /// row: that row may still change (a prompt being typed on, a progress line).
-    pub fn cursor_here(&self, pane: crate::tmux::PaneId) -> Cursor {
+    pub fn cursor_here(&self, pane: PaneId) -> Cursor {
         let anchor = self.cursor_row.checked_sub(1).filter(|row| *row >= self.first);
         let (count, print) = match anchor {
             Some(anchor) => {
@@ -139,7 +140,6 @@ impl NormalRows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tmux::PaneId;
 
     fn pane(rows: &[&str], history_size: u64, cursor_y: u64) -> NormalRows {
         NormalRows {
