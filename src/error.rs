@@ -24,8 +24,6 @@ pub enum ToolErrorKind {
     /// paneward's own safety check refused to type into a pane; the message names the
     /// pane and the rule, and says whether `force` would allow it.
     Blocked,
-    /// The tool is advertised but its handler is not built yet.
-    NotImplemented,
     /// A fault in paneward itself.
     Internal,
 }
@@ -84,13 +82,6 @@ impl ToolError {
                 current.as_str(),
                 needed.as_str()
             ),
-        )
-    }
-
-    pub fn not_implemented(name: &str) -> Self {
-        Self::new(
-            ToolErrorKind::NotImplemented,
-            format!("tool `{name}` is advertised by its contract but not implemented yet in this paneward version; nothing was done"),
         )
     }
 

@@ -151,9 +151,17 @@ fn every_inspect_tool_takes_exactly_the_arguments_of_its_batch_branch() {
         );
         covered.push(tool);
     }
-    for tool in AUTHORED_INSPECT_TOOLS.iter().chain(&["snapshot_pane"]) {
+    for tool in AUTHORED_INSPECT_TOOLS
+        .iter()
+        .chain(&["snapshot_pane", "capture_pane", "capture_since", "search_panes"])
+    {
         assert!(covered.iter().any(|c| c == tool), "{tool} has no branch or no file");
     }
+    assert_eq!(
+        covered.len(),
+        batch_branches().len(),
+        "every batch branch is a standalone tool"
+    );
 }
 
 /// Every object schema under `schema`, with its JSON pointer.
@@ -273,4 +281,18 @@ fn the_pane_shape_speaks_snapshot_panes_vocabulary() {
         output_part("list_panes", "/properties/panes/items/properties/geometry/required"),
         output_part("snapshot_pane", "/properties/pane/properties/geometry/required")
     );
+}
+
+#[test]
+fn tools_returning_pane_text_carry_snapshot_panes_annotations() {
+    // Their output is untrusted program output, exactly like snapshot_pane's.
+    let snapshot = tool_file("snapshot_pane")["annotations"].clone();
+    for name in ["capture_pane", "capture_since", "search_panes"] {
+        let file = tool_file(name);
+        assert_eq!(file["source"], "paneward", "{name}");
+        let mut annotations = file["annotations"].clone();
+        assert_eq!(annotations["title"], file["title"], "{name}");
+        annotations["title"] = snapshot["title"].clone();
+        assert_eq!(annotations, snapshot, "{name}: annotations");
+    }
 }

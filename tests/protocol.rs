@@ -55,17 +55,6 @@ fn an_unknown_tool_is_a_tool_error_that_names_it() {
 }
 
 #[test]
-fn tools_not_built_yet_say_so_instead_of_pretending() {
-    let tmux = TmuxServer::start();
-    let mut client = tmux.paneward();
-    let text = client.call_err(
-        "call_read_tools_batch",
-        json!({"operations": [{"tool": "list_sessions"}]}),
-    );
-    assert!(text.contains("not implemented yet"), "{text}");
-}
-
-#[test]
 fn eof_on_stdin_ends_the_process_cleanly_and_stdout_held_only_protocol() {
     let mut client = Client::spawn(&["-L", "pw-unused-eof"], &[]);
     client.initialize();

@@ -2,6 +2,9 @@
 //! the generated [`ToolHandlers`] trait implemented here on [`App`].
 
 pub mod args;
+pub mod batch;
+pub mod capture;
+pub mod cursor;
 pub mod environment;
 pub mod hierarchy;
 pub mod hooks;
@@ -9,17 +12,21 @@ pub mod keys;
 pub mod objects;
 pub mod options;
 pub mod pane;
+pub mod search;
 pub mod send_keys;
 pub mod server;
+pub mod since;
 pub mod snapshot;
+pub mod tail;
 pub mod text;
 
 use crate::app::App;
 use crate::generated::types::{
-    CallReadToolsBatchInput, CallReadToolsBatchOutput, FindPaneByPositionInput, FindPaneByPositionOutput,
-    GetPaneInfoInput, GetPaneInfoOutput, GetServerInfoInput, GetServerInfoOutput, GetSessionInfoInput,
-    GetSessionInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput, GetWindowInfoInput, GetWindowInfoOutput,
-    ListPanesInput, ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
+    CallReadToolsBatchInput, CallReadToolsBatchOutput, CapturePaneInput, CapturePaneOutput, CaptureSinceInput,
+    CaptureSinceOutput, FindPaneByPositionInput, FindPaneByPositionOutput, GetPaneInfoInput, GetPaneInfoOutput,
+    GetServerInfoInput, GetServerInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetTmuxVariablesInput,
+    GetTmuxVariablesOutput, GetWindowInfoInput, GetWindowInfoOutput, ListPanesInput, ListPanesOutput,
+    ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput, SearchPanesInput, SearchPanesOutput,
     SendKeysBatchInput, SendKeysBatchOutput, SendKeysInput, SendKeysOutput, ShowEnvironmentInput,
     ShowEnvironmentOutput, ShowHooksInput, ShowHooksOutput, ShowOptionInput, ShowOptionOutput, SnapshotPaneInput,
     SnapshotPaneOutput,
@@ -30,10 +37,34 @@ use crate::runtime::{CallContext, ToolError};
 impl ToolHandlers for App {
     async fn call_read_tools_batch(
         &self,
-        _context: &CallContext,
-        _input: CallReadToolsBatchInput,
+        context: &CallContext,
+        input: CallReadToolsBatchInput,
     ) -> Result<CallReadToolsBatchOutput, ToolError> {
-        Err(ToolError::not_implemented("call_read_tools_batch"))
+        batch::call_read_tools_batch(self, context, input).await
+    }
+
+    async fn capture_pane(
+        &self,
+        _context: &CallContext,
+        input: CapturePaneInput,
+    ) -> Result<CapturePaneOutput, ToolError> {
+        capture::capture_pane(self, input).await
+    }
+
+    async fn capture_since(
+        &self,
+        _context: &CallContext,
+        input: CaptureSinceInput,
+    ) -> Result<CaptureSinceOutput, ToolError> {
+        since::capture_since(self, input).await
+    }
+
+    async fn search_panes(
+        &self,
+        _context: &CallContext,
+        input: SearchPanesInput,
+    ) -> Result<SearchPanesOutput, ToolError> {
+        search::search_panes(self, input).await
     }
 
     async fn find_pane_by_position(
