@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{Client, TmuxServer};
+use support::Client;
 
 #[test]
 fn the_handshake_names_the_server_and_agrees_a_version() {
