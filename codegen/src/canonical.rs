@@ -81,7 +81,10 @@ fn pretty(value: &Value) -> String {
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), CodegenError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| CodegenError::new(dir, "", format!("cannot create the folder: {e}")))?;
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     // Starts with a dot and does not end in `.json`: never read as a tool file.
     let temporary = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
     let written = std::fs::File::create(&temporary).and_then(|mut file| {

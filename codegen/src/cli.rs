@@ -143,7 +143,11 @@ fn run_diff(args: &[String], out: &mut dyn Write) -> Result<u8, Failure> {
     let old = crate::source::read_contract(Path::new(old.as_str()))?;
     let new = crate::source::read_contract(Path::new(new.as_str()))?;
     let changes = crate::diff::diff(&old, &new);
-    let text = if json { report::json(&changes) } else { report::text(&changes) };
+    let text = if json {
+        report::json(&changes)
+    } else {
+        report::text(&changes)
+    };
     let _ = out.write_all(text.as_bytes());
     Ok(report::exit_status(&changes))
 }
@@ -202,7 +206,11 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
         let _ = writeln!(err, "{verb} {}", planned.path.display());
     }
     let changes = outcome.changes();
-    let text = if json { report::json(&changes) } else { report::text(&changes) };
+    let text = if json {
+        report::json(&changes)
+    } else {
+        report::text(&changes)
+    };
     let _ = out.write_all(text.as_bytes());
     Ok(EXIT_UNCHANGED)
 }

@@ -127,12 +127,17 @@ pub fn plan(sources: &[Source], options: &Options) -> Result<Outcome, CodegenErr
     let contract = source::collect(tools)?;
     let mut outcome = Outcome::default();
     for tool in contract.values() {
-        outcome.planned.push(plan_tool(tool, &dir, options, &mut outcome.notes)?);
+        outcome
+            .planned
+            .push(plan_tool(tool, &dir, options, &mut outcome.notes)?);
     }
     check_generation(&dir, options, &outcome.planned)?;
     if listed_by_server {
         for path in source::json_files(&dir).unwrap_or_default() {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if !contract.contains_key(&stem) {
                 outcome.notes.push(format!(
                     "{}: the server does not offer `{stem}`; the file is left as it is",
@@ -149,7 +154,9 @@ fn target_dir(options: &Options) -> Result<PathBuf, CodegenError> {
         return Ok(options.schemas.join("tools"));
     };
     let mut chars = profile.chars();
-    let ok = chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    let ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
     if !ok {
         return Err(CodegenError::new(
@@ -195,6 +202,18 @@ fn plan_tool(
     let path = dir.join(format!("{name}.json"));
     let old = existing(&path)?;
     let old_tool = old.as_ref().map(|(_, tool)| tool);
+    let description = tool.description.clone().ok_or_else(|| {
+        tool.origin
+            .error("", format!("tool `{name}` has no description; a tool file needs one"))
+    })?;
+    let output_schema = tool.output_schema.clone().ok_or_else(|| {
+        tool.origin.error(
+            "",
+            format!(
+                "tool `{name}` has no outputSchema; a tool file needs one (paneward checks every reply against it)"
+            ),
+        )
+    })?;
     let tier = resolve_tier(tool, old_tool, &path, options, notes)?;
     let source_url = tool
         .source
@@ -207,16 +226,6 @@ fn plan_tool(
                 format!("tool `{name}` is new and its source names no upstream page: pass --source URL (or --source paneward)"),
             )
         })?;
-    let description = tool
-        .description
-        .clone()
-        .ok_or_else(|| tool.origin.error("", format!("tool `{name}` has no description; a tool file needs one")))?;
-    let output_schema = tool.output_schema.clone().ok_or_else(|| {
-        tool.origin.error(
-            "",
-            format!("tool `{name}` has no outputSchema; a tool file needs one (paneward checks every reply against it)"),
-        )
-    })?;
     if !tool.ignored.is_empty() {
         notes.push(format!(
             "{}: `{name}`: a tool file cannot hold {}; not imported",
@@ -235,8 +244,10 @@ fn plan_tool(
     document.insert("inputSchema".into(), tool.input_schema.clone());
     document.insert("outputSchema".into(), output_schema);
     document.insert("annotations".into(), tool.annotations.clone());
-    let checked = load::check_tool_value(&path, Value::Object(document))
-        .map_err(|e| tool.origin.error(&e.pointer, format!("{} (checked as {})", e.message, path.display())))?;
+    let checked = load::check_tool_value(&path, Value::Object(document)).map_err(|e| {
+        tool.origin
+            .error(&e.pointer, format!("{} (checked as {})", e.message, path.display()))
+    })?;
     let text = crate::canonical::render(&checked);
     let changed = old.as_ref().is_none_or(|(previous, _)| *previous != text);
     let changes = diff::diff_tool(old_tool, &ContractTool::from_tool_file(&checked));
@@ -306,7 +317,10 @@ fn check_generation(dir: &Path, options: &Options, planned: &[Planned]) -> Resul
     }
     for folder in folders.iter().filter(|folder| folder.is_dir()) {
         for path in source::json_files(folder)? {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if !tools.iter().any(|tool| tool.name == stem) {
                 tools.push(load::load_file(&path)?);
             }

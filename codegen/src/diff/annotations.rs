@@ -15,12 +15,22 @@ use crate::error::pointer_token;
 const HINTS: [(&str, bool, bool, &str); 4] = [
     ("readOnlyHint", false, true, "not to modify its environment"),
     ("destructiveHint", true, false, "to make only additive updates"),
-    ("idempotentHint", false, true, "that repeating a call has no further effect"),
+    (
+        "idempotentHint",
+        false,
+        true,
+        "that repeating a call has no further effect",
+    ),
     ("openWorldHint", true, false, "to stay within a closed set of entities"),
 ];
 
 pub(super) fn compare(changes: &mut Changes<'_>, old: &Value, new: &Value) {
-    let keys = |value: &Value| value.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
+    let keys = |value: &Value| {
+        value
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
     let mut names = keys(old);
     names.extend(keys(new));
     names.sort();
@@ -38,7 +48,12 @@ pub(super) fn compare(changes: &mut Changes<'_>, old: &Value, new: &Value) {
                 (_, None) => "removed",
                 _ => "changed",
             };
-            changes.push(&here, Class::Compatible, Rule::AnnotationChanged, format!("annotation `{name}` {verb}"));
+            changes.push(
+                &here,
+                Class::Compatible,
+                Rule::AnnotationChanged,
+                format!("annotation `{name}` {verb}"),
+            );
             continue;
         };
         let effective = |value: Option<&Value>| value.map_or(Some(*default), Value::as_bool);
@@ -47,7 +62,14 @@ pub(super) fn compare(changes: &mut Changes<'_>, old: &Value, new: &Value) {
                 &here,
                 Class::Compatible,
                 Rule::AnnotationChanged,
-                format!("`{name}` {} (same meaning: {b})", if after.is_some() { "written out" } else { "left to its default" }),
+                format!(
+                    "`{name}` {} (same meaning: {b})",
+                    if after.is_some() {
+                        "written out"
+                    } else {
+                        "left to its default"
+                    }
+                ),
             ),
             (Some(b), Some(a)) if b == *promise => changes.push(
                 &here,

@@ -9,6 +9,8 @@
 mod annotations;
 pub mod report;
 mod schema;
+mod types;
+mod variants;
 
 use serde::Serialize;
 
@@ -147,7 +149,10 @@ pub fn diff_tool(old: Option<&ContractTool>, new: &ContractTool) -> Vec<Change> 
             "/title",
             Class::Compatible,
             Rule::TitleChanged,
-            format!("title {}", describe_text_change(old.title.as_deref(), new.title.as_deref())),
+            format!(
+                "title {}",
+                describe_text_change(old.title.as_deref(), new.title.as_deref())
+            ),
         );
     }
     if old.description != new.description {
@@ -174,7 +179,12 @@ pub fn diff_tool(old: Option<&ContractTool>, new: &ContractTool) -> Vec<Change> 
             );
         }
     }
-    schema::compare_root(&mut changes, &old.input_schema, &new.input_schema, schema::Direction::Input);
+    schema::compare_root(
+        &mut changes,
+        &old.input_schema,
+        &new.input_schema,
+        schema::Direction::Input,
+    );
     match (&old.output_schema, &new.output_schema) {
         (Some(before), Some(after)) => schema::compare_root(&mut changes, before, after, schema::Direction::Output),
         (Some(_), None) => changes.push(

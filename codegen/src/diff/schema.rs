@@ -8,6 +8,8 @@
 
 use serde_json::{Map, Value};
 
+use super::types::{covers, types, types_folded};
+use super::variants::{label, match_variants};
 use super::{Changes, Class, Rule};
 use crate::error::pointer_token;
 
@@ -121,7 +123,11 @@ impl Walker<'_, '_> {
                 let new = new.as_object().unwrap_or(&empty);
                 self.compare_objects(old, new, pointer);
             }
-            _ => self.report(pointer, Variance::Incomparable, "schema replaced by a value that is not a schema".into()),
+            _ => self.report(
+                pointer,
+                Variance::Incomparable,
+                "schema replaced by a value that is not a schema".into(),
+            ),
         }
     }
 
@@ -205,7 +211,11 @@ impl Walker<'_, '_> {
             Variance::Wider => "widened",
             Variance::Incomparable => "changed",
         };
-        let message = format!("type {verb} from {} to {}", show(old.get("type")), show(new.get("type")));
+        let message = format!(
+            "type {verb} from {} to {}",
+            show(old.get("type")),
+            show(new.get("type"))
+        );
         self.report(&format!("{pointer}/type"), variance, message);
         variance != Variance::Incomparable
     }
@@ -217,7 +227,11 @@ impl Walker<'_, '_> {
                 let removed: Vec<&Value> = before.iter().filter(|v| !after.contains(v)).collect();
                 let added: Vec<&Value> = after.iter().filter(|v| !before.contains(v)).collect();
                 if !removed.is_empty() {
-                    self.report(&here, Variance::Narrower, format!("enum value removed: {}", list(&removed)));
+                    self.report(
+                        &here,
+                        Variance::Narrower,
+                        format!("enum value removed: {}", list(&removed)),
+                    );
                 }
                 if !added.is_empty() {
                     self.report(&here, Variance::Wider, format!("enum value added: {}", list(&added)));
@@ -255,7 +269,11 @@ impl Walker<'_, '_> {
             (Some(before), None, _, _) => (Variance::Wider, format!("{keyword} removed (was {before})")),
             (Some(before), Some(after), Some(b), Some(a)) => {
                 let lowered = a < b;
-                let variance = if lowered == upper { Variance::Narrower } else { Variance::Wider };
+                let variance = if lowered == upper {
+                    Variance::Narrower
+                } else {
+                    Variance::Wider
+                };
                 let verb = if lowered { "lowered" } else { "raised" };
                 (variance, format!("{keyword} {verb} from {before} to {after}"))
             }
@@ -323,7 +341,12 @@ impl Walker<'_, '_> {
             let input = self.direction == Direction::Input;
             match (before.get(name), after.get(name)) {
                 (Some(_), None) if input => {
-                    self.changes.push(&here, Class::Breaking, Rule::InputRemoved, format!("input `{name}` removed"));
+                    self.changes.push(
+                        &here,
+                        Class::Breaking,
+                        Rule::InputRemoved,
+                        format!("input `{name}` removed"),
+                    );
                 }
                 (Some(_), None) => self.changes.push(
                     &here,
@@ -370,12 +393,16 @@ impl Walker<'_, '_> {
 
     fn required_change(&mut self, here: &str, name: &str, was_required: bool, is_required: bool) {
         let (class, rule, message) = match (self.direction, was_required, is_required) {
-            (Direction::Input, false, true) => {
-                (Class::Breaking, Rule::InputMadeRequired, format!("input `{name}` is now required"))
-            }
-            (Direction::Input, true, false) => {
-                (Class::Compatible, Rule::InputMadeOptional, format!("input `{name}` is now optional"))
-            }
+            (Direction::Input, false, true) => (
+                Class::Breaking,
+                Rule::InputMadeRequired,
+                format!("input `{name}` is now required"),
+            ),
+            (Direction::Input, true, false) => (
+                Class::Compatible,
+                Rule::InputMadeOptional,
+                format!("input `{name}` is now optional"),
+            ),
             (Direction::Output, true, false) => (
                 Class::Breaking,
                 Rule::OutputFieldMadeOptional,
@@ -409,7 +436,11 @@ impl Walker<'_, '_> {
                     self.report(&here, Variance::Incomparable, format!("`{keyword}` changed form"));
                 }
                 // An absent `items` accepts any item, like `true`.
-                (before, after) => self.compare(before.unwrap_or(&Value::Bool(true)), after.unwrap_or(&Value::Bool(true)), &here),
+                (before, after) => self.compare(
+                    before.unwrap_or(&Value::Bool(true)),
+                    after.unwrap_or(&Value::Bool(true)),
+                    &here,
+                ),
             }
         }
     }
@@ -465,58 +496,6 @@ impl Walker<'_, '_> {
     }
 }
 
-/// `{"anyOf": [{"type": "string"}, {"type": "null"}]}` written as `{"type": ["string", "null"]}`,
-/// so the two spellings of a nullable type (Go and Python pages use one each) compare equal.
-fn types_folded(schema: &Map<String, Value>) -> Map<String, Value> {
-    let mut folded = schema.clone();
-    if schema.contains_key("type") {
-        return folded;
-    }
-    for keyword in ["anyOf", "oneOf"] {
-        let Some(Value::Array(variants)) = schema.get(keyword) else {
-            continue;
-        };
-        let only_types: Option<Vec<Value>> = variants
-            .iter()
-            .map(|variant| match variant.as_object() {
-                Some(object) if object.len() == 1 => object.get("type").cloned(),
-                _ => None,
-            })
-            .collect();
-        let Some(only_types) = only_types else { continue };
-        let mut names: Vec<Value> = Vec::new();
-        for value in only_types {
-            let listed = match value {
-                Value::Array(many) => many,
-                one => vec![one],
-            };
-            for name in listed {
-                if !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-        }
-        folded.remove(keyword);
-        folded.insert("type".into(), Value::Array(names));
-        break;
-    }
-    folded
-}
-
-/// The JSON types a `type` keyword allows; `None` when it allows any.
-fn types(value: Option<&Value>) -> Option<Vec<&str>> {
-    match value? {
-        Value::String(one) => Some(vec![one.as_str()]),
-        Value::Array(many) => Some(many.iter().filter_map(Value::as_str).collect()),
-        _ => None,
-    }
-}
-
-/// Whether a set of types accepts every value of `kind` (integers are numbers).
-fn covers(types: &[&str], kind: &str) -> bool {
-    types.contains(&kind) || (kind == "integer" && types.contains(&"number"))
-}
-
 fn list(values: &[&Value]) -> String {
     values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -553,70 +532,4 @@ fn extra(value: Option<&Value>) -> Extra<'_> {
         Some(Value::Bool(false)) => Extra::Closed,
         Some(schema) => Extra::Schema(schema),
     }
-}
-
-/// The property whose `const` tells the variants apart (e.g. `tool` in a batch), if every
-/// variant on both sides has one and no two on a side share it.
-fn discriminator<'v>(before: &'v [Value], after: &'v [Value]) -> Option<&'v str> {
-    let consts = |variant: &'v Value| -> Vec<&'v str> {
-        variant
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|props| {
-                props
-                    .iter()
-                    .filter(|(_, schema)| schema.get("const").is_some())
-                    .map(|(name, _)| name.as_str())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let candidates = consts(before.first().or(after.first())?);
-    candidates.into_iter().find(|name| {
-        [before, after].iter().all(|side| {
-            let keys: Vec<&Value> = side.iter().filter_map(|v| v.pointer(&format!("/properties/{}/const", pointer_token(name)))).collect();
-            keys.len() == side.len() && keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k))
-        })
-    })
-}
-
-/// Pairs old variants with new ones: by discriminator when there is one, otherwise equal
-/// variants first and the rest in order. Returns (pairs, removed old, added new).
-fn match_variants(before: &[Value], after: &[Value]) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
-    let mut pairs = Vec::new();
-    let mut old_left: Vec<usize> = (0..before.len()).collect();
-    let mut new_left: Vec<usize> = (0..after.len()).collect();
-    if let Some(name) = discriminator(before, after) {
-        let path = format!("/properties/{}/const", pointer_token(name));
-        for b in 0..before.len() {
-            if let Some(a) = after.iter().position(|v| v.pointer(&path) == before[b].pointer(&path)) {
-                pairs.push((b, a));
-            }
-        }
-    } else {
-        for b in 0..before.len() {
-            let taken: Vec<usize> = pairs.iter().map(|(_, a)| *a).collect();
-            if let Some(a) = (0..after.len()).find(|a| !taken.contains(a) && after[*a] == before[b]) {
-                pairs.push((b, a));
-            }
-        }
-        let matched_old: Vec<usize> = pairs.iter().map(|(b, _)| *b).collect();
-        let matched_new: Vec<usize> = pairs.iter().map(|(_, a)| *a).collect();
-        let rest_old: Vec<usize> = old_left.iter().copied().filter(|b| !matched_old.contains(b)).collect();
-        let rest_new: Vec<usize> = new_left.iter().copied().filter(|a| !matched_new.contains(a)).collect();
-        pairs.extend(rest_old.into_iter().zip(rest_new));
-    }
-    old_left.retain(|b| !pairs.iter().any(|(pb, _)| pb == b));
-    new_left.retain(|a| !pairs.iter().any(|(_, pa)| pa == a));
-    (pairs, old_left, new_left)
-}
-
-/// How a variant is named in messages: by its discriminating `const`, if it has one.
-fn label(variant: &Value) -> String {
-    let consts = variant.get("properties").and_then(Value::as_object).and_then(|props| {
-        props
-            .iter()
-            .find_map(|(name, schema)| schema.get("const").map(|value| format!("{name} = {value} ")))
-    });
-    consts.unwrap_or_default()
 }

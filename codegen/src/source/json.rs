@@ -33,7 +33,11 @@ fn tools_at(file: &Path, pointer: &str, value: &Value) -> Result<Vec<ContractToo
         Value::Object(object) if object.contains_key("name") => Ok(vec![tool_at(file, pointer, value)?]),
         Value::Object(object) if object.contains_key("tools") => match &object["tools"] {
             tools @ Value::Array(_) => tools_at(file, &format!("{pointer}/tools"), tools),
-            _ => Err(CodegenError::new(file, format!("{pointer}/tools"), "must be an array of tools")),
+            _ => Err(CodegenError::new(
+                file,
+                format!("{pointer}/tools"),
+                "must be an array of tools",
+            )),
         },
         Value::Object(object) if object.contains_key("error") => {
             let message = object["error"]
@@ -95,7 +99,11 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         })?),
     };
     let known = crate::canonical::KEY_ORDER;
-    let ignored = object.keys().filter(|key| !known.contains(&key.as_str())).cloned().collect();
+    let ignored = object
+        .keys()
+        .filter(|key| !known.contains(&key.as_str()))
+        .cloned()
+        .collect();
     Ok(ContractTool {
         title: optional_string(&origin, object, "title")?,
         description: optional_string(&origin, object, "description")?,

@@ -69,13 +69,15 @@ pub fn parse(path: &Path, text: &str) -> Result<ContractTool, CodegenError> {
             )
         })?,
     };
-    let description = quoted_description(&lines).or_else(|| description_before_navigation(&lines)).ok_or_else(|| {
-        error(
-            "no description: expected a `> …` quote, or a paragraph just before the \
+    let description = quoted_description(&lines)
+        .or_else(|| description_before_navigation(&lines))
+        .ok_or_else(|| {
+            error(
+                "no description: expected a `> …` quote, or a paragraph just before the \
              \"All … tools · JSON · Source\" line"
-                .into(),
-        )
-    })?;
+                    .into(),
+            )
+        })?;
     let title = annotations.get("title").and_then(Value::as_str).map(str::to_string);
     Ok(ContractTool {
         origin: Origin {
@@ -153,7 +155,10 @@ fn tool_name(lines: &[Line<'_>]) -> Option<String> {
 }
 
 fn source_line(lines: &[Line<'_>]) -> Option<String> {
-    let rest = lines.iter().find_map(|line| line.text.trim().strip_prefix("Source:"))?.trim();
+    let rest = lines
+        .iter()
+        .find_map(|line| line.text.trim().strip_prefix("Source:"))?
+        .trim();
     // `<url>` and `[text](url)` are the markdown spellings of a bare URL.
     let url = if let Some(inner) = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
         inner
@@ -183,13 +188,12 @@ fn blocks(path: &Path, text: &str, lines: &[Line<'_>], label: &str) -> Result<Ve
         let first = index + 1 + first;
         let start = &lines[first];
         let trimmed = start.text.trim_start();
-        let (body, body_line) = if trimmed.starts_with("```") {
+        let (body, body_line, fenced) = if trimmed.starts_with("```") {
+            // The next fence line closes the block, unless it opens another one.
             let close = lines[first + 1..]
                 .iter()
-                .position(|l| {
-                    let t = l.text.trim();
-                    t.len() >= 3 && t.chars().all(|c| c == '`')
-                })
+                .position(|l| l.text.trim().starts_with("```"))
+                .filter(|&at| lines[first + 1 + at].text.trim().chars().all(|c| c == '`'))
                 .ok_or_else(|| {
                     CodegenError::new(
                         path,
@@ -202,16 +206,21 @@ fn blocks(path: &Path, text: &str, lines: &[Line<'_>], label: &str) -> Result<Ve
                 })?;
             let end = &lines[first + 1 + close];
             let body_start = lines.get(first + 1).map_or(end.offset, |l| l.offset);
-            (&text[body_start..end.offset], start.number + 1)
+            (&text[body_start..end.offset], start.number + 1, true)
         } else if trimmed.starts_with('{') {
             let begin = start.offset + (start.text.len() - trimmed.len());
-            (&text[begin..], start.number)
+            (&text[begin..], start.number, false)
         } else {
             // Prose under a heading of that name: not a block.
             continue;
         };
-        let mut stream = serde_json::Deserializer::from_str(body).into_iter::<Value>();
-        let value = match stream.next() {
+        // A fenced block holds exactly one value; bare JSON ends where its value ends.
+        let parsed = if fenced {
+            Some(serde_json::from_str::<Value>(body)).filter(|_| !body.trim().is_empty())
+        } else {
+            serde_json::Deserializer::from_str(body).into_iter::<Value>().next()
+        };
+        let value = match parsed {
             Some(Ok(value)) => value,
             Some(Err(e)) => {
                 return Err(CodegenError::new(
@@ -326,7 +335,13 @@ fn annotation_list(path: &Path, lines: &[Line<'_>]) -> Result<Option<Value>, Cod
         let value = spans
             .next()
             .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
-            .filter(|value| if *kind == "string" { value.is_string() } else { value.is_boolean() })
+            .filter(|value| {
+                if *kind == "string" {
+                    value.is_string()
+                } else {
+                    value.is_boolean()
+                }
+            })
             .ok_or_else(|| {
                 CodegenError::new(
                     path,
@@ -378,9 +393,18 @@ fn description_before_navigation(lines: &[Line<'_>]) -> Option<String> {
         let text = line.text.trim().trim_start_matches('[');
         text.starts_with("All ") && text.contains(" · ")
     })?;
-    let end = lines[..navigation].iter().rposition(|line| !line.text.trim().is_empty())?;
-    let start = lines[..end].iter().rposition(|line| line.text.trim().is_empty()).map_or(0, |i| i + 1);
-    let text = lines[start..=end].iter().map(|l| l.text.trim()).collect::<Vec<_>>().join(" ");
+    let end = lines[..navigation]
+        .iter()
+        .rposition(|line| !line.text.trim().is_empty())?;
+    let start = lines[..end]
+        .iter()
+        .rposition(|line| line.text.trim().is_empty())
+        .map_or(0, |i| i + 1);
+    let text = lines[start..=end]
+        .iter()
+        .map(|l| l.text.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
     (!text.is_empty()).then_some(text)
 }
 

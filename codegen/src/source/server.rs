@@ -39,14 +39,22 @@ const PROTOCOL_VERSION: &str = "2025-06-18";
 pub fn list_tools(command: &[String]) -> Result<Vec<ContractTool>, CodegenError> {
     let label = PathBuf::from(format!("server `{}`", command.join(" ")));
     let Some((program, args)) = command.split_first() else {
-        return Err(CodegenError::new(&label, "", "--from-server needs a command after `--`"));
+        return Err(CodegenError::new(
+            &label,
+            "",
+            "--from-server needs a command after `--`",
+        ));
     };
     let mut session = Session::start(&label, program, args)?;
     let result = session.list_all();
     let stderr = session.stop();
     result.map_err(|mut error| {
         if !stderr.trim().is_empty() {
-            error.message = format!("{}\nthe server's stderr ended with:\n{}", error.message, stderr.trim_end());
+            error.message = format!(
+                "{}\nthe server's stderr ended with:\n{}",
+                error.message,
+                stderr.trim_end()
+            );
         }
         error
     })
@@ -174,10 +182,23 @@ impl Session {
             Some(stdin) => stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()),
             None => Err(std::io::Error::other("stdin is closed")),
         };
-        written.map_err(|e| match self.child.try_wait() {
-            Ok(Some(status)) => self.error(format!("the server exited ({status}) instead of answering")),
-            _ => self.error(format!("cannot write to the server: {e}")),
+        written.map_err(|e| match self.exit_status_soon() {
+            Some(status) => self.error(format!("the server exited ({status}) instead of answering")),
+            None => self.error(format!("cannot write to the server: {e}")),
         })
+    }
+
+    /// The server's exit status, if it exits within [`EXIT_GRACE`] (its pipes close a
+    /// moment before it can be reaped).
+    fn exit_status_soon(&mut self) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + EXIT_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
     }
 
     /// Sends a request and waits for its response, answering the server's own requests
@@ -193,15 +214,12 @@ impl Session {
                 Ok(Ok(line)) => line,
                 Ok(Err(problem)) => return Err(self.error(format!("while waiting for `{method}`: {problem}"))),
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.error(format!(
-                        "no answer to `{method}` within {} s",
-                        REPLY_TIMEOUT.as_secs()
-                    )))
+                    return Err(self.error(format!("no answer to `{method}` within {} s", REPLY_TIMEOUT.as_secs())))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = match self.child.try_wait() {
-                        Ok(Some(status)) => format!(" and exited ({status})"),
-                        _ => String::new(),
+                    let status = match self.exit_status_soon() {
+                        Some(status) => format!(" and exited ({status})"),
+                        None => String::new(),
                     };
                     return Err(self.error(format!(
                         "the server closed its stdout{status} before answering `{method}`"
@@ -246,14 +264,7 @@ impl Session {
     /// end of its stderr.
     fn stop(mut self) -> String {
         drop(self.stdin.take());
-        let deadline = Instant::now() + EXIT_GRACE;
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(_)) | Err(_) => break,
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            }
-        }
-        if matches!(self.child.try_wait(), Ok(None)) {
+        if self.exit_status_soon().is_none() {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
