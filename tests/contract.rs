@@ -7,7 +7,7 @@ mod support;
 use std::process::Command;
 
 use serde_json::{json, Value};
-use support::{root, seed_blocks, tool_file};
+use support::{root, seed_blocks, seeds_dir, tool_file};
 
 /// `paneward tools --json` at `tier`: the exact `tools/list` result the server sends.
 fn advertised(tier: &str) -> Value {
@@ -32,7 +32,7 @@ fn advertised_tool(list: &Value, name: &str) -> Value {
 
 /// The description a Go page quotes under its heading (`> …`).
 fn quoted_description(file: &str) -> String {
-    let text = std::fs::read_to_string(root().join("../shared/seeds").join(file)).unwrap();
+    let text = std::fs::read_to_string(seeds_dir().join(file)).unwrap();
     text.lines().find_map(|l| l.strip_prefix("> ")).unwrap().to_string()
 }
 
@@ -64,7 +64,7 @@ fn seeded_tools_advertise_exactly_what_their_upstream_pages_publish() {
     assert_eq!(tool_json["outputSchema"], blocks[1]);
     assert_eq!(tool_json["annotations"], blocks[2]);
     assert!(tool_json.get("title").is_none(), "the TypeScript page gives no title");
-    let text = std::fs::read_to_string(root().join("../shared/seeds").join(page)).unwrap();
+    let text = std::fs::read_to_string(seeds_dir().join(page)).unwrap();
     let description = text.lines().find(|l| l.starts_with("Send input")).unwrap();
     assert_eq!(tool_json["description"], json!(description));
 }

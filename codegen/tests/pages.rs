@@ -60,6 +60,15 @@ fn a_plain_text_page_gives_the_first_line_as_name_and_the_paragraph_before_the_n
 }
 
 #[test]
+fn a_byte_order_mark_does_not_hide_the_heading() {
+    let page = format!(
+        "\u{feff}# probe_tool\n\n> Probes.\n\nInput schema\n\n{INPUT}\n\nOutput schema\n\n{OUTPUT}\n\n\
+         Tool annotations\n\n{{}}"
+    );
+    assert_eq!(read(&page).unwrap().name, "probe_tool");
+}
+
+#[test]
 fn the_quote_wins_over_the_paragraph_before_the_navigation() {
     let page = format!(
         "# probe_tool\n\n> The quoted description.\n\nA repeated description.\n\n[All Go tools](x) · [JSON](y)\n\n\

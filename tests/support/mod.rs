@@ -355,10 +355,21 @@ pub fn assert_valid_output(tool: &str, value: &Value) {
     );
 }
 
-/// The JSON blocks of a seed page in `../shared/seeds`, in page order: fenced
+/// The folder of upstream seed pages: `shared/seeds` beside the checkout or beside one
+/// of its parents (a git worktree sits a level deeper than the main checkout).
+pub fn seeds_dir() -> PathBuf {
+    root()
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/seeds"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| root().join("../shared/seeds"))
+}
+
+/// The JSON blocks of a seed page in [`seeds_dir`], in page order: fenced
 /// ```json blocks, or (for the unfenced rendering) every top-level `{` … `}` block.
 pub fn seed_blocks(file: &str) -> Vec<Value> {
-    let path = root().join("../shared/seeds").join(file);
+    let path = seeds_dir().join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut blocks = Vec::new();
     if text.contains("```json") {

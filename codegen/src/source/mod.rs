@@ -86,13 +86,14 @@ pub type Contract = BTreeMap<String, ContractTool>;
 pub fn read_file(path: &Path) -> Result<Vec<ContractTool>, CodegenError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| CodegenError::new(path, "", format!("cannot read the file: {e}")))?;
-    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    let text = text.trim_start_matches('\u{feff}');
+    let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let value: Value =
-            serde_json::from_str(trimmed).map_err(|e| CodegenError::new(path, "", format!("not valid JSON: {e}")))?;
+            serde_json::from_str(text).map_err(|e| CodegenError::new(path, "", format!("not valid JSON: {e}")))?;
         json::tools_of(path, &value)
     } else {
-        page::parse(path, &text).map(|tool| vec![tool])
+        page::parse(path, text).map(|tool| vec![tool])
     }
 }
 
