@@ -182,81 +182,76 @@ fn blocks(path: &Path, text: &str, lines: &[Line<'_>], label: &str) -> Result<Ve
         if !is_heading(line.text, label) {
             continue;
         }
-        let Some(first) = lines[index + 1..].iter().position(|l| !l.text.trim().is_empty()) else {
-            continue;
-        };
-        let first = index + 1 + first;
-        let start = &lines[first];
-        let trimmed = start.text.trim_start();
-        let (body, body_line, fenced) = if trimmed.starts_with("```") {
-            // The next fence line closes the block, unless it opens another one.
-            let close = lines[first + 1..]
-                .iter()
-                .position(|l| l.text.trim().starts_with("```"))
-                .filter(|&at| lines[first + 1 + at].text.trim().chars().all(|c| c == '`'))
-                .ok_or_else(|| {
-                    CodegenError::new(
-                        path,
-                        "",
-                        format!(
-                            "the code block under \"{label}\" (line {}) is never closed with ```",
-                            start.number
-                        ),
-                    )
-                })?;
-            let end = &lines[first + 1 + close];
-            let body_start = lines.get(first + 1).map_or(end.offset, |l| l.offset);
-            (&text[body_start..end.offset], start.number + 1, true)
-        } else if trimmed.starts_with('{') {
-            let begin = start.offset + (start.text.len() - trimmed.len());
-            (&text[begin..], start.number, false)
-        } else {
-            // Prose under a heading of that name: not a block.
-            continue;
-        };
-        // A fenced block holds exactly one value; bare JSON ends where its value ends.
-        let parsed = if fenced {
-            Some(serde_json::from_str::<Value>(body)).filter(|_| !body.trim().is_empty())
-        } else {
-            serde_json::Deserializer::from_str(body).into_iter::<Value>().next()
-        };
-        let value = match parsed {
-            Some(Ok(value)) => value,
-            Some(Err(e)) => {
-                return Err(CodegenError::new(
-                    path,
-                    "",
-                    format!(
-                        "the JSON under \"{label}\" (line {}) is not valid: {} at line {}, column {}",
-                        line.number,
-                        serde_message(&e),
-                        body_line + e.line().saturating_sub(1),
-                        e.column()
-                    ),
-                ))
-            }
-            None => {
-                return Err(CodegenError::new(
-                    path,
-                    "",
-                    format!("the block under \"{label}\" (line {}) is empty", line.number),
-                ))
-            }
-        };
-        if !value.is_object() {
-            return Err(CodegenError::new(
-                path,
-                "",
-                format!("the JSON under \"{label}\" (line {}) must be an object", line.number),
-            ));
+        if let Some(value) = block_after(path, text, lines, index, label)? {
+            found.push(Block {
+                value,
+                heading_line: line.number,
+                in_protocol_data,
+            });
         }
-        found.push(Block {
-            value,
-            heading_line: line.number,
-            in_protocol_data,
-        });
     }
     Ok(found)
+}
+
+/// The JSON object after the heading at `lines[heading]`: a fenced block, or bare JSON
+/// starting on the next non-blank line. `None` when prose follows instead.
+fn block_after(
+    path: &Path,
+    text: &str,
+    lines: &[Line<'_>],
+    heading: usize,
+    label: &str,
+) -> Result<Option<Value>, CodegenError> {
+    let error = |message: String| CodegenError::new(path, "", message);
+    let heading_line = lines[heading].number;
+    let Some(first) = lines[heading + 1..].iter().position(|l| !l.text.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let first = heading + 1 + first;
+    let start = &lines[first];
+    let trimmed = start.text.trim_start();
+    let (body, body_line, fenced) = if trimmed.starts_with("```") {
+        // The next fence line closes the block, unless it opens another one.
+        let close = lines[first + 1..]
+            .iter()
+            .position(|l| l.text.trim().starts_with("```"))
+            .filter(|&at| lines[first + 1 + at].text.trim().chars().all(|c| c == '`'))
+            .ok_or_else(|| {
+                error(format!(
+                    "the code block under \"{label}\" (line {}) is never closed with ```",
+                    start.number
+                ))
+            })?;
+        let end = &lines[first + 1 + close];
+        let body_start = lines.get(first + 1).map_or(end.offset, |l| l.offset);
+        (&text[body_start..end.offset], start.number + 1, true)
+    } else if trimmed.starts_with('{') {
+        let begin = start.offset + (start.text.len() - trimmed.len());
+        (&text[begin..], start.number, false)
+    } else {
+        return Ok(None);
+    };
+    // A fenced block holds exactly one value; bare JSON ends where its value ends.
+    let parsed = if fenced {
+        Some(serde_json::from_str::<Value>(body)).filter(|_| !body.trim().is_empty())
+    } else {
+        serde_json::Deserializer::from_str(body).into_iter::<Value>().next()
+    };
+    match parsed {
+        Some(Ok(value)) if value.is_object() => Ok(Some(value)),
+        Some(Ok(_)) => Err(error(format!(
+            "the JSON under \"{label}\" (line {heading_line}) must be an object"
+        ))),
+        Some(Err(e)) => Err(error(format!(
+            "the JSON under \"{label}\" (line {heading_line}) is not valid: {} at line {}, column {}",
+            serde_message(&e),
+            body_line + e.line().saturating_sub(1),
+            e.column()
+        ))),
+        None => Err(error(format!(
+            "the block under \"{label}\" (line {heading_line}) is empty"
+        ))),
+    }
 }
 
 /// serde_json's message without its " at line L column C" suffix (we count lines of the page).
