@@ -174,10 +174,23 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     assert_eq!(pane_ids(&reply), [shown]);
 
     // Control: tmux runs `#()` jobs in the background. Once a job started after the
-    // calls has run, one the calls had started would have run too.
+    // calls has run, one the calls had started would have run too. The job is started
+    // from a control-mode client that stays attached until it has run: tmux kills the
+    // jobs of a client that goes away, so a one-shot `tmux display-message` may never
+    // run its job on a loaded machine.
     let control = marker.with_extension("control");
-    tmux.tmux(&["display-message", "-p", &format!("#(touch {})", control.display())]);
+    let mut attached = tmux
+        .command()
+        .args(["-C", "attach", "-t", "main"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let line = format!("display-message -p '#(touch {})'\n", control.display());
+    std::io::Write::write_all(attached.stdin.as_mut().unwrap(), line.as_bytes()).unwrap();
     support::wait_for("tmux to run a #() job", || control.exists().then_some(()));
+    drop(attached.stdin.take());
+    let _ = attached.wait();
     let _ = std::fs::remove_file(&control);
     assert!(!marker.exists(), "the pattern ran as a shell command");
 }
