@@ -12,7 +12,7 @@ use std::fmt;
 use crate::app::App;
 use crate::caller::CallerPane;
 use crate::error::ToolError;
-use crate::tmux::format::{parse_records, record_format_sanitised};
+use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every pane of the target's window.
@@ -30,9 +30,6 @@ const COHORT_FIELDS: [&str; 10] = [
     // Free text last, printed without separators.
     "socket_path",
 ];
-
-/// The fields tmux prints raw, which could otherwise hold a separator.
-const FREE_TEXT: [&str; 1] = ["socket_path"];
 
 /// One pane of the target's window, as the check sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +124,7 @@ fn read_window(target: PaneId) -> Command {
         .arg("-t")
         .arg(target.to_string())
         .arg("-F")
-        .arg(record_format_sanitised(&COHORT_FIELDS, &FREE_TEXT))
+        .arg(record_format(&COHORT_FIELDS))
 }
 
 /// Parses the output of [`read_window`], marking the caller pane.

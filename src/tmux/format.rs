@@ -13,34 +13,33 @@ pub const FIELD_SEP: char = '\u{1f}';
 /// After the last field of a record.
 pub const RECORD_END: char = '\u{1e}';
 
-/// Builds a format that prints the tmux variables `names` as one record.
+/// Variables whose text comes from programs or users rather than from tmux itself,
+/// printed raw by tmux: a program that names a directory (or sets a title) with a
+/// separator in it could otherwise end a record early and spoil every reply listing it.
+/// tmux escapes control characters in the session and window names it stores, but
+/// `rename-window` and automatic renaming reach them too, so they are listed as well.
+const FREE_TEXT: [&str; 10] = [
+    "session_name",
+    "window_name",
+    "pane_current_command",
+    "pane_current_path",
+    "pane_title",
+    "session_path",
+    "session_group",
+    "client_termname",
+    "client_name",
+    "socket_path",
+];
+
+/// Builds a format that prints the tmux variables `names` as one record; free-text
+/// variables are printed with the two separators replaced by `?`.
 pub fn record_format(names: &[&str]) -> String {
     let mut format = String::new();
     for (index, name) in names.iter().enumerate() {
         if index > 0 {
             format.push(FIELD_SEP);
         }
-        format.push_str("#{");
-        format.push_str(name);
-        format.push('}');
-    }
-    format.push(RECORD_END);
-    format
-}
-
-/// Builds a format like [`record_format`], but prints the `free_text` variables with
-/// the two separators replaced by `?`.
-///
-/// tmux prints a pane's current command and path raw, so a program that names a
-/// directory with a record separator and changes into it could otherwise end a record
-/// early and spoil every reply that lists panes.
-pub fn record_format_sanitised(names: &[&str], free_text: &[&str]) -> String {
-    let mut format = String::new();
-    for (index, name) in names.iter().enumerate() {
-        if index > 0 {
-            format.push(FIELD_SEP);
-        }
-        if free_text.contains(name) {
+        if FREE_TEXT.contains(name) {
             format.push_str("#{s/[");
             format.push(FIELD_SEP);
             format.push(RECORD_END);
@@ -186,7 +185,7 @@ mod tests {
     #[test]
     fn free_text_fields_are_printed_without_separators() {
         assert_eq!(
-            record_format_sanitised(&["pane_id", "pane_current_path"], &["pane_current_path"]),
+            record_format(&["pane_id", "pane_current_path"]),
             "#{pane_id}\u{1f}#{s/[\u{1f}\u{1e}]/?/:pane_current_path}\u{1e}"
         );
     }

@@ -14,12 +14,12 @@ use crate::generated::types::{
     GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,
     ListPanesOutput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
 };
-use crate::tmux::format::{parse_one, parse_records, Record};
+use crate::tmux::format::{parse_one, parse_records, record_format, Record};
 use crate::tmux::{Command, TmuxError};
 use crate::tools::args;
 use crate::tools::objects::{
-    capped, echo, fields, format_of, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount,
-    Client, Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
+    capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
+    Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -42,7 +42,7 @@ fn list_clients(target: Option<&str>) -> Command {
         Some(session) => command.arg("-t").arg(session),
         None => command,
     };
-    command.arg("-F").arg(format_of(&CLIENT_FIELDS))
+    command.arg("-F").arg(record_format(&CLIENT_FIELDS))
 }
 
 fn read_clients(output: &[u8]) -> Result<Vec<Client>, ToolError> {
@@ -59,7 +59,9 @@ struct SessionList {
 }
 
 pub async fn list_sessions(app: &App) -> Result<ListSessionsOutput, ToolError> {
-    let list = Command::new("list-sessions").arg("-F").arg(format_of(&SESSION_FIELDS));
+    let list = Command::new("list-sessions")
+        .arg("-F")
+        .arg(record_format(&SESSION_FIELDS));
     let [sessions, clients] = outputs(app.tmux.run_all(&[list, list_clients(None)]).await?)?;
     let attached = AttachedCount::new(&read_clients(&clients)?);
     let text = text(&sessions);
@@ -89,7 +91,7 @@ pub async fn list_windows(app: &App, input: ListWindowsInput) -> Result<ListWind
     let list = Command::new("list-windows")
         .arg("-a")
         .arg("-F")
-        .arg(format_of(&WINDOW_FIELDS));
+        .arg(record_format(&WINDOW_FIELDS));
     let output = app.tmux.run(list).await?;
     let text = text(&output);
     let mut windows = Vec::new();
@@ -131,7 +133,7 @@ pub async fn list_panes(app: &App) -> Result<ListPanesOutput, ToolError> {
     let list = Command::new("list-panes")
         .arg("-a")
         .arg("-F")
-        .arg(format_of(&PANE_FIELDS));
+        .arg(record_format(&PANE_FIELDS));
     let output = app.tmux.run(list).await?;
     let text = text(&output);
     let panes = parse_records("list-panes", &PANE_FIELDS, &text)?
@@ -161,7 +163,7 @@ pub async fn get_session_info(app: &App, input: GetSessionInfoInput) -> Result<G
         .arg("-t")
         .arg(id.as_str())
         .arg("-F")
-        .arg(format_of(&names));
+        .arg(record_format(&names));
     let [windows, clients] = outputs(app.tmux.run_all(&[windows, list_clients(Some(&id))]).await?)?;
     let clients = read_clients(&clients)?;
     let text = text(&windows);
@@ -202,7 +204,7 @@ fn list_window_panes(id: &str, names: &[&str]) -> Command {
         .arg("-t")
         .arg(id)
         .arg("-F")
-        .arg(format_of(names))
+        .arg(record_format(names))
 }
 
 /// Reads the records of [`list_window_panes`], checking they describe window `id`.
@@ -299,7 +301,7 @@ pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPane
         .arg("-p")
         .arg("-t")
         .arg(id.as_str())
-        .arg(format_of(&names));
+        .arg(record_format(&names));
     let output = app.tmux.run(describe).await?;
     let text = text(&output);
     let record = parse_one("display-message", &names, &text)?;

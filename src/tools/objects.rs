@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::caller::CallerPane;
 use crate::error::ToolError;
-use crate::tmux::format::{record_format_sanitised, Record};
+use crate::tmux::format::Record;
 use crate::tmux::{PaneId, TmuxError};
 
 /// The most items a list in a reply carries: a pane is about 450 bytes of JSON, so a
@@ -47,23 +47,6 @@ pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
     items.truncate(MAX_LISTED);
     (items, total, truncated)
 }
-
-/// Builds a record format from field lists, printing free text without separators.
-pub fn format_of(fields: &[&str]) -> String {
-    record_format_sanitised(fields, &FREE_TEXT)
-}
-
-/// Variables whose text comes from programs or users rather than from tmux itself.
-const FREE_TEXT: [&str; 8] = [
-    "session_name",
-    "window_name",
-    "pane_current_command",
-    "pane_current_path",
-    "pane_title",
-    "session_path",
-    "session_group",
-    "client_termname",
-];
 
 /// Where a pane sits in its window, in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

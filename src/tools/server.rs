@@ -10,7 +10,7 @@ use crate::generated::types::{GetServerInfoOutput, GetTmuxVariablesInput, GetTmu
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::Command;
 use crate::tools::hierarchy::outputs;
-use crate::tools::objects::{format_of, reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
+use crate::tools::objects::{reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
 
 /// The server's own variables.
 const SERVER_FIELDS: [&str; 4] = ["socket_path", "pid", "version", "start_time"];
@@ -46,7 +46,9 @@ pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError
             .arg("-a")
             .arg("-F")
             .arg(record_format(&COUNT_FIELDS)),
-        Command::new("list-clients").arg("-F").arg(format_of(&CLIENT_FIELDS)),
+        Command::new("list-clients")
+            .arg("-F")
+            .arg(record_format(&CLIENT_FIELDS)),
     ];
     let [server, panes, clients] = outputs(app.tmux.run_all(&commands).await?)?;
     let server = String::from_utf8_lossy(&server);
