@@ -173,3 +173,15 @@ fn pane_text_that_is_not_utf8_is_returned_lossily() {
     let line = reply["lines"][0].as_str().unwrap();
     assert!(line.starts_with("ok é") && line.ends_with("end"), "{line:?}");
 }
+
+#[test]
+fn a_host_that_passes_no_locale_still_gets_the_text_and_the_pane() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("printf 'h\\303\\251llo w\\303\\266rld\\n'; exec sleep 100000");
+    tmux.wait_for_text(&pane, "llo w");
+    let mut client = support::Client::spawn_like_a_host(&["-L", &tmux.name]);
+    client.initialize();
+    let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert_eq!(reply["lines"], json!(["héllo wörld"]));
+    assert_eq!(reply["pane"]["id"], json!(pane));
+}
