@@ -4,8 +4,6 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
-
 use crate::app::App;
 use crate::config::{self, Invocation};
 use crate::server::McpServer;
@@ -98,14 +96,9 @@ fn serve(config: config::Config) -> ExitCode {
         server = %app.config.address.label(),
         "paneward serving MCP on stdio"
     );
-    let result: Result<(), String> = runtime.block_on(async move {
-        let service = McpServer::new(app)
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| e.to_string())?;
-        service.waiting().await.map_err(|e| e.to_string())?;
-        Ok(())
-    });
+    let result = runtime.block_on(crate::stdio::serve(McpServer::new(app)));
+    // A read of standard input may still be pending; it must not hold the exit.
+    runtime.shutdown_background();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),

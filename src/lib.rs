@@ -14,6 +14,7 @@ pub mod error;
 pub mod request;
 pub mod runtime;
 pub mod server;
+pub mod stdio;
 pub mod tmux;
 pub mod tools;
 pub mod validate;

@@ -69,7 +69,8 @@ impl ServerHandler for McpServer {
     }
 
     /// Clients that open with `server/discover` (the Python SDK, fastmcp) fall back to
-    /// `initialize` on method-not-found; answered any other way, some of them hang.
+    /// `initialize` on method-not-found. On stdio, `crate::stdio` answers it before rmcp
+    /// sees it; this answer is for any other transport.
     async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
         Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }
