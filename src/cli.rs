@@ -31,6 +31,25 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(error) => fail(&error),
         },
         Invocation::Serve(config) => serve(config),
+        Invocation::Conform(options) => conform(&options),
+    }
+}
+
+/// Exit status 1 means the server differs from the contract; 2 that it could not be compared.
+fn conform(options: &crate::conform::Options) -> ExitCode {
+    match crate::conform::run(options) {
+        Ok(report) => {
+            print!("{}", report.render());
+            if report.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(error) => {
+            eprintln!("paneward conform: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 

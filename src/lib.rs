@@ -10,6 +10,7 @@ pub mod caller;
 pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod conform;
 pub mod error;
 pub mod request;
 pub mod runtime;
