@@ -23,7 +23,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Invocation::Version => {
-            println!("paneward {}", env!("CARGO_PKG_VERSION"));
+            println!("paneward {}{}", env!("CARGO_PKG_VERSION"), FAULT_NOTE);
             ExitCode::SUCCESS
         }
         Invocation::Tools { config, json } => match App::from_env(config) {
@@ -52,6 +52,12 @@ fn conform(options: &crate::conform::Options) -> ExitCode {
         }
     }
 }
+
+/// Said by `--version` and at start-up of a test build with deliberately broken replies.
+#[cfg(feature = "conformance-fault")]
+const FAULT_NOTE: &str = " (TEST BUILD with feature conformance-fault: snapshot_pane replies are broken on purpose)";
+#[cfg(not(feature = "conformance-fault"))]
+const FAULT_NOTE: &str = "";
 
 fn fail(message: &str) -> ExitCode {
     eprintln!("paneward: {message}");
@@ -113,7 +119,7 @@ fn serve(config: config::Config) -> ExitCode {
         tools = app.catalog.listed(app.config.safety).count(),
         tier = %app.config.safety,
         server = %app.config.address.label(),
-        "paneward serving MCP on stdio"
+        "paneward serving MCP on stdio{FAULT_NOTE}"
     );
     let result = runtime.block_on(crate::stdio::serve(McpServer::new(app)));
     // A read of standard input may still be pending; it must not hold the exit.

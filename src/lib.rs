@@ -12,6 +12,8 @@ pub mod cli;
 pub mod config;
 pub mod conform;
 pub mod error;
+#[cfg(feature = "conformance-fault")]
+pub mod fault;
 pub mod request;
 pub mod runtime;
 pub mod server;

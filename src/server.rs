@@ -91,6 +91,9 @@ impl ServerHandler for McpServer {
         let call = CallContext::for_request(context.id.clone());
         let tier = self.app.config.safety;
         let result = match crate::request::call(&self.app, tier, &request.name, request.arguments, &call).await {
+            #[cfg(feature = "conformance-fault")]
+            Ok(value) => CallToolResult::structured(crate::fault::break_reply(&request.name, value)),
+            #[cfg(not(feature = "conformance-fault"))]
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
