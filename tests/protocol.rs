@@ -130,16 +130,20 @@ fn a_malformed_line_gets_a_parse_error_and_the_next_request_still_works() {
 }
 
 #[test]
-fn json_that_is_not_a_message_gets_invalid_request_with_a_null_id() {
+fn json_that_is_not_a_message_or_is_a_batch_gets_invalid_request_with_a_null_id() {
     let mut client = Client::spawn(&["-L", "pw-unused-invalid"], &[]);
     client.initialize();
-    client.send(&json!({"hello": "world"}));
-    let answer = next_message(&mut client);
-    assert_eq!(answer["error"]["code"], -32600, "{answer}");
-    assert!(
-        answer.as_object().unwrap().contains_key("id") && answer["id"].is_null(),
-        "{answer}"
-    );
+    // A JSON-RPC batch (allowed by protocol 2025-03-26 only) is refused the same way.
+    let batch = json!([{"jsonrpc": "2.0", "id": 50, "method": "ping"}]);
+    for message in [json!({"hello": "world"}), batch] {
+        client.send(&message);
+        let answer = next_message(&mut client);
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert!(
+            answer.as_object().unwrap().contains_key("id") && answer["id"].is_null(),
+            "{answer}"
+        );
+    }
     assert_eq!(client.request("ping", json!({}))["result"], json!({}));
 }
 
