@@ -5,7 +5,7 @@
 //! The clients only report what their SDK returned or raised (`python/client.py`,
 //! `node/client.mjs`); schema checks of replies are the SDKs' own.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -314,6 +314,55 @@ fn cut(text: &str) -> String {
     }
 }
 
+/// The cases of one tool through one client: what passed, what failed as listed in
+/// the expected failures, and what fails the suite.
+#[derive(Default)]
+struct ToolVerdicts {
+    passed: Vec<String>,
+    expected: Vec<String>,
+    failed: Vec<String>,
+}
+
+fn judge_tool(
+    client: &str,
+    tool: &str,
+    cases: &[&Case],
+    listed: bool,
+    run: &ClientRun,
+    expected_failures: &expected::ExpectedFailures,
+) -> ToolVerdicts {
+    let mut verdicts = ToolVerdicts::default();
+    if !listed {
+        verdicts.failed.push(format!(
+            "cases.json has cases for {tool}, which the server does not list"
+        ));
+        return verdicts;
+    }
+    if !(cases.iter().any(|c| c.expect_success) && cases.iter().any(|c| !c.expect_success)) {
+        verdicts.failed.push(
+            "advertised without a success case and an error case: add both to tests/conformance/cases.json".into(),
+        );
+    }
+    for case in cases {
+        let event = run
+            .events
+            .iter()
+            .find(|e| e["event"] == "called" && e["tool"] == tool && e["case"] == case.case.as_str());
+        let entry = format!("{tool}/{}", case.case);
+        let listed_as_failing = expected_failures.contains(&(client.to_string(), entry.clone()));
+        match (judge(case, event, &run.ending), listed_as_failing) {
+            (Ok(()), false) => verdicts.passed.push(case.case.clone()),
+            (Err(why), true) => verdicts.expected.push(format!("{} ({})", case.case, cut(&why))),
+            (Err(why), false) => verdicts.failed.push(format!("{}: {why}", case.case)),
+            (Ok(()), true) => verdicts.failed.push(format!(
+                "{}: passes, but expected-failures.yaml lists {client}: {entry}; delete that entry",
+                case.case
+            )),
+        }
+    }
+    verdicts
+}
+
 /// Runs the suite against `binary` with the cases and expected failures in those files
 /// (normally `data("cases.json")` and `data("expected-failures.yaml")`); `label` names
 /// the run in its output.
@@ -338,7 +387,7 @@ pub fn run(binary: &Path, label: &str, cases_path: &Path, expected_failures_path
 
     let mut text = String::new();
     let mut problems = Vec::new();
-    let mut tally = BTreeMap::<&str, usize>::new();
+    let (mut passed, mut expected_failed) = (0, 0);
     let case_tools: BTreeSet<&str> = cases.iter().map(|c| c.tool.as_str()).collect();
     for client in CLIENTS {
         let run = run_client(client, &cases_file, &server);
@@ -360,55 +409,21 @@ pub fn run(binary: &Path, label: &str, cases_path: &Path, expected_failures_path
         let mut tools: BTreeSet<&str> = case_tools.clone();
         tools.extend(listed.iter().map(String::as_str));
         for tool in tools {
-            let mut passed = Vec::new();
-            let mut xfailed = Vec::new();
-            let mut failed = Vec::new();
-            if !listed.contains(tool) {
-                failed.push(format!(
-                    "cases.json has cases for {tool}, which the server does not list"
-                ));
-            }
             let mine: Vec<&Case> = cases.iter().filter(|c| c.tool == tool).collect();
-            if listed.contains(tool)
-                && !(mine.iter().any(|c| c.expect_success) && mine.iter().any(|c| !c.expect_success))
-            {
-                failed.push(
-                    "advertised without a success case and an error case: add both to tests/conformance/cases.json"
-                        .into(),
-                );
-            }
-            for case in mine.iter().filter(|_| listed.contains(tool)) {
-                let event = run
-                    .events
-                    .iter()
-                    .find(|e| e["event"] == "called" && e["tool"] == tool && e["case"] == case.case.as_str());
-                let verdict = judge(case, event, &run.ending);
-                let listed_as_failing =
-                    expected_failures.contains(&(client.to_string(), format!("{tool}/{}", case.case)));
-                match (verdict, listed_as_failing) {
-                    (Ok(()), false) => passed.push(case.case.clone()),
-                    (Err(why), true) => xfailed.push(format!("{} ({})", case.case, cut(&why))),
-                    (Err(why), false) => failed.push(format!("{}: {why}", case.case)),
-                    (Ok(()), true) => failed.push(format!(
-                        "{}: passes, but expected-failures.yaml lists {client}: {tool}/{}; delete that entry",
-                        case.case, case.case
-                    )),
-                }
-            }
-            *tally.entry("passed").or_default() += passed.len();
-            *tally.entry("expected failures").or_default() += xfailed.len();
-            *tally.entry("failed").or_default() += failed.len();
-            let status = if failed.is_empty() { "pass" } else { "FAIL" };
+            let verdicts = judge_tool(client, tool, &mine, listed.contains(tool), &run, &expected_failures);
+            passed += verdicts.passed.len();
+            expected_failed += verdicts.expected.len();
+            let status = if verdicts.failed.is_empty() { "pass" } else { "FAIL" };
             text.push_str(&format!(
                 "conformance {label} {client:<6} {tool:<24} {status}  {}\n",
-                passed.join(", ")
+                verdicts.passed.join(", ")
             ));
-            for line in &xfailed {
+            for line in &verdicts.expected {
                 text.push_str(&format!("    expected failure: {line}\n"));
             }
-            for line in &failed {
+            for line in verdicts.failed {
                 text.push_str(&format!("    FAILED: {line}\n"));
-                problems.push((client.into(), tool.into(), line.clone()));
+                problems.push((client.into(), tool.into(), line));
             }
         }
     }
@@ -425,8 +440,8 @@ pub fn run(binary: &Path, label: &str, cases_path: &Path, expected_failures_path
         "conformance {label}: {} clients, {} cases each: {} as expected, {} expected failures, {} problems\n",
         CLIENTS.len(),
         cases.len(),
-        tally.get("passed").copied().unwrap_or(0),
-        tally.get("expected failures").copied().unwrap_or(0),
+        passed,
+        expected_failed,
         problems.len()
     ));
     SuiteReport { text, problems }
