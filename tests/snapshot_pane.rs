@@ -66,11 +66,12 @@ fn a_dead_pane_reports_its_exit_status() {
     let pane = tmux.window_running("echo bye; read line; exit 3");
     tmux.wait_for_text(&pane, "bye");
     tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    wait_for("the pane to die", || {
+    // pane_dead can read 1 before tmux has reaped the program and knows its status.
+    wait_for("the pane to die with a status", || {
         (tmux
-            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_dead}"])
+            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_dead}:#{pane_dead_status}"])
             .trim()
-            == "1")
+            == "1:3")
             .then_some(())
     });
     let mut client = tmux.paneward();
