@@ -56,6 +56,7 @@ fn the_official_python_and_typescript_clients_accept_every_tool() {
 fn build_fault_binary() -> PathBuf {
     // A target folder of its own: the outer `cargo test` holds the lock on ours.
     let target = suite::install_dir().join("fault-build");
+    let start = std::time::Instant::now();
     let status = Command::new(env!("CARGO"))
         // Debug info is not needed to serve a broken reply, and costs build time.
         .env("CARGO_PROFILE_DEV_DEBUG", "0")
@@ -66,6 +67,10 @@ fn build_fault_binary() -> PathBuf {
         .status()
         .expect("run cargo build");
     assert!(status.success(), "cargo build --features conformance-fault failed");
+    suite::show(&format!(
+        "conformance fault-build: built with --features conformance-fault in {} s\n",
+        start.elapsed().as_secs()
+    ));
     target.join("debug/paneward")
 }
 
