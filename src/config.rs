@@ -31,6 +31,8 @@ pub enum Invocation {
         config: Config,
         json: bool,
     },
+    /// Compare an MCP server's tools with the contract (`paneward conform`).
+    Conform(crate::conform::Options),
     Help,
     Version,
 }
@@ -59,6 +61,11 @@ Usage:
   paneward tools [--json] [OPTIONS]
                                   print the tools this configuration offers
                                   (--json: the exact tools/list result)
+  paneward conform [--tier TIER] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
+                                  start the MCP server COMMAND, list its tools and
+                                  compare each with paneward's contract; prints every
+                                  difference by tool and JSON pointer; exits 0 when
+                                  equal, 1 on a difference, 2 if it cannot compare
   paneward --help | --version
 
 Options:
@@ -73,6 +80,13 @@ Options:
                                                     [env PANEWARD_REVEAL_ENVIRONMENT=1]
   -h, --help               this text
   -V, --version            print the version
+
+Conform options:
+      --tier TIER          compare with the contract's tools at or below TIER, as a
+                           server started with --safety TIER lists them (default mutating)
+      --schemas DIR        compare with the tool files in DIR (as schemas/tools)
+                           instead of the contract built into this paneward
+      --timeout SECS       how long the server may take per request (default 30)
 
 Without -L or -S, paneward uses the server `tmux` alone would use. For an existing
 libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
@@ -89,7 +103,17 @@ pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// # Errors
 /// An unknown option or subcommand, a missing value, both -L and -S, or an unknown tier.
 pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
-    let mut args = args.into_iter().map(|a| {
+    let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|first| first == "conform") {
+        let rest: Vec<OsString> = args.skip(1).collect();
+        if rest.first().is_some_and(|a| a == "-h" || a == "--help") {
+            return Ok(Invocation::Help);
+        }
+        return crate::conform::options::parse(rest)
+            .map(Invocation::Conform)
+            .map_err(UsageError);
+    }
+    let mut args = args.map(|a| {
         a.into_string()
             .map_err(|_| UsageError("arguments must be valid UTF-8".into()))
     });
@@ -128,7 +152,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             other if other.starts_with('-') => return Err(UsageError(format!("unknown option {other}"))),
             other => {
                 return Err(UsageError(format!(
-                    "unknown command {other:?}; commands are serve and tools"
+                    "unknown command {other:?}; commands are serve, tools and conform"
                 )))
             }
         }
@@ -300,5 +324,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(parse_with(&["--json"], &[]).is_err());
+    }
+
+    #[test]
+    fn the_conform_subcommand_takes_its_own_options_and_the_server_command() {
+        match parse_with(&["conform", "--tier", "readonly", "--", "paneward", "-L", "x"], &[]).unwrap() {
+            Invocation::Conform(options) => {
+                assert_eq!(options.tier, Tier::Readonly);
+                assert_eq!(options.command, ["paneward", "-L", "x"].map(OsString::from));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
+        assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
     }
 }

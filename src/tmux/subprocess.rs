@@ -41,7 +41,9 @@ pub async fn run_all(
     let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
     let marker = new_marker();
     let mut process = Process::new(binary);
-    process.args(address.flags());
+    // Without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our \x1f/\x1e
+    // field separators and for every non-ASCII character; -u makes it write UTF-8.
+    process.arg("-u").args(address.flags());
     for (index, command) in commands.iter().enumerate() {
         if index > 0 {
             process.args([";", "display-message", "-p", marker.as_str(), ";"]);

@@ -190,6 +190,10 @@ impl Client {
         for (key, value) in env {
             command.env(key, value);
         }
+        Self::spawn_command(command, args)
+    }
+
+    fn spawn_command(mut command: Command, args: &[&str]) -> Self {
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
@@ -214,6 +218,20 @@ impl Client {
             lines,
             next_id: 1,
         }
+    }
+
+    /// Spawns the binary with `args` and only the variables MCP hosts pass on by default
+    /// (the official SDKs keep HOME, LOGNAME, PATH, SHELL, TERM and USER): no locale.
+    pub fn spawn_like_a_host(args: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        command.env_clear();
+        for key in ["HOME", "LOGNAME", "PATH", "SHELL", "USER"] {
+            if let Ok(value) = std::env::var(key) {
+                command.env(key, value);
+            }
+        }
+        command.env("TERM", "xterm-256color").env("PANEWARD_LOG", "error");
+        Self::spawn_command(command, args)
     }
 
     /// Writes one raw line to the server.
