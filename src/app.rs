@@ -22,7 +22,11 @@ impl App {
     /// The generated tool table does not load (a build fault).
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let catalog = Catalog::load()?;
-        let tmux = Tmux::new(config.tmux_binary.clone(), config.address.clone());
+        let tmux = if config.control_mode {
+            Tmux::new(config.tmux_binary.clone(), config.address.clone())
+        } else {
+            Tmux::subprocess_only(config.tmux_binary.clone(), config.address.clone())
+        };
         Ok(Self {
             config,
             catalog,

@@ -4,8 +4,6 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
-
 use crate::app::App;
 use crate::config::{self, Invocation};
 use crate::server::McpServer;
@@ -25,7 +23,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Invocation::Version => {
-            println!("paneward {}", env!("CARGO_PKG_VERSION"));
+            println!("paneward {}{}", env!("CARGO_PKG_VERSION"), FAULT_NOTE);
             ExitCode::SUCCESS
         }
         Invocation::Tools { config, json } => match App::from_env(config) {
@@ -33,8 +31,33 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(error) => fail(&error),
         },
         Invocation::Serve(config) => serve(config),
+        Invocation::Conform(options) => conform(&options),
     }
 }
+
+/// Exit status 1 means the server differs from the contract; 2 that it could not be compared.
+fn conform(options: &crate::conform::Options) -> ExitCode {
+    match crate::conform::run(options) {
+        Ok(report) => {
+            print!("{}", report.render());
+            if report.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(error) => {
+            eprintln!("paneward conform: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Said by `--version` and at start-up of a test build with deliberately broken replies.
+#[cfg(feature = "conformance-fault")]
+const FAULT_NOTE: &str = " (TEST BUILD with feature conformance-fault: snapshot_pane replies are broken on purpose)";
+#[cfg(not(feature = "conformance-fault"))]
+const FAULT_NOTE: &str = "";
 
 fn fail(message: &str) -> ExitCode {
     eprintln!("paneward: {message}");
@@ -95,16 +118,11 @@ fn serve(config: config::Config) -> ExitCode {
         tools = app.catalog.listed(app.config.safety).count(),
         tier = %app.config.safety,
         server = %app.config.address.label(),
-        "paneward serving MCP on stdio"
+        "paneward serving MCP on stdio{FAULT_NOTE}"
     );
-    let result: Result<(), String> = runtime.block_on(async move {
-        let service = McpServer::new(app)
-            .serve(crate::stdio::transport())
-            .await
-            .map_err(|e| e.to_string())?;
-        service.waiting().await.map_err(|e| e.to_string())?;
-        Ok(())
-    });
+    let result = runtime.block_on(crate::stdio::serve(McpServer::new(app)));
+    // A read of standard input may still be pending; it must not hold the exit.
+    runtime.shutdown_background();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),

@@ -17,6 +17,11 @@ pub struct Config {
     pub tmux_binary: PathBuf,
     pub address: ServerAddress,
     pub safety: Tier,
+    /// Whether `show_environment` returns values; they may be secrets, so off unless asked.
+    pub reveal_environment: bool,
+    /// Whether tmux may be driven over a persistent control-mode client (where it goes
+    /// unnoticed); off, every round trip is a tmux process of its own.
+    pub control_mode: bool,
 }
 
 /// What the command line asks for.
@@ -29,6 +34,8 @@ pub enum Invocation {
         config: Config,
         json: bool,
     },
+    /// Compare an MCP server's tools with the contract (`paneward conform`).
+    Conform(crate::conform::Options),
     Help,
     Version,
 }
@@ -57,6 +64,11 @@ Usage:
   paneward tools [--json] [OPTIONS]
                                   print the tools this configuration offers
                                   (--json: the exact tools/list result)
+  paneward conform [--tier TIER] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
+                                  start the MCP server COMMAND, list its tools and
+                                  compare each with paneward's contract; prints every
+                                  difference by tool and JSON pointer; exits 0 when
+                                  equal, 1 on a difference, 2 if it cannot compare
   paneward --help | --version
 
 Options:
@@ -66,8 +78,21 @@ Options:
       --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
                            default mutating; tools above the tier are
                            neither listed nor callable
+      --reveal-environment show_environment returns values, not only
+                           names (values may be secrets)
+                                                    [env PANEWARD_REVEAL_ENVIRONMENT=1]
+      --no-control-mode    never attach a control-mode client (tmux -C); run one
+                           tmux process per call (slower)
+                                                    [env PANEWARD_NO_CONTROL_MODE=1]
   -h, --help               this text
   -V, --version            print the version
+
+Conform options:
+      --tier TIER          compare with the contract's tools at or below TIER, as a
+                           server started with --safety TIER lists them (default mutating)
+      --schemas DIR        compare with the tool files in DIR (as schemas/tools)
+                           instead of the contract built into this paneward
+      --timeout SECS       how long the server may take per request (default 30)
 
 Without -L or -S, paneward uses the server `tmux` alone would use. For an existing
 libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
@@ -84,7 +109,17 @@ pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// # Errors
 /// An unknown option or subcommand, a missing value, both -L and -S, or an unknown tier.
 pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
-    let mut args = args.into_iter().map(|a| {
+    let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|first| first == "conform") {
+        let rest: Vec<OsString> = args.skip(1).collect();
+        if rest.first().is_some_and(|a| a == "-h" || a == "--help") {
+            return Ok(Invocation::Help);
+        }
+        return crate::conform::options::parse(rest)
+            .map(Invocation::Conform)
+            .map_err(UsageError);
+    }
+    let mut args = args.map(|a| {
         a.into_string()
             .map_err(|_| UsageError("arguments must be valid UTF-8".into()))
     });
@@ -94,6 +129,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut safety: Option<String> = None;
     let mut subcommand: Option<String> = None;
     let mut json = false;
+    let mut reveal_environment = false;
+    let mut no_control_mode = false;
     while let Some(arg) = args.next() {
         let arg = arg?;
         let (flag, inline) = match arg.split_once('=') {
@@ -116,12 +153,14 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
             "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
             "--safety" => safety = Some(value("--safety")?),
+            "--reveal-environment" if inline.is_none() => reveal_environment = true,
+            "--no-control-mode" if inline.is_none() => no_control_mode = true,
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
             "serve" | "tools" if subcommand.is_none() => subcommand = Some(flag),
             other if other.starts_with('-') => return Err(UsageError(format!("unknown option {other}"))),
             other => {
                 return Err(UsageError(format!(
-                    "unknown command {other:?}; commands are serve and tools"
+                    "unknown command {other:?}; commands are serve, tools and conform"
                 )))
             }
         }
@@ -137,15 +176,31 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let tmux_binary = tmux_binary
         .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("tmux"));
+    let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
+    let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
     let config = Config {
         tmux_binary,
         address,
         safety,
+        reveal_environment,
+        control_mode,
     };
     Ok(match subcommand.as_deref() {
         Some("tools") => Invocation::Tools { config, json },
         _ => Invocation::Serve(config),
     })
+}
+
+/// An on/off environment variable: unset or empty is off; anything but the usual
+/// spellings stops start-up rather than guessing.
+fn env_switch(key: &str, env: EnvLookup<'_>) -> Result<bool, UsageError> {
+    match env(key).as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "0" | "false" | "no" | "off") => Ok(false),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some(_) => Err(UsageError(format!(
+            "{key} must be 1 or 0 (or true/false, yes/no, on/off)"
+        ))),
+    }
 }
 
 /// Flags beat paneward's variables, which beat libtmux-mcp's.
@@ -260,6 +315,24 @@ mod tests {
     }
 
     #[test]
+    fn control_mode_is_on_unless_turned_off() {
+        assert!(serve_config(&[], &[]).control_mode);
+        assert!(!serve_config(&["--no-control-mode"], &[]).control_mode);
+        assert!(!serve_config(&[], &[("PANEWARD_NO_CONTROL_MODE", "1")]).control_mode);
+        assert!(parse_with(&[], &[("PANEWARD_NO_CONTROL_MODE", "maybe")]).is_err());
+    }
+
+    #[test]
+    fn environment_values_are_revealed_only_on_request() {
+        assert!(!serve_config(&[], &[]).reveal_environment);
+        assert!(serve_config(&["--reveal-environment"], &[]).reveal_environment);
+        assert!(serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "1")]).reveal_environment);
+        assert!(!serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "off")]).reveal_environment);
+        assert!(parse_with(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "maybe")]).is_err());
+        assert!(parse_with(&["--reveal-environment=yes"], &[]).is_err());
+    }
+
+    #[test]
     fn the_tools_subcommand_takes_json() {
         match parse_with(&["tools", "--json", "--safety", "readonly"], &[]).unwrap() {
             Invocation::Tools { config, json } => {
@@ -269,5 +342,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(parse_with(&["--json"], &[]).is_err());
+    }
+
+    #[test]
+    fn the_conform_subcommand_takes_its_own_options_and_the_server_command() {
+        match parse_with(&["conform", "--tier", "readonly", "--", "paneward", "-L", "x"], &[]).unwrap() {
+            Invocation::Conform(options) => {
+                assert_eq!(options.tier, Tier::Readonly);
+                assert_eq!(options.command, ["paneward", "-L", "x"].map(OsString::from));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
+        assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
     }
 }

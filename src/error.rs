@@ -21,8 +21,9 @@ pub enum ToolErrorKind {
     TmuxUnavailable,
     /// tmux refused the command; its message is included.
     Refused,
-    /// The tool is advertised but its handler is not built yet.
-    NotImplemented,
+    /// paneward's own safety check refused to type into a pane; the message names the
+    /// pane and the rule, and says whether `force` would allow it.
+    Blocked,
     /// A fault in paneward itself.
     Internal,
 }
@@ -84,11 +85,9 @@ impl ToolError {
         )
     }
 
-    pub fn not_implemented(name: &str) -> Self {
-        Self::new(
-            ToolErrorKind::NotImplemented,
-            format!("tool `{name}` is advertised by its contract but not implemented yet in this paneward version; nothing was done"),
-        )
+    /// The safety check refused input; `reason` names the pane and the rule.
+    pub fn blocked(reason: impl Into<String>) -> Self {
+        Self::new(ToolErrorKind::Blocked, reason)
     }
 
     pub fn internal(message: impl Into<String>) -> Self {

@@ -10,9 +10,13 @@ pub mod caller;
 pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod conform;
 pub mod error;
+#[cfg(feature = "conformance-fault")]
+pub mod fault;
 pub mod request;
 pub mod runtime;
+pub mod safety;
 pub mod server;
 pub mod stdio;
 pub mod tmux;

@@ -69,7 +69,8 @@ impl ServerHandler for McpServer {
     }
 
     /// Clients that open with `server/discover` (the Python SDK, fastmcp) fall back to
-    /// `initialize` on method-not-found; answered any other way, some of them hang.
+    /// `initialize` on method-not-found. On stdio, `crate::stdio` answers it before rmcp
+    /// sees it; this answer is for any other transport.
     async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
         Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }
@@ -90,6 +91,9 @@ impl ServerHandler for McpServer {
         let call = CallContext::for_request(context.id.clone());
         let tier = self.app.config.safety;
         let result = match crate::request::call(&self.app, tier, &request.name, request.arguments, &call).await {
+            #[cfg(feature = "conformance-fault")]
+            Ok(value) => CallToolResult::structured(crate::fault::break_reply(&request.name, value)),
+            #[cfg(not(feature = "conformance-fault"))]
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");

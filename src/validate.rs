@@ -42,7 +42,7 @@ impl ArgumentValidator {
         let Some(first) = errors.first() else {
             return Ok(());
         };
-        let (pointer, rule) = describe(&self.schema, first);
+        let (pointer, rule) = describe(&self.schema, arguments, first);
         let more = match errors.len() {
             1 => String::new(),
             2 => " (and 1 more problem)".to_string(),
@@ -55,13 +55,14 @@ impl ArgumentValidator {
     pub fn problems(&self, instance: &Value) -> Vec<(String, String)> {
         self.validator
             .iter_errors(instance)
-            .map(|e| describe(&self.schema, &e))
+            .map(|e| describe(&self.schema, instance, &e))
             .collect()
     }
 }
 
-/// Turns one validation error into a JSON pointer and a sentence naming the rule.
-fn describe(schema: &Value, error: &ValidationError<'_>) -> (String, String) {
+/// Turns one validation error into a JSON pointer and a sentence naming the rule;
+/// `root` is the whole instance that was validated.
+fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (String, String) {
     let at = error.instance_path().to_string();
     let schema_at = error.schema_path().to_string();
     match error.kind() {
@@ -83,6 +84,24 @@ fn describe(schema: &Value, error: &ValidationError<'_>) -> (String, String) {
                 format!("is not a known field (additionalProperties is false); the fields are: {allowed}")
             };
             (format!("{at}/{}", escape(&short(name, 60))), rule)
+        }
+        // jsonschema reports a field of a closed object that declares no `properties`
+        // at the object itself, holding the field's value: find the field's name.
+        ValidationErrorKind::FalseSchema if schema_at.ends_with("/additionalProperties") => {
+            let parent = parent_pointer(&schema_at);
+            let known = schema
+                .pointer(&format!("{parent}/properties"))
+                .and_then(Value::as_object);
+            let name = root
+                .pointer(&at)
+                .and_then(Value::as_object)
+                .and_then(|object| object.keys().find(|key| known.is_none_or(|k| !k.contains_key(*key))))
+                .map(String::as_str)
+                .unwrap_or_default();
+            (
+                format!("{at}/{}", escape(&short(name, 60))),
+                "is not allowed: this object takes no fields".into(),
+            )
         }
         ValidationErrorKind::Type { kind } => (at, format!("must be of type {}", type_names(kind))),
         ValidationErrorKind::Maximum { limit } => (at, format!("must be at most {limit} (maximum)")),
@@ -113,7 +132,7 @@ fn describe(schema: &Value, error: &ValidationError<'_>) -> (String, String) {
             (at, format!("must be {}", short(&expected_value.to_string(), 100)))
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            describe_variants(schema, &schema_at, &at, error.instance(), context)
+            describe_variants(schema, root, &schema_at, &at, error.instance(), context)
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => {
             (at, "matches more than one of the allowed shapes (oneOf)".into())
@@ -126,6 +145,7 @@ fn describe(schema: &Value, error: &ValidationError<'_>) -> (String, String) {
 /// the branch the caller meant; otherwise say no shape matched.
 fn describe_variants(
     schema: &Value,
+    root: &Value,
     schema_at: &str,
     at: &str,
     instance: &Value,
@@ -153,7 +173,7 @@ fn describe_variants(
     };
     match tools.iter().position(|t| *t == name) {
         Some(index) => match context.get(index).and_then(|errors| errors.first()) {
-            Some(inner) => describe(schema, inner),
+            Some(inner) => describe(schema, root, inner),
             None => (at.to_string(), format!("does not match the `{name}` operation")),
         },
         None => (format!("{at}/tool"), format!("must be one of: {}", tools.join(", "))),
@@ -212,6 +232,22 @@ mod tests {
             "{message}"
         );
         assert!(message.ends_with("the fields are: a, b"), "{message}");
+    }
+
+    #[test]
+    fn a_field_of_an_object_that_takes_none_is_named() {
+        let schema = json!({"type": "object", "additionalProperties": false});
+        assert_eq!(
+            check(schema.clone(), json!({"all": true})),
+            "invalid arguments: /all: is not allowed: this object takes no fields"
+        );
+        let batch = json!({"type": "object", "properties": {"ops": {"type": "array", "items": {"oneOf": [{
+            "type": "object", "additionalProperties": false, "required": ["tool"],
+            "properties": {"tool": {"const": "a", "type": "string"}, "arguments": schema}}]}}}});
+        assert_eq!(
+            check(batch, json!({"ops": [{"tool": "a", "arguments": {"x": 1}}]})),
+            "invalid arguments: /ops/0/arguments/x: is not allowed: this object takes no fields"
+        );
     }
 
     #[test]

@@ -205,3 +205,17 @@ async fn a_subprocess_only_handle_never_attaches() {
     assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
     assert!(control_clients(&server).is_empty());
 }
+
+#[test]
+fn no_control_mode_keeps_paneward_to_one_tmux_process_per_call() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let mut client = server.paneward_with(&["--no-control-mode"], &[]);
+    client.initialize();
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert!(control_clients(&server).is_empty());
+    let mut client = server.paneward_with(&[], &[("PANEWARD_NO_CONTROL_MODE", "1")]);
+    client.initialize();
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert!(control_clients(&server).is_empty());
+}

@@ -66,11 +66,12 @@ fn a_dead_pane_reports_its_exit_status() {
     let pane = tmux.window_running("echo bye; read line; exit 3");
     tmux.wait_for_text(&pane, "bye");
     tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    wait_for("the pane to die", || {
+    // pane_dead can read 1 before tmux has reaped the program and knows its status.
+    wait_for("the pane to die with a status", || {
         (tmux
-            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_dead}"])
+            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_dead}:#{pane_dead_status}"])
             .trim()
-            == "1")
+            == "1:3")
             .then_some(())
     });
     let mut client = tmux.paneward();
@@ -172,4 +173,16 @@ fn pane_text_that_is_not_utf8_is_returned_lossily() {
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     let line = reply["lines"][0].as_str().unwrap();
     assert!(line.starts_with("ok é") && line.ends_with("end"), "{line:?}");
+}
+
+#[test]
+fn a_host_that_passes_no_locale_still_gets_the_text_and_the_pane() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("printf 'h\\303\\251llo w\\303\\266rld\\n'; exec sleep 100000");
+    tmux.wait_for_text(&pane, "llo w");
+    let mut client = support::Client::spawn_like_a_host(&["-L", &tmux.name]);
+    client.initialize();
+    let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    assert_eq!(reply["lines"], json!(["héllo wörld"]));
+    assert_eq!(reply["pane"]["id"], json!(pane));
 }

@@ -1,6 +1,6 @@
 //! Standard input and output of the binary: polled when they are pipes (the usual case,
-//! covered by every other test) or sockets (Node-based clients), read through blocking
-//! threads when they are anything else, such as a file.
+//! covered by every other test) or sockets (clients built on Node.js), read through
+//! blocking threads when they are anything else, such as a file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 mod support;

@@ -4,12 +4,21 @@
 //! JSON pointer), [`naming`] gives every inline schema a unique Rust name, and
 //! [`generate`] hands titled copies to typify and emits the tool table, the handler
 //! trait and the dispatch function. The advertised schemas are embedded untouched.
+//!
+//! For maintainers keeping up with upstream: [`source`] reads contracts from pages,
+//! JSON and running servers, [`import`] writes them as tool files in the [`canonical`]
+//! format, and [`diff`] says what changed and whether it breaks clients.
 
+pub mod canonical;
+pub mod cli;
+pub mod diff;
 pub mod error;
 pub mod generate;
+pub mod import;
 pub mod load;
 pub mod naming;
 pub mod shape;
+pub mod source;
 
 use std::path::Path;
 

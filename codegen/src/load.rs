@@ -63,7 +63,7 @@ const FIELDS: [(&str, bool); 8] = [
 ];
 
 /// The annotation keys MCP defines, with the JSON type each must have.
-const ANNOTATIONS: [(&str, &str); 5] = [
+pub const ANNOTATIONS: [(&str, &str); 5] = [
     ("title", "string"),
     ("readOnlyHint", "boolean"),
     ("destructiveHint", "boolean"),
@@ -186,11 +186,16 @@ fn take_string(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result
     }
 }
 
-/// MCP tool names travel in JSON and in Rust identifiers: keep them snake_case.
-fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
+/// Whether `name` is a valid tool name: MCP tool names travel in JSON and in Rust
+/// identifiers (and name files), so they are snake_case.
+pub fn is_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase());
-    if !first_ok || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+    first_ok && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
+    if !is_tool_name(name) {
         return Err(CodegenError::new(
             path,
             "/name",

@@ -20,7 +20,7 @@ pub struct Command {
     args: Vec<Arg>,
 }
 
-/// tmux commands that change nothing (`display-message` as we use it: with `-p`).
+/// tmux commands that change nothing (`display-message` only with `-p` or `-a`).
 const READ_ONLY_COMMANDS: [&str; 12] = [
     "capture-pane",
     "display-message",
@@ -73,8 +73,8 @@ impl Command {
     /// connection may then retry it).
     pub fn is_read_only(&self) -> bool {
         if self.name == "display-message" {
-            // Without -p it shows a message on a client.
-            return self.args.iter().any(|a| a.text == "-p");
+            // Without -p (print) or -a (list variables) it shows a message on a client.
+            return self.args.iter().any(|a| a.text == "-p" || a.text == "-a");
         }
         READ_ONLY_COMMANDS.contains(&self.name)
     }
@@ -129,6 +129,7 @@ mod tests {
     fn only_commands_that_change_nothing_are_read_only() {
         assert!(Command::new("capture-pane").arg("-p").is_read_only());
         assert!(Command::new("display-message").arg("-p").arg("x").is_read_only());
+        assert!(Command::new("display-message").arg("-a").is_read_only());
         assert!(!Command::new("display-message").arg("x").is_read_only());
         assert!(!Command::new("send-keys").arg("x").is_read_only());
     }

@@ -62,12 +62,16 @@ const SERVER_GONE: [&str; 4] = [
     "lost server",
 ];
 
-/// tmux 3.x wordings that mean the target does not exist.
-const OBJECT_GONE: [&str; 4] = [
+/// tmux 3.x wordings that mean the target does not exist. The `no such` forms come
+/// from commands that look their target up leniently (show-options, show-environment).
+const OBJECT_GONE: [&str; 7] = [
     "can't find pane",
     "can't find window",
     "can't find session",
     "can't find client",
+    "no such pane",
+    "no such window",
+    "no such session",
 ];
 
 /// Sorts tmux's stderr for `command` into an error; `socket` is how we name the server.
@@ -124,6 +128,8 @@ mod tests {
         let error = classify("capture-pane", "-L x", "can't find pane: %99\n");
         assert!(error.is_object_gone());
         assert_eq!(error.to_string(), "can't find pane: %99");
+        let error = classify("show-environment", "-L x", "no such session: $9\n");
+        assert!(error.is_object_gone());
     }
 
     #[test]

@@ -13,14 +13,40 @@ pub const FIELD_SEP: char = '\u{1f}';
 /// After the last field of a record.
 pub const RECORD_END: char = '\u{1e}';
 
-/// Builds a format that prints the tmux variables `names` as one record.
+/// Variables whose text comes from programs or users rather than from tmux itself,
+/// printed raw by tmux: a program that names a directory (or sets a title) with a
+/// separator in it could otherwise end a record early and spoil every reply listing it.
+/// tmux escapes control characters in the session and window names it stores, but
+/// `rename-window` and automatic renaming reach them too, so they are listed as well.
+const FREE_TEXT: [&str; 10] = [
+    "session_name",
+    "window_name",
+    "pane_current_command",
+    "pane_current_path",
+    "pane_title",
+    "session_path",
+    "session_group",
+    "client_termname",
+    "client_name",
+    "socket_path",
+];
+
+/// Builds a format that prints the tmux variables `names` as one record; free-text
+/// variables are printed with the two separators replaced by `?`.
 pub fn record_format(names: &[&str]) -> String {
     let mut format = String::new();
     for (index, name) in names.iter().enumerate() {
         if index > 0 {
             format.push(FIELD_SEP);
         }
-        format.push_str("#{");
+        if FREE_TEXT.contains(name) {
+            format.push_str("#{s/[");
+            format.push(FIELD_SEP);
+            format.push(RECORD_END);
+            format.push_str("]/?/:");
+        } else {
+            format.push_str("#{");
+        }
         format.push_str(name);
         format.push('}');
     }
@@ -154,6 +180,14 @@ mod tests {
     #[test]
     fn the_format_uses_only_the_names_given() {
         assert_eq!(record_format(&["a", "b_c"]), "#{a}\u{1f}#{b_c}\u{1e}");
+    }
+
+    #[test]
+    fn free_text_fields_are_printed_without_separators() {
+        assert_eq!(
+            record_format(&["pane_id", "pane_current_path"]),
+            "#{pane_id}\u{1f}#{s/[\u{1f}\u{1e}]/?/:pane_current_path}\u{1e}"
+        );
     }
 
     #[test]

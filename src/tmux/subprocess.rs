@@ -4,7 +4,12 @@
 //! its own output, a `display-message -p` of a per-call random marker is placed
 //! between them and the combined output is split on those marker lines; pane text
 //! cannot forge a marker it never saw.
+//!
+//! tmux reads *any* argument that ends in `;` as the end of a command (the `;` is
+//! dropped), so every argument of ours is escaped with [`escape_trailing_semicolon`]:
+//! otherwise text typed into a pane could end our command and start one of its own.
 
+use std::borrow::Cow;
 use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 use std::process::Stdio;
@@ -43,14 +48,16 @@ pub async fn run_all(
     let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
     let marker = new_marker();
     let mut process = Process::new(binary);
-    // -u: without a UTF-8 locale tmux prints `_` for control characters (our field
-    // separators) and for every non-ASCII character.
+    // Without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our \x1f/\x1e
+    // field separators and for every non-ASCII character; -u makes it write UTF-8.
     process.arg("-u").args(address.flags());
     for (index, command) in commands.iter().enumerate() {
         if index > 0 {
             process.args([";", "display-message", "-p", marker.as_str(), ";"]);
         }
-        process.args(command.argv());
+        for arg in command.argv() {
+            process.arg(&*escape_trailing_semicolon(arg));
+        }
     }
     if clientless {
         process.env_remove("TMUX_PANE");
@@ -89,6 +96,15 @@ pub async fn run_all(
     })
 }
 
+/// Makes tmux read `arg` as itself: an argument ending in `;` gets a `\` before that
+/// `;`, which tmux turns back into the `;` instead of ending the command there.
+fn escape_trailing_semicolon(arg: &str) -> Cow<'_, str> {
+    match arg.strip_suffix(';') {
+        Some(head) => Cow::Owned(format!("{head}\\;")),
+        None => Cow::Borrowed(arg),
+    }
+}
+
 /// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
 fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
     let mut parts = Vec::with_capacity(count);
@@ -118,6 +134,16 @@ mod tests {
         let parts = split_outputs(out, "MARK", 3).unwrap();
         assert_eq!(parts, vec![b"a\nxMARK\n".to_vec(), b"b\nc\n".to_vec(), Vec::new()]);
         assert!(split_outputs(out, "MARK", 2).is_none());
+    }
+
+    #[test]
+    fn only_a_trailing_semicolon_is_escaped() {
+        assert_eq!(escape_trailing_semicolon("echo a; b;"), "echo a; b\\;");
+        assert_eq!(escape_trailing_semicolon(";"), "\\;");
+        // tmux turns `x\\;` into `x\;`: the backslash the text had survives.
+        assert_eq!(escape_trailing_semicolon("x\\;"), "x\\\\;");
+        assert_eq!(escape_trailing_semicolon("a;b"), "a;b");
+        assert!(matches!(escape_trailing_semicolon("%1"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -22,8 +22,7 @@ pub const PANE_FIELDS: [&str; 19] = [
     "history_size",
     "pid",
     "socket_path",
-    // Free text goes last: tmux escapes control characters in names, but not in
-    // command names, so a hostile value can at worst spoil its own fields.
+    // Free text goes last; record_format strips separators from it.
     "session_name",
     "window_name",
     "pane_current_command",

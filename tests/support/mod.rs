@@ -192,6 +192,10 @@ impl Client {
         for (key, value) in env {
             command.env(key, value);
         }
+        Self::spawn_command(command, args)
+    }
+
+    fn spawn_command(mut command: Command, args: &[&str]) -> Self {
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
@@ -216,6 +220,20 @@ impl Client {
             lines,
             next_id: 1,
         }
+    }
+
+    /// Spawns the binary with `args` and only the variables MCP hosts pass on by default
+    /// (the official SDKs keep HOME, LOGNAME, PATH, SHELL, TERM and USER): no locale.
+    pub fn spawn_like_a_host(args: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        command.env_clear();
+        for key in ["HOME", "LOGNAME", "PATH", "SHELL", "USER"] {
+            if let Ok(value) = std::env::var(key) {
+                command.env(key, value);
+            }
+        }
+        command.env("TERM", "xterm-256color").env("PANEWARD_LOG", "error");
+        Self::spawn_command(command, args)
     }
 
     /// Writes one raw line to the server.
@@ -357,10 +375,21 @@ pub fn assert_valid_output(tool: &str, value: &Value) {
     );
 }
 
-/// The JSON blocks of a seed page in `../shared/seeds`, in page order: fenced
+/// The folder of upstream seed pages: `shared/seeds` beside the checkout or beside one
+/// of its parents (a git worktree sits a level deeper than the main checkout).
+pub fn seeds_dir() -> PathBuf {
+    root()
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/seeds"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| root().join("../shared/seeds"))
+}
+
+/// The JSON blocks of a seed page in [`seeds_dir`], in page order: fenced
 /// ```json blocks, or (for the unfenced rendering) every top-level `{` … `}` block.
 pub fn seed_blocks(file: &str) -> Vec<Value> {
-    let path = root().join("../shared/seeds").join(file);
+    let path = seeds_dir().join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut blocks = Vec::new();
     if text.contains("```json") {
@@ -385,4 +414,78 @@ pub fn seed_blocks(file: &str) -> Vec<Value> {
 /// Whether `path` exists (for tests that need the seeds folder beside the project).
 pub fn exists(path: &Path) -> bool {
     path.exists()
+}
+
+/// A private directory for files a test's panes write, removed on drop.
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    pub fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "paneward-test-{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Self { dir }
+    }
+
+    /// A path inside the directory; shell-safe (letters, digits, `-`, `/`, `.`).
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+
+    /// The file's bytes as text, or empty if it does not exist yet.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+
+    /// Waits until the file holds at least `lines` complete lines, and returns it.
+    #[track_caller]
+    pub fn wait_for_lines(&self, name: &str, lines: usize) -> String {
+        wait_for(&format!("{lines} lines in {name}"), || {
+            let text = self.read(name);
+            (text.matches('\n').count() >= lines).then_some(text)
+        })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl TmuxServer {
+    /// Opens a window whose pane appends every line typed into it, byte for byte, to
+    /// `file`; returns the pane id.
+    pub fn recorder(&self, file: &str) -> String {
+        self.window_running(&format!(
+            "while IFS= read -r line; do printf '%s\\n' \"$line\" >> {file}; done"
+        ))
+    }
+
+    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`.
+    pub fn pane_value(&self, pane: &str, format: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", pane, format])
+            .trim_end_matches('\n')
+            .to_string()
+    }
+
+    /// Waits until a format for `pane` has `value`.
+    #[track_caller]
+    pub fn wait_for_value(&self, pane: &str, format: &str, value: &str) {
+        wait_for(&format!("{format} = {value:?} in pane {pane}"), || {
+            (self.pane_value(pane, format) == value).then_some(())
+        });
+    }
+
+    /// The `TMUX` value tmux gives programs in its panes: socket path, pid, session.
+    pub fn tmux_env(&self) -> String {
+        self.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"])
+            .trim()
+            .to_string()
+    }
 }

@@ -1,0 +1,491 @@
+//! The session → window → pane tree: the three lists, the three single-object tools
+//! and `find_pane_by_position`, each one tmux round trip.
+//!
+//! Single objects are read with a command that fails for a missing id (`list-windows
+//! -t $1`, `list-panes -t @2`) or, for a pane, checked against the id that comes back:
+//! `display-message -t` prints empty values for a pane that does not exist.
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::error::{ToolError, ToolErrorKind};
+use crate::generated::types::{
+    FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput, GetPaneInfoInput,
+    GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,
+    ListPanesOutput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
+};
+use crate::tmux::format::{parse_one, parse_records, record_format, Record};
+use crate::tmux::{Command, TmuxError};
+use crate::tools::args;
+use crate::tools::objects::{
+    capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
+    Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
+};
+
+fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(output)
+}
+
+/// Splits `run_all` outputs into exactly `N` parts.
+///
+/// # Errors
+/// tmux returned another number of outputs (a paneward fault).
+pub fn outputs<const N: usize>(outputs: Vec<Vec<u8>>) -> Result<[Vec<u8>; N], ToolError> {
+    outputs
+        .try_into()
+        .map_err(|_| ToolError::internal("tmux returned the wrong number of outputs"))
+}
+
+fn list_clients(target: Option<&str>) -> Command {
+    let command = Command::new("list-clients");
+    let command = match target {
+        Some(session) => command.arg("-t").arg(session),
+        None => command,
+    };
+    command.arg("-F").arg(record_format(&CLIENT_FIELDS))
+}
+
+fn read_clients(output: &[u8]) -> Result<Vec<Client>, ToolError> {
+    let text = text(output);
+    let records = parse_records("list-clients", &CLIENT_FIELDS, &text)?;
+    Ok(terminal_clients(&records)?)
+}
+
+#[derive(Serialize)]
+struct SessionList {
+    sessions: Vec<Session>,
+    total: i64,
+    truncated: bool,
+}
+
+pub async fn list_sessions(app: &App) -> Result<ListSessionsOutput, ToolError> {
+    let list = Command::new("list-sessions")
+        .arg("-F")
+        .arg(record_format(&SESSION_FIELDS));
+    let [sessions, clients] = outputs(app.tmux.run_all(&[list, list_clients(None)]).await?)?;
+    let attached = AttachedCount::new(&read_clients(&clients)?);
+    let text = text(&sessions);
+    let sessions = parse_records("list-sessions", &SESSION_FIELDS, &text)?
+        .iter()
+        .map(|record| session_from(record, &attached, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (sessions, total, truncated) = capped(sessions);
+    reshape(&SessionList {
+        sessions,
+        total,
+        truncated,
+    })
+}
+
+#[derive(Serialize)]
+struct WindowList {
+    session: Option<String>,
+    windows: Vec<Window>,
+    total: i64,
+    truncated: bool,
+}
+
+pub async fn list_windows(app: &App, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
+    // Every window of every session, matched on the exact name here: as a tmux target
+    // the name would be matched as a prefix or a pattern.
+    let list = Command::new("list-windows")
+        .arg("-a")
+        .arg("-F")
+        .arg(record_format(&WINDOW_FIELDS));
+    let output = app.tmux.run(list).await?;
+    let text = text(&output);
+    let mut windows = Vec::new();
+    for record in parse_records("list-windows", &WINDOW_FIELDS, &text)? {
+        if input
+            .session
+            .as_deref()
+            .is_none_or(|name| record.text("session_name").is_ok_and(|n| n == name))
+        {
+            windows.push(window_from(&record, None)?);
+        }
+    }
+    if let (Some(name), true) = (&input.session, windows.is_empty()) {
+        return Err(ToolError::new(
+            ToolErrorKind::NotFound,
+            format!(
+                "no session is named {} (/session, matched exactly); list_sessions shows the names",
+                echo(name)
+            ),
+        ));
+    }
+    let (windows, total, truncated) = capped(windows);
+    reshape(&WindowList {
+        session: input.session,
+        windows,
+        total,
+        truncated,
+    })
+}
+
+#[derive(Serialize)]
+struct PaneList {
+    panes: Vec<Pane>,
+    total: i64,
+    truncated: bool,
+}
+
+pub async fn list_panes(app: &App) -> Result<ListPanesOutput, ToolError> {
+    let list = Command::new("list-panes")
+        .arg("-a")
+        .arg("-F")
+        .arg(record_format(&PANE_FIELDS));
+    let output = app.tmux.run(list).await?;
+    let text = text(&output);
+    let panes = parse_records("list-panes", &PANE_FIELDS, &text)?
+        .iter()
+        .map(|record| pane_from(record, app.caller.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (panes, total, truncated) = capped(panes);
+    reshape(&PaneList {
+        panes,
+        total,
+        truncated,
+    })
+}
+
+#[derive(Serialize)]
+struct SessionInfo {
+    session: Session,
+    windows: Vec<Window>,
+    clients: Vec<Client>,
+}
+
+pub async fn get_session_info(app: &App, input: GetSessionInfoInput) -> Result<GetSessionInfoOutput, ToolError> {
+    let id = args::session_id("/session_id", &input.session_id)?.to_string();
+    // Window records carry their session's variables too: one command describes both.
+    let names = fields(&[&WINDOW_FIELDS, &SESSION_FIELDS]);
+    let windows = Command::new("list-windows")
+        .arg("-t")
+        .arg(id.as_str())
+        .arg("-F")
+        .arg(record_format(&names));
+    let [windows, clients] = outputs(app.tmux.run_all(&[windows, list_clients(Some(&id))]).await?)?;
+    let clients = read_clients(&clients)?;
+    let text = text(&windows);
+    let records = parse_records("list-windows", &names, &text)?;
+    let first = records
+        .iter()
+        .find(|record| record.text("session_id").is_ok_and(|s| s == id))
+        .ok_or_else(|| gone(format!("can't find session: {id}")))?;
+    let current = records
+        .iter()
+        .find(|record| record.flag("window_active").unwrap_or(false))
+        .map(|record| record.text("window_id"))
+        .transpose()?;
+    let session = session_from(first, &AttachedCount::new(&clients), current)?;
+    let windows = records
+        .iter()
+        .map(|record| window_from(record, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (windows, _, _) = capped(windows);
+    reshape(&SessionInfo {
+        session,
+        windows,
+        clients,
+    })
+}
+
+/// A pane, window or session that tmux no longer has.
+fn gone(message: String) -> ToolError {
+    TmuxError::ObjectGone { message }.into()
+}
+
+/// Window variables read alongside a window's panes.
+const WINDOW_DETAIL: [&str; 2] = ["synchronize-panes", "window_linked_sessions"];
+
+/// The panes of window `id`, each record also holding the window's variables.
+fn list_window_panes(id: &str, names: &[&str]) -> Command {
+    Command::new("list-panes")
+        .arg("-t")
+        .arg(id)
+        .arg("-F")
+        .arg(record_format(names))
+}
+
+/// Reads the records of [`list_window_panes`], checking they describe window `id`.
+fn window_panes<'a>(id: &str, names: &'a [&'a str], output: &'a str) -> Result<Vec<Record<'a>>, ToolError> {
+    let records = parse_records("list-panes", names, output)?;
+    if records.is_empty()
+        || records
+            .iter()
+            .any(|record| !record.text("window_id").is_ok_and(|w| w == id))
+    {
+        return Err(gone(format!("can't find window: {id}")));
+    }
+    Ok(records)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WindowInfo {
+    window: Window,
+    panes: Vec<Pane>,
+    synchronize_panes: bool,
+    linked_sessions: i64,
+}
+
+pub async fn get_window_info(app: &App, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
+    let id = args::window_id("/window_id", &input.window_id)?.to_string();
+    let names = fields(&[&PANE_FIELDS, &WINDOW_FIELDS, &WINDOW_DETAIL]);
+    let output = app.tmux.run(list_window_panes(&id, &names)).await?;
+    let text = text(&output);
+    let records = window_panes(&id, &names, &text)?;
+    let panes = records
+        .iter()
+        .map(|record| pane_from(record, app.caller.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let active = panes.iter().find(|pane| pane.active).map(|pane| pane.id.as_str());
+    let first = &records[0];
+    let window = window_from(first, active)?;
+    let synchronize_panes = first.flag("synchronize-panes")?;
+    let linked_sessions = first.int("window_linked_sessions")?;
+    let (panes, _, _) = capped(panes);
+    reshape(&WindowInfo {
+        window,
+        panes,
+        synchronize_panes,
+        linked_sessions,
+    })
+}
+
+/// Pane variables that only `get_pane_info` reports.
+const PANE_DETAIL: [&str; 13] = [
+    "pane_dead_status",
+    "pane_dead_signal",
+    "pane_tty",
+    "pane_mode",
+    "window_zoomed_flag",
+    "history_size",
+    "history_limit",
+    "history_bytes",
+    "cursor_x",
+    "cursor_y",
+    "alternate_on",
+    "pane_synchronized",
+    // Set by the program in the pane: free text, last.
+    "pane_title",
+];
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PaneInfo {
+    pane: Pane,
+    exit_status: Option<i64>,
+    title: String,
+    tty: String,
+    mode: Option<String>,
+    window_zoomed: bool,
+    history_size: i64,
+    history_limit: i64,
+    history_bytes: i64,
+    cursor: Cursor,
+    alternate_screen: bool,
+    synchronized: bool,
+}
+
+#[derive(Serialize)]
+struct Cursor {
+    x: i64,
+    y: i64,
+}
+
+pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
+    let id = args::pane_id("/pane_id", &input.pane_id)?.to_string();
+    let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
+    let describe = Command::new("display-message")
+        .arg("-p")
+        .arg("-t")
+        .arg(id.as_str())
+        .arg(record_format(&names));
+    let output = app.tmux.run(describe).await?;
+    let text = text(&output);
+    let record = parse_one("display-message", &names, &text)?;
+    // display-message prints empty values for a missing pane instead of failing.
+    if record.text("pane_id")? != id {
+        return Err(gone(format!("can't find pane: {id}")));
+    }
+    let pane = pane_from(&record, app.caller.as_ref())?;
+    let exit_status = if pane.dead {
+        match (
+            record.optional_int("pane_dead_status")?,
+            record.optional_int("pane_dead_signal")?,
+        ) {
+            (Some(status), _) => Some(status),
+            (None, Some(signal)) => Some(128 + signal),
+            (None, None) => None,
+        }
+    } else {
+        None
+    };
+    let mode = Some(record.text("pane_mode")?)
+        .filter(|mode| pane.in_mode && !mode.is_empty())
+        .map(str::to_string);
+    reshape(&PaneInfo {
+        exit_status,
+        title: record.text("pane_title")?.to_string(),
+        tty: record.text("pane_tty")?.to_string(),
+        mode,
+        window_zoomed: record.flag("window_zoomed_flag")?,
+        history_size: record.int("history_size")?,
+        history_limit: record.int("history_limit")?,
+        history_bytes: record.int("history_bytes")?,
+        cursor: Cursor {
+            x: record.int("cursor_x")?,
+            y: record.int("cursor_y")?,
+        },
+        alternate_screen: record.flag("alternate_on")?,
+        synchronized: record.flag("pane_synchronized")?,
+        pane,
+    })
+}
+
+/// A corner of a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Corner {
+    TopLeft,
+    TopRight,
+    BottomLeft,
+    BottomRight,
+}
+
+impl Corner {
+    fn name(self) -> &'static str {
+        match self {
+            Self::TopLeft => "top-left",
+            Self::TopRight => "top-right",
+            Self::BottomLeft => "bottom-left",
+            Self::BottomRight => "bottom-right",
+        }
+    }
+}
+
+impl From<FindPaneByPositionInputPosition> for Corner {
+    fn from(position: FindPaneByPositionInputPosition) -> Self {
+        match position {
+            FindPaneByPositionInputPosition::TopLeft => Self::TopLeft,
+            FindPaneByPositionInputPosition::TopRight => Self::TopRight,
+            FindPaneByPositionInputPosition::BottomLeft => Self::BottomLeft,
+            FindPaneByPositionInputPosition::BottomRight => Self::BottomRight,
+        }
+    }
+}
+
+/// The index of the pane at `corner`, from pane geometries.
+///
+/// Panes tile their window, so the pane at a corner is, among the panes on that
+/// corner's top or bottom edge (least top, or greatest bottom), the one furthest to
+/// that side. Edges are found from the panes themselves rather than the window size,
+/// which keeps this right when pane-border-status puts a status line at the top.
+pub fn corner_pane(geometries: &[Geometry], corner: Corner) -> Option<usize> {
+    let top = matches!(corner, Corner::TopLeft | Corner::TopRight);
+    let left = matches!(corner, Corner::TopLeft | Corner::BottomLeft);
+    let edge = if top {
+        geometries.iter().map(|g| g.top).min()?
+    } else {
+        geometries.iter().map(|g| g.bottom()).max()?
+    };
+    let on_edge = |g: &Geometry| if top { g.top == edge } else { g.bottom() == edge };
+    let candidates = geometries.iter().enumerate().filter(|(_, g)| on_edge(g));
+    if left {
+        candidates.min_by_key(|(_, g)| g.left).map(|(index, _)| index)
+    } else {
+        candidates.max_by_key(|(_, g)| g.right()).map(|(index, _)| index)
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PaneAtCorner {
+    position: &'static str,
+    window_zoomed: bool,
+    pane: Pane,
+}
+
+pub async fn find_pane_by_position(
+    app: &App,
+    input: FindPaneByPositionInput,
+) -> Result<FindPaneByPositionOutput, ToolError> {
+    let id = args::window_id("/window_id", &input.window_id)?.to_string();
+    let corner = Corner::from(input.position);
+    let names = fields(&[&PANE_FIELDS, &["window_zoomed_flag"]]);
+    let output = app.tmux.run(list_window_panes(&id, &names)).await?;
+    let text = text(&output);
+    let records = window_panes(&id, &names, &text)?;
+    let window_zoomed = records[0].flag("window_zoomed_flag")?;
+    let mut panes = records
+        .iter()
+        .map(|record| pane_from(record, app.caller.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A zoomed pane fills the window; the others keep their unzoomed geometry.
+    let index = if window_zoomed {
+        panes.iter().position(|pane| pane.active)
+    } else {
+        corner_pane(&panes.iter().map(|pane| pane.geometry).collect::<Vec<_>>(), corner)
+    }
+    .ok_or_else(|| ToolError::internal(format!("no pane found at the {} corner of {id}", corner.name())))?;
+    let pane = panes.swap_remove(index);
+    reshape(&PaneAtCorner {
+        position: corner.name(),
+        window_zoomed,
+        pane,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(left: i64, top: i64, width: i64, height: i64) -> Geometry {
+        Geometry {
+            left,
+            top,
+            width,
+            height,
+        }
+    }
+
+    #[test]
+    fn one_pane_is_at_every_corner() {
+        let panes = [g(0, 0, 80, 24)];
+        for corner in [
+            Corner::TopLeft,
+            Corner::TopRight,
+            Corner::BottomLeft,
+            Corner::BottomRight,
+        ] {
+            assert_eq!(corner_pane(&panes, corner), Some(0));
+        }
+    }
+
+    #[test]
+    fn a_full_height_pane_holds_both_left_corners() {
+        // | 0 | 1 |
+        // |   |---|
+        // |   | 2 |
+        let panes = [g(0, 0, 40, 24), g(41, 0, 39, 12), g(41, 13, 39, 11)];
+        assert_eq!(corner_pane(&panes, Corner::TopLeft), Some(0));
+        assert_eq!(corner_pane(&panes, Corner::BottomLeft), Some(0));
+        assert_eq!(corner_pane(&panes, Corner::TopRight), Some(1));
+        assert_eq!(corner_pane(&panes, Corner::BottomRight), Some(2));
+    }
+
+    #[test]
+    fn corners_hold_with_a_status_line_above_the_panes() {
+        // pane-border-status top: every pane starts one row down.
+        let panes = [g(0, 1, 40, 11), g(0, 13, 40, 11), g(41, 1, 39, 23)];
+        assert_eq!(corner_pane(&panes, Corner::TopLeft), Some(0));
+        assert_eq!(corner_pane(&panes, Corner::BottomLeft), Some(1));
+        assert_eq!(corner_pane(&panes, Corner::TopRight), Some(2));
+        assert_eq!(corner_pane(&panes, Corner::BottomRight), Some(2));
+    }
+
+    #[test]
+    fn no_panes_means_no_corner() {
+        assert_eq!(corner_pane(&[], Corner::TopLeft), None);
+    }
+}

@@ -1,0 +1,164 @@
+//! `show_hooks`: the commands set on tmux hooks at one level.
+//!
+//! Hooks are options to tmux, with the same pitfalls as `show_option` (a name given to
+//! `show-hooks` is expanded as a format and matched as a prefix), so levels are listed
+//! whole and the name is matched here. The two global listings name every hook, set or
+//! not, which tells an unknown name from an unset one and a session hook from a
+//! window hook.
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{ShowHooksInput, ShowHooksInputScope, ShowHooksOutput};
+use crate::tmux::Command;
+use crate::tools::objects::{reshape, MAX_LISTED};
+use crate::tools::options::{is_setting_name, level, Level, Listing, Scope, Value, MAX_NAME_LEN};
+
+impl From<ShowHooksInputScope> for Scope {
+    fn from(scope: ShowHooksInputScope) -> Self {
+        match scope {
+            ShowHooksInputScope::X => Self::Default,
+            ShowHooksInputScope::Global => Self::Global,
+            ShowHooksInputScope::Server => Self::Server,
+            ShowHooksInputScope::Session => Self::Session,
+            ShowHooksInputScope::Window => Self::Window,
+            ShowHooksInputScope::Pane => Self::Pane,
+        }
+    }
+}
+
+/// The levels hooks live at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    Session,
+    Window,
+}
+
+/// `show-hooks` for one level; `flag` is `-w` or `-p` for window and pane levels.
+fn listing(flag: Option<&'static str>, target: Option<String>) -> Command {
+    let command = Command::new("show-hooks");
+    let command = match flag {
+        Some(flag) => command.arg(flag),
+        None => command,
+    };
+    match target {
+        Some(target) => command.arg("-t").arg(target),
+        None => command,
+    }
+}
+
+#[derive(Serialize)]
+struct Hook {
+    name: String,
+    index: i64,
+    command: String,
+}
+
+#[derive(Serialize)]
+struct HooksReply {
+    scope: &'static str,
+    target: Option<String>,
+    name: Option<String>,
+    hooks: Vec<Hook>,
+}
+
+pub async fn show_hooks(app: &App, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
+    if let Some(name) = &input.name {
+        if !is_setting_name(name, false) {
+            return Err(ToolError::invalid_argument(
+                "/name",
+                format!("must be an exact hook name such as after-new-window or pane-died: lowercase letters, digits and - (at most {MAX_NAME_LEN} characters)"),
+            ));
+        }
+    }
+    let scope = input.scope.map_or(Scope::Default, Scope::from);
+    if scope == Scope::Server {
+        return Err(ToolError::invalid_argument(
+            "/scope",
+            "tmux has no server-level hooks; use global, or session, window or pane with a target",
+        ));
+    }
+    let level = level(scope, input.target.as_deref())?;
+    let mut commands = vec![
+        Command::new("show-hooks").arg("-g"),
+        Command::new("show-hooks").arg("-gw"),
+    ];
+    match &level {
+        Level::Global | Level::Server => {}
+        Level::Session(id) => commands.push(listing(None, Some(id.to_string()))),
+        Level::Window(id) => commands.push(listing(Some("-w"), Some(id.to_string()))),
+        Level::Pane(id) => commands.push(listing(Some("-p"), Some(id.to_string()))),
+        Level::Default(target) => {
+            commands.push(listing(None, target.clone()));
+            commands.push(listing(Some("-w"), target.clone()));
+        }
+    }
+    let listings: Vec<Listing> = app
+        .tmux
+        .run_all(&commands)
+        .await?
+        .iter()
+        .map(|output| Listing::parse(&String::from_utf8_lossy(output), true))
+        .collect();
+    let [global_session, global_window, rest @ ..] = listings.as_slice() else {
+        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
+    };
+
+    let kept = match input.name.as_deref() {
+        None => None,
+        Some(name) if global_window.get(name).is_some() => Some(Kept::Window),
+        Some(name) if global_session.get(name).is_some() => Some(Kept::Session),
+        Some(name) => {
+            return Err(ToolError::invalid_argument(
+                "/name",
+                format!("tmux has no hook named {name:?}; names are exact (no prefixes)"),
+            ))
+        }
+    };
+    let wrong = |asked: &str, kept: Kept| {
+        let (noun, scopes) = match kept {
+            Kept::Session => ("session", "session, global or \"\""),
+            Kept::Window => ("window", "window, pane, global or \"\""),
+        };
+        ToolError::invalid_argument(
+            "/scope",
+            format!(
+                "{} is a {noun} hook, which scope {asked} cannot read; use scope {scopes}",
+                input.name.as_deref().unwrap_or_default()
+            ),
+        )
+    };
+    let sources: Vec<&Listing> = match (&level, kept) {
+        (Level::Global | Level::Server, None) => vec![global_session, global_window],
+        (Level::Global | Level::Server, Some(Kept::Session)) => vec![global_session],
+        (Level::Global | Level::Server, Some(Kept::Window)) => vec![global_window],
+        (Level::Session(_), Some(Kept::Window)) => return Err(wrong("session", Kept::Window)),
+        (Level::Window(_) | Level::Pane(_), Some(Kept::Session)) => return Err(wrong(scope.as_str(), Kept::Session)),
+        // Default: the session's hooks, or the level a named hook is kept at.
+        (Level::Default(_), Some(Kept::Window)) => rest.get(1).into_iter().collect(),
+        _ => rest.first().into_iter().collect(),
+    };
+    let mut hooks = Vec::new();
+    for source in sources {
+        for (name, value) in source.iter() {
+            if input.name.as_deref().is_some_and(|wanted| wanted != name) {
+                continue;
+            }
+            if let Value::Array(items) = value {
+                hooks.extend(items.iter().map(|(index, command)| Hook {
+                    name: name.to_string(),
+                    index: *index,
+                    command: command.clone(),
+                }));
+            }
+        }
+    }
+    hooks.truncate(MAX_LISTED);
+    reshape(&HooksReply {
+        scope: scope.as_str(),
+        target: input.target,
+        name: input.name,
+        hooks,
+    })
+}

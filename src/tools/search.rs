@@ -1,0 +1,332 @@
+//! `search_panes`: which panes show a text or a regular expression, and on which rows.
+//!
+//! The pattern never reaches tmux: tmux formats run `#(...)` as a shell command, and its
+//! own search modifiers would put caller text in one. paneward lists the panes, reads
+//! every screen in one more round trip, and matches in Rust.
+
+use regex::{Regex, RegexBuilder};
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{
+    SearchPanesInput, SearchPanesOutput, SearchPanesOutputPanesItem, SearchPanesOutputPanesItemMatchesItem,
+};
+use crate::tmux::format::{parse_records, record_format, Record};
+use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tools::snapshot::capture;
+use crate::tools::text::{split_capture, MAX_TEXT_BYTES};
+
+/// Matching panes returned when the caller does not say.
+pub const DEFAULT_PANES: i64 = 50;
+/// Matching rows per pane when the caller does not say.
+pub const DEFAULT_MATCHES_PER_PANE: i64 = 20;
+/// The most of either a caller may ask for (the contract's own `maximum`).
+pub const MAX_PER_REQUEST: i64 = 200;
+/// The most panes read per call: one tmux round trip carries a capture for each.
+pub const MAX_PANES_SEARCHED: usize = 1_000;
+/// Compiled-program ceiling for a caller's regex: the `regex` crate matches in linear
+/// time, so size is the only cost a pattern of 4,096 characters can inflate.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// Lazy-DFA cache ceiling per search.
+const REGEX_DFA_LIMIT: usize = 2 << 20;
+/// Deepest nesting of groups and repetitions accepted.
+const REGEX_NEST_LIMIT: u32 = 64;
+/// A pane may close between listing and reading; list again this many times.
+const ATTEMPTS: usize = 3;
+
+/// Where a pane sits, for the reply. Free text (names) goes last in the format.
+const FIELDS: [&str; 7] = [
+    "pane_id",
+    "pane_index",
+    "window_id",
+    "window_index",
+    "session_id",
+    "session_name",
+    "window_name",
+];
+
+enum Matcher {
+    Literal(String),
+    Regex(Regex),
+}
+
+impl Matcher {
+    fn new(pattern: &str, regex: bool) -> Result<Self, ToolError> {
+        if pattern.is_empty() {
+            return Err(ToolError::invalid_argument("/pattern", "must not be empty"));
+        }
+        if !regex {
+            return Ok(Self::Literal(pattern.to_string()));
+        }
+        RegexBuilder::new(pattern)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .dfa_size_limit(REGEX_DFA_LIMIT)
+            .nest_limit(REGEX_NEST_LIMIT)
+            .build()
+            .map(Self::Regex)
+            .map_err(|e| ToolError::invalid_argument("/pattern", regex_problem(&e)))
+    }
+
+    fn is_match(&self, row: &str) -> bool {
+        match self {
+            Self::Literal(text) => row.contains(text.as_str()),
+            Self::Regex(regex) => regex.is_match(row),
+        }
+    }
+}
+
+/// A short reason for a rejected regex, without echoing the (possibly long) pattern.
+fn regex_problem(error: &regex::Error) -> String {
+    match error {
+        regex::Error::CompiledTooBig(limit) => {
+            format!("is too complex a regular expression (its compiled form exceeds {limit} bytes); simplify it")
+        }
+        other => {
+            let text = other.to_string();
+            let reason = text
+                .lines()
+                .find_map(|line| line.trim().strip_prefix("error: "))
+                .unwrap_or("cannot be parsed");
+            format!("is not a valid regular expression: {reason}")
+        }
+    }
+}
+
+fn bounded(field: &str, requested: Option<i64>, default: i64) -> Result<usize, ToolError> {
+    let value = requested.unwrap_or(default);
+    if !(1..=MAX_PER_REQUEST).contains(&value) {
+        return Err(ToolError::invalid_argument(
+            field,
+            format!("must be between 1 and {MAX_PER_REQUEST} (default {default}); got {value}"),
+        ));
+    }
+    usize::try_from(value).map_err(|_| ToolError::invalid_argument(field, "must be a positive integer"))
+}
+
+/// A listed pane and its screen rows.
+struct Screen {
+    place: SearchPanesOutputPanesItem,
+    rows: Vec<String>,
+}
+
+fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
+    let index = |name: &str| record.int(name).map(|n| u64::try_from(n).unwrap_or(0));
+    Ok(SearchPanesOutputPanesItem {
+        pane_id: record.text("pane_id")?.to_string(),
+        pane_index: index("pane_index")?,
+        window_id: record.text("window_id")?.to_string(),
+        window_index: index("window_index")?,
+        window_name: record.text("window_name")?.to_string(),
+        session_id: record.text("session_id")?.to_string(),
+        session_name: record.text("session_name")?.to_string(),
+        match_count: 0,
+        matches: Vec::new(),
+        truncated: false,
+        truncated_lines: 0,
+    })
+}
+
+/// Lists the panes and reads their screens: two round trips however many panes there
+/// are. Returns the screens and how many panes were left unread.
+async fn read_screens(app: &App) -> Result<(Vec<Screen>, usize), ToolError> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let listing = app
+            .tmux
+            .run(
+                Command::new("list-panes")
+                    .arg("-a")
+                    .arg("-F")
+                    .arg(record_format(&FIELDS)),
+            )
+            .await?;
+        let listing = String::from_utf8_lossy(&listing);
+        let records = parse_records("list-panes", &FIELDS, &listing)?;
+        let left_out = records.len().saturating_sub(MAX_PANES_SEARCHED);
+        let mut places = Vec::with_capacity(records.len().min(MAX_PANES_SEARCHED));
+        let mut captures = Vec::with_capacity(places.capacity());
+        for record in records.iter().take(MAX_PANES_SEARCHED) {
+            let item = place(record)?;
+            let id: PaneId = item.pane_id.parse().map_err(|e| TmuxError::Protocol {
+                command: "list-panes".into(),
+                detail: format!("pane_id {e}"),
+            })?;
+            captures.push(capture(id, false));
+            places.push(item);
+        }
+        if captures.is_empty() {
+            return Ok((Vec::new(), left_out));
+        }
+        match app.tmux.run_all(&captures).await {
+            Ok(outputs) => {
+                let screens = places
+                    .into_iter()
+                    .zip(outputs)
+                    .map(|(place, text)| Screen {
+                        place,
+                        rows: split_capture(&text),
+                    })
+                    .collect();
+                return Ok((screens, left_out));
+            }
+            // tmux stops a chain at the first failure: a pane that closed since the
+            // listing fails them all, so list again.
+            Err(error) if error.is_object_gone() && attempt < ATTEMPTS => continue,
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// `search_panes`: see the tool's description in `schemas/tools/search_panes.json`.
+///
+/// # Errors
+/// An empty or invalid pattern, a limit out of range, or tmux failing.
+pub async fn search_panes(app: &App, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
+    let max_panes = bounded("/max_lines", input.max_lines, DEFAULT_PANES)?;
+    let max_matches = bounded(
+        "/max_matches_per_pane",
+        input.max_matches_per_pane,
+        DEFAULT_MATCHES_PER_PANE,
+    )?;
+    let matcher = Matcher::new(&input.pattern, input.regex.unwrap_or(false))?;
+    let (screens, panes_not_searched) = read_screens(app).await?;
+    Ok(collect(&matcher, screens, panes_not_searched, max_panes, max_matches))
+}
+
+/// Matches every screen and keeps what fits: `max_panes` panes in tmux's order,
+/// `max_matches` rows each (the lowest), [`MAX_TEXT_BYTES`] of rows in all.
+fn collect(
+    matcher: &Matcher,
+    screens: Vec<Screen>,
+    panes_not_searched: usize,
+    max_panes: usize,
+    max_matches: usize,
+) -> SearchPanesOutput {
+    let panes_searched = screens.len();
+    let mut out = SearchPanesOutput {
+        panes: Vec::new(),
+        panes_searched: panes_searched as u64,
+        panes_not_searched: panes_not_searched as u64,
+        matching_panes: 0,
+        truncated: false,
+        truncated_panes: 0,
+        truncated_lines: 0,
+        truncated_bytes: 0,
+    };
+    let mut budget = MAX_TEXT_BYTES;
+    for Screen { mut place, rows } in screens {
+        let matching: Vec<(usize, String)> = rows
+            .into_iter()
+            .enumerate()
+            .filter(|(_, row)| matcher.is_match(row))
+            .collect();
+        if matching.is_empty() {
+            continue;
+        }
+        out.matching_panes += 1;
+        if out.panes.len() == max_panes {
+            out.truncated_panes += 1;
+            continue;
+        }
+        // Keep the lowest rows (the newest output) that fit both limits.
+        let mut keep = 0;
+        let mut kept_bytes = 0;
+        for (_, row) in matching.iter().rev() {
+            if keep == max_matches || kept_bytes + row.len() + 1 > budget {
+                break;
+            }
+            kept_bytes += row.len() + 1;
+            keep += 1;
+        }
+        if keep == 0 {
+            out.truncated_panes += 1;
+            continue;
+        }
+        budget -= kept_bytes;
+        let cut = matching.len() - keep;
+        let cut_bytes: usize = matching[..cut].iter().map(|(_, row)| row.len() + 1).sum();
+        place.match_count = matching.len() as u64;
+        place.truncated = cut > 0;
+        place.truncated_lines = cut as u64;
+        place.matches = matching
+            .into_iter()
+            .skip(cut)
+            .map(|(row, line)| SearchPanesOutputPanesItemMatchesItem { row: row as u64, line })
+            .collect();
+        out.truncated_lines += cut as u64;
+        out.truncated_bytes += cut_bytes as u64;
+        out.panes.push(place);
+    }
+    out.truncated = out.truncated_panes > 0 || out.truncated_lines > 0;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screen(id: u32, rows: &[&str]) -> Screen {
+        Screen {
+            place: SearchPanesOutputPanesItem {
+                pane_id: format!("%{id}"),
+                pane_index: 0,
+                window_id: "@1".into(),
+                window_index: 0,
+                window_name: "w".into(),
+                session_id: "$0".into(),
+                session_name: "s".into(),
+                match_count: 0,
+                matches: Vec::new(),
+                truncated: false,
+                truncated_lines: 0,
+            },
+            rows: rows.iter().map(|r| (*r).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_lowest_rows_are_kept_and_the_cut_is_counted() {
+        let matcher = Matcher::new("x", false).unwrap();
+        let screens = vec![
+            screen(1, &["x1", "no", "x2", "x3"]),
+            screen(2, &["nothing"]),
+            screen(3, &["x"]),
+            screen(4, &["x"]),
+        ];
+        let out = collect(&matcher, screens, 0, 2, 2);
+        assert_eq!(out.panes.len(), 2);
+        let first = &out.panes[0];
+        assert_eq!((first.match_count, first.truncated_lines), (3, 1));
+        let rows: Vec<(u64, &str)> = first.matches.iter().map(|m| (m.row, m.line.as_str())).collect();
+        assert_eq!(rows, [(2, "x2"), (3, "x3")]);
+        assert_eq!(out.matching_panes, 3);
+        assert_eq!(out.truncated_panes, 1);
+        assert_eq!((out.truncated_lines, out.truncated_bytes), (1, 3));
+        assert!(out.truncated);
+    }
+
+    #[test]
+    fn a_bad_regex_names_the_pattern_and_the_problem() {
+        let Err(error) = Matcher::new("(unclosed", true) else {
+            panic!("accepted");
+        };
+        let text = error.to_string();
+        assert!(
+            text.starts_with("invalid arguments: /pattern: is not a valid regular expression"),
+            "{text}"
+        );
+        assert!(text.contains("unclosed group") && !text.contains("^"), "{text}");
+        let Err(error) = Matcher::new("(?:a{1000}){1000}", true) else {
+            panic!("accepted");
+        };
+        assert!(error.to_string().contains("too complex"), "{error}");
+        assert!(Matcher::new("", false).is_err());
+    }
+
+    #[test]
+    fn a_literal_pattern_is_not_a_regex() {
+        let matcher = Matcher::new("a.c", false).unwrap();
+        assert!(matcher.is_match("xa.cx") && !matcher.is_match("abc"));
+    }
+}

@@ -1,0 +1,135 @@
+//! `send_keys` and `send_keys_batch`: typing into panes through the cohort check.
+//!
+//! Every row's arguments are checked before anything is typed, so a malformed batch
+//! changes nothing; each row's cohort is then checked immediately before its own
+//! input (never all up front), because earlier rows can change what later rows reach.
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{
+    SendKeysBatchInput, SendKeysBatchInputOnError, SendKeysBatchOutput, SendKeysBatchOutputFailuresItem,
+    SendKeysBatchOutputTargetsItem, SendKeysInput, SendKeysOutput,
+};
+use crate::safety;
+use crate::tmux::PaneId;
+use crate::tools::args;
+use crate::tools::keys::KeyInput;
+
+/// One input to one pane, its arguments already checked.
+struct InputRow {
+    pane: PaneId,
+    keys: KeyInput,
+    enter: bool,
+    force: bool,
+}
+
+impl InputRow {
+    /// Checks one row's arguments; `at` is the row's JSON pointer (empty for `send_keys`).
+    ///
+    /// # Errors
+    /// A pane id that is not `%N`, or `keys` that [`KeyInput::parse`] refuses.
+    fn parse(
+        at: &str,
+        pane_id: &str,
+        keys: &str,
+        enter: Option<bool>,
+        literal: Option<bool>,
+        force: Option<bool>,
+    ) -> Result<Self, ToolError> {
+        let enter = enter.unwrap_or(true);
+        Ok(Self {
+            pane: args::pane_id(&format!("{at}/paneId"), pane_id)?,
+            keys: KeyInput::parse(&format!("{at}/keys"), keys, literal.unwrap_or(false), enter)?,
+            enter,
+            force: force.unwrap_or(false),
+        })
+    }
+
+    /// Checks the row's cohort, then types; returns the panes that received it.
+    ///
+    /// # Errors
+    /// The cohort check's refusal, or tmux failing.
+    async fn deliver(&self, app: &App) -> Result<Vec<PaneId>, ToolError> {
+        safety::deliver(app, self.pane, self.force, &self.keys.commands(self.pane, self.enter)).await
+    }
+}
+
+/// Pane ids as a generated pattern-checked string type.
+fn ids<T: TryFrom<String>>(panes: &[PaneId]) -> Result<Vec<T>, ToolError> {
+    panes
+        .iter()
+        .map(|pane| T::try_from(pane.to_string()).map_err(|_| ToolError::internal("a pane id broke its pattern")))
+        .collect()
+}
+
+/// A row number as the contract's integer.
+fn index(row: usize) -> Result<i64, ToolError> {
+    i64::try_from(row).map_err(|_| ToolError::internal("row index out of range"))
+}
+
+/// Types one row: the cohort is checked, then the keys go in.
+///
+/// # Errors
+/// Bad arguments, a refusal naming the pane and rule, or a tmux failure.
+pub async fn send_keys(app: &App, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
+    let row = InputRow::parse("", &input.pane_id, &input.keys, input.enter, input.literal, input.force)?;
+    let received = row.deliver(app).await?;
+    Ok(SendKeysOutput {
+        pane_id: row
+            .pane
+            .to_string()
+            .try_into()
+            .map_err(|_| ToolError::internal("a pane id broke its pattern"))?,
+        resolved_pane_ids: ids(&received)?,
+    })
+}
+
+/// Types the rows in order, each checked just before its own input; a refused row is
+/// reported in `failures` and, unless `onError` is `continue`, ends the batch.
+///
+/// # Errors
+/// Bad arguments in any row (before anything is typed).
+pub async fn send_keys_batch(app: &App, input: SendKeysBatchInput) -> Result<SendKeysBatchOutput, ToolError> {
+    let rows = input
+        .operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            InputRow::parse(
+                &format!("/operations/{i}"),
+                &op.pane_id,
+                &op.keys,
+                op.enter,
+                op.literal,
+                op.force,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let stop_on_error = !matches!(input.on_error, Some(SendKeysBatchInputOnError::Continue));
+    let mut output = SendKeysBatchOutput {
+        completed: 0,
+        failures: Vec::new(),
+        targets: Vec::new(),
+    };
+    for (row_index, row) in rows.iter().enumerate() {
+        match row.deliver(app).await {
+            Ok(received) => {
+                output.completed += 1;
+                output.targets.push(SendKeysBatchOutputTargetsItem {
+                    index: index(row_index)?,
+                    resolved_pane_ids: ids(&received)?,
+                });
+            }
+            Err(error) => {
+                output.failures.push(SendKeysBatchOutputFailuresItem {
+                    index: index(row_index)?,
+                    reason: error.message().to_string(),
+                });
+                if stop_on_error {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(output)
+}

@@ -1,0 +1,237 @@
+//! Server-wide reads: `get_server_info` and `get_tmux_variables`.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
+use crate::tmux::format::{parse_one, parse_records, record_format};
+use crate::tmux::Command;
+use crate::tools::hierarchy::outputs;
+use crate::tools::objects::{reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
+
+/// The server's own variables.
+const SERVER_FIELDS: [&str; 4] = ["socket_path", "pid", "version", "start_time"];
+
+/// One short record per pane, enough to count sessions, windows and panes (tmux 3.3a
+/// has no variable for those counts).
+const COUNT_FIELDS: [&str; 3] = ["session_id", "window_id", "pane_id"];
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ServerInfo {
+    socket_path: String,
+    version: String,
+    pid: i64,
+    start_time: i64,
+    session_count: usize,
+    window_count: usize,
+    pane_count: usize,
+    attached_clients: usize,
+    clients: Vec<Client>,
+    caller_pane_id: Option<String>,
+    safety: &'static str,
+    environment_values_revealed: bool,
+    paneward_version: &'static str,
+}
+
+pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError> {
+    let commands = [
+        Command::new("display-message")
+            .arg("-p")
+            .arg(record_format(&SERVER_FIELDS)),
+        Command::new("list-panes")
+            .arg("-a")
+            .arg("-F")
+            .arg(record_format(&COUNT_FIELDS)),
+        Command::new("list-clients")
+            .arg("-F")
+            .arg(record_format(&CLIENT_FIELDS)),
+    ];
+    let [server, panes, clients] = outputs(app.tmux.run_all(&commands).await?)?;
+    let server = String::from_utf8_lossy(&server);
+    let server = parse_one("display-message", &SERVER_FIELDS, &server)?;
+    let panes = String::from_utf8_lossy(&panes);
+    let panes = parse_records("list-panes", &COUNT_FIELDS, &panes)?;
+    let clients = String::from_utf8_lossy(&clients);
+    let clients = terminal_clients(&parse_records("list-clients", &CLIENT_FIELDS, &clients)?)?;
+
+    let distinct = |name: &str| -> HashSet<&str> { panes.iter().filter_map(|record| record.text(name).ok()).collect() };
+    let pane_ids = distinct("pane_id");
+    let socket_path = server.text("socket_path")?.to_string();
+    let pid = server.int("pid")?;
+    // Only a caller pane this server still has: TMUX may name a pane since closed.
+    let caller_pane_id = app
+        .caller
+        .as_ref()
+        .filter(|caller| caller.is_on_server(&socket_path, pid))
+        .map(|caller| caller.pane.to_string())
+        .filter(|pane| pane_ids.contains(pane.as_str()));
+    let attached_clients = clients.len();
+    let mut clients = clients;
+    clients.truncate(MAX_LISTED);
+    reshape(&ServerInfo {
+        socket_path,
+        version: server.text("version")?.to_string(),
+        pid,
+        start_time: server.int("start_time")?,
+        session_count: distinct("session_id").len(),
+        window_count: distinct("window_id").len(),
+        pane_count: pane_ids.len(),
+        attached_clients,
+        clients,
+        caller_pane_id,
+        safety: app.config.safety.as_str(),
+        environment_values_revealed: app.config.reveal_environment,
+        paneward_version: env!("CARGO_PKG_VERSION"),
+    })
+}
+
+/// The most names one call may ask for; tmux 3.3a reports about 120 variables.
+pub const MAX_VARIABLE_NAMES: usize = 256;
+/// The longest name accepted; tmux's longest variable name has about 30 characters.
+pub const MAX_VARIABLE_NAME_LEN: usize = 64;
+
+/// Whether `name` matches `[A-Za-z][A-Za-z0-9_]*`.
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Checks the requested names.
+///
+/// # Errors
+/// Too many names, or one that breaks the pattern or the length limit (named by pointer).
+fn checked_names(names: &[String]) -> Result<(), ToolError> {
+    if names.len() > MAX_VARIABLE_NAMES {
+        return Err(ToolError::invalid_argument(
+            "/names",
+            format!("at most {MAX_VARIABLE_NAMES} names; got {}", names.len()),
+        ));
+    }
+    for (index, name) in names.iter().enumerate() {
+        if name.len() > MAX_VARIABLE_NAME_LEN || !is_variable_name(name) {
+            return Err(ToolError::invalid_argument(
+                &format!("/names/{index}"),
+                format!("must match [A-Za-z][A-Za-z0-9_]* and be at most {MAX_VARIABLE_NAME_LEN} characters"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parses `display-message -a` output (`name=value` lines, sorted by name) into pairs.
+/// A line that does not start with a variable name and `=` continues the previous
+/// value: tmux prints values raw, newlines included.
+pub fn parse_variables(output: &str) -> Vec<(String, String)> {
+    let mut variables: Vec<(String, String)> = Vec::new();
+    let body = output.strip_suffix('\n').unwrap_or(output);
+    for line in body.split('\n') {
+        match line.split_once('=') {
+            Some((name, value)) if is_variable_name(name) => variables.push((name.to_string(), value.to_string())),
+            _ => {
+                if let Some((_, value)) = variables.last_mut() {
+                    value.push('\n');
+                    value.push_str(line);
+                }
+            }
+        }
+    }
+    variables
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Context {
+    session_id: String,
+    window_id: String,
+    pane_id: String,
+}
+
+#[derive(Serialize)]
+struct Variable {
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct Variables {
+    context: Context,
+    variables: Vec<Variable>,
+    unknown: Vec<String>,
+}
+
+pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Result<GetTmuxVariablesOutput, ToolError> {
+    if let Some(names) = &input.names {
+        checked_names(names)?;
+    }
+    // Every variable for tmux's current pane; names are picked here, never put in a format.
+    let output = app.tmux.run(Command::new("display-message").arg("-a")).await?;
+    let all = parse_variables(&String::from_utf8_lossy(&output));
+    let lookup = |name: &str| all.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let context = Context {
+        session_id: lookup("session_id").unwrap_or_default(),
+        window_id: lookup("window_id").unwrap_or_default(),
+        pane_id: lookup("pane_id").unwrap_or_default(),
+    };
+    let (variables, unknown) = match input.names {
+        None => (
+            all.into_iter()
+                .take(MAX_LISTED)
+                .map(|(name, value)| Variable { name, value })
+                .collect(),
+            Vec::new(),
+        ),
+        Some(names) => {
+            let mut variables = Vec::new();
+            let mut unknown: Vec<String> = Vec::new();
+            let mut seen = HashSet::new();
+            for name in names {
+                if !seen.insert(name.clone()) {
+                    continue;
+                }
+                match lookup(&name) {
+                    Some(value) => variables.push(Variable { name, value }),
+                    None => unknown.push(name),
+                }
+            }
+            (variables, unknown)
+        }
+    };
+    reshape(&Variables {
+        context,
+        variables,
+        unknown,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_names_follow_the_schema_pattern() {
+        assert!(is_variable_name("pane_id") && is_variable_name("A1_"));
+        for bad in ["", "1a", "_a", "a-b", "a b", "#{pane_id}", "é"] {
+            assert!(!is_variable_name(bad), "{bad:?}");
+        }
+        let names: Vec<String> = vec!["ok".into(), "#(reboot)".into()];
+        let error = checked_names(&names).unwrap_err().to_string();
+        assert!(error.contains("/names/1"), "{error}");
+    }
+
+    #[test]
+    fn values_with_newlines_stay_whole() {
+        let parsed = parse_variables("a=1\npane_title=two\nlines\nb=\n");
+        assert_eq!(
+            parsed,
+            [
+                ("a".to_string(), "1".to_string()),
+                ("pane_title".to_string(), "two\nlines".to_string()),
+                ("b".to_string(), String::new()),
+            ]
+        );
+    }
+}

@@ -1,0 +1,212 @@
+//! `capture_since`: the rows a pane wrote after a cursor from an earlier call.
+//!
+//! One round trip reads the pane's rows (history and screen), the screen a full-screen
+//! program will return to, and the numbers that place them; `tail.rs` then finds the
+//! cursor's anchor in them.
+
+use crate::app::App;
+use crate::error::ToolError;
+use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
+use crate::tmux::format::{parse_one, record_format};
+use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tools::args;
+use crate::tools::cursor::CursorKey;
+use crate::tools::tail::NormalRows;
+use crate::tools::text::keep_newest;
+
+/// The most history rows read per call, counted up from the screen: bounds the work on
+/// a pane with a huge `history-limit`, at four times the most rows a reply returns.
+pub const SCAN_ROWS: u64 = 20_000;
+
+/// What places the captured rows: ids and pid to check, sizes to number them, and the
+/// terminal cursor on the normal screen (saved while the alternate screen is on).
+const FIELDS: [&str; 8] = [
+    "pane_id",
+    "pane_pid",
+    "history_size",
+    "history_limit",
+    "pane_height",
+    "cursor_y",
+    "alternate_on",
+    "alternate_saved_y",
+];
+
+/// The newest [`SCAN_ROWS`] history rows and the screen. It comes first in the round
+/// trip because, unlike `display-message`, it fails for a missing pane.
+fn scan(pane: PaneId) -> Command {
+    Command::new("capture-pane")
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg("-S")
+        .arg(format!("-{SCAN_ROWS}"))
+}
+
+/// The normal screen a program on the alternate screen will return to (`-q`: no
+/// error when there is none).
+fn saved_screen(pane: PaneId) -> Command {
+    Command::new("capture-pane")
+        .arg("-p")
+        .arg("-a")
+        .arg("-q")
+        .arg("-t")
+        .arg(pane.to_string())
+}
+
+fn describe(pane: PaneId) -> Command {
+    Command::new("display-message")
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg(record_format(&FIELDS))
+}
+
+/// One row per line of a capture, blank rows kept, trailing spaces removed.
+fn split_rows(output: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(output);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    body.split('\n')
+        .map(|row| row.trim_end_matches([' ', '\r']).to_string())
+        .collect()
+}
+
+/// A pane as read for `capture_since`.
+struct Reading {
+    normal: NormalRows,
+    /// What the pane shows now: the alternate screen while a full-screen program runs.
+    visible: Vec<String>,
+    alternate: bool,
+}
+
+fn protocol(detail: String) -> ToolError {
+    TmuxError::Protocol {
+        command: "capture-pane".into(),
+        detail,
+    }
+    .into()
+}
+
+fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
+    let state = String::from_utf8_lossy(state);
+    let record = parse_one("display-message", &FIELDS, &state)?;
+    if record.text("pane_id")? != pane.to_string() {
+        return Err(TmuxError::ObjectGone {
+            message: format!("can't find pane: {pane}"),
+        }
+        .into());
+    }
+    let number = |name: &str| -> Result<u64, ToolError> {
+        u64::try_from(record.int(name)?).map_err(|_| protocol(format!("{name} is negative")))
+    };
+    let history_size = number("history_size")?;
+    let height = usize::try_from(number("pane_height")?).unwrap_or(usize::MAX);
+    let alternate = record.flag("alternate_on")?;
+    let cursor_y = if alternate {
+        number("alternate_saved_y")?
+    } else {
+        number("cursor_y")?
+    };
+    let pane_pid = u32::try_from(number("pane_pid")?).map_err(|_| protocol("pane_pid is too large".into()))?;
+    let scanned_history = history_size.min(SCAN_ROWS);
+    let mut rows = split_rows(scanned);
+    let history_rows = usize::try_from(scanned_history).unwrap_or(usize::MAX);
+    if rows.len() != history_rows.saturating_add(height) {
+        return Err(protocol(format!(
+            "{} rows captured where {scanned_history} history rows and a screen of {height} were expected; try again",
+            rows.len()
+        )));
+    }
+    let visible_start = rows.len() - height;
+    let mut visible = rows[visible_start..].to_vec();
+    while visible.last().is_some_and(String::is_empty) {
+        visible.pop();
+    }
+    if alternate {
+        rows.truncate(history_rows);
+        rows.extend(split_rows(saved));
+    }
+    Ok(Reading {
+        normal: NormalRows {
+            first: history_size - scanned_history,
+            rows,
+            cursor_row: history_size + cursor_y,
+            history_size,
+            history_limit: number("history_limit")?,
+            pane_pid,
+        },
+        visible,
+        alternate,
+    })
+}
+
+/// `capture_since`: see the tool's description in `schemas/tools/capture_since.json`.
+///
+/// # Errors
+/// A bad pane id, `max_lines` or cursor (checked before tmux is asked anything), a
+/// missing pane, or tmux failing.
+pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
+    let pane = args::pane_id("/pane_id", &input.pane_id)?;
+    let max_lines = args::max_lines("/max_lines", input.max_lines)?;
+    let key = CursorKey::process()?;
+    let cursor = match input.cursor.as_deref() {
+        None => None,
+        Some(text) => {
+            let cursor = key.open(text).map_err(|e| ToolError::invalid_argument("/cursor", e))?;
+            if cursor.pane != pane {
+                return Err(ToolError::invalid_argument(
+                    "/cursor",
+                    format!(
+                        "was issued for pane {}, not {pane}; pass a cursor from a capture_since call on {pane}, \
+                         or call without a cursor to start over",
+                        cursor.pane
+                    ),
+                ));
+            }
+            Some(cursor)
+        }
+    };
+    let outputs = app
+        .tmux
+        .run_all(&[scan(pane), saved_screen(pane), describe(pane)])
+        .await?;
+    let [scanned, saved, state] = outputs.as_slice() else {
+        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
+    };
+    let reading = read(pane, scanned, saved, state)?;
+    let (rows, missed) = match &cursor {
+        None => (reading.visible, None),
+        Some(cursor) => {
+            let resume = reading.normal.resume(cursor);
+            (reading.normal.from_row(resume.start), resume.missed)
+        }
+    };
+    let next = key.seal(&reading.normal.cursor_here(pane));
+    let bounded = keep_newest(rows, max_lines);
+    Ok(CaptureSinceOutput {
+        alternate_screen: reading.alternate,
+        cursor: CaptureSinceOutputCursor::try_from(next).map_err(|e| ToolError::internal(e.to_string()))?,
+        truncated: bounded.truncated(),
+        truncated_lines: u64::try_from(bounded.truncated_lines).unwrap_or(0),
+        truncated_bytes: u64::try_from(bounded.truncated_bytes).unwrap_or(0),
+        lines: bounded.lines,
+        lines_missed: missed.is_some(),
+        missed_reason: missed,
+        pane_id: pane.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_keep_blank_ones_and_lose_trailing_spaces() {
+        assert_eq!(split_rows(b"a  \n\nb\n"), ["a", "", "b"]);
+        assert_eq!(split_rows(b"\n"), [""]);
+        assert_eq!(split_rows(b""), Vec::<String>::new());
+        assert_eq!(split_rows(b"\n\n"), ["", ""]);
+    }
+}

@@ -1,0 +1,137 @@
+//! `paneward conform` against real server processes: paneward itself (no differences),
+//! paneward at a lower tier, a fixture server whose contract differs on purpose
+//! (`tests/fixtures/conform/differing_server.py`), and servers that fail.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+mod support;
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use support::root;
+
+const PANEWARD: &str = env!("CARGO_BIN_EXE_paneward");
+
+fn conform(args: &[&str]) -> Output {
+    Command::new(PANEWARD)
+        .arg("conform")
+        .args(args)
+        .env("PANEWARD_LOG", "error")
+        .env_remove("PANEWARD_SAFETY")
+        .env_remove("LIBTMUX_SAFETY")
+        .output()
+        .expect("run paneward conform")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The names of the tool files in `schemas/tools` whose tier is one of `tiers`.
+fn tools_of_tier(tiers: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
+        .unwrap()
+        .map(|entry| support::tool_file(entry.unwrap().path().file_stem().unwrap().to_str().unwrap()))
+        .filter(|tool| tiers.contains(&tool["tier"].as_str().unwrap()))
+        .map(|tool| tool["name"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn paneward_lists_exactly_its_own_contract() {
+    let output = conform(&["--", PANEWARD, "-L", "pw-unused-conform"]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("server: paneward "), "{text}");
+    let tools = tools_of_tier(&["readonly", "mutating"]).len();
+    assert!(
+        text.ends_with(&format!(
+            "no differences: the server lists the contract's {tools} tools at tier mutating unchanged\n"
+        )),
+        "{text}"
+    );
+    // The tool files themselves, read from the folder, are the same contract.
+    let schemas = root().join("schemas/tools");
+    let output = conform(&[
+        "--schemas",
+        schemas.to_str().unwrap(),
+        "--",
+        PANEWARD,
+        "-L",
+        "pw-unused-conform",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn a_server_at_a_lower_tier_is_compared_at_that_tier() {
+    let readonly_server = [PANEWARD, "-L", "pw-unused-conform", "--safety", "readonly"];
+    let mut args = vec!["--tier", "readonly", "--"];
+    args.extend(readonly_server);
+    let output = conform(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+
+    // At the default tier, every mutating tool is missing, and nothing else differs.
+    let mut args = vec!["--"];
+    args.extend(readonly_server);
+    let output = conform(&args);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let findings: Vec<&str> = text.lines().skip(1).filter(|l| l.contains(": ")).collect();
+    let expected: Vec<String> = tools_of_tier(&["mutating"])
+        .iter()
+        .map(|name| {
+            format!("{name}: missing: the contract has this tool at tier mutating; the server does not list it")
+        })
+        .collect();
+    assert!(!expected.is_empty(), "the contract has mutating tools");
+    assert_eq!(findings, expected, "{text}");
+}
+
+#[test]
+fn a_server_whose_contract_differs_gets_each_difference_by_tool_and_pointer() {
+    let fixture = root().join("tests/fixtures/conform/differing_server.py");
+    let schemas = root().join("schemas/tools");
+    let output = conform(&["--", "python3", fixture.to_str().unwrap(), schemas.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    let tools = tools_of_tier(&["readonly", "mutating"]).len();
+    assert_eq!(
+        text,
+        format!(
+            "server: differing-fixture 1.0 (protocol 2025-11-25)\n\
+             call_read_tools_batch /inputSchema/properties/operations/maxItems: expected 16, got 32\n\
+             frobnicate_pane: extra: the server lists this tool; the contract does not have it\n\
+             send_keys_batch: missing: the contract has this tool at tier mutating; the server does not list it\n\
+             snapshot_pane /annotations/readOnlyHint: unexpected true\n\
+             snapshot_pane /outputSchema/properties/dead/type: expected \"boolean\", got \"string\"\n\
+             snapshot_pane /outputSchema/required/3: missing, expected \"truncated\"\n\
+             snapshot_pane /title: expected \"Snapshot a pane\", got \"Snapshot\"\n\
+             7 differences in 4 tools (the contract has {tools} tools at tier mutating; the server lists {tools})\n"
+        )
+    );
+}
+
+#[test]
+fn a_server_that_cannot_start_or_never_answers_is_reported_within_the_timeout() {
+    let output = conform(&["--", "/nonexistent/mcp-server"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start /nonexistent/mcp-server"));
+
+    let start = Instant::now();
+    let output = conform(&["--timeout", "1", "--", "sleep", "600"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no answer to initialize within 1 s"), "{stderr}");
+    assert!(start.elapsed() < Duration::from_secs(15), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_conform_command_line_without_a_server_is_a_usage_error() {
+    let output = conform(&["--tier", "readonly"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("after --") && stderr.contains("--help"), "{stderr}");
+}
