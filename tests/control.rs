@@ -453,3 +453,62 @@ async fn hooks_that_run_after_our_commands_do_not_shift_replies() {
     );
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
 }
+
+#[test]
+fn a_batch_over_the_connection_keeps_rows_in_order_and_stops_at_a_failure() {
+    let server = TmuxServer::start();
+    let words = ["alpha", "bravo", "charlie", "delta"];
+    let panes: Vec<String> = words
+        .iter()
+        .map(|word| {
+            let pane = server.window_running(&format!("echo {word}; exec sleep 100000"));
+            server.wait_for_text(&pane, word);
+            pane
+        })
+        .collect();
+    let mut client = server.paneward();
+    // A first call makes the connection; the batch then sends its operations together.
+    client.call_ok("snapshot_pane", json!({"pane_id": panes[0]}));
+    assert_eq!(control_clients(&server).len(), 1);
+    let operations = |failing: Option<usize>| -> Value {
+        let operations: Vec<Value> = (0..16)
+            .map(|i| {
+                let pane = if Some(i) == failing {
+                    "%999"
+                } else {
+                    panes[i % 4].as_str()
+                };
+                let tool = if i % 2 == 0 { "capture_pane" } else { "snapshot_pane" };
+                json!({"tool": tool, "arguments": {"pane_id": pane}})
+            })
+            .collect();
+        json!(operations)
+    };
+    for _ in 0..10 {
+        let reply = client.call_ok("call_read_tools_batch", json!({"operations": operations(None)}));
+        let rows = reply["results"].as_array().unwrap();
+        assert_eq!(rows.len(), 16);
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row["index"], i);
+            assert_eq!(row["result"]["lines"], json!([words[i % 4]]), "row {i}");
+        }
+    }
+    let reply = client.call_ok(
+        "call_read_tools_batch",
+        json!({"operations": operations(Some(5)), "on_error": "stop"}),
+    );
+    assert_eq!(reply["results"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        (reply["stoppedAt"].clone(), reply["failed"].clone()),
+        (json!(5), json!(1))
+    );
+    let reply = client.call_ok(
+        "call_read_tools_batch",
+        json!({"operations": operations(Some(5)), "on_error": "continue"}),
+    );
+    let rows = reply["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    assert_eq!(rows[5]["success"], false);
+    assert_eq!(rows[6]["result"]["lines"], json!([words[2]]));
+    assert_eq!(control_clients(&server).len(), 1);
+}

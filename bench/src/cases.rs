@@ -1,10 +1,13 @@
-//! The measured calls, what each server names them, and the raw tmux commands each
-//! needs at least (the floor).
+//! The measured calls, what each server names them, and the tmux commands paneward's
+//! tool sends for each (the floor: the same commands, without paneward's framing).
 
 use paneward::tmux::control::protocol::command_line;
 use paneward::tmux::format::record_format;
-use paneward::tmux::Command;
-use paneward::tools::pane::PANE_FIELDS;
+use paneward::tmux::{Command, PaneId};
+use paneward::tools::hierarchy::PANE_DETAIL;
+use paneward::tools::objects::{fields, PANE_FIELDS};
+use paneward::tools::pane::describe_pane;
+use paneward::tools::snapshot::capture;
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;
@@ -45,25 +48,30 @@ impl Case {
         }
     }
 
-    /// The tmux commands the call needs, as one control-mode line, and how many blocks
-    /// tmux answers with.
+    /// The tmux commands paneward's tool sends for the call, as one control-mode line,
+    /// and how many blocks tmux answers with. A history capture reads the whole
+    /// scrollback: the reply counts the bytes of the lines it drops.
     pub fn floor(self, fixture: &Fixture) -> (String, usize) {
-        let target = fixture.target().to_string();
+        let pane = |text: &str| text.parse::<PaneId>().ok();
+        let Some(target) = pane(fixture.target()) else {
+            return (String::new(), 0);
+        };
         let commands = match self {
             Self::ListPanes => vec![Command::new("list-panes")
                 .arg("-a")
                 .arg("-F")
                 .arg(record_format(&PANE_FIELDS))],
-            Self::SnapshotPane => vec![capture(&target, None), describe(&target)],
-            Self::CaptureHistory => vec![capture(&target, Some(HISTORY_CAPTURE))],
+            Self::SnapshotPane => vec![capture(target, false), describe_pane(target)],
+            Self::CaptureHistory => vec![capture(target, true)],
             Self::Batch => batch_panes(fixture)
                 .iter()
+                .filter_map(|text| pane(text))
                 .enumerate()
                 .map(|(index, pane)| {
                     if index % 2 == 0 {
-                        capture(pane, None)
+                        capture(pane, false)
                     } else {
-                        describe(pane)
+                        pane_info(pane)
                     }
                 })
                 .collect(),
@@ -72,20 +80,13 @@ impl Case {
     }
 }
 
-fn capture(pane: &str, history: Option<usize>) -> Command {
-    let command = Command::new("capture-pane").arg("-p").arg("-t").arg(pane);
-    match history {
-        Some(lines) => command.arg("-S").arg(format!("-{lines}")),
-        None => command,
-    }
-}
-
-fn describe(pane: &str) -> Command {
+/// What `get_pane_info` sends.
+fn pane_info(pane: PaneId) -> Command {
     Command::new("display-message")
         .arg("-p")
         .arg("-t")
-        .arg(pane)
-        .arg(record_format(&PANE_FIELDS))
+        .arg(pane.to_string())
+        .arg(record_format(&fields(&[&PANE_FIELDS, &PANE_DETAIL])))
 }
 
 /// The panes the batch reads: every pane in turn, 16 operations in all.

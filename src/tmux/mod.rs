@@ -92,6 +92,12 @@ impl Tmux {
         &self.address
     }
 
+    /// Whether round trips sent together reach tmux in the order they were sent (over
+    /// a live control connection); separate tmux processes can overtake each other.
+    pub async fn keeps_order(&self) -> bool {
+        self.executor.keeps_order().await
+    }
+
     /// How the last round trip was sent, if one ran.
     pub async fn last_transport(&self) -> Option<Transport> {
         self.executor.last_transport().await

@@ -1,5 +1,5 @@
-//! `call_read_tools_batch`: up to sixteen inspect calls, run one after another through
-//! the same request path as a top-level call, in one reply of at most 1,000,000 bytes.
+//! `call_read_tools_batch`: up to sixteen inspect calls, each through the same request
+//! path as a top-level call, in one reply of at most 1,000,000 bytes.
 //!
 //! The limit is on the whole JSON-RPC response line as the stdio transport writes it,
 //! and that line holds the results twice (`structuredContent` and its text copy). When
@@ -68,11 +68,11 @@ pub async fn call_read_tools_batch(
         .operations
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
     let on_error = input.on_error.unwrap_or(OnError::Stop);
+    let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
+    let outcomes = run(app, &calls, on_error).await;
     let mut results = Vec::with_capacity(operations.len());
     let mut stopped_at = None;
-    for (index, operation) in operations.iter().enumerate() {
-        let (tool, arguments) = split(operation)?;
-        let outcome = call_nested(app, &tool, arguments).await;
+    for (index, ((tool, _), outcome)) in calls.into_iter().zip(outcomes).enumerate() {
         let index = i64::try_from(index).unwrap_or(i64::MAX);
         let failed = outcome.is_err();
         results.push(match outcome {
@@ -109,6 +109,74 @@ pub async fn call_read_tools_batch(
         truncated_bytes: 0,
     };
     fit(context, output, REPLY_LINE_LIMIT)
+}
+
+/// Runs the operations in order. Over a control connection they are all sent at once:
+/// tmux still runs them one after another, in order, but none waits for the previous
+/// reply. They only read, so those after a failure that stops the batch change nothing
+/// (their outcomes are dropped). Separate tmux processes could overtake each other, so
+/// without the connection each waits for the one before.
+async fn run(app: &App, calls: &[(String, Option<JsonObject>)], on_error: OnError) -> Vec<Result<Value, ToolError>> {
+    if app.tmux.keeps_order().await {
+        let nested = calls
+            .iter()
+            .map(|(tool, arguments)| call_nested(app, tool, arguments.clone()))
+            .collect();
+        return together(nested).await;
+    }
+    let mut outcomes = Vec::with_capacity(calls.len());
+    for (tool, arguments) in calls {
+        let outcome = call_nested(app, tool, arguments.clone()).await;
+        let stop = outcome.is_err() && on_error == OnError::Stop;
+        outcomes.push(outcome);
+        if stop {
+            break;
+        }
+    }
+    outcomes
+}
+
+/// Drives `calls` together and returns their outcomes in the order given.
+async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<Result<Value, ToolError>> {
+    let mut outcomes: Vec<Option<Result<Value, ToolError>>> = calls.iter().map(|_| None).collect();
+    std::future::poll_fn(|context| {
+        let mut pending = false;
+        for (call, outcome) in calls.iter_mut().zip(outcomes.iter_mut()) {
+            if outcome.is_none() {
+                match call.as_mut().poll(context) {
+                    std::task::Poll::Ready(done) => *outcome = Some(done),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outcomes.into_iter().flatten().collect()
+}
+
+/// More than the response line for `structured` can take: the line with `null` in its
+/// place, plus the compact JSON, plus its copy as a JSON string, where no byte takes
+/// more than six (`\u001f`).
+fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, structured)
+        .map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
+    Ok(context.reply_line_len(&Value::Null)? + 7 * count.0)
 }
 
 /// What dropping one row's result saves on the response line.
@@ -160,7 +228,13 @@ fn fit(
     mut output: CallReadToolsBatchOutput,
     limit: usize,
 ) -> Result<CallReadToolsBatchOutput, ToolError> {
-    let full = context.reply_line_len(&encode_output(&output)?)?;
+    let encoded = encode_output(&output)?;
+    // Most replies are far below the limit: a bound from one counting pass settles
+    // them without building and measuring the whole response line.
+    if line_bound(context, &encoded)? <= limit {
+        return Ok(output);
+    }
+    let full = context.reply_line_len(&encoded)?;
     if full <= limit {
         return Ok(output);
     }
@@ -211,6 +285,19 @@ mod tests {
     use super::*;
     use rmcp::model::RequestId;
     use serde_json::json;
+
+    #[test]
+    fn the_quick_bound_is_never_below_the_real_line() {
+        let context = CallContext::for_request(RequestId::String("a-long-request-id".into()));
+        for structured in [
+            json!({}),
+            json!({"lines": ["plain", "\u{1f}\u{1e}\u{0}", "\"quoted\" \\ back", "ünï ✓"]}),
+            json!({"lines": vec!["\u{1}"; 500]}),
+        ] {
+            let real = context.reply_line_len(&structured).unwrap();
+            assert!(line_bound(&context, &structured).unwrap() >= real, "{structured}");
+        }
+    }
 
     fn row(index: i64, result: Value) -> Row {
         Row {

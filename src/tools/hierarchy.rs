@@ -254,7 +254,7 @@ pub async fn get_window_info(app: &App, input: GetWindowInfoInput) -> Result<Get
 }
 
 /// Pane variables that only `get_pane_info` reports.
-const PANE_DETAIL: [&str; 13] = [
+pub const PANE_DETAIL: [&str; 13] = [
     "pane_dead_status",
     "pane_dead_signal",
     "pane_tty",

@@ -28,6 +28,10 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub const MAX_REPLY_BYTES: usize = 64 << 20;
 /// Requests waiting to be written; callers beyond it wait for room.
 const QUEUE_DEPTH: usize = 64;
+/// Where the deadline timer waits while nothing is in flight (it is not polled then).
+const IDLE_TIMER: Duration = Duration::from_secs(3600);
+/// Requests sent in one write at most: a full batch and then some.
+const WRITE_COALESCE: usize = 32;
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -227,7 +231,8 @@ struct LineReader {
 
 /// What one read produced.
 enum Read {
-    Line(Vec<u8>),
+    /// A line ended; it is in [`LineReader::line`] until [`LineReader::done`].
+    Line,
     /// A line too long to keep ended.
     Overlong,
     Eof,
@@ -242,45 +247,73 @@ impl LineReader {
         }
     }
 
-    /// Reads until a line ends. Cancel-safe: bytes are only consumed after they are
-    /// copied into `pending`.
+    /// The next line already in the buffer, without waiting; `None` when no whole line
+    /// is buffered (a partial one is kept in `pending`).
+    fn buffered(&mut self) -> Option<Read> {
+        let buffer = self.stdout.buffer();
+        if buffer.is_empty() {
+            return None;
+        }
+        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buffer.len(), false),
+        };
+        let body = &buffer[..if done { taken - 1 } else { taken }];
+        if !self.overlong {
+            if self.pending.len() + body.len() > MAX_LINE_BYTES {
+                self.overlong = true;
+                self.pending.clear();
+            } else {
+                self.pending.extend_from_slice(body);
+            }
+        }
+        self.stdout.consume(taken);
+        if !done {
+            return None;
+        }
+        Some(if std::mem::take(&mut self.overlong) {
+            Read::Overlong
+        } else {
+            Read::Line
+        })
+    }
+
+    /// Waits until a line ends. Cancel-safe: the only wait is `fill_buf`, which
+    /// consumes nothing, and bytes leave the buffer only once copied into `pending`.
     async fn read(&mut self) -> Result<Read, String> {
         loop {
-            let buffer = self
+            if let Some(read) = self.buffered() {
+                return Ok(read);
+            }
+            let filled = self
                 .stdout
                 .fill_buf()
                 .await
                 .map_err(|e| format!("reading from tmux: {e}"))?;
-            if buffer.is_empty() {
+            if filled.is_empty() {
                 return Ok(Read::Eof);
             }
-            let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(at) => (at + 1, true),
-                None => (buffer.len(), false),
-            };
-            let body = &buffer[..if done { taken - 1 } else { taken }];
-            if !self.overlong {
-                if self.pending.len() + body.len() > MAX_LINE_BYTES {
-                    self.overlong = true;
-                    self.pending.clear();
-                } else {
-                    self.pending.extend_from_slice(body);
-                }
-            }
-            self.stdout.consume(taken);
-            if done {
-                if std::mem::take(&mut self.overlong) {
-                    return Ok(Read::Overlong);
-                }
-                return Ok(Read::Line(std::mem::take(&mut self.pending)));
-            }
         }
+    }
+
+    /// The line the last [`Read::Line`] ended.
+    fn line(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// Forgets the current line, keeping its memory for the next.
+    fn done(&mut self) {
+        self.pending.clear();
     }
 
     async fn next_line(&mut self) -> Result<Option<Vec<u8>>, String> {
         loop {
             match self.read().await? {
-                Read::Line(line) => return Ok(Some(line)),
+                Read::Line => {
+                    let line = self.line().to_vec();
+                    self.done();
+                    return Ok(Some(line));
+                }
                 Read::Overlong => continue,
                 Read::Eof => return Ok(None),
             }
@@ -338,24 +371,45 @@ impl Task {
     /// Runs until the connection ends; returns why.
     async fn serve(&mut self) -> String {
         let mut accepting = true;
+        // One timer for the front request's deadline, moved only when the front changes.
+        let timer = tokio::time::sleep(IDLE_TIMER);
+        tokio::pin!(timer);
+        let mut armed: Option<Instant> = None;
         loop {
             if !accepting && self.in_flight.is_empty() {
                 return "every caller went away".into();
             }
             let deadline = self.in_flight.front().map(|r| r.deadline);
+            if let Some(deadline) = deadline.filter(|d| armed != Some(*d)) {
+                timer.as_mut().reset(deadline);
+                armed = Some(deadline);
+            }
             let step = tokio::select! {
                 read = self.reader.read() => Step::Read(read),
                 request = self.queue.recv(), if accepting => Step::Request(request),
-                () = sleep_until(deadline) => Step::Deadline,
+                () = &mut timer, if deadline.is_some() => Step::Deadline,
             };
             match step {
-                Step::Read(Ok(Read::Line(line))) => {
-                    if let Err(reason) = self.on_line(&line) {
-                        return reason;
+                Step::Read(Ok(read)) => {
+                    // Handle every line already buffered before waiting again.
+                    let mut next = Some(read);
+                    while let Some(read) = next {
+                        match read {
+                            Read::Line => {
+                                let line = std::mem::take(&mut self.reader.pending);
+                                let handled = self.on_line(&line);
+                                self.reader.pending = line;
+                                self.reader.done();
+                                if let Err(reason) = handled {
+                                    return reason;
+                                }
+                            }
+                            Read::Overlong => self.oversized |= !self.in_flight.is_empty(),
+                            Read::Eof => return "tmux closed the connection".into(),
+                        }
+                        next = self.reader.buffered();
                     }
                 }
-                Step::Read(Ok(Read::Overlong)) => self.oversized |= !self.in_flight.is_empty(),
-                Step::Read(Ok(Read::Eof)) => return "tmux closed the connection".into(),
                 Step::Read(Err(error)) => return error,
                 Step::Request(Some(request)) => {
                     if let Err(reason) = self.write(request).await {
@@ -375,30 +429,42 @@ impl Task {
         }
     }
 
-    async fn write(&mut self, request: Request) -> Result<(), String> {
-        if request.reply.is_closed() {
-            return Ok(()); // The caller gave up before it was sent.
-        }
-        let written = tokio::time::timeout_at(request.deadline, self.stdin.write_all(request.text.as_bytes())).await;
-        match written {
-            Ok(Ok(())) => {
-                self.in_flight.push_back(InFlight {
-                    nonce: request.nonce,
-                    expected: request.expected,
-                    deadline: request.deadline,
-                    reply: request.reply,
-                });
-                Ok(())
-            }
-            Ok(Err(error)) => {
-                let _ = request.reply.send(Err(Failure::Lost { written: true }));
-                Err(format!("writing to tmux: {error}"))
-            }
-            Err(_) => {
-                let _ = request.reply.send(Err(Failure::TimedOut));
-                Err("tmux stopped reading commands".into())
+    /// Writes `first` and every request already queued behind it in one write: tmux then
+    /// reads them in one go and runs its event loop once for all of them, instead of
+    /// once per request (a batch's sixteen operations arrive together).
+    async fn write(&mut self, first: Request) -> Result<(), String> {
+        let mut requests = vec![first];
+        while requests.len() < WRITE_COALESCE {
+            match self.queue.try_recv() {
+                Ok(request) => requests.push(request),
+                Err(_) => break,
             }
         }
+        // A caller that gave up before its request was sent is not sent.
+        requests.retain(|request| !request.reply.is_closed());
+        let Some(deadline) = requests.iter().map(|r| r.deadline).min() else {
+            return Ok(());
+        };
+        let text: String = requests.iter().map(|r| r.text.as_str()).collect();
+        let written = tokio::time::timeout_at(deadline, self.stdin.write_all(text.as_bytes())).await;
+        let failure = match written {
+            Ok(Ok(())) => None,
+            Ok(Err(error)) => Some((Failure::Lost { written: true }, format!("writing to tmux: {error}"))),
+            Err(_) => Some((Failure::TimedOut, "tmux stopped reading commands".to_string())),
+        };
+        if let Some((failure, reason)) = failure {
+            for request in requests {
+                let _ = request.reply.send(Err(failure.clone()));
+            }
+            return Err(reason);
+        }
+        self.in_flight.extend(requests.into_iter().map(|request| InFlight {
+            nonce: request.nonce,
+            expected: request.expected,
+            deadline: request.deadline,
+            reply: request.reply,
+        }));
+        Ok(())
     }
 
     fn on_line(&mut self, line: &[u8]) -> Result<(), String> {
@@ -466,12 +532,5 @@ impl Task {
         }
         self.transcript.clear();
         let _ = front.reply.send(result);
-    }
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
-        None => std::future::pending().await,
     }
 }

@@ -76,6 +76,12 @@ impl Executor {
         }
     }
 
+    /// Whether round trips sent now go over a live control connection, where tmux
+    /// answers them in the order they were sent even when several are in flight.
+    pub async fn keeps_order(&self) -> bool {
+        self.slot.lock().await.connection.as_ref().is_some_and(|c| c.is_open())
+    }
+
     /// The transport the last round trip used, if any ran.
     pub async fn last_transport(&self) -> Option<Transport> {
         self.slot.lock().await.last_transport

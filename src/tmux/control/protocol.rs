@@ -177,10 +177,12 @@ pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
 /// scrollback capture borrows more and gives it back.
 const RETAINED_BYTES: usize = 256 * 1024;
 
-/// The lines tmux sent for one round trip, kept in one buffer.
+/// The lines tmux sent for one round trip, kept in one buffer as tmux sent them (each
+/// followed by its newline), so a block's output is one slice of it.
 #[derive(Debug, Default)]
 pub struct Transcript {
     bytes: Vec<u8>,
+    /// Where each line starts and ends, its newline not included.
     lines: Vec<(usize, usize)>,
 }
 
@@ -189,6 +191,18 @@ impl Transcript {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(line);
         self.lines.push((start, self.bytes.len()));
+        self.bytes.push(b'\n');
+    }
+
+    /// Lines `from..to`, each with its newline, as one slice.
+    fn span(&self, from: usize, to: usize) -> &[u8] {
+        match (
+            self.lines.get(from),
+            to.checked_sub(1).and_then(|last| self.lines.get(last)),
+        ) {
+            (Some(&(start, _)), Some(&(_, end))) if from < to => &self.bytes[start..=end],
+            _ => &[],
+        }
     }
 
     pub fn byte_len(&self) -> usize {
@@ -320,11 +334,7 @@ fn parse_segment(transcript: &Transcript, start: usize, end: usize, reply: &mut 
         })
         .ok_or("a command's block never ended")?;
     let (close_index, guard) = close;
-    let mut output = Vec::new();
-    for i in content_start..close_index {
-        output.extend_from_slice(transcript.line(i));
-        output.push(b'\n');
-    }
+    let mut output = transcript.span(content_start, close_index).to_vec();
     let mut index = close_index + 1;
     while index < end {
         let line = transcript.line(index);
