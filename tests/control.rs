@@ -52,6 +52,8 @@ async fn arguments_reach_tmux_unchanged_through_the_control_line() {
         "it's \"quoted\" $HOME ~ #{session_name} ; \\ end",
         "line\nbreak\ttab\u{1f}unit",
         "%end 1 2 1",
+        "ends in a semicolon;",
+        "ends in an escaped one\\;",
         "ünïcödé ✓",
     ] {
         tmux.run(Command::new("set-buffer").arg("-b").arg("pw").arg(value))
