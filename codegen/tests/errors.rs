@@ -9,10 +9,26 @@ use serde_json::{json, Value};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
+/// A fresh folder under Cargo's temporary directory, removed when dropped.
+struct Folder(PathBuf);
+
+impl std::ops::Deref for Folder {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh folder holding the given files.
-fn folder(files: &[(&str, String)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "paneward-codegen-{}-{}",
+fn folder(files: &[(&str, String)]) -> Folder {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "codegen-errors-{}-{}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::SeqCst)
     ));
@@ -21,7 +37,7 @@ fn folder(files: &[(&str, String)]) -> PathBuf {
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
-    dir
+    Folder(dir)
 }
 
 fn good_tool() -> Value {
