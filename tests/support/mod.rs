@@ -6,7 +6,7 @@
 pub mod control;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -409,11 +409,6 @@ pub fn seed_blocks(file: &str) -> Vec<Value> {
         }
     }
     blocks
-}
-
-/// Whether `path` exists (for tests that need the seeds folder beside the project).
-pub fn exists(path: &Path) -> bool {
-    path.exists()
 }
 
 /// A private directory for files a test's panes write, removed on drop.
