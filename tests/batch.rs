@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 use support::{assert_valid_output, Client, TmuxServer};
 
-/// A `tmux` that appends its arguments to a log, one line per run, then runs tmux: it
-/// shows what paneward asked tmux to do, and in which order.
+/// A `tmux` that appends its arguments (and the script it reads) to a log, one line per
+/// run, then runs tmux: it shows what paneward asked tmux to do, and in which order.
 struct LoggingTmux {
     dir: PathBuf,
 }
@@ -25,7 +25,9 @@ impl LoggingTmux {
         std::fs::write(
             &script,
             format!(
-                "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec tmux \"$@\"\n",
+                // paneward sends its commands as a script on standard input
+                // (`source-file -`): log that script, with tmux's quotes taken out.
+                "#!/bin/sh\nlog='{}'\ncase \"$*\" in\n*'source-file -')\n  script=$(cat)\n  printf '%s %s\\n' \"$*\" \"$(printf '%s' \"$script\" | tr -d \"'\")\" >> \"$log\"\n  printf '%s\\n' \"$script\" | exec tmux \"$@\" ;;\n*)\n  printf '%s\\n' \"$*\" >> \"$log\"\n  exec tmux \"$@\" ;;\nesac\n",
                 log.display()
             ),
         )

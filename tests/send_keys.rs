@@ -225,3 +225,36 @@ fn too_many_rows_or_a_bad_pane_id_are_rejected_before_any_input() {
     );
     assert_eq!(typed.lines().count(), 64);
 }
+
+#[test]
+fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
+    // Without control mode every round trip is a tmux process; a wrapper records the
+    // arguments each one was started with, as any local user could read them in /proc.
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let argv_log = scratch.path("argv");
+    let wrapper = scratch.path("tmux");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{argv_log}'\nexec tmux \"$@\"\n"),
+    )
+    .unwrap();
+    let executable = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755);
+    std::fs::set_permissions(&wrapper, executable).unwrap();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_with(&["--tmux", &wrapper, "--no-control-mode"], &[]);
+    client.initialize();
+
+    let secret = "hunter2-correct-horse";
+    client.call_ok("send_keys", json!({"paneId": pane, "keys": secret, "literal": true}));
+    assert_eq!(scratch.wait_for_lines("typed", 1), format!("{secret}\n"));
+    let argv = scratch.read("argv");
+    assert!(
+        argv.contains("source-file -"),
+        "the wrapper saw paneward's tmux runs: {argv}"
+    );
+    assert!(
+        !argv.contains("hunter2"),
+        "the typed text was on a command line: {argv}"
+    );
+}

@@ -11,6 +11,7 @@ pub mod control;
 pub mod error;
 pub mod format;
 pub mod ids;
+pub mod script;
 mod subprocess;
 
 use std::path::{Path, PathBuf};

@@ -1,36 +1,27 @@
 //! Running commands with one `tmux` process per round trip.
 //!
-//! Several commands travel as one `;`-separated argument list. To hand each command
-//! its own output, a `display-message -p` of a per-call random marker is placed
-//! between them and the combined output is split on those marker lines; pane text
-//! cannot forge a marker it never saw.
-//!
-//! tmux reads *any* argument that ends in `;` as the end of a command (the `;` is
-//! dropped), so every argument of ours is escaped with [`escape_trailing_semicolon`]:
-//! otherwise text typed into a pane could end our command and start one of its own.
+//! The commands go to `tmux source-file -` on standard input, written in tmux's command
+//! language by [`super::script`] (the same encoder as control mode), never as process
+//! arguments: those are readable by any local user from `/proc/<pid>/cmdline`, and text
+//! typed into a pane can be a secret. A `display-message -p` of a per-call random
+//! separator goes between the commands, and the combined output is split on those
+//! lines; pane text cannot forge a separator it never saw.
 
-use std::borrow::Cow;
-use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command as Process;
 
 use super::command::Command;
 use super::error::{classify, TmuxError};
+use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
 
-/// A marker line no pane could have printed by chance or design.
-fn new_marker() -> String {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    format!("paneward-split-{:016x}", hasher.finish())
-}
+/// The most output one round trip may return, as on the control connection: a whole
+/// scrollback of a wide pane fits many times over.
+const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
@@ -46,39 +37,60 @@ pub async fn run_all(
     clientless: bool,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
     let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
-    let marker = new_marker();
+    let nonce = Nonce::new();
+    let mut script = separated_chain(commands, nonce.separator());
+    script.push('\n');
     let mut process = Process::new(binary);
     // Without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our \x1f/\x1e
     // field separators and for every non-ASCII character; -u makes it write UTF-8.
-    process.arg("-u").args(address.flags());
-    for (index, command) in commands.iter().enumerate() {
-        if index > 0 {
-            process.args([";", "display-message", "-p", marker.as_str(), ";"]);
-        }
-        for arg in command.argv() {
-            process.arg(&*escape_trailing_semicolon(arg));
-        }
-    }
+    process.arg("-u").args(address.flags()).args(["source-file", "-"]);
     if clientless {
         process.env_remove("TMUX_PANE");
     }
     process
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let child = process.spawn().map_err(|source| TmuxError::Spawn {
+    let spawn_error = |source| TmuxError::Spawn {
         binary: binary.display().to_string(),
         source,
-    })?;
-    let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
-        Ok(Ok(output)) => output,
-        Ok(Err(source)) => {
-            return Err(TmuxError::Spawn {
-                binary: binary.display().to_string(),
-                source,
+    };
+    let mut child = process.spawn().map_err(spawn_error)?;
+    let exchange = async {
+        let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(TmuxError::Protocol {
+                command: summary.clone(),
+                detail: "the tmux process has no pipes".into(),
+            });
+        };
+        // tmux reads the whole script before it runs any of it, so writing all of it
+        // before reading the output cannot deadlock.
+        // tmux exits before reading when it cannot reach the server; its exit status and
+        // standard error then say why, so a closed pipe here is not the error to report.
+        match stdin.write_all(script.as_bytes()).await {
+            Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => return Err(spawn_error(error)),
+            _ => drop(stdin),
+        }
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let mut limited = stdout.take(MAX_OUTPUT_BYTES + 1);
+        let (read_out, read_err) = tokio::join!(limited.read_to_end(&mut out), stderr.read_to_end(&mut err));
+        read_out.map_err(spawn_error)?;
+        read_err.map_err(spawn_error)?;
+        if out.len() as u64 > MAX_OUTPUT_BYTES {
+            return Err(TmuxError::Protocol {
+                command: summary.clone(),
+                detail: format!("the output passed {MAX_OUTPUT_BYTES} bytes"),
             });
         }
+        let status = child.wait().await.map_err(spawn_error)?;
+        Ok((status, out, err))
+    };
+    let (status, stdout, stderr) = match tokio::time::timeout(timeout, exchange).await {
+        Ok(result) => result?,
         Err(_) => {
             return Err(TmuxError::Timeout {
                 command: summary,
@@ -86,23 +98,13 @@ pub async fn run_all(
             })
         }
     };
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(classify(&summary, &address.label(), &stderr));
+    if !status.success() {
+        return Err(classify(&summary, &address.label(), &String::from_utf8_lossy(&stderr)));
     }
-    split_outputs(&output.stdout, &marker, commands.len()).ok_or_else(|| TmuxError::Protocol {
+    split_outputs(&stdout, nonce.separator(), commands.len()).ok_or_else(|| TmuxError::Protocol {
         command: summary,
         detail: "the output did not split into one part per command".into(),
     })
-}
-
-/// Makes tmux read `arg` as itself: an argument ending in `;` gets a `\` before that
-/// `;`, which tmux turns back into the `;` instead of ending the command there.
-fn escape_trailing_semicolon(arg: &str) -> Cow<'_, str> {
-    match arg.strip_suffix(';') {
-        Some(head) => Cow::Owned(format!("{head}\\;")),
-        None => Cow::Borrowed(arg),
-    }
 }
 
 /// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
@@ -134,20 +136,5 @@ mod tests {
         let parts = split_outputs(out, "MARK", 3).unwrap();
         assert_eq!(parts, vec![b"a\nxMARK\n".to_vec(), b"b\nc\n".to_vec(), Vec::new()]);
         assert!(split_outputs(out, "MARK", 2).is_none());
-    }
-
-    #[test]
-    fn only_a_trailing_semicolon_is_escaped() {
-        assert_eq!(escape_trailing_semicolon("echo a; b;"), "echo a; b\\;");
-        assert_eq!(escape_trailing_semicolon(";"), "\\;");
-        // tmux turns `x\\;` into `x\;`: the backslash the text had survives.
-        assert_eq!(escape_trailing_semicolon("x\\;"), "x\\\\;");
-        assert_eq!(escape_trailing_semicolon("a;b"), "a;b");
-        assert!(matches!(escape_trailing_semicolon("%1"), Cow::Borrowed(_)));
-    }
-
-    #[test]
-    fn markers_differ_between_calls() {
-        assert_ne!(new_marker(), new_marker());
     }
 }

@@ -9,10 +9,9 @@
 //! end nonce, and each command's block is cut from between two separators, ending at the
 //! *last* guard that carries its number; forged guards inside the block come before it.
 
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use crate::tmux::command::Command;
+use crate::tmux::script::separated_chain;
+pub use crate::tmux::script::{command_line, Nonce};
 
 /// The flag tmux puts on the guards of commands a control client sent itself; blocks of
 /// hooks that run after them (`after-*`, `command-error`) carry 0.
@@ -60,115 +59,14 @@ impl Guard {
     }
 }
 
-/// A per-call secret that tmux echoes as separator and end lines. Pane text cannot
-/// print it because it never sees it: it travels only on our own pipe.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Nonce {
-    separator: String,
-    end: String,
-}
-
-/// Mixed into every nonce so two nonces made in the same nanosecond still differ.
-static NONCE_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-impl Nonce {
-    /// A fresh nonce: 128 bits from two SipHash runs with the process's random keys.
-    pub fn new() -> Self {
-        let count = NONCE_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let mut words = [0u64; 2];
-        for (index, word) in words.iter_mut().enumerate() {
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u64(count);
-            hasher.write_u128(nanos);
-            hasher.write_usize(index);
-            *word = hasher.finish();
-        }
-        let secret = format!("pw{:016x}{:016x}", words[0], words[1]);
-        Self {
-            separator: format!("{secret}s"),
-            end: format!("{secret}e"),
-        }
-    }
-
-    /// The line that ends the whole round trip.
-    pub fn end_line(&self) -> &[u8] {
-        self.end.as_bytes()
-    }
-
-    fn separator_line(&self) -> &[u8] {
-        self.separator.as_bytes()
-    }
-}
-
-impl Default for Nonce {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Appends `text` as one tmux command-parser token that means exactly `text`.
-///
-/// Single quotes turn off `$`, `~`, `#`, `;` and `\`; a quote or a control character
-/// (a newline would end the command line) is written outside them as an escape.
-fn push_quoted(out: &mut String, text: &str) {
-    out.push('\'');
-    for ch in text.chars() {
-        match ch {
-            '\'' => out.push_str("'\\''"),
-            '\0'..='\u{1f}' | '\u{7f}' => {
-                // Octal escapes are the one form tmux's parser takes for every byte.
-                out.push_str(&format!("'\\{:03o}'", u32::from(ch)));
-            }
-            _ => out.push(ch),
-        }
-    }
-    out.push('\'');
-}
-
-fn push_command(out: &mut String, command: &Command) {
-    for (index, arg) in command.argv().enumerate() {
-        if index == 0 {
-            // The name is one of our constants, never caller text.
-            out.push_str(arg);
-        } else {
-            out.push(' ');
-            push_quoted(out, arg);
-        }
-    }
-}
-
-/// The commands as one control-mode line, chained with `;`, with no framing of ours
-/// (the benchmark's floor).
-pub fn command_line(commands: &[Command]) -> String {
-    let mut out = String::new();
-    for (index, command) in commands.iter().enumerate() {
-        if index > 0 {
-            out.push_str(" ; ");
-        }
-        push_command(&mut out, command);
-    }
-    out
-}
-
 /// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
 /// the first failure, as in a subprocess) with separators between them, then the end
 /// nonce on its own line. Never writes an empty line: tmux detaches a control client
 /// that sends one.
 pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
-    let mut out = String::with_capacity(128 * commands.len() + 96);
-    for (index, command) in commands.iter().enumerate() {
-        if index > 0 {
-            out.push_str(" ; display-message -p ");
-            out.push_str(&nonce.separator);
-            out.push_str(" ; ");
-        }
-        push_command(&mut out, command);
-    }
+    let mut out = separated_chain(commands, nonce.separator());
     out.push_str("\ndisplay-message -p ");
-    out.push_str(&nonce.end);
+    out.push_str(nonce.end());
     out.push('\n');
     out
 }
@@ -267,7 +165,7 @@ pub fn parse_reply(transcript: &Transcript, nonce: &Nonce, expected: usize) -> R
     let count = transcript.lines.len();
     let mut index = 0;
     while index <= count {
-        let at_separator = index < count && transcript.line(index) == nonce.separator_line();
+        let at_separator = index < count && transcript.line(index) == nonce.separator().as_bytes();
         if index == count || at_separator {
             let end = if at_separator {
                 // The separator's own `%begin` is the line before it.
@@ -391,7 +289,7 @@ mod tests {
     }
 
     fn sep(nonce: &Nonce) -> String {
-        String::from_utf8(nonce.separator_line().to_vec()).unwrap()
+        String::from_utf8(nonce.separator().as_bytes().to_vec()).unwrap()
     }
 
     #[test]
@@ -414,32 +312,6 @@ mod tests {
         ] {
             assert_eq!(Guard::parse(line.as_bytes()), None, "{line}");
         }
-    }
-
-    #[test]
-    fn arguments_are_quoted_so_the_parser_gives_them_back_unchanged() {
-        let command = Command::new("display-message")
-            .arg("-p")
-            .arg("it's $HOME ~ #{x} ; \\ end")
-            .arg("")
-            .arg("a\nb\u{1f}");
-        let nonce = Nonce::new();
-        let text = round_trip_text(std::slice::from_ref(&command), &nonce);
-        let first = text.lines().next().unwrap();
-        assert_eq!(
-            first,
-            "display-message '-p' 'it'\\''s $HOME ~ #{x} ; \\ end' '' 'a'\\012'b'\\037''"
-        );
-        assert_eq!(text.lines().count(), 2, "one command line, one end line");
-        assert!(!text.lines().any(str::is_empty), "an empty line detaches the client");
-    }
-
-    #[test]
-    fn nonces_differ_and_hold_no_format_characters() {
-        let (a, b) = (Nonce::new(), Nonce::new());
-        assert_ne!(a, b);
-        assert!(a.end.bytes().all(|c| c.is_ascii_alphanumeric()));
-        assert_ne!(a.end_line(), a.separator_line());
     }
 
     #[test]

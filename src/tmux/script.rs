@@ -1,0 +1,165 @@
+//! Writing commands in tmux's own command language, as both transports send them: a
+//! control-mode line, or a script read by `tmux source-file -` on standard input.
+//!
+//! Every argument is quoted so tmux's parser gives it back unchanged: `;`, `$`, `~`, `#`
+//! and `\` lose their meaning, and a control character (a newline would end the line) is
+//! written as an escape. Commands never travel as process arguments, where any local
+//! user could read text typed into a pane from `/proc/<pid>/cmdline`.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::command::Command;
+
+/// A per-call secret that tmux echoes as separator and end lines. Pane text cannot
+/// print it because it never sees it: it travels only on our own pipe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nonce {
+    separator: String,
+    end: String,
+}
+
+/// Mixed into every nonce so two nonces made in the same nanosecond still differ.
+static NONCE_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Nonce {
+    /// A fresh nonce: 128 bits from two SipHash runs with the process's random keys.
+    pub fn new() -> Self {
+        let count = NONCE_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mut words = [0u64; 2];
+        for (index, word) in words.iter_mut().enumerate() {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(count);
+            hasher.write_u128(nanos);
+            hasher.write_usize(index);
+            *word = hasher.finish();
+        }
+        let secret = format!("pw{:016x}{:016x}", words[0], words[1]);
+        Self {
+            separator: format!("{secret}s"),
+            end: format!("{secret}e"),
+        }
+    }
+
+    /// The line tmux prints between two commands' outputs.
+    pub fn separator(&self) -> &str {
+        &self.separator
+    }
+
+    /// The line that ends a whole control-mode round trip.
+    pub fn end(&self) -> &str {
+        &self.end
+    }
+
+    /// [`Nonce::end`] as bytes, as lines are read.
+    pub fn end_line(&self) -> &[u8] {
+        self.end.as_bytes()
+    }
+}
+
+impl Default for Nonce {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Appends `text` as one tmux command-parser token that means exactly `text`.
+///
+/// Single quotes turn off `$`, `~`, `#`, `;` and `\`; a quote or a control character
+/// (a newline would end the command line) is written outside them as an escape.
+fn push_quoted(out: &mut String, text: &str) {
+    out.push('\'');
+    for ch in text.chars() {
+        match ch {
+            '\'' => out.push_str("'\\''"),
+            '\0'..='\u{1f}' | '\u{7f}' => {
+                // Octal escapes are the one form tmux's parser takes for every byte.
+                out.push_str(&format!("'\\{:03o}'", u32::from(ch)));
+            }
+            _ => out.push(ch),
+        }
+    }
+    out.push('\'');
+}
+
+fn push_command(out: &mut String, command: &Command) {
+    for (index, arg) in command.argv().enumerate() {
+        if index == 0 {
+            // The name is one of our constants, never caller text.
+            out.push_str(arg);
+        } else {
+            out.push(' ');
+            push_quoted(out, arg);
+        }
+    }
+}
+
+/// The commands as one line, chained with `;`, with no framing of ours (the
+/// benchmark's floor).
+pub fn command_line(commands: &[Command]) -> String {
+    let mut out = String::new();
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            out.push_str(" ; ");
+        }
+        push_command(&mut out, command);
+    }
+    out
+}
+
+/// The commands as one line chained with `;` (tmux stops at the first failure), with a
+/// `display-message -p <separator>` between each two so their outputs can be told apart.
+/// No trailing newline.
+pub fn separated_chain(commands: &[Command], separator: &str) -> String {
+    let mut out = String::with_capacity(128 * commands.len() + 96);
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            out.push_str(" ; display-message -p ");
+            out.push_str(separator);
+            out.push_str(" ; ");
+        }
+        push_command(&mut out, command);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_quoted_so_the_parser_gives_them_back_unchanged() {
+        let command = Command::new("display-message")
+            .arg("-p")
+            .arg("it's $HOME ~ #{x} ; \\ end")
+            .arg("")
+            .arg("a\nb\u{1f}");
+        let line = command_line(std::slice::from_ref(&command));
+        assert_eq!(
+            line,
+            "display-message '-p' 'it'\\''s $HOME ~ #{x} ; \\ end' '' 'a'\\012'b'\\037''"
+        );
+        assert!(!line.contains('\n'), "one command is one line");
+    }
+
+    #[test]
+    fn a_chain_puts_the_separator_between_commands_only() {
+        let a = Command::new("list-panes");
+        let b = Command::new("list-windows");
+        let chain = separated_chain(&[a.clone(), b], "SEP");
+        assert_eq!(chain, "list-panes ; display-message -p SEP ; list-windows");
+        assert_eq!(separated_chain(&[a], "SEP"), "list-panes");
+    }
+
+    #[test]
+    fn nonces_differ_and_hold_no_format_characters() {
+        let (a, b) = (Nonce::new(), Nonce::new());
+        assert_ne!(a, b);
+        assert!(a.end.bytes().all(|c| c.is_ascii_alphanumeric()));
+        assert!(a.separator.bytes().all(|c| c.is_ascii_alphanumeric()));
+        assert_ne!(a.end, a.separator);
+    }
+}
