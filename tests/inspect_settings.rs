@@ -56,6 +56,44 @@ fn get_tmux_variables_returns_known_names_and_reports_unknown_ones() {
 }
 
 #[test]
+fn a_program_cannot_forge_variables_or_the_context_through_a_value() {
+    // The current pane sits in a directory whose name holds lines shaped like variables.
+    let tmux = TmuxServer::start();
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("forge-{}", tmux.name));
+    let evil = base.join("x\npane_id=%999\nsession_id=$77\nwindow_id=@55");
+    std::fs::create_dir_all(&evil).unwrap();
+    let pane = tmux
+        .tmux(&[
+            "new-window",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-c",
+            evil.to_str().unwrap(),
+            "exec sleep 100000",
+        ])
+        .trim()
+        .to_string();
+    let mut client = tmux.paneward();
+    for names in [json!(["pane_id", "session_id", "pane_current_path"]), json!(null)] {
+        let reply = client.call_ok("get_tmux_variables", json!({ "names": names }));
+        assert_eq!(reply["context"]["paneId"], json!(pane), "{names}");
+        assert_eq!(reply["context"]["sessionId"], json!(var(&tmux, &pane, "session_id")));
+        assert_eq!(reply["context"]["windowId"], json!(var(&tmux, &pane, "window_id")));
+        assert_eq!(value_of(&reply, "pane_id"), Some(&json!(pane)), "{names}");
+        assert_eq!(
+            value_of(&reply, "session_id"),
+            Some(&json!(var(&tmux, &pane, "session_id")))
+        );
+        assert_eq!(
+            value_of(&reply, "pane_current_path"),
+            Some(&json!(evil.to_str().unwrap()))
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
 fn get_tmux_variables_refuses_names_that_are_not_plain_variable_names() {
     let tmux = TmuxServer::start();
     let mut client = tmux.paneward();

@@ -122,25 +122,26 @@ fn checked_names(names: &[String]) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// Parses `display-message -a` output (`name=value` lines, sorted by name) into pairs.
-/// A line that does not start with a variable name and `=` continues the previous
-/// value: tmux prints values raw, newlines included.
-pub fn parse_variables(output: &str) -> Vec<(String, String)> {
-    let mut variables: Vec<(String, String)> = Vec::new();
-    let body = output.strip_suffix('\n').unwrap_or(output);
-    for line in body.split('\n') {
-        match line.split_once('=') {
-            Some((name, value)) if is_variable_name(name) => variables.push((name.to_string(), value.to_string())),
-            _ => {
-                if let Some((_, value)) = variables.last_mut() {
-                    value.push('\n');
-                    value.push_str(line);
-                }
+/// The variable names in `display-message -a` output (`name=value` lines).
+///
+/// Values are printed raw, newlines included, so a program can make a line of its value
+/// look like `pane_id=%9`: this listing only says which names tmux knows (a forged line
+/// at worst adds a well-formed name), never what a value is.
+pub fn listed_names(output: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in output.split('\n') {
+        if let Some((name, _)) = line.split_once('=') {
+            if is_variable_name(name) && !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
             }
         }
     }
-    variables
+    names
 }
+
+/// The ids that say which pane tmux's "current" context is; read as a record, so no
+/// value can pose as another.
+const CONTEXT_FIELDS: [&str; 3] = ["session_id", "window_id", "pane_id"];
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -167,39 +168,68 @@ pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Resu
     if let Some(names) = &input.names {
         checked_names(names)?;
     }
-    // Every variable for tmux's current pane; names are picked here, never put in a format.
-    let output = app.tmux.run(Command::new("display-message").arg("-a")).await?;
-    let all = parse_variables(&String::from_utf8_lossy(&output));
-    let lookup = |name: &str| all.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-    let context = Context {
-        session_id: lookup("session_id").unwrap_or_default(),
-        window_id: lookup("window_id").unwrap_or_default(),
-        pane_id: lookup("pane_id").unwrap_or_default(),
+    // tmux's current pane: which names it knows, and which pane that is.
+    let listing = app
+        .tmux
+        .run_all(&[
+            Command::new("display-message").arg("-a"),
+            Command::new("display-message")
+                .arg("-p")
+                .arg(record_format(&CONTEXT_FIELDS)),
+        ])
+        .await?;
+    let [listing, context] = listing.as_slice() else {
+        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
     };
-    let (variables, unknown) = match input.names {
-        None => (
-            all.into_iter()
-                .take(MAX_LISTED)
-                .map(|(name, value)| Variable { name, value })
-                .collect(),
-            Vec::new(),
-        ),
+    let known = listed_names(&String::from_utf8_lossy(listing));
+    let context_text = String::from_utf8_lossy(context);
+    let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
+    let context = Context {
+        session_id: record.text("session_id")?.to_string(),
+        window_id: record.text("window_id")?.to_string(),
+        pane_id: record.text("pane_id")?.to_string(),
+    };
+    let (wanted, unknown) = match input.names {
+        None => (known.into_iter().take(MAX_LISTED).collect::<Vec<_>>(), Vec::new()),
         Some(names) => {
-            let mut variables = Vec::new();
+            let mut wanted = Vec::new();
             let mut unknown: Vec<String> = Vec::new();
             let mut seen = HashSet::new();
             for name in names {
                 if !seen.insert(name.clone()) {
                     continue;
                 }
-                match lookup(&name) {
-                    Some(value) => variables.push(Variable { name, value }),
-                    None => unknown.push(name),
+                if known.contains(&name) {
+                    wanted.push(name);
+                } else {
+                    unknown.push(name);
                 }
             }
-            (variables, unknown)
+            (wanted, unknown)
         }
     };
+    // One `display-message` per value, in one round trip: each output is split off on
+    // the transport's secret separator, so a value's newlines stay inside it. Only names
+    // tmux itself listed (and that match the identifier pattern) enter these formats.
+    let reads: Vec<Command> = wanted
+        .iter()
+        .map(|name| Command::new("display-message").arg("-p").arg(format!("#{{{name}}}")))
+        .collect();
+    let values = if reads.is_empty() {
+        Vec::new()
+    } else {
+        app.tmux.run_all(&reads).await?
+    };
+    let variables = wanted
+        .into_iter()
+        .zip(values)
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(&value);
+            // display-message ends its output with one newline of its own.
+            let value = value.strip_suffix('\n').unwrap_or(&value).to_string();
+            Variable { name, value }
+        })
+        .collect();
     reshape(&Variables {
         context,
         variables,
@@ -223,15 +253,8 @@ mod tests {
     }
 
     #[test]
-    fn values_with_newlines_stay_whole() {
-        let parsed = parse_variables("a=1\npane_title=two\nlines\nb=\n");
-        assert_eq!(
-            parsed,
-            [
-                ("a".to_string(), "1".to_string()),
-                ("pane_title".to_string(), "two\nlines".to_string()),
-                ("b".to_string(), String::new()),
-            ]
-        );
+    fn the_listing_gives_names_only_once_and_only_well_formed_ones() {
+        let listed = listed_names("a=1\npane_title=two\npane_id=%9\nb=\n#x=1\npane_id=%1\n");
+        assert_eq!(listed, ["a", "pane_title", "pane_id", "b"]);
     }
 }
