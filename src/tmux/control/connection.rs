@@ -458,6 +458,12 @@ impl Task {
             }
             return Err(reason);
         }
+        if self.in_flight.is_empty() {
+            // The rest of a hook's block that was open now lands in this reply's
+            // transcript (which takes foreign blocks); idle lines after the reply must
+            // be watched again, or session changes would go unnoticed.
+            self.foreign_block = None;
+        }
         self.in_flight.extend(requests.into_iter().map(|request| InFlight {
             nonce: request.nonce,
             expected: request.expected,
