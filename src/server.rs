@@ -37,10 +37,15 @@ impl McpServer {
         &self.app
     }
 
-    /// The `tools/list` result at the configured tier.
+    /// The `tools/list` result at the configured tier, exactly as it goes on the wire.
     pub fn list(&self) -> ListToolsResult {
         let tier = self.app.config.safety;
-        ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect())
+        let mut result =
+            ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect());
+        // `resultType` belongs to protocol 2026-07-28, which we do not serve; rmcp strips
+        // it from replies to older peers, so `paneward tools --json` must too.
+        result.result_type = None;
+        result
     }
 
     fn instructions(&self) -> String {

@@ -296,3 +296,16 @@ fn tools_returning_pane_text_carry_snapshot_panes_annotations() {
         assert_eq!(annotations, snapshot, "{name}: annotations");
     }
 }
+
+#[test]
+fn tools_json_prints_exactly_the_tools_list_result_sent_over_stdio() {
+    for (tier, version) in [
+        ("readonly", "2024-11-05"),
+        ("mutating", "2025-06-18"),
+        ("destructive", "2025-11-25"),
+    ] {
+        let mut client = support::Client::spawn(&["-L", "pw-unused-list", "--safety", tier], &[]);
+        client.initialize_with(version);
+        assert_eq!(client.list_tools(), advertised(tier), "{tier} at protocol {version}");
+    }
+}
