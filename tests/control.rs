@@ -255,8 +255,39 @@ async fn a_pane_flooding_output_does_not_disturb_replies() {
     server.wait_for_text(&quiet, "steady text");
     let flood = server.window_running("exec yes '%end 1 1 1'");
     server.wait_for_text(&flood, "%end 1 1 1");
+    let window = server
+        .tmux(&["display-message", "-p", "-t", &flood, "#{window_id}"])
+        .trim()
+        .to_string();
     let tmux = tmux_for(&server);
-    for _ in 0..100 {
+    // The control client asks for no %output, so tmux's notifications come from changes:
+    // a second client renames the window and opens and closes windows all along.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let rounds = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let churn = {
+        let (stop, rounds, name, window) = (stop.clone(), rounds.clone(), server.name.clone(), window.clone());
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let run = |args: &[&str]| {
+                    let _ = std::process::Command::new("tmux")
+                        .arg("-L")
+                        .arg(&name)
+                        .args(args)
+                        .output();
+                };
+                let round = rounds.load(std::sync::atomic::Ordering::Relaxed);
+                run(&["rename-window", "-t", &window, &format!("flood-{round}")]);
+                run(&["new-window", "-d", "-t", "main:", "-n", "churn", "exec sleep 100000"]);
+                run(&["kill-window", "-t", "main:churn"]);
+                rounds.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+    };
+    // At least 100 calls, and until the churn has changed things ten times over.
+    let mut calls = 0;
+    while calls < 100 || rounds.load(std::sync::atomic::Ordering::Relaxed) < 10 {
+        calls += 1;
+        assert!(calls < 100_000, "the churn never ran");
         let outputs = tmux
             .run_all(&[
                 Command::new("capture-pane").arg("-p").arg("-t").arg(&quiet),
@@ -265,11 +296,22 @@ async fn a_pane_flooding_output_does_not_disturb_replies() {
             ])
             .await
             .unwrap();
-        assert!(text(&outputs[0]).starts_with("steady text\n"));
-        // Rows the flood is drawing right now may be half written.
-        assert!(text(&outputs[1]).lines().all(|l| "%end 1 1 1".starts_with(l)));
         assert_eq!(outputs.len(), 3);
+        assert!(text(&outputs[0]).starts_with("steady text\n"));
+        // Rows the flood is drawing right now may be half written, but never empty all.
+        let flooded = text(&outputs[1]);
+        assert!(flooded.contains("%end 1 1 1"), "{flooded:?}");
+        assert!(flooded.lines().all(|l| "%end 1 1 1".starts_with(l)));
+        let id = text(&outputs[2]);
+        assert!(
+            id.trim_end()
+                .strip_prefix('%')
+                .is_some_and(|n| n.parse::<u32>().is_ok()),
+            "{id:?}"
+        );
     }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    churn.join().unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
 }
 
