@@ -71,6 +71,9 @@ fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
     }
     let server = Source::Server(vec![
         env!("CARGO_BIN_EXE_paneward").to_string(),
+        // A socket flag of its own, so no PANEWARD_SOCKET_* of the caller's can interfere.
+        "--socket-name".into(),
+        "pw-unused-import".into(),
         "--safety".into(),
         "destructive".into(),
     ]);

@@ -70,6 +70,7 @@ fn a_progress_token_in_meta_is_accepted() {
         json!(pane),
         "{called}"
     );
+    support::assert_valid_output("snapshot_pane", &called["result"]["structuredContent"]);
     assert_eq!(client.request("ping", json!({"_meta": meta}))["result"], json!({}));
 }
 
@@ -205,4 +206,40 @@ fn a_bad_command_line_exits_with_usage_and_a_hint() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("--socket-name"));
+}
+
+#[test]
+fn version_and_the_tools_listing_say_what_this_build_offers() {
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward"))
+            .args(args)
+            .env_remove("PANEWARD_SAFETY")
+            .env_remove("LIBTMUX_SAFETY")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(
+        run(&["--version"]).trim(),
+        format!("paneward {}", env!("CARGO_PKG_VERSION"))
+    );
+    let readonly = run(&["tools", "--safety", "readonly"]);
+    assert!(readonly.starts_with("17 tools at safety tier readonly:"), "{readonly}");
+    assert!(
+        readonly.contains("snapshot_pane") && !readonly.contains("send_keys"),
+        "{readonly}"
+    );
+    let mutating = run(&["tools"]);
+    assert!(mutating.starts_with("19 tools at safety tier mutating:"), "{mutating}");
+    assert!(
+        mutating
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq(["send_keys", "mutating"])),
+        "{mutating}"
+    );
 }

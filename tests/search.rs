@@ -151,7 +151,8 @@ fn caps_on_panes_and_matches_are_applied_and_reported() {
 #[test]
 fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     let tmux = TmuxServer::start();
-    let marker = std::env::temp_dir().join(format!("pw-search-{}-ran", std::process::id()));
+    let marker =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pw-search-{}-ran", std::process::id()));
     let _ = std::fs::remove_file(&marker);
     let command = format!("#(touch {})", marker.display());
     // printf's \043 is `#`, so no layer between here and the pane sees a format.
