@@ -35,11 +35,19 @@ pub fn session_id(field: &str, text: &str) -> Result<SessionId, ToolError> {
 /// # Errors
 /// Zero, negative, or above [`MAX_LINES_CEILING`].
 pub fn max_lines(field: &str, requested: Option<i64>) -> Result<usize, ToolError> {
-    let value = requested.unwrap_or(DEFAULT_MAX_LINES);
-    if !(1..=MAX_LINES_CEILING).contains(&value) {
+    count(field, requested, DEFAULT_MAX_LINES, MAX_LINES_CEILING)
+}
+
+/// A count the caller may set: `default` when absent, else 1..=`ceiling`.
+///
+/// # Errors
+/// Zero, negative, or above `ceiling`, named by `field`.
+pub fn count(field: &str, requested: Option<i64>, default: i64, ceiling: i64) -> Result<usize, ToolError> {
+    let value = requested.unwrap_or(default);
+    if !(1..=ceiling).contains(&value) {
         return Err(ToolError::invalid_argument(
             field,
-            format!("must be between 1 and {MAX_LINES_CEILING} (default {DEFAULT_MAX_LINES}); got {value}"),
+            format!("must be between 1 and {ceiling} (default {default}); got {value}"),
         ));
     }
     usize::try_from(value).map_err(|_| ToolError::invalid_argument(field, "must be a positive integer"))

@@ -13,6 +13,7 @@ use crate::generated::types::{
 };
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tools::args;
 use crate::tools::snapshot::capture;
 use crate::tools::text::{split_capture, MAX_TEXT_BYTES};
 
@@ -90,17 +91,6 @@ fn regex_problem(error: &regex::Error) -> String {
             format!("is not a valid regular expression: {reason}")
         }
     }
-}
-
-fn bounded(field: &str, requested: Option<i64>, default: i64) -> Result<usize, ToolError> {
-    let value = requested.unwrap_or(default);
-    if !(1..=MAX_PER_REQUEST).contains(&value) {
-        return Err(ToolError::invalid_argument(
-            field,
-            format!("must be between 1 and {MAX_PER_REQUEST} (default {default}); got {value}"),
-        ));
-    }
-    usize::try_from(value).map_err(|_| ToolError::invalid_argument(field, "must be a positive integer"))
 }
 
 /// A listed pane and its screen rows.
@@ -183,11 +173,12 @@ async fn read_screens(app: &App) -> Result<(Vec<Screen>, usize), ToolError> {
 /// # Errors
 /// An empty or invalid pattern, a limit out of range, or tmux failing.
 pub async fn search_panes(app: &App, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
-    let max_panes = bounded("/max_lines", input.max_lines, DEFAULT_PANES)?;
-    let max_matches = bounded(
+    let max_panes = args::count("/max_lines", input.max_lines, DEFAULT_PANES, MAX_PER_REQUEST)?;
+    let max_matches = args::count(
         "/max_matches_per_pane",
         input.max_matches_per_pane,
         DEFAULT_MATCHES_PER_PANE,
+        MAX_PER_REQUEST,
     )?;
     let matcher = Matcher::new(&input.pattern, input.regex.unwrap_or(false))?;
     let (screens, panes_not_searched) = read_screens(app).await?;
