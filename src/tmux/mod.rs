@@ -125,6 +125,19 @@ impl Tmux {
         self.run_all_within(commands, COMMAND_TIMEOUT).await
     }
 
+    /// [`Tmux::run_all`] for a fixed number of commands, their outputs by position.
+    ///
+    /// # Errors
+    /// As [`Tmux::run_all`]; also a reply with another number of outputs.
+    pub async fn run_each<const N: usize>(&self, commands: [Command; N]) -> Result<[Vec<u8>; N], TmuxError> {
+        let outputs = self.run_all(&commands).await?;
+        let count = outputs.len();
+        outputs.try_into().map_err(|_| TmuxError::Protocol {
+            command: commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; "),
+            detail: format!("{count} outputs for {N} commands"),
+        })
+    }
+
     /// [`Tmux::run_all`] with a timeout other than [`COMMAND_TIMEOUT`].
     ///
     /// # Errors

@@ -12,7 +12,6 @@ use crate::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{ShowEnvironmentInput, ShowEnvironmentOutput};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
-use crate::tools::hierarchy::outputs;
 use crate::tools::objects::{capped, echo, reshape};
 
 /// Each session's id and name.
@@ -133,7 +132,7 @@ pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<
         None => {
             // With one session, tmux's current session is that one: one round trip.
             let show = Command::new("show-environment").arg("-s");
-            let [sessions, listing] = outputs(app.tmux.run_all(&[list_sessions(), show]).await?)?;
+            let [sessions, listing] = app.tmux.run_each([list_sessions(), show]).await?;
             let sessions = parse_sessions(&sessions)?;
             match <[(String, String); 1]>::try_from(sessions) {
                 Ok([only]) => (only, listing),

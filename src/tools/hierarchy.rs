@@ -14,26 +14,17 @@ use crate::generated::types::{
     GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,
     ListPanesOutput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
 };
-use crate::tmux::format::{parse_one, parse_records, record_format, Record};
+use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{Command, TmuxError};
 use crate::tools::args;
 use crate::tools::objects::{
     capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
     Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
+use crate::tools::pane::{exit_status, pane_record};
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
-}
-
-/// Splits `run_all` outputs into exactly `N` parts.
-///
-/// # Errors
-/// tmux returned another number of outputs (a paneward fault).
-pub fn outputs<const N: usize>(outputs: Vec<Vec<u8>>) -> Result<[Vec<u8>; N], ToolError> {
-    outputs
-        .try_into()
-        .map_err(|_| ToolError::internal("tmux returned the wrong number of outputs"))
 }
 
 fn list_clients(target: Option<&str>) -> Command {
@@ -62,7 +53,7 @@ pub async fn list_sessions(app: &App) -> Result<ListSessionsOutput, ToolError> {
     let list = Command::new("list-sessions")
         .arg("-F")
         .arg(record_format(&SESSION_FIELDS));
-    let [sessions, clients] = outputs(app.tmux.run_all(&[list, list_clients(None)]).await?)?;
+    let [sessions, clients] = app.tmux.run_each([list, list_clients(None)]).await?;
     let attached = AttachedCount::new(&read_clients(&clients)?);
     let text = text(&sessions);
     let sessions = parse_records("list-sessions", &SESSION_FIELDS, &text)?
@@ -164,7 +155,7 @@ pub async fn get_session_info(app: &App, input: GetSessionInfoInput) -> Result<G
         .arg(id.as_str())
         .arg("-F")
         .arg(record_format(&names));
-    let [windows, clients] = outputs(app.tmux.run_all(&[windows, list_clients(Some(&id))]).await?)?;
+    let [windows, clients] = app.tmux.run_each([windows, list_clients(Some(&id))]).await?;
     let clients = read_clients(&clients)?;
     let text = text(&windows);
     let records = parse_records("list-windows", &names, &text)?;
@@ -295,7 +286,8 @@ struct Cursor {
 }
 
 pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
-    let id = args::pane_id("/pane_id", &input.pane_id)?.to_string();
+    let pane_id = args::pane_id("/pane_id", &input.pane_id)?;
+    let id = pane_id.to_string();
     let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
     let describe = Command::new("display-message")
         .arg("-p")
@@ -304,24 +296,9 @@ pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPane
         .arg(record_format(&names));
     let output = app.tmux.run(describe).await?;
     let text = text(&output);
-    let record = parse_one("display-message", &names, &text)?;
-    // display-message prints empty values for a missing pane instead of failing.
-    if record.text("pane_id")? != id {
-        return Err(gone(format!("can't find pane: {id}")));
-    }
+    let record = pane_record(pane_id, &names, &text)?;
     let pane = pane_from(&record, app.caller.as_ref())?;
-    let exit_status = if pane.dead {
-        match (
-            record.optional_int("pane_dead_status")?,
-            record.optional_int("pane_dead_signal")?,
-        ) {
-            (Some(status), _) => Some(status),
-            (None, Some(signal)) => Some(128 + signal),
-            (None, None) => None,
-        }
-    } else {
-        None
-    };
+    let exit_status = exit_status(&record)?;
     let mode = Some(record.text("pane_mode")?)
         .filter(|mode| pane.in_mode && !mode.is_empty())
         .map(str::to_string);

@@ -5,8 +5,8 @@ use crate::error::ToolError;
 use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{Command, PaneId, TmuxError};
 
-/// The variables a pane reply needs, plus the server's identity for the caller check.
-pub const PANE_FIELDS: [&str; 19] = [
+/// The variables `snapshot_pane` needs, plus the server's identity for the caller check.
+pub const SNAPSHOT_FIELDS: [&str; 19] = [
     "pane_id",
     "window_id",
     "session_id",
@@ -53,7 +53,7 @@ pub struct PaneState {
     pub is_caller: Option<bool>,
 }
 
-/// The command that prints [`PANE_FIELDS`] for `pane`.
+/// The command that prints [`SNAPSHOT_FIELDS`] for `pane`.
 ///
 /// `display-message -t` does not fail for a missing pane (tmux treats its target as
 /// optional), so callers must chain a command that does, and [`parse_pane`] checks the
@@ -63,7 +63,7 @@ pub fn describe_pane(pane: PaneId) -> Command {
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
-        .arg(record_format(&PANE_FIELDS))
+        .arg(record_format(&SNAPSHOT_FIELDS))
 }
 
 /// Parses the output of [`describe_pane`].
@@ -72,19 +72,38 @@ pub fn describe_pane(pane: PaneId) -> Command {
 /// tmux described another pane (or none), or a field did not parse.
 pub fn parse_pane(pane: PaneId, output: &[u8], caller: Option<&CallerPane>) -> Result<PaneState, ToolError> {
     let text = String::from_utf8_lossy(output);
-    let record = parse_one("display-message", &PANE_FIELDS, &text)?;
+    let record = pane_record(pane, &SNAPSHOT_FIELDS, &text)?;
+    Ok(state_from(pane, &record, caller)?)
+}
+
+/// Parses a `display-message -p -t <pane>` record of `names` (which must include
+/// `pane_id`) and checks that tmux described that pane: for a missing target tmux prints
+/// the format with empty values instead of failing, so this is the one place a missing
+/// pane read through `display-message` is caught.
+///
+/// # Errors
+/// A pane other than `pane` (or none) was described, or the record is malformed.
+pub fn pane_record<'a>(pane: PaneId, names: &'a [&'a str], text: &'a str) -> Result<Record<'a>, ToolError> {
+    let record = parse_one("display-message", names, text)?;
     if record.text("pane_id")? != pane.to_string() {
         return Err(TmuxError::ObjectGone {
             message: format!("can't find pane: {pane}"),
         }
         .into());
     }
-    Ok(state_from(pane, &record, caller)?)
+    Ok(record)
 }
 
-fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) -> Result<PaneState, TmuxError> {
-    let dead = record.flag("pane_dead")?;
-    let exit_status = if dead {
+/// The exit status of a dead pane (`pane_dead_status`, or 128 + `pane_dead_signal` when a
+/// signal ended it, as shells report it); `None` for a live pane or an unknown status.
+///
+/// # Errors
+/// A field is missing from the record or is not a number.
+pub fn exit_status(record: &Record<'_>) -> Result<Option<i64>, TmuxError> {
+    if !record.flag("pane_dead")? {
+        return Ok(None);
+    }
+    Ok(
         match (
             record.optional_int("pane_dead_status")?,
             record.optional_int("pane_dead_signal")?,
@@ -92,10 +111,13 @@ fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) ->
             (Some(status), _) => Some(status),
             (None, Some(signal)) => Some(128 + signal),
             (None, None) => None,
-        }
-    } else {
-        None
-    };
+        },
+    )
+}
+
+fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) -> Result<PaneState, TmuxError> {
+    let dead = record.flag("pane_dead")?;
+    let exit_status = exit_status(record)?;
     let is_caller = caller.is_some_and(|c| {
         c.is(
             pane,

@@ -9,7 +9,6 @@ use crate::error::ToolError;
 use crate::generated::types::{GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::Command;
-use crate::tools::hierarchy::outputs;
 use crate::tools::objects::{reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
 
 /// The server's own variables.
@@ -50,7 +49,7 @@ pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError
             .arg("-F")
             .arg(record_format(&CLIENT_FIELDS)),
     ];
-    let [server, panes, clients] = outputs(app.tmux.run_all(&commands).await?)?;
+    let [server, panes, clients] = app.tmux.run_each(commands).await?;
     let server = String::from_utf8_lossy(&server);
     let server = parse_one("display-message", &SERVER_FIELDS, &server)?;
     let panes = String::from_utf8_lossy(&panes);
@@ -169,20 +168,17 @@ pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Resu
         checked_names(names)?;
     }
     // tmux's current pane: which names it knows, and which pane that is.
-    let listing = app
+    let [listing, context] = app
         .tmux
-        .run_all(&[
+        .run_each([
             Command::new("display-message").arg("-a"),
             Command::new("display-message")
                 .arg("-p")
                 .arg(record_format(&CONTEXT_FIELDS)),
         ])
         .await?;
-    let [listing, context] = listing.as_slice() else {
-        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
-    };
-    let known = listed_names(&String::from_utf8_lossy(listing));
-    let context_text = String::from_utf8_lossy(context);
+    let known = listed_names(&String::from_utf8_lossy(&listing));
+    let context_text = String::from_utf8_lossy(&context);
     let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
     let context = Context {
         session_id: record.text("session_id")?.to_string(),

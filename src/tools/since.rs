@@ -7,10 +7,11 @@
 use crate::app::App;
 use crate::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
-use crate::tmux::format::{parse_one, record_format};
+use crate::tmux::format::record_format;
 use crate::tmux::{Command, PaneId, TmuxError};
 use crate::tools::args;
 use crate::tools::cursor::CursorKey;
+use crate::tools::pane::pane_record;
 use crate::tools::tail::NormalRows;
 use crate::tools::text::keep_newest;
 
@@ -91,13 +92,7 @@ fn protocol(detail: String) -> ToolError {
 
 fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
     let state = String::from_utf8_lossy(state);
-    let record = parse_one("display-message", &FIELDS, &state)?;
-    if record.text("pane_id")? != pane.to_string() {
-        return Err(TmuxError::ObjectGone {
-            message: format!("can't find pane: {pane}"),
-        }
-        .into());
-    }
+    let record = pane_record(pane, &FIELDS, &state)?;
     let number = |name: &str| -> Result<u64, ToolError> {
         u64::try_from(record.int(name)?).map_err(|_| protocol(format!("{name} is negative")))
     };
@@ -168,14 +163,11 @@ pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<Captur
             Some(cursor)
         }
     };
-    let outputs = app
+    let [scanned, saved, state] = app
         .tmux
-        .run_all(&[scan(pane), saved_screen(pane), describe(pane)])
+        .run_each([scan(pane), saved_screen(pane), describe(pane)])
         .await?;
-    let [scanned, saved, state] = outputs.as_slice() else {
-        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
-    };
-    let reading = read(pane, scanned, saved, state)?;
+    let reading = read(pane, &scanned, &saved, &state)?;
     let (rows, missed) = match &cursor {
         None => (reading.visible, None),
         Some(cursor) => {

@@ -24,15 +24,12 @@ pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<Snapsh
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
     // The capture comes first: unlike display-message, it fails for a missing pane.
-    let outputs = app
+    let [text, state] = app
         .tmux
-        .run_all(&[capture(pane, input.history.unwrap_or(false)), describe_pane(pane)])
+        .run_each([capture(pane, input.history.unwrap_or(false)), describe_pane(pane)])
         .await?;
-    let [text, state] = outputs.as_slice() else {
-        return Err(ToolError::internal("tmux returned the wrong number of outputs"));
-    };
-    let state = parse_pane(pane, state, app.caller.as_ref())?;
-    let bounded = keep_newest(split_capture(text), max_lines);
+    let state = parse_pane(pane, &state, app.caller.as_ref())?;
+    let bounded = keep_newest(split_capture(&text), max_lines);
     Ok(SnapshotPaneOutput {
         dead: state.dead,
         exit_status: state.exit_status,
