@@ -16,7 +16,12 @@ pub fn restart(server: &TmuxServer) {
     wait_for("the old server to exit", || {
         (!server.try_tmux(&["list-sessions"])).then_some(())
     });
-    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+    // A client can still reach the old server in its last moments and be told it exited:
+    // try again until the new server holds the session.
+    wait_for("a new server with session main", || {
+        let _ = server.try_tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+        server.try_tmux(&["has-session", "-t", "=main"]).then_some(())
+    });
 }
 
 pub fn tmux_for(server: &TmuxServer) -> Tmux {
