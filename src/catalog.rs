@@ -69,8 +69,4 @@ impl Catalog {
     pub fn listed(&self, tier: Tier) -> impl Iterator<Item = &CatalogEntry> {
         self.entries.iter().filter(move |entry| entry.spec.tier <= tier)
     }
-
-    pub fn all(&self) -> &[CatalogEntry] {
-        &self.entries
-    }
 }

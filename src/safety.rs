@@ -27,7 +27,6 @@ const COHORT_FIELDS: [&str; 10] = [
     // The pane's effective value: a pane option overrides the window's.
     "synchronize-panes",
     "pid",
-    // Free text last, printed without separators.
     "socket_path",
 ];
 

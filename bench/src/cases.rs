@@ -6,8 +6,8 @@ use paneward::tmux::format::record_format;
 use paneward::tmux::{Command, PaneId};
 use paneward::tools::hierarchy::PANE_DETAIL;
 use paneward::tools::objects::{fields, PANE_FIELDS};
+use paneward::tools::pane::capture;
 use paneward::tools::pane::describe_pane;
-use paneward::tools::snapshot::capture;
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;

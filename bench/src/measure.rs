@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use paneward::tmux::{ServerAddress, Tmux};
-use paneward::tools::{pane::describe_pane, snapshot::capture};
+use paneward::tools::pane::{capture, describe_pane};
 use serde_json::{json, Value};
 
 use crate::cases::{Case, Flavour};

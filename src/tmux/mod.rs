@@ -14,7 +14,7 @@ pub mod ids;
 pub mod script;
 mod subprocess;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,8 +60,6 @@ impl ServerAddress {
 /// A handle on one tmux server; clones share one control connection.
 #[derive(Debug, Clone)]
 pub struct Tmux {
-    binary: PathBuf,
-    address: ServerAddress,
     executor: Arc<control::Executor>,
 }
 
@@ -77,20 +75,9 @@ impl Tmux {
     }
 
     fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
-        let executor = Arc::new(control::Executor::new(binary.clone(), address.clone(), control));
         Self {
-            binary,
-            address,
-            executor,
+            executor: Arc::new(control::Executor::new(binary, address, control)),
         }
-    }
-
-    pub fn binary(&self) -> &Path {
-        &self.binary
-    }
-
-    pub fn address(&self) -> &ServerAddress {
-        &self.address
     }
 
     /// Whether round trips sent together reach tmux in the order they were sent (over

@@ -4,7 +4,7 @@ use crate::app::App;
 use crate::error::ToolError;
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::tools::args;
-use crate::tools::snapshot::capture;
+use crate::tools::pane::capture;
 use crate::tools::text::{keep_newest, split_capture};
 
 /// `capture_pane`: see the tool's description in `schemas/tools/capture_pane.json`.

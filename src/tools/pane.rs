@@ -22,7 +22,6 @@ pub const SNAPSHOT_FIELDS: [&str; 19] = [
     "history_size",
     "pid",
     "socket_path",
-    // Free text goes last; record_format strips separators from it.
     "session_name",
     "window_name",
     "pane_current_command",
@@ -64,6 +63,16 @@ pub fn describe_pane(pane: PaneId) -> Command {
         .arg("-t")
         .arg(pane.to_string())
         .arg(record_format(&SNAPSHOT_FIELDS))
+}
+
+/// `capture-pane` for the visible screen, or the whole scrollback with `history`.
+pub fn capture(pane: PaneId, history: bool) -> Command {
+    let command = Command::new("capture-pane").arg("-p").arg("-t").arg(pane.to_string());
+    if history {
+        command.arg("-S").arg("-").arg("-E").arg("-")
+    } else {
+        command
+    }
 }
 
 /// Parses the output of [`describe_pane`].

@@ -14,7 +14,7 @@ use crate::generated::types::{
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{Command, PaneId, TmuxError};
 use crate::tools::args;
-use crate::tools::snapshot::capture;
+use crate::tools::pane::capture;
 use crate::tools::text::{split_capture, MAX_TEXT_BYTES};
 
 /// Matching panes returned when the caller does not say.
@@ -35,7 +35,7 @@ const REGEX_NEST_LIMIT: u32 = 64;
 /// A pane may close between listing and reading; list again this many times.
 const ATTEMPTS: usize = 3;
 
-/// Where a pane sits, for the reply. Free text (names) goes last in the format.
+/// Where a pane sits, for the reply.
 const FIELDS: [&str; 7] = [
     "pane_id",
     "pane_index",

@@ -5,20 +5,10 @@ use crate::error::ToolError;
 use crate::generated::types::{
     SnapshotPaneInput, SnapshotPaneOutput, SnapshotPaneOutputPane, SnapshotPaneOutputPaneGeometry,
 };
-use crate::tmux::{Command, PaneId};
-use crate::tools::args;
-use crate::tools::pane::{describe_pane, parse_pane};
-use crate::tools::text::{keep_newest, split_capture};
 
-/// `capture-pane` for the visible screen, or the whole scrollback with `history`.
-pub fn capture(pane: PaneId, history: bool) -> Command {
-    let command = Command::new("capture-pane").arg("-p").arg("-t").arg(pane.to_string());
-    if history {
-        command.arg("-S").arg("-").arg("-E").arg("-")
-    } else {
-        command
-    }
-}
+use crate::tools::args;
+use crate::tools::pane::{capture, describe_pane, parse_pane};
+use crate::tools::text::{keep_newest, split_capture};
 
 pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
