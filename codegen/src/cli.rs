@@ -168,7 +168,7 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--profile" => options.profile = Some(value("--profile")?),
             "--tier" => {
                 let text = value("--tier")?;
-                let tier = Tier::parse(&text).ok_or_else(|| {
+                let tier = text.parse::<Tier>().map_err(|_| {
                     Failure::Usage(format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")))
                 })?;
                 options.tier = Some(tier);

@@ -13,7 +13,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::error::{pointer_token, CodegenError};
+use paneward_contract::pointer_token;
+
+use crate::error::CodegenError;
 
 /// Every name handed out so far, with the file and pointer that got it.
 #[derive(Default)]

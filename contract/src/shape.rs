@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::error::{pointer_token, CodegenError};
+use crate::error::ContractError;
+use crate::pointer::pointer_token;
 
 /// Keywords refused anywhere in a tool schema, each with the reason a maintainer reads.
 const UNSUPPORTED: [(&str, &str); 10] = [
@@ -89,13 +90,13 @@ pub fn child_pointer(child: &Child<'_>) -> String {
 /// # Errors
 /// An unsupported keyword, or a closed object that requires a property it does not
 /// define (no value could ever satisfy it).
-pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(), CodegenError> {
+pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(), ContractError> {
     let Value::Object(object) = schema else {
         return Ok(());
     };
     for (keyword, reason) in UNSUPPORTED {
         if object.contains_key(keyword) {
-            return Err(CodegenError::new(
+            return Err(ContractError::new(
                 file,
                 format!("{pointer}/{}", pointer_token(keyword)),
                 reason,
@@ -107,7 +108,7 @@ pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(),
         let properties = object.get("properties").and_then(Value::as_object);
         for name in required.iter().filter_map(Value::as_str) {
             if !properties.is_some_and(|p| p.contains_key(name)) {
-                return Err(CodegenError::new(
+                return Err(ContractError::new(
                     file,
                     format!("{pointer}/required"),
                     format!("`{name}` is required but the object is closed and does not define it"),
