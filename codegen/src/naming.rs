@@ -11,9 +11,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use paneward_contract::shape::{self, Child};
 use serde_json::Value;
-
-use paneward_contract::pointer_token;
 
 use crate::error::CodegenError;
 
@@ -124,36 +123,21 @@ fn title_in_place(
         // An upstream title on a plain value would still name a type: drop it here.
         object.remove("title");
     }
-    if let Some(Value::Object(properties)) = object.get_mut("properties") {
-        for (property, sub) in properties.iter_mut() {
-            let child_name = format!("{name}{}", pascal_case(property));
-            let child_pointer = format!("{pointer}/properties/{}", pointer_token(property));
-            title_in_place(sub, &child_name, file, &child_pointer, registry)?;
+    for child in shape::children(schema) {
+        let suffix = match &child {
+            Child::Property(property) => pascal_case(property),
+            Child::Items => "Item".to_string(),
+            Child::Variant("items", index) => format!("Item{index}"),
+            Child::Variant(_, index) => child
+                .of(schema)
+                .and_then(tool_const)
+                .map_or_else(|| format!("Variant{index}"), |tool| pascal_case(&tool)),
+            Child::AdditionalProperties => "Value".to_string(),
+        };
+        let child_pointer = format!("{pointer}{}", child.pointer());
+        if let Some(sub) = child.of_mut(schema) {
+            title_in_place(sub, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
         }
-    }
-    if let Some(items) = object.get_mut("items") {
-        if items.is_object() {
-            title_in_place(
-                items,
-                &format!("{name}Item"),
-                file,
-                &format!("{pointer}/items"),
-                registry,
-            )?;
-        }
-    }
-    for keyword in ["oneOf", "anyOf"] {
-        if let Some(Value::Array(variants)) = object.get_mut(keyword) {
-            for (index, variant) in variants.iter_mut().enumerate() {
-                let suffix = tool_const(variant).map_or_else(|| format!("Variant{index}"), |tool| pascal_case(&tool));
-                let child_pointer = format!("{pointer}/{keyword}/{index}");
-                title_in_place(variant, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
-            }
-        }
-    }
-    if let Some(extra @ Value::Object(_)) = object.get_mut("additionalProperties") {
-        let child_pointer = format!("{pointer}/additionalProperties");
-        title_in_place(extra, &format!("{name}Value"), file, &child_pointer, registry)?;
     }
     Ok(())
 }

@@ -34,55 +34,79 @@ const UNSUPPORTED: [(&str, &str); 10] = [
     ),
 ];
 
-/// Sub-schema positions walked by the checker and the namer, as (keyword, kind).
-pub enum Child<'a> {
-    Property(&'a str, &'a Value),
-    Items(&'a Value),
-    Variant(&'static str, usize, &'a Value),
-    AdditionalProperties(&'a Value),
+/// A position below a schema that holds a sub-schema of its own. The checker here and
+/// the code generator's namer both walk schemas through [`children`], so they agree on
+/// which sub-schemas exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Child {
+    /// `properties/<name>`.
+    Property(String),
+    /// `items`, one schema for every item.
+    Items,
+    /// `oneOf/<index>`, `anyOf/<index>`, or `items/<index>` (the array form of `items`).
+    Variant(&'static str, usize),
+    /// `additionalProperties`, when it is a schema rather than `true` or `false`.
+    AdditionalProperties,
 }
 
-/// Lists the sub-schemas of `schema` that carry types of their own.
-pub fn children(schema: &Value) -> Vec<Child<'_>> {
+impl Child {
+    /// The JSON pointer suffix of this position, starting with `/`.
+    pub fn pointer(&self) -> String {
+        match self {
+            Child::Property(name) => format!("/properties/{}", pointer_token(name)),
+            Child::Items => "/items".to_string(),
+            Child::Variant(keyword, index) => format!("/{keyword}/{index}"),
+            Child::AdditionalProperties => "/additionalProperties".to_string(),
+        }
+    }
+
+    /// The sub-schema at this position of `schema`.
+    pub fn of<'a>(&self, schema: &'a Value) -> Option<&'a Value> {
+        match self {
+            Child::Property(name) => schema.get("properties")?.get(name),
+            Child::Items => schema.get("items"),
+            Child::Variant(keyword, index) => schema.get(*keyword)?.get(*index),
+            Child::AdditionalProperties => schema.get("additionalProperties"),
+        }
+    }
+
+    /// The sub-schema at this position of `schema`, to change in place.
+    pub fn of_mut<'a>(&self, schema: &'a mut Value) -> Option<&'a mut Value> {
+        match self {
+            Child::Property(name) => schema.get_mut("properties")?.get_mut(name),
+            Child::Items => schema.get_mut("items"),
+            Child::Variant(keyword, index) => schema.get_mut(*keyword)?.get_mut(*index),
+            Child::AdditionalProperties => schema.get_mut("additionalProperties"),
+        }
+    }
+}
+
+/// Lists the positions of the sub-schemas of `schema` that carry types of their own, in
+/// a fixed order: properties, items, `oneOf`, `anyOf`, additional properties.
+pub fn children(schema: &Value) -> Vec<Child> {
     let mut out = Vec::new();
     let Value::Object(object) = schema else {
         return out;
     };
     if let Some(Value::Object(properties)) = object.get("properties") {
-        for (name, property) in properties {
-            out.push(Child::Property(name, property));
-        }
+        out.extend(properties.keys().map(|name| Child::Property(name.clone())));
     }
     match object.get("items") {
-        Some(Value::Array(tuple)) => {
-            for (index, item) in tuple.iter().enumerate() {
-                out.push(Child::Variant("items", index, item));
-            }
-        }
-        Some(items) => out.push(Child::Items(items)),
+        // The tuple form is valid JSON Schema up to draft 2019-09, so a tool file that
+        // declares `"$schema": ".../draft-07/schema#"` passes the metaschema with it.
+        Some(Value::Array(tuple)) => out.extend((0..tuple.len()).map(|index| Child::Variant("items", index))),
+        Some(_) => out.push(Child::Items),
         None => {}
     }
     for keyword in ["oneOf", "anyOf"] {
         if let Some(Value::Array(variants)) = object.get(keyword) {
-            for (index, variant) in variants.iter().enumerate() {
-                out.push(Child::Variant(keyword, index, variant));
-            }
+            out.extend((0..variants.len()).map(|index| Child::Variant(keyword, index)));
         }
     }
-    if let Some(extra @ Value::Object(_)) = object.get("additionalProperties") {
-        out.push(Child::AdditionalProperties(extra));
+    if let Some(Value::Object(_)) = object.get("additionalProperties") {
+        out.push(Child::AdditionalProperties);
     }
     out
-}
-
-/// The JSON pointer suffix of a child position.
-pub fn child_pointer(child: &Child<'_>) -> String {
-    match child {
-        Child::Property(name, _) => format!("/properties/{}", pointer_token(name)),
-        Child::Items(_) => "/items".to_string(),
-        Child::Variant(keyword, index, _) => format!("/{keyword}/{index}"),
-        Child::AdditionalProperties(_) => "/additionalProperties".to_string(),
-    }
 }
 
 /// Refuses what the generator cannot turn into Rust, naming file and pointer.
@@ -117,12 +141,67 @@ pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(),
         }
     }
     for child in children(schema) {
-        let child_pointer = format!("{pointer}{}", child_pointer(&child));
-        let value = match child {
-            Child::Property(_, v) | Child::Items(v) | Child::Variant(_, _, v) => v,
-            Child::AdditionalProperties(v) => v,
-        };
-        check_supported(file, &child_pointer, value)?;
+        if let Some(sub) = child.of(schema) {
+            check_supported(file, &format!("{pointer}{}", child.pointer()), sub)?;
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn children_name_every_position_in_walk_order() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a/b": {"type": "string"}},
+            "items": {"type": "string"},
+            "oneOf": [{}, {}],
+            "anyOf": [{}],
+            "additionalProperties": {"type": "integer"}
+        });
+        let pointers: Vec<String> = children(&schema).iter().map(Child::pointer).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/properties/a~1b",
+                "/items",
+                "/oneOf/0",
+                "/oneOf/1",
+                "/anyOf/0",
+                "/additionalProperties"
+            ]
+        );
+        for child in children(&schema) {
+            assert!(child.of(&schema).is_some(), "{child:?}");
+        }
+        // `additionalProperties: false` is a rule, not a schema of values.
+        assert!(children(&json!({"additionalProperties": false})).is_empty());
+    }
+
+    #[test]
+    fn the_tuple_items_of_a_draft_07_schema_are_checked_too() {
+        // The 2020-12 metaschema refuses the array form of `items`; draft-07 allows it.
+        let tool = json!({
+            "name": "probe",
+            "description": "A probe.",
+            "tier": "readonly",
+            "source": "paneward",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"not": {}}]}}
+            },
+            "outputSchema": {"type": "object"},
+            "annotations": {}
+        });
+        let error = crate::load::check_tool_value(Path::new("probe.json"), tool).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "probe.json at /inputSchema/properties/pair/items/1/not: not is not supported by the code generator"
+        );
+    }
 }
