@@ -89,7 +89,9 @@ pub fn titled_copy(
 }
 
 /// Only schemas that typify turns into named types need a title; a title on a plain
-/// `{"type": "string"}` would make typify emit a pointless newtype.
+/// `{"type": "string"}` would make typify emit a pointless newtype. Every schema typify
+/// names must be titled here: typify reuses the first type of a name for any later
+/// schema it names alike, silently (`x.items` and `x_item` both become `…XItem`).
 fn needs_name(object: &serde_json::Map<String, Value>) -> bool {
     const NAMED: [&str; 9] = [
         "properties",
@@ -104,6 +106,16 @@ fn needs_name(object: &serde_json::Map<String, Value>) -> bool {
     ];
     object.get("type") == Some(&Value::String("object".into()))
         || NAMED.iter().any(|keyword| object.contains_key(*keyword))
+        || is_union_of_types(object.get("type"))
+}
+
+/// `"type": ["string", "integer"]`: typify makes an enum of it. One type and `null` is
+/// an `Option` of that type, not a type of its own.
+fn is_union_of_types(types: Option<&Value>) -> bool {
+    let Some(Value::Array(types)) = types else {
+        return false;
+    };
+    types.iter().filter(|t| t.as_str() != Some("null")).count() > 1
 }
 
 fn title_in_place(

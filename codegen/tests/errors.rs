@@ -123,6 +123,20 @@ fn a_type_name_clash_fails_with_both_places() {
 }
 
 #[test]
+fn schemas_typify_would_name_alike_are_refused_rather_than_merged() {
+    // Left untitled, typify names both `ProbeInputXItem` and gives `x_item` the type of
+    // `x`'s items, silently: a boolean argument would then fail to decode.
+    let error = error_for(|t| {
+        t["inputSchema"]["properties"]["x"] = json!({"type": "array", "items": {"type": ["string", "integer"]}});
+        t["inputSchema"]["properties"]["x_item"] = json!({"type": ["boolean", "integer"]});
+    });
+    assert_eq!(
+        error,
+        "<dir>/probe.json at /inputSchema/properties/x_item: the Rust type name `ProbeInputXItem` is already used by <dir>/probe.json at /inputSchema/properties/x/items; rename a property so the two differ"
+    );
+}
+
+#[test]
 fn names_clash_across_tools_too() {
     // `probe`'s object property `input` and the tool `probe_input` both want the
     // Rust name `ProbeInputInput`.
