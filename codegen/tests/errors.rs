@@ -84,7 +84,7 @@ fn invalid_json_names_the_file_and_position() {
 fn each_field_rule_names_its_pointer() {
     type Edit = Box<dyn FnOnce(&mut Value)>;
     let cases: Vec<(Edit, &str)> = vec![
-        (Box::new(|t| { t.as_object_mut().unwrap().remove("tier"); }), "<dir>/probe.json: missing required field `tier`"),
+        (Box::new(|t| { t.as_object_mut().unwrap().remove("tier"); }), "<dir>/probe.json at /tier: missing required field `tier`"),
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown tier `godmode`; use one of readonly, mutating, destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),

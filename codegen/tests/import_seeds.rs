@@ -242,7 +242,7 @@ fn check_validates_the_profile_folders_too() {
         .unwrap();
     assert_eq!(output.status.code(), Some(3));
     assert!(
-        stderr(&output).contains("profiles/python/call_read_tools_batch.json: missing required field `name`"),
+        stderr(&output).contains("profiles/python/call_read_tools_batch.json at /name: missing required field `name`"),
         "{}",
         stderr(&output)
     );

@@ -123,7 +123,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         if required && !doc.contains_key(field) {
             return Err(ContractError::new(
                 path,
-                "",
+                format!("/{field}"),
                 format!("missing required field `{field}`"),
             ));
         }
