@@ -1,71 +1,15 @@
 //! What the generated code refers to: the tool table's row type, tiers, the per-call
 //! context, errors, and the argument/output conversions of the dispatch function.
 
-use std::fmt;
-use std::str::FromStr;
-
 use rmcp::model::{CallToolResult, RequestId, ServerJsonRpcMessage, ServerResult};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
 pub use crate::error::{ToolError, ToolErrorKind};
-
-/// How much a tool may do. Tiers are ordered: a server at `Mutating` offers the
-/// `Readonly` tools too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Tier {
-    /// Observes tmux; changes nothing.
-    Readonly,
-    /// Changes tmux or types into panes.
-    Mutating,
-    /// Ends something (a pane, window, session or the server).
-    Destructive,
-}
-
-impl Tier {
-    pub const ALL: [Tier; 3] = [Tier::Readonly, Tier::Mutating, Tier::Destructive];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Readonly => "readonly",
-            Self::Mutating => "mutating",
-            Self::Destructive => "destructive",
-        }
-    }
-}
-
-impl fmt::Display for Tier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// An unknown tier name: a start-up error, never a silent widening.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownTier(pub String);
-
-impl fmt::Display for UnknownTier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown safety tier {:?}; use readonly, mutating or destructive",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownTier {}
-
-impl FromStr for Tier {
-    type Err = UnknownTier;
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Tier::ALL
-            .into_iter()
-            .find(|tier| tier.as_str() == text)
-            .ok_or_else(|| UnknownTier(text.chars().take(40).collect()))
-    }
-}
+/// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
+/// the generated table names them as `crate::runtime::Tier`.
+pub use paneward_contract::Tier;
 
 /// One row of the generated tool table: the contract of a tool as its file states it.
 #[derive(Debug, Clone, Copy)]

@@ -8,6 +8,7 @@
 //! errors of the branch whose `tool` matches.
 
 use jsonschema::error::{ValidationError, ValidationErrorKind};
+use paneward_contract::pointer_token;
 use serde_json::Value;
 
 use crate::error::ToolError;
@@ -68,7 +69,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
     match error.kind() {
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            (format!("{at}/{}", escape(name)), "is required".into())
+            (format!("{at}/{}", pointer_token(name)), "is required".into())
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let name = unexpected.first().map(String::as_str).unwrap_or_default();
@@ -83,7 +84,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
             } else {
                 format!("is not a known field (additionalProperties is false); the fields are: {allowed}")
             };
-            (format!("{at}/{}", escape(&short(name, 60))), rule)
+            (format!("{at}/{}", pointer_token(&short(name, 60))), rule)
         }
         // jsonschema reports a field of a closed object that declares no `properties`
         // at the object itself, holding the field's value: find the field's name.
@@ -99,7 +100,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
                 .map(String::as_str)
                 .unwrap_or_default();
             (
-                format!("{at}/{}", escape(&short(name, 60))),
+                format!("{at}/{}", pointer_token(&short(name, 60))),
                 "is not allowed: this object takes no fields".into(),
             )
         }
@@ -191,10 +192,6 @@ fn type_names(kind: &jsonschema::error::TypeKind) -> String {
 
 fn parent_pointer(pointer: &str) -> &str {
     pointer.rfind('/').map_or("", |i| &pointer[..i])
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 fn short(text: &str, limit: usize) -> String {

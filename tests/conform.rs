@@ -118,14 +118,45 @@ fn a_server_whose_contract_differs_gets_each_difference_by_tool_and_pointer() {
 fn a_server_that_cannot_start_or_never_answers_is_reported_within_the_timeout() {
     let output = conform(&["--", "/nonexistent/mcp-server"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start /nonexistent/mcp-server"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start `/nonexistent/mcp-server`"));
 
     let start = Instant::now();
     let output = conform(&["--timeout", "1", "--", "sleep", "600"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("no answer to initialize within 1 s"), "{stderr}");
+    assert!(
+        stderr.contains("no answer to `initialize` within 1 s (see --timeout)"),
+        "{stderr}"
+    );
     assert!(start.elapsed() < Duration::from_secs(15), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_schemas_folder_is_checked_as_the_build_checks_it() {
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conform-schemas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tool = support::tool_file("snapshot_pane");
+    tool["outputSchema"]["properties"]["dead"] = serde_json::json!({"$ref": "#/definitions/flag"});
+    std::fs::write(dir.join("snapshot_pane.json"), tool.to_string()).unwrap();
+    let output = conform(&[
+        "--schemas",
+        dir.to_str().unwrap(),
+        "--",
+        PANEWARD,
+        "-L",
+        "pw-unused-conform",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "snapshot_pane.json at /outputSchema/properties/dead/$ref: references are not supported; inline the schema"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

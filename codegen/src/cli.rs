@@ -20,8 +20,8 @@ usage:
   paneward-codegen generate [DIR]      print the Rust build.rs generates from DIR
                                        (default: schemas/tools)
   paneward-codegen import [OPTIONS] SOURCE... [--from-server -- COMMAND [ARG...]]
-                                       write the contracts of the sources into schemas/
-                                       and print what changed, as `diff` does
+                                       write the contracts of the sources into schemas/,
+                                       print what changed and exit as `diff` does
   paneward-codegen diff [--json] OLD NEW
                                        compare two contracts, each change classified
                                        breaking or compatible for clients
@@ -44,10 +44,12 @@ import options:
                     tools/list is imported
 
 exit status:
-  0  success; for diff: no changes
-  1  diff: compatible changes only
-  2  diff: at least one breaking change
+  0  success; for diff and import: no changes
+  1  diff, import: compatible changes only
+  2  diff, import: at least one breaking change (import has written it, unless
+     --dry-run: read the report before committing)
   3  error: bad usage, or a source or file that cannot be read or fails the checks
+     (import then writes nothing)
 ";
 
 /// Runs the command line `args` (without the program name); returns the exit status.
@@ -168,7 +170,7 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--profile" => options.profile = Some(value("--profile")?),
             "--tier" => {
                 let text = value("--tier")?;
-                let tier = Tier::parse(&text).ok_or_else(|| {
+                let tier = text.parse::<Tier>().map_err(|_| {
                     Failure::Usage(format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")))
                 })?;
                 options.tier = Some(tier);
@@ -212,5 +214,7 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
         report::text(&changes)
     };
     let _ = out.write_all(text.as_bytes());
-    Ok(EXIT_UNCHANGED)
+    // As `diff`: a script (or CI) that imports upstream learns that the contract broke
+    // clients without parsing the report.
+    Ok(report::exit_status(&changes))
 }

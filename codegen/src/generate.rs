@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -34,30 +34,26 @@ pub fn generate(tools: &[ToolFile]) -> Result<String, CodegenError> {
     settings.with_struct_builder(false);
     let mut space = TypeSpace::new(&settings);
     let mut registry = NameRegistry::default();
+    let mut origins = Vec::with_capacity(2 * tools.len());
     let mut typed = Vec::with_capacity(tools.len());
     for tool in tools {
         let base = pascal_case(&tool.name);
         let input = format!("{base}Input");
         let output = format!("{base}Output");
-        add_schema(
-            &mut space,
-            &mut registry,
-            tool,
-            &tool.input_schema,
-            &input,
-            "/inputSchema",
-        )?;
-        add_schema(
-            &mut space,
-            &mut registry,
-            tool,
-            &tool.output_schema,
-            &output,
-            "/outputSchema",
-        )?;
+        for (schema, name, pointer) in [
+            (&tool.input_schema, &input, "/inputSchema"),
+            (&tool.output_schema, &output, "/outputSchema"),
+        ] {
+            add_schema(&mut space, &mut registry, tool, schema, name, pointer)?;
+            origins.push(Origin {
+                types_end: space.iter_types().count(),
+                file: tool.path.clone(),
+                pointer,
+            });
+        }
         typed.push(ToolTypes { tool, input, output });
     }
-    check_type_names(&space, &registry, tools)?;
+    check_type_names(&space, &registry, &origins)?;
 
     let types = space.to_stream();
     let table = emit_table(&typed);
@@ -120,34 +116,57 @@ fn add_schema(
     }
 }
 
+/// The schema that added a run of types to the type space: typify numbers types in the
+/// order they are created, so the types of the n-th schema added end at `types_end`.
+struct Origin {
+    types_end: usize,
+    file: PathBuf,
+    pointer: &'static str,
+}
+
 /// typify may still name a type we did not title (for example an enum inside an
 /// untitled array); two types of one name would not compile, or worse, be merged.
-fn check_type_names(space: &TypeSpace, registry: &NameRegistry, tools: &[ToolFile]) -> Result<(), CodegenError> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for ty in space.iter_types() {
+/// typify 0.8 mostly merges them itself (it reuses a type of a name it has seen), which
+/// is why `naming` titles every schema typify names; this is the net behind that.
+fn check_type_names(space: &TypeSpace, registry: &NameRegistry, origins: &[Origin]) -> Result<(), CodegenError> {
+    let mut positions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (position, ty) in space.iter_types().enumerate() {
         if matches!(
             ty.details(),
             typify::TypeDetails::Struct(_) | typify::TypeDetails::Enum(_) | typify::TypeDetails::Newtype(_)
         ) {
-            *counts.entry(ty.name()).or_default() += 1;
+            positions.entry(ty.name()).or_default().push(position);
         }
     }
-    for (name, count) in counts {
-        if count > 1 {
-            let origin = if registry.contains(&name) {
-                "one of our titles"
-            } else {
-                "a name typify chose"
-            };
-            let file = tools
-                .first()
-                .map_or_else(|| Path::new("schemas/tools").to_path_buf(), |t| t.path.clone());
-            return Err(CodegenError::new(
-                file.parent().unwrap_or(Path::new("schemas/tools")),
-                "",
-                format!("the Rust type name `{name}` ({origin}) would be generated {count} times; give the schemas distinct property names"),
-            ));
-        }
+    // Every type is created while some schema is added, so a position always has one.
+    let place = |position: usize| {
+        origins
+            .iter()
+            .find(|origin| position < origin.types_end)
+            .map_or((Path::new("schemas/tools"), ""), |origin| {
+                (origin.file.as_path(), origin.pointer)
+            })
+    };
+    for (name, found) in positions {
+        let [first, .., last] = found.as_slice() else {
+            continue;
+        };
+        let origin = if registry.contains(&name) {
+            "one of our titles"
+        } else {
+            "a name typify chose"
+        };
+        let (first_file, first_pointer) = place(*first);
+        let (file, pointer) = place(*last);
+        return Err(CodegenError::new(
+            file,
+            pointer,
+            format!(
+                "the Rust type name `{name}` ({origin}) would be generated {} times, also for {} at {first_pointer}; give the schemas distinct property names",
+                found.len(),
+                first_file.display(),
+            ),
+        ));
     }
     Ok(())
 }

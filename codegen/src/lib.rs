@@ -1,9 +1,10 @@
 //! paneward's code generator: tool contracts in `schemas/tools/*.json` in, Rust out.
 //!
 //! Three stages, in order: [`load`] checks every file (each problem named by file and
-//! JSON pointer), [`naming`] gives every inline schema a unique Rust name, and
-//! [`generate`] hands titled copies to typify and emits the tool table, the handler
-//! trait and the dispatch function. The advertised schemas are embedded untouched.
+//! JSON pointer; it lives in `paneward-contract` with [`shape`], because `paneward
+//! conform` applies the same checks), [`naming`] gives every inline schema a unique Rust
+//! name, and [`generate`] hands titled copies to typify and emits the tool table, the
+//! handler trait and the dispatch function. The advertised schemas are embedded untouched.
 //!
 //! For maintainers keeping up with upstream: [`source`] reads contracts from pages,
 //! JSON and running servers, [`import`] writes them as tool files in the [`canonical`]
@@ -12,18 +13,21 @@
 pub mod canonical;
 pub mod cli;
 pub mod diff;
-pub mod error;
 pub mod generate;
 pub mod import;
-pub mod load;
 pub mod naming;
-pub mod shape;
 pub mod source;
 
 use std::path::Path;
 
+pub use paneward_contract::{load, shape, Tier, ToolFile};
+
+/// Every error of the code generator names a file and a JSON pointer, as the loader's do.
+pub mod error {
+    pub use paneward_contract::ContractError as CodegenError;
+}
+
 pub use error::CodegenError;
-pub use load::{Tier, ToolFile};
 
 /// Loads `dir` (a `schemas/tools` folder) and returns the generated Rust source.
 ///

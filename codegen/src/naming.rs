@@ -11,9 +11,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use paneward_contract::shape::{self, Child};
 use serde_json::Value;
 
-use crate::error::{pointer_token, CodegenError};
+use crate::error::CodegenError;
 
 /// Every name handed out so far, with the file and pointer that got it.
 #[derive(Default)]
@@ -88,7 +89,9 @@ pub fn titled_copy(
 }
 
 /// Only schemas that typify turns into named types need a title; a title on a plain
-/// `{"type": "string"}` would make typify emit a pointless newtype.
+/// `{"type": "string"}` would make typify emit a pointless newtype. Every schema typify
+/// names must be titled here: typify reuses the first type of a name for any later
+/// schema it names alike, silently (`x.items` and `x_item` both become `…XItem`).
 fn needs_name(object: &serde_json::Map<String, Value>) -> bool {
     const NAMED: [&str; 9] = [
         "properties",
@@ -103,6 +106,16 @@ fn needs_name(object: &serde_json::Map<String, Value>) -> bool {
     ];
     object.get("type") == Some(&Value::String("object".into()))
         || NAMED.iter().any(|keyword| object.contains_key(*keyword))
+        || is_union_of_types(object.get("type"))
+}
+
+/// `"type": ["string", "integer"]`: typify makes an enum of it. One type and `null` is
+/// an `Option` of that type, not a type of its own.
+fn is_union_of_types(types: Option<&Value>) -> bool {
+    let Some(Value::Array(types)) = types else {
+        return false;
+    };
+    types.iter().filter(|t| t.as_str() != Some("null")).count() > 1
 }
 
 fn title_in_place(
@@ -122,36 +135,21 @@ fn title_in_place(
         // An upstream title on a plain value would still name a type: drop it here.
         object.remove("title");
     }
-    if let Some(Value::Object(properties)) = object.get_mut("properties") {
-        for (property, sub) in properties.iter_mut() {
-            let child_name = format!("{name}{}", pascal_case(property));
-            let child_pointer = format!("{pointer}/properties/{}", pointer_token(property));
-            title_in_place(sub, &child_name, file, &child_pointer, registry)?;
+    for child in shape::children(schema) {
+        let suffix = match &child {
+            Child::Property(property) => pascal_case(property),
+            Child::Items => "Item".to_string(),
+            Child::Variant("items", index) => format!("Item{index}"),
+            Child::Variant(_, index) => child
+                .of(schema)
+                .and_then(tool_const)
+                .map_or_else(|| format!("Variant{index}"), |tool| pascal_case(&tool)),
+            Child::AdditionalProperties => "Value".to_string(),
+        };
+        let child_pointer = format!("{pointer}{}", child.pointer());
+        if let Some(sub) = child.of_mut(schema) {
+            title_in_place(sub, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
         }
-    }
-    if let Some(items) = object.get_mut("items") {
-        if items.is_object() {
-            title_in_place(
-                items,
-                &format!("{name}Item"),
-                file,
-                &format!("{pointer}/items"),
-                registry,
-            )?;
-        }
-    }
-    for keyword in ["oneOf", "anyOf"] {
-        if let Some(Value::Array(variants)) = object.get_mut(keyword) {
-            for (index, variant) in variants.iter_mut().enumerate() {
-                let suffix = tool_const(variant).map_or_else(|| format!("Variant{index}"), |tool| pascal_case(&tool));
-                let child_pointer = format!("{pointer}/{keyword}/{index}");
-                title_in_place(variant, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
-            }
-        }
-    }
-    if let Some(extra @ Value::Object(_)) = object.get_mut("additionalProperties") {
-        let child_pointer = format!("{pointer}/additionalProperties");
-        title_in_place(extra, &format!("{name}Value"), file, &child_pointer, registry)?;
     }
     Ok(())
 }

@@ -84,7 +84,7 @@ fn invalid_json_names_the_file_and_position() {
 fn each_field_rule_names_its_pointer() {
     type Edit = Box<dyn FnOnce(&mut Value)>;
     let cases: Vec<(Edit, &str)> = vec![
-        (Box::new(|t| { t.as_object_mut().unwrap().remove("tier"); }), "<dir>/probe.json: missing required field `tier`"),
+        (Box::new(|t| { t.as_object_mut().unwrap().remove("tier"); }), "<dir>/probe.json at /tier: missing required field `tier`"),
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown tier `godmode`; use one of readonly, mutating, destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
@@ -119,6 +119,20 @@ fn a_type_name_clash_fails_with_both_places() {
     assert!(
         error.contains("/outputSchema/properties/fooBar") && error.contains("/outputSchema/properties/foo_bar"),
         "{error}"
+    );
+}
+
+#[test]
+fn schemas_typify_would_name_alike_are_refused_rather_than_merged() {
+    // Left untitled, typify names both `ProbeInputXItem` and gives `x_item` the type of
+    // `x`'s items, silently: a boolean argument would then fail to decode.
+    let error = error_for(|t| {
+        t["inputSchema"]["properties"]["x"] = json!({"type": "array", "items": {"type": ["string", "integer"]}});
+        t["inputSchema"]["properties"]["x_item"] = json!({"type": ["boolean", "integer"]});
+    });
+    assert_eq!(
+        error,
+        "<dir>/probe.json at /inputSchema/properties/x_item: the Rust type name `ProbeInputXItem` is already used by <dir>/probe.json at /inputSchema/properties/x/items; rename a property so the two differ"
     );
 }
 

@@ -121,23 +121,27 @@ fn a_server_that_repeats_a_cursor_is_stopped() {
 }
 
 #[test]
-fn the_command_line_imports_from_a_server_after_a_double_dash() {
+fn the_command_line_imports_from_a_server_after_a_double_dash_and_exits_as_diff() {
     let (_guard, copy) = schemas_copy();
     let fixture = fixture();
-    let output = codegen(&[
-        "import",
-        "--schemas",
-        copy.to_str().unwrap(),
-        "--tier",
-        "mutating",
-        "--source",
-        "paneward",
-        "--from-server",
-        "--",
-        "sh",
-        &fixture,
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let import = || {
+        codegen(&[
+            "import",
+            "--schemas",
+            copy.to_str().unwrap(),
+            "--tier",
+            "mutating",
+            "--source",
+            "paneward",
+            "--from-server",
+            "--",
+            "sh",
+            &fixture,
+        ])
+    };
+    let output = import();
+    // Two tools added: compatible changes only.
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert_eq!(
         stdout(&output),
         "compatible first_tool: tool added\ncompatible second_tool: tool added\n2 changes: 0 breaking, 2 compatible\n"
@@ -146,4 +150,8 @@ fn the_command_line_imports_from_a_server_after_a_double_dash() {
         load_file(&copy.join("tools/second_tool.json")).unwrap().tier,
         Tier::Mutating
     );
+    // The same contract again: nothing changes.
+    let output = import();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "no changes\n");
 }

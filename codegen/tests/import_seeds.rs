@@ -142,7 +142,8 @@ fn the_command_line_imports_a_page_and_prints_the_change_report() {
     std::fs::write(&target, outdated("tools/snapshot_pane.json")).unwrap();
     let page = seed(SEEDS[3].page);
     let output = codegen(&["import", "--schemas", copy.to_str().unwrap(), page.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The outdated file had an input the page no longer has: a breaking change, exit 2 as `diff`.
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert_eq!(
         std::fs::read_to_string(&target).unwrap(),
         committed("tools/snapshot_pane.json")
@@ -177,7 +178,7 @@ fn a_dry_run_reports_the_changes_and_writes_nothing() {
         copy.to_str().unwrap(),
         page.to_str().unwrap(),
     ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
         stdout(&output).contains("snapshot_pane#/description"),
         "{}",
@@ -242,7 +243,7 @@ fn check_validates_the_profile_folders_too() {
         .unwrap();
     assert_eq!(output.status.code(), Some(3));
     assert!(
-        stderr(&output).contains("profiles/python/call_read_tools_batch.json: missing required field `name`"),
+        stderr(&output).contains("profiles/python/call_read_tools_batch.json at /name: missing required field `name`"),
         "{}",
         stderr(&output)
     );

@@ -1,23 +1,15 @@
 //! The contract a server is compared with: each tool as `tools/list` must advertise it,
-//! with its tier, from the table compiled into paneward or from a folder of tool files.
+//! with its tier, from the table compiled into paneward or from a folder of tool files
+//! (loaded and checked exactly as the build checks `schemas/tools`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use paneward_contract::ToolFile;
 use serde_json::{Map, Value};
 
 use crate::generated::TOOLS;
 use crate::runtime::Tier;
-
-/// The members of a tool file that `tools/list` advertises unchanged.
-pub const ADVERTISED_FIELDS: [&str; 6] = [
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-];
 
 /// One tool of the contract.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,79 +32,87 @@ pub fn compiled() -> Result<Contract, String> {
         let parse = |what: &str, text: &str| -> Result<Value, String> {
             serde_json::from_str(text).map_err(|e| format!("{}: {what} is not JSON: {e}", spec.name))
         };
-        let mut tool = Map::new();
-        tool.insert("name".into(), spec.name.into());
-        if let Some(title) = spec.title {
-            tool.insert("title".into(), title.into());
-        }
-        tool.insert("description".into(), spec.description.into());
-        tool.insert("inputSchema".into(), parse("inputSchema", spec.input_schema)?);
-        tool.insert("outputSchema".into(), parse("outputSchema", spec.output_schema)?);
-        tool.insert("annotations".into(), parse("annotations", spec.annotations)?);
+        let advertised = Advertised {
+            name: spec.name,
+            title: spec.title,
+            description: spec.description,
+            input_schema: parse("inputSchema", spec.input_schema)?,
+            output_schema: parse("outputSchema", spec.output_schema)?,
+            annotations: parse("annotations", spec.annotations)?,
+        };
         contract.insert(
             spec.name.to_string(),
             ContractTool {
                 tier: spec.tier,
-                advertised: Value::Object(tool),
+                advertised: advertised.into_value(),
             },
         );
     }
     Ok(contract)
 }
 
-/// The contract in a folder of tool files (`*.json`, as in `schemas/tools`).
+/// The contract in a folder of tool files (`*.json`, as in `schemas/tools`), each
+/// checked as the build checks it.
 ///
 /// # Errors
-/// The folder cannot be read, holds no tool file, or a file is not JSON, lacks `name`
-/// or `tier`, or repeats a name.
+/// The folder cannot be read or holds no tool file, or a file fails a check of the
+/// build (named by file and JSON pointer), or two files define one tool.
 pub fn from_dir(dir: &Path) -> Result<Contract, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut paths = Vec::new();
-    for entry in entries {
-        let path = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?.path();
-        if path.extension().is_some_and(|ext| ext == "json") {
-            paths.push(path);
-        }
-    }
-    paths.sort();
-    let mut contract = Contract::new();
-    for path in &paths {
-        let (name, tool) = read_tool_file(path)?;
-        if contract.insert(name.clone(), tool).is_some() {
-            return Err(format!("{}: a second tool named {name:?}", path.display()));
-        }
-    }
-    if contract.is_empty() {
+    let tools = paneward_contract::load::load_dir(dir).map_err(|e| e.to_string())?;
+    if tools.is_empty() {
         return Err(format!("{} holds no tool file (*.json)", dir.display()));
     }
+    let contract = tools
+        .into_iter()
+        .map(|tool| {
+            let ToolFile {
+                name,
+                title,
+                description,
+                tier,
+                input_schema,
+                output_schema,
+                annotations,
+                ..
+            } = tool;
+            let advertised = Advertised {
+                name: &name,
+                title: title.as_deref(),
+                description: &description,
+                input_schema,
+                output_schema,
+                annotations,
+            };
+            let advertised = advertised.into_value();
+            (name, ContractTool { tier, advertised })
+        })
+        .collect();
     Ok(contract)
 }
 
-fn read_tool_file(path: &Path) -> Result<(String, ContractTool), String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let Value::Object(file) = serde_json::from_str(&text).map_err(|e| format!("{shown}: not JSON: {e}"))? else {
-        return Err(format!("{shown}: not a JSON object"));
-    };
-    let name = match file.get("name") {
-        Some(Value::String(name)) => name.clone(),
-        _ => return Err(format!("{shown}: /name: a tool file needs a string name")),
-    };
-    let tier = match file.get("tier") {
-        Some(Value::String(tier)) => tier.parse::<Tier>().map_err(|e| format!("{shown}: /tier: {e}"))?,
-        _ => return Err(format!("{shown}: /tier: a tool file needs a tier")),
-    };
-    let advertised = ADVERTISED_FIELDS
-        .iter()
-        .filter_map(|field| file.get(*field).map(|value| ((*field).to_string(), value.clone())))
-        .collect();
-    Ok((
-        name,
-        ContractTool {
-            tier,
-            advertised: Value::Object(advertised),
-        },
-    ))
+/// The members of a tool file that `tools/list` advertises unchanged.
+struct Advertised<'a> {
+    name: &'a str,
+    title: Option<&'a str>,
+    description: &'a str,
+    input_schema: Value,
+    output_schema: Value,
+    annotations: Value,
+}
+
+impl Advertised<'_> {
+    fn into_value(self) -> Value {
+        let mut tool = Map::new();
+        tool.insert("name".into(), self.name.into());
+        if let Some(title) = self.title {
+            tool.insert("title".into(), title.into());
+        }
+        tool.insert("description".into(), self.description.into());
+        tool.insert("inputSchema".into(), self.input_schema);
+        tool.insert("outputSchema".into(), self.output_schema);
+        tool.insert("annotations".into(), self.annotations);
+        Value::Object(tool)
+    }
 }
 
 /// The tools a server at `tier` lists.

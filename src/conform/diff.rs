@@ -1,5 +1,6 @@
 //! Structural differences between two JSON values, each named by its JSON pointer.
 
+use paneward_contract::pointer_token;
 use serde_json::Value;
 
 /// How a value at one pointer differs.
@@ -37,7 +38,7 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Di
             for key in keys {
                 at(
                     pointer,
-                    &escape(key),
+                    &pointer_token(key),
                     out,
                     left.get(key.as_str()),
                     right.get(key.as_str()),
@@ -78,11 +79,6 @@ fn at(pointer: &mut String, segment: &str, out: &mut Vec<Difference>, left: Opti
         (None, None) => {}
     }
     pointer.truncate(length);
-}
-
-/// A member name as one pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`).
-pub fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

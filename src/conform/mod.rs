@@ -9,20 +9,13 @@
 pub mod contract;
 pub mod diff;
 pub mod options;
-pub mod peer;
 pub mod report;
 
-use std::collections::HashSet;
-
-use serde_json::{json, Value};
+use paneward_contract::client::{self, ListOptions, Problem, ServerStderr};
+use serde_json::Value;
 
 pub use options::Options;
 pub use report::Report;
-
-use peer::Peer;
-
-/// The most `tools/list` pages followed before the server is taken to loop.
-const MAX_PAGES: usize = 1_000;
 
 /// Runs the comparison that `options` describes.
 ///
@@ -34,21 +27,22 @@ pub fn run(options: &Options) -> Result<Report, String> {
         Some(dir) => contract::from_dir(dir)?,
         None => contract::compiled()?,
     };
-    let mut peer = Peer::spawn(&options.command, options.timeout)?;
-    let initialized = peer.request(
-        "initialize",
-        json!({
-            "protocolVersion": crate::server::PROTOCOL_VERSION.as_str(),
-            "capabilities": {},
-            "clientInfo": {"name": "paneward-conform", "version": env!("CARGO_PKG_VERSION")}
-        }),
-    )?;
-    peer.notify("notifications/initialized")?;
-    let listed = list_tools(&mut peer)?;
-    peer.close();
+    let client_options = ListOptions {
+        client_name: "paneward-conform",
+        client_version: env!("CARGO_PKG_VERSION"),
+        protocol_version: crate::server::PROTOCOL_VERSION.as_str(),
+        reply_timeout: options.timeout,
+        // The server's logs reach the terminal as it writes them.
+        stderr: ServerStderr::Inherit,
+    };
+    let listing = client::list_tools(&options.command, &client_options).map_err(|error| match error.problem {
+        Problem::Timeout { .. } => format!("{error} (see --timeout)"),
+        _ => error.to_string(),
+    })?;
+    let listed = named(listing.tools)?;
     let expected = contract::at_tier(contract.clone(), options.tier).len();
     Ok(Report {
-        server: describe_server(&initialized),
+        server: describe_server(&listing.initialized),
         tier: options.tier,
         expected,
         listed: listed.len(),
@@ -56,34 +50,16 @@ pub fn run(options: &Options) -> Result<Report, String> {
     })
 }
 
-/// Every tool the server lists, page after page, each with its name.
-fn list_tools(peer: &mut Peer) -> Result<Vec<(String, Value)>, String> {
-    let mut tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    let mut cursors_seen = HashSet::new();
-    for _ in 0..MAX_PAGES {
-        let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({"cursor": c}));
-        let page = peer.request("tools/list", params)?;
-        let Some(entries) = page.get("tools").and_then(Value::as_array) else {
-            return Err(format!(
-                "the tools/list result has no tools array: {}",
-                peer::cut(&page.to_string())
-            ));
-        };
-        for (index, tool) in entries.iter().enumerate() {
-            let Some(name) = tool.get("name").and_then(Value::as_str) else {
-                return Err(format!("tools/list entry {index} has no string name"));
-            };
-            tools.push((name.to_string(), tool.clone()));
-        }
-        match page.get("nextCursor") {
-            None | Some(Value::Null) => return Ok(tools),
-            Some(Value::String(next)) if cursors_seen.insert(next.clone()) => cursor = Some(next.clone()),
-            Some(Value::String(next)) => return Err(format!("tools/list returned cursor {next:?} twice")),
-            Some(other) => return Err(format!("tools/list nextCursor is not a string: {other}")),
-        }
-    }
-    Err(format!("tools/list did not end after {MAX_PAGES} pages"))
+/// Each listed tool with its name.
+fn named(tools: Vec<Value>) -> Result<Vec<(String, Value)>, String> {
+    tools
+        .into_iter()
+        .enumerate()
+        .map(|(index, tool)| match tool.get("name").and_then(Value::as_str) {
+            Some(name) => Ok((name.to_string(), tool)),
+            None => Err(format!("tools/list entry {index} has no string name")),
+        })
+        .collect()
 }
 
 fn describe_server(initialized: &Value) -> String {

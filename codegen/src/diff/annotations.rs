@@ -6,10 +6,10 @@
 //! reworded title does not. A hint left out means its MCP default, so writing the
 //! default out is no change of meaning.
 
+use paneward_contract::pointer_token;
 use serde_json::Value;
 
 use super::{Changes, Class, Rule};
-use crate::error::pointer_token;
 
 /// Each boolean hint: its MCP default, the value that is a promise, and that promise.
 const HINTS: [(&str, bool, bool, &str); 4] = [

@@ -6,12 +6,12 @@
 //! guarantee. Properties get their own rules, because a client *uses* a field even
 //! where the set of valid values would allow its removal.
 
+use paneward_contract::pointer_token;
 use serde_json::{Map, Value};
 
 use super::types::{covers, types, types_folded};
 use super::variants::{label, match_variants};
 use super::{Changes, Class, Rule};
-use crate::error::pointer_token;
 
 /// Which way the data flows through the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

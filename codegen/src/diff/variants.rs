@@ -1,9 +1,8 @@
 //! Pairing the variants of an old `oneOf`/`anyOf` with the new ones, so that a variant
 //! inserted in the middle reads as one addition rather than every later variant changed.
 
+use paneward_contract::pointer_token;
 use serde_json::Value;
-
-use crate::error::pointer_token;
 
 /// The property whose `const` tells the variants apart (e.g. `tool` in a batch), if every
 /// variant on both sides has one and no two on a side share it.

@@ -91,7 +91,7 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
     };
     let tier = match optional_string(&origin, object, "tier")? {
         None => None,
-        Some(text) => Some(Tier::parse(&text).ok_or_else(|| {
+        Some(text) => Some(text.parse::<Tier>().map_err(|_| {
             origin.error(
                 "/tier",
                 format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")),

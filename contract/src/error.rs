@@ -1,13 +1,14 @@
-//! Errors of the code generator: each names the schema file and a JSON pointer into it,
-//! because a maintainer fixing a contract needs to know exactly where to look.
+//! Errors about tool files: each names the file and a JSON pointer into it, because a
+//! maintainer fixing a contract needs to know exactly where to look.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// A problem with one tool file, or with the set of tool files as a whole.
+/// A problem with one tool file, or with a set of tool files as a whole.
 #[derive(Debug)]
-pub struct CodegenError {
-    /// The file the problem is in (or the folder, for problems across files).
+pub struct ContractError {
+    /// The file the problem is in (or the folder, for problems across files; or a
+    /// label such as a server command, for contracts read from elsewhere).
     pub file: PathBuf,
     /// A JSON pointer into that file; empty for the whole document.
     pub pointer: String,
@@ -15,7 +16,7 @@ pub struct CodegenError {
     pub message: String,
 }
 
-impl CodegenError {
+impl ContractError {
     pub fn new(file: &Path, pointer: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             file: file.to_path_buf(),
@@ -25,7 +26,7 @@ impl CodegenError {
     }
 }
 
-impl fmt::Display for CodegenError {
+impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.pointer.is_empty() {
             write!(f, "{}: {}", self.file.display(), self.message)
@@ -35,9 +36,4 @@ impl fmt::Display for CodegenError {
     }
 }
 
-impl std::error::Error for CodegenError {}
-
-/// Escapes one token of a JSON pointer (RFC 6901).
-pub fn pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
+impl std::error::Error for ContractError {}

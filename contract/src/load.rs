@@ -1,4 +1,5 @@
-//! Loading and checking `schemas/tools/*.json`.
+//! Loading and checking `schemas/tools/*.json`: the checks the build applies, and
+//! `paneward conform --schemas` and `paneward-codegen import` apply the same ones.
 //!
 //! Everything a later stage relies on is checked here first, with the file and JSON
 //! pointer of each problem: typify panics (`todo!`) on some malformed schemas, so it
@@ -9,34 +10,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::error::CodegenError;
+use crate::error::ContractError;
+use crate::pointer::pointer_token;
+/// The type of [`ToolFile::tier`], also reachable from here for the loader's callers.
+pub use crate::tier::Tier;
 
-/// How much a tool may do; see `src/spec.rs` for what each tier allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Tier {
-    Readonly,
-    Mutating,
-    Destructive,
-}
-
-impl Tier {
-    pub const NAMES: [&'static str; 3] = ["readonly", "mutating", "destructive"];
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "readonly" => Some(Self::Readonly),
-            "mutating" => Some(Self::Mutating),
-            "destructive" => Some(Self::Destructive),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-}
-
-/// One checked tool file.
+/// One checked tool file; `input_schema`, `output_schema` and `annotations` are exactly
+/// as written, which is what paneward advertises.
 #[derive(Debug, Clone)]
 pub struct ToolFile {
     pub path: PathBuf,
@@ -76,12 +56,12 @@ pub const ANNOTATIONS: [(&str, &str); 5] = [
 /// # Errors
 /// The first problem found, naming the file and the JSON pointer; also a duplicate
 /// tool name or an unreadable folder.
-pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, CodegenError> {
+pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, ContractError> {
     let entries =
-        std::fs::read_dir(dir).map_err(|e| CodegenError::new(dir, "", format!("cannot read the folder: {e}")))?;
+        std::fs::read_dir(dir).map_err(|e| ContractError::new(dir, "", format!("cannot read the folder: {e}")))?;
     let mut paths = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| CodegenError::new(dir, "", format!("cannot list the folder: {e}")))?;
+        let entry = entry.map_err(|e| ContractError::new(dir, "", format!("cannot list the folder: {e}")))?;
         let path = entry.path();
         if path.extension().is_some_and(|ext| ext == "json") {
             paths.push(path);
@@ -95,7 +75,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, CodegenError> {
     let mut seen = BTreeMap::new();
     for tool in &tools {
         if let Some(other) = seen.insert(tool.name.clone(), tool.path.clone()) {
-            return Err(CodegenError::new(
+            return Err(ContractError::new(
                 &tool.path,
                 "/name",
                 format!("tool `{}` is also defined in {}", tool.name, other.display()),
@@ -112,11 +92,11 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, CodegenError> {
 /// Unreadable file, invalid JSON (with line and column), a missing, unknown or
 /// mistyped field, a name that does not match the file name, an unknown tier, or a
 /// schema that is not valid JSON Schema.
-pub fn load_file(path: &Path) -> Result<ToolFile, CodegenError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| CodegenError::new(path, "", format!("cannot read the file: {e}")))?;
+pub fn load_file(path: &Path) -> Result<ToolFile, ContractError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ContractError::new(path, "", format!("cannot read the file: {e}")))?;
     let value: Value =
-        serde_json::from_str(&text).map_err(|e| CodegenError::new(path, "", format!("not valid JSON: {e}")))?;
+        serde_json::from_str(&text).map_err(|e| ContractError::new(path, "", format!("not valid JSON: {e}")))?;
     check_tool_value(path, value)
 }
 
@@ -125,23 +105,27 @@ pub fn load_file(path: &Path) -> Result<ToolFile, CodegenError> {
 ///
 /// # Errors
 /// As [`load_file`], minus the reading and parsing.
-pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, CodegenError> {
+pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractError> {
     let Value::Object(mut doc) = value else {
-        return Err(CodegenError::new(path, "", "a tool file must be a JSON object"));
+        return Err(ContractError::new(path, "", "a tool file must be a JSON object"));
     };
     for key in doc.keys() {
         if !FIELDS.iter().any(|(field, _)| field == key) {
             let known: Vec<&str> = FIELDS.iter().map(|(field, _)| *field).collect();
-            return Err(CodegenError::new(
+            return Err(ContractError::new(
                 path,
-                format!("/{}", crate::error::pointer_token(key)),
+                format!("/{}", pointer_token(key)),
                 format!("unknown field; a tool file has only {}", known.join(", ")),
             ));
         }
     }
     for (field, required) in FIELDS {
         if required && !doc.contains_key(field) {
-            return Err(CodegenError::new(path, "", format!("missing required field `{field}`")));
+            return Err(ContractError::new(
+                path,
+                format!("/{field}"),
+                format!("missing required field `{field}`"),
+            ));
         }
     }
     let name = take_string(path, &mut doc, "name")?;
@@ -149,12 +133,12 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, CodegenEr
     let title = match doc.remove("title") {
         None => None,
         Some(Value::String(title)) => Some(title),
-        Some(_) => return Err(CodegenError::new(path, "/title", "must be a string")),
+        Some(_) => return Err(ContractError::new(path, "/title", "must be a string")),
     };
     let description = take_string(path, &mut doc, "description")?;
     let tier_text = take_string(path, &mut doc, "tier")?;
-    let tier = Tier::parse(&tier_text).ok_or_else(|| {
-        CodegenError::new(
+    let tier = tier_text.parse::<Tier>().map_err(|_| {
+        ContractError::new(
             path,
             "/tier",
             format!("unknown tier `{tier_text}`; use one of {}", Tier::NAMES.join(", ")),
@@ -178,11 +162,11 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, CodegenEr
     })
 }
 
-fn take_string(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<String, CodegenError> {
+fn take_string(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<String, ContractError> {
     match doc.remove(field) {
         Some(Value::String(text)) if !text.is_empty() => Ok(text),
-        Some(Value::String(_)) => Err(CodegenError::new(path, format!("/{field}"), "must not be empty")),
-        _ => Err(CodegenError::new(path, format!("/{field}"), "must be a string")),
+        Some(Value::String(_)) => Err(ContractError::new(path, format!("/{field}"), "must not be empty")),
+        _ => Err(ContractError::new(path, format!("/{field}"), "must be a string")),
     }
 }
 
@@ -194,9 +178,9 @@ pub fn is_tool_name(name: &str) -> bool {
     first_ok && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
+fn check_tool_name(path: &Path, name: &str) -> Result<(), ContractError> {
     if !is_tool_name(name) {
-        return Err(CodegenError::new(
+        return Err(ContractError::new(
             path,
             "/name",
             format!("tool name `{name}` must match ^[a-z][a-z0-9_]*$"),
@@ -204,7 +188,7 @@ fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
     }
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     if stem != name {
-        return Err(CodegenError::new(
+        return Err(ContractError::new(
             path,
             "/name",
             format!("tool `{name}` must live in a file named {name}.json"),
@@ -213,21 +197,21 @@ fn check_tool_name(path: &Path, name: &str) -> Result<(), CodegenError> {
     Ok(())
 }
 
-fn take_schema(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<Value, CodegenError> {
+fn take_schema(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<Value, ContractError> {
     let schema = doc.remove(field).unwrap_or(Value::Null);
     let pointer = format!("/{field}");
     let Value::Object(object) = &schema else {
-        return Err(CodegenError::new(path, pointer, "must be a JSON Schema object"));
+        return Err(ContractError::new(path, pointer, "must be a JSON Schema object"));
     };
     if object.get("type") != Some(&Value::String("object".into())) {
-        return Err(CodegenError::new(
+        return Err(ContractError::new(
             path,
             format!("{pointer}/type"),
             "MCP requires a tool schema to describe an object: set \"type\": \"object\"",
         ));
     }
     if let Err(error) = jsonschema::meta::validate(&schema) {
-        return Err(CodegenError::new(
+        return Err(ContractError::new(
             path,
             format!("{pointer}{}", error.instance_path()),
             format!("not valid JSON Schema: {error}"),
@@ -237,15 +221,15 @@ fn take_schema(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result
     Ok(schema)
 }
 
-fn check_annotations(path: &Path, annotations: &Value) -> Result<(), CodegenError> {
+fn check_annotations(path: &Path, annotations: &Value) -> Result<(), ContractError> {
     let Value::Object(object) = annotations else {
-        return Err(CodegenError::new(path, "/annotations", "must be an object"));
+        return Err(ContractError::new(path, "/annotations", "must be an object"));
     };
     for (key, value) in object {
-        let pointer = format!("/annotations/{}", crate::error::pointer_token(key));
+        let pointer = format!("/annotations/{}", pointer_token(key));
         let Some((_, kind)) = ANNOTATIONS.iter().find(|(name, _)| name == key) else {
             let known: Vec<&str> = ANNOTATIONS.iter().map(|(name, _)| *name).collect();
-            return Err(CodegenError::new(
+            return Err(ContractError::new(
                 path,
                 pointer,
                 format!("unknown annotation; MCP defines {}", known.join(", ")),
@@ -256,7 +240,7 @@ fn check_annotations(path: &Path, annotations: &Value) -> Result<(), CodegenErro
             _ => value.is_boolean(),
         };
         if !type_ok {
-            return Err(CodegenError::new(path, pointer, format!("must be a {kind}")));
+            return Err(ContractError::new(path, pointer, format!("must be a {kind}")));
         }
     }
     Ok(())

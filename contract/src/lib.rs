@@ -1,0 +1,21 @@
+//! paneward's tool contracts, shared by the code generator (`paneward-codegen`, run by
+//! `build.rs`) and by paneward itself (`paneward conform`, the runtime's tiers).
+//!
+//! [`load`] reads and checks the tool files of `schemas/tools` (every problem named by
+//! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
+//! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares,
+//! [`pointer`] escapes JSON pointer tokens, and [`client`] lists the tools a running MCP
+//! server advertises. Deliberately small: no code generation here, so that paneward does
+//! not compile typify or syn to use it.
+
+pub mod client;
+pub mod error;
+pub mod load;
+pub mod pointer;
+pub mod shape;
+pub mod tier;
+
+pub use error::ContractError;
+pub use load::ToolFile;
+pub use pointer::pointer_token;
+pub use tier::{Tier, UnknownTier};

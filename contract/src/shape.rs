@@ -1,0 +1,207 @@
+//! The subset of JSON Schema that paneward's code generator turns into Rust.
+//!
+//! Tool contracts are self-contained objects; the keywords below are refused up front
+//! with a clear message because typify 0.8 either panics on them (`not`, external
+//! `$ref`, some `allOf` merges) or would need naming rules we have not written yet.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::ContractError;
+use crate::pointer::pointer_token;
+
+/// Keywords refused anywhere in a tool schema, each with the reason a maintainer reads.
+const UNSUPPORTED: [(&str, &str); 10] = [
+    ("$ref", "references are not supported; inline the schema"),
+    ("$defs", "definitions are not supported; inline the schema"),
+    ("definitions", "definitions are not supported; inline the schema"),
+    ("allOf", "allOf is not supported; merge the schemas by hand"),
+    ("not", "not is not supported by the code generator"),
+    ("if", "if/then/else is not supported by the code generator"),
+    (
+        "patternProperties",
+        "patternProperties is not supported by the code generator",
+    ),
+    ("dependencies", "dependencies is not supported by the code generator"),
+    (
+        "dependentSchemas",
+        "dependentSchemas is not supported by the code generator",
+    ),
+    (
+        "unevaluatedProperties",
+        "unevaluatedProperties is not supported by the code generator",
+    ),
+];
+
+/// A position below a schema that holds a sub-schema of its own. The checker here and
+/// the code generator's namer both walk schemas through [`children`], so they agree on
+/// which sub-schemas exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Child {
+    /// `properties/<name>`.
+    Property(String),
+    /// `items`, one schema for every item.
+    Items,
+    /// `oneOf/<index>`, `anyOf/<index>`, or `items/<index>` (the array form of `items`).
+    Variant(&'static str, usize),
+    /// `additionalProperties`, when it is a schema rather than `true` or `false`.
+    AdditionalProperties,
+}
+
+impl Child {
+    /// The JSON pointer suffix of this position, starting with `/`.
+    pub fn pointer(&self) -> String {
+        match self {
+            Child::Property(name) => format!("/properties/{}", pointer_token(name)),
+            Child::Items => "/items".to_string(),
+            Child::Variant(keyword, index) => format!("/{keyword}/{index}"),
+            Child::AdditionalProperties => "/additionalProperties".to_string(),
+        }
+    }
+
+    /// The sub-schema at this position of `schema`.
+    pub fn of<'a>(&self, schema: &'a Value) -> Option<&'a Value> {
+        match self {
+            Child::Property(name) => schema.get("properties")?.get(name),
+            Child::Items => schema.get("items"),
+            Child::Variant(keyword, index) => schema.get(*keyword)?.get(*index),
+            Child::AdditionalProperties => schema.get("additionalProperties"),
+        }
+    }
+
+    /// The sub-schema at this position of `schema`, to change in place.
+    pub fn of_mut<'a>(&self, schema: &'a mut Value) -> Option<&'a mut Value> {
+        match self {
+            Child::Property(name) => schema.get_mut("properties")?.get_mut(name),
+            Child::Items => schema.get_mut("items"),
+            Child::Variant(keyword, index) => schema.get_mut(*keyword)?.get_mut(*index),
+            Child::AdditionalProperties => schema.get_mut("additionalProperties"),
+        }
+    }
+}
+
+/// Lists the positions of the sub-schemas of `schema` that carry types of their own, in
+/// a fixed order: properties, items, `oneOf`, `anyOf`, additional properties.
+pub fn children(schema: &Value) -> Vec<Child> {
+    let mut out = Vec::new();
+    let Value::Object(object) = schema else {
+        return out;
+    };
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        out.extend(properties.keys().map(|name| Child::Property(name.clone())));
+    }
+    match object.get("items") {
+        // The tuple form is valid JSON Schema up to draft 2019-09, so a tool file that
+        // declares `"$schema": ".../draft-07/schema#"` passes the metaschema with it.
+        Some(Value::Array(tuple)) => out.extend((0..tuple.len()).map(|index| Child::Variant("items", index))),
+        Some(_) => out.push(Child::Items),
+        None => {}
+    }
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(variants)) = object.get(keyword) {
+            out.extend((0..variants.len()).map(|index| Child::Variant(keyword, index)));
+        }
+    }
+    if let Some(Value::Object(_)) = object.get("additionalProperties") {
+        out.push(Child::AdditionalProperties);
+    }
+    out
+}
+
+/// Refuses what the generator cannot turn into Rust, naming file and pointer.
+///
+/// # Errors
+/// An unsupported keyword, or a closed object that requires a property it does not
+/// define (no value could ever satisfy it).
+pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(), ContractError> {
+    let Value::Object(object) = schema else {
+        return Ok(());
+    };
+    for (keyword, reason) in UNSUPPORTED {
+        if object.contains_key(keyword) {
+            return Err(ContractError::new(
+                file,
+                format!("{pointer}/{}", pointer_token(keyword)),
+                reason,
+            ));
+        }
+    }
+    let closed = object.get("additionalProperties") == Some(&Value::Bool(false));
+    if let (true, Some(Value::Array(required))) = (closed, object.get("required")) {
+        let properties = object.get("properties").and_then(Value::as_object);
+        for name in required.iter().filter_map(Value::as_str) {
+            if !properties.is_some_and(|p| p.contains_key(name)) {
+                return Err(ContractError::new(
+                    file,
+                    format!("{pointer}/required"),
+                    format!("`{name}` is required but the object is closed and does not define it"),
+                ));
+            }
+        }
+    }
+    for child in children(schema) {
+        if let Some(sub) = child.of(schema) {
+            check_supported(file, &format!("{pointer}{}", child.pointer()), sub)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn children_name_every_position_in_walk_order() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a/b": {"type": "string"}},
+            "items": {"type": "string"},
+            "oneOf": [{}, {}],
+            "anyOf": [{}],
+            "additionalProperties": {"type": "integer"}
+        });
+        let pointers: Vec<String> = children(&schema).iter().map(Child::pointer).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/properties/a~1b",
+                "/items",
+                "/oneOf/0",
+                "/oneOf/1",
+                "/anyOf/0",
+                "/additionalProperties"
+            ]
+        );
+        for child in children(&schema) {
+            assert!(child.of(&schema).is_some(), "{child:?}");
+        }
+        // `additionalProperties: false` is a rule, not a schema of values.
+        assert!(children(&json!({"additionalProperties": false})).is_empty());
+    }
+
+    #[test]
+    fn the_tuple_items_of_a_draft_07_schema_are_checked_too() {
+        // The 2020-12 metaschema refuses the array form of `items`; draft-07 allows it.
+        let tool = json!({
+            "name": "probe",
+            "description": "A probe.",
+            "tier": "readonly",
+            "source": "paneward",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"not": {}}]}}
+            },
+            "outputSchema": {"type": "object"},
+            "annotations": {}
+        });
+        let error = crate::load::check_tool_value(Path::new("probe.json"), tool).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "probe.json at /inputSchema/properties/pair/items/1/not: not is not supported by the code generator"
+        );
+    }
+}
