@@ -284,10 +284,7 @@ fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
     let dead = tmux.window_running("echo bye; read line; exit 7");
     tmux.wait_for_text(&dead, "bye");
     tmux.tmux(&["send-keys", "-t", &dead, "Enter"]);
-    // tmux marks a pane dead before it has reaped the process and knows its status.
-    wait_for("the pane to die with its status", || {
-        (var(&tmux, &dead, "pane_dead_status") == "7").then_some(())
-    });
+    tmux.wait_for_exit_status(&dead, 7);
     let live = tmux.first_pane();
     tmux.tmux(&["select-pane", "-t", &live, "-T", "my title"]);
     tmux.tmux(&["copy-mode", "-t", &live]);

@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::json;
-use support::{wait_for, TmuxServer};
+use support::TmuxServer;
 
 #[test]
 fn a_snapshot_returns_the_printed_text_and_the_pane() {
@@ -66,14 +66,7 @@ fn a_dead_pane_reports_its_exit_status() {
     let pane = tmux.window_running("echo bye; read line; exit 3");
     tmux.wait_for_text(&pane, "bye");
     tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    // pane_dead can read 1 before tmux has reaped the program and knows its status.
-    wait_for("the pane to die with a status", || {
-        (tmux
-            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_dead}:#{pane_dead_status}"])
-            .trim()
-            == "1:3")
-            .then_some(())
-    });
+    tmux.wait_for_exit_status(&pane, 3);
     let mut client = tmux.paneward();
     // tmux writes its "Pane is dead" banner at the bottom, scrolling the screen by a
     // line: ask for history to see the program's output too.

@@ -125,6 +125,26 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// Waits until `pane` is dead and tmux knows its exit status is `status`.
+    ///
+    /// `pane_dead` can read 1 before tmux has reaped the program, and a tmux built with
+    /// libutempter can miss that SIGCHLD for good (tmux#311, see docs/tmux-quirks.md):
+    /// while the pane reads dead without a status, nudge the server with SIGCHLD.
+    #[track_caller]
+    pub fn wait_for_exit_status(&self, pane: &str, status: u8) {
+        let wanted = status.to_string();
+        wait_for(&format!("pane {pane} to die with status {status}"), || {
+            let state = self.pane_value(pane, "#{pane_dead}:#{pane_dead_status}:#{pid}");
+            let mut fields = state.split(':');
+            let (dead, known, server_pid) = (fields.next()?, fields.next()?, fields.next()?);
+            if dead == "1" && known.is_empty() {
+                let nudged = Command::new("kill").args(["-CHLD", server_pid]).status();
+                assert!(nudged.is_ok_and(|s| s.success()), "kill -CHLD {server_pid}");
+            }
+            (dead == "1" && known == wanted).then_some(())
+        });
+    }
+
     /// The visible text of `pane`, as tmux itself captures it.
     pub fn capture(&self, pane: &str) -> String {
         self.tmux(&["capture-pane", "-p", "-t", pane])
