@@ -29,11 +29,6 @@ impl ArgumentValidator {
         Ok(Self { validator, schema })
     }
 
-    /// Whether `instance` is valid; no message.
-    pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
-    }
-
     /// Checks `arguments`; the error describes the first problem and counts the rest.
     ///
     /// # Errors
