@@ -106,6 +106,8 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
+        // What only generation finds: two schemas that would share one Rust name.
+        crate::generate::generate(&tools)?;
         let _ = writeln!(err, "{}: {} tool files are valid", dir.display(), tools.len());
     }
     Ok(EXIT_UNCHANGED)

@@ -5,8 +5,9 @@
 //! reuses the first type of a name for every later schema of that name, so the 16
 //! `arguments` objects of the batch `oneOf` would all become the first branch's empty
 //! struct. A title per position, derived from the JSON path, makes names unique by
-//! construction; the few that could still collide (`foo_bar` beside `fooBar`) are
-//! refused here with both pointers.
+//! construction; the few that could still collide (`foo.items` beside `foo_item`) are
+//! refused here with both pointers, and so are sibling properties that would become one
+//! Rust field (`foo_bar` beside `fooBar`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -128,6 +129,7 @@ fn title_in_place(
     let Value::Object(object) = schema else {
         return Ok(());
     };
+    check_field_names(object, file, pointer)?;
     if needs_name(object) {
         registry.claim(name, file, pointer)?;
         object.insert("title".into(), Value::String(name.to_string()));
@@ -149,6 +151,43 @@ fn title_in_place(
         let child_pointer = format!("{pointer}{}", child.pointer());
         if let Some(sub) = child.of_mut(schema) {
             title_in_place(sub, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
+        }
+    }
+    Ok(())
+}
+
+/// The Rust field typify makes of a property name: snake case, other characters as word
+/// breaks (typify-impl 0.8 `sanitize`), so `paneId` and `pane_id` are both `pane_id`.
+pub fn field_name(property: &str) -> String {
+    use heck::ToSnakeCase;
+    let words = property
+        .replace('\'', "")
+        .replace(|c: char| !(c.is_alphanumeric() || c == '_'), "-");
+    let field = words.to_snake_case();
+    match field.chars().next() {
+        Some(c) if c.is_alphabetic() || c == '_' => field,
+        _ => format!("x{field}"),
+    }
+}
+
+/// Refuses sibling properties that typify would give one field name: it emits both,
+/// and the build then fails in rustc with no word of the schema file.
+fn check_field_names(object: &serde_json::Map<String, Value>, file: &Path, pointer: &str) -> Result<(), CodegenError> {
+    let Some(Value::Object(properties)) = object.get("properties") else {
+        return Ok(());
+    };
+    let mut fields: BTreeMap<String, &str> = BTreeMap::new();
+    for property in properties.keys() {
+        let field = field_name(property);
+        if let Some(first) = fields.insert(field.clone(), property) {
+            return Err(CodegenError::new(
+                file,
+                format!("{pointer}/properties/{}", paneward_contract::pointer_token(property)),
+                format!(
+                    "the property becomes the Rust field `{field}`, as {pointer}/properties/{} does; rename one of them",
+                    paneward_contract::pointer_token(first)
+                ),
+            ));
         }
     }
     Ok(())
@@ -201,20 +240,50 @@ mod tests {
     }
 
     #[test]
+    fn field_names_follow_typify() {
+        assert_eq!(field_name("paneId"), "pane_id");
+        assert_eq!(field_name("pane_id"), "pane_id");
+        assert_eq!(field_name("max-lines"), "max_lines");
+        assert_eq!(field_name("9lives"), "x9lives");
+    }
+
+    #[test]
+    fn sibling_properties_with_one_field_name_are_refused_with_both_pointers() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"ops": {"type": "object", "properties": {
+                "a_b": {"type": "string"},
+                "aB": {"type": "integer"}
+            }}}
+        });
+        let mut registry = NameRegistry::default();
+        let error = titled_copy(&schema, "T", Path::new("t.json"), "/inputSchema", &mut registry)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("t.json"), "{error}");
+        assert!(error.contains("`a_b`"), "{error}");
+        assert!(
+            error.contains("/inputSchema/properties/ops/properties/a_b")
+                && error.contains("/inputSchema/properties/ops/properties/aB"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn two_positions_with_one_name_are_refused_with_both_pointers() {
         let schema = serde_json::json!({
             "type": "object",
             "properties": {
-                "foo_bar": {"type": "object"},
-                "fooBar": {"type": "object"}
+                "foo": {"type": "array", "items": {"type": "object"}},
+                "foo_item": {"type": "object"}
             }
         });
         let mut registry = NameRegistry::default();
         let error = titled_copy(&schema, "T", Path::new("t.json"), "", &mut registry).unwrap_err();
         let text = error.to_string();
-        assert!(text.contains("`TFooBar`"), "{text}");
+        assert!(text.contains("`TFooItem`"), "{text}");
         assert!(
-            text.contains("/properties/fooBar") && text.contains("/properties/foo_bar"),
+            text.contains("/properties/foo/items") && text.contains("/properties/foo_item"),
             "{text}"
         );
     }

@@ -112,10 +112,27 @@ fn an_invalid_json_schema_is_refused_at_its_pointer() {
 #[test]
 fn a_type_name_clash_fails_with_both_places() {
     let error = error_for(|t| {
-        t["outputSchema"]["properties"]["foo_bar"] = json!({"type": "object"});
-        t["outputSchema"]["properties"]["fooBar"] = json!({"type": "object"});
+        t["outputSchema"]["properties"]["foo"] = json!({"type": "array", "items": {"type": "object"}});
+        t["outputSchema"]["properties"]["foo_item"] = json!({"type": "object"});
     });
-    assert!(error.contains("`ProbeOutputFooBar`"), "{error}");
+    assert!(error.contains("`ProbeOutputFooItem`"), "{error}");
+    assert!(
+        error.contains("/outputSchema/properties/foo/items") && error.contains("/outputSchema/properties/foo_item"),
+        "{error}"
+    );
+}
+
+#[test]
+fn sibling_properties_that_would_share_a_rust_field_fail_with_both_places() {
+    let error = error_for(|t| {
+        t["outputSchema"]["properties"]["foo_bar"] = json!({"type": "string"});
+        t["outputSchema"]["properties"]["fooBar"] = json!({"type": "integer"});
+    });
+    assert!(
+        error.starts_with("<dir>/probe.json at /outputSchema/properties/"),
+        "{error}"
+    );
+    assert!(error.contains("Rust field `foo_bar`"), "{error}");
     assert!(
         error.contains("/outputSchema/properties/fooBar") && error.contains("/outputSchema/properties/foo_bar"),
         "{error}"
@@ -161,4 +178,22 @@ fn an_empty_folder_is_an_error() {
     let dir = folder(&[]);
     let error = paneward_codegen::generate_from_dir(&dir).unwrap_err().to_string();
     assert!(error.contains("no tool files"), "{error}");
+}
+
+#[test]
+fn check_reports_what_only_generation_finds() {
+    let mut tool = good_tool();
+    tool["inputSchema"]["properties"]["paneId"] = json!({"type": "string"});
+    let dir = folder(&[("probe.json", tool.to_string())]);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+        .arg("check")
+        .arg(&*dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("probe.json at /inputSchema/properties/") && stderr.contains("Rust field `pane_id`"),
+        "{stderr}"
+    );
 }

@@ -162,12 +162,12 @@ fn the_same_tool_from_two_sources_is_refused() {
 
 #[test]
 fn an_import_that_would_break_the_build_is_refused() {
-    // `probe_tool`'s output field `foo_bar` and `fooBar` both become `ProbeToolOutputFooBar`.
+    // `probe_tool`'s output fields `foo_bar` and `fooBar` would both be the Rust field `foo_bar`.
     let output = r#"{"type": "object", "properties": {"foo_bar": {"type": "object"}, "fooBar": {"type": "object"}}}"#;
     let page = good_page().replace(OUTPUT, output);
     let error = refused(&[("probe.md", &page)]);
     assert!(
-        error.contains("`ProbeToolOutputFooBar`") && error.ends_with("(the build would fail after this import)"),
+        error.contains("Rust field `foo_bar`") && error.ends_with("(the build would fail after this import)"),
         "{error}"
     );
 }
