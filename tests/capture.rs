@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{wait_for, Client, TmuxServer};
+use support::{strings, wait_for, Client, TmuxServer};
 
 /// A pane that prints each line typed into it once: `cat` with the terminal's echo off.
 fn echo_pane(tmux: &TmuxServer) -> String {
@@ -27,15 +27,6 @@ fn print(tmux: &TmuxServer, pane: &str, lines: &[String]) {
 
 fn numbered(prefix: &str, range: std::ops::RangeInclusive<u32>) -> Vec<String> {
     range.map(|i| format!("{prefix} {i}")).collect()
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap().to_string())
-        .collect()
 }
 
 fn since(client: &mut Client, pane: &str, cursor: Option<&Value>) -> Value {

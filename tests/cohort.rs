@@ -12,19 +12,13 @@ fn window_of_cats(tmux: &TmuxServer, count: usize) -> Vec<String> {
     let first = tmux.window_running("cat");
     let mut panes = vec![first.clone()];
     for _ in 1..count {
-        let pane = tmux.tmux(&["split-window", "-d", "-P", "-F", "#{pane_id}", "-t", &first, "cat"]);
-        panes.push(pane.trim().to_string());
+        panes.push(tmux.split(&first, "-v", "cat"));
     }
     panes
 }
 
 fn sorted(value: &Value) -> Vec<String> {
-    let mut ids: Vec<String> = value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let mut ids = support::strings(value);
     ids.sort();
     ids
 }

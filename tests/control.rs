@@ -392,17 +392,12 @@ async fn forged_framing_in_pane_text_cannot_end_a_block_or_forge_a_reply() {
     );
     assert_eq!(reply["pane"]["id"], json!(pane));
     assert_eq!(reply["dead"], false);
-    let lines: Vec<&str> = reply["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let lines = support::strings(&reply["lines"]);
     assert!(
         lines.iter().any(|l| l.starts_with("%error ")),
         "the forged lines are pane text"
     );
-    assert_eq!(lines.last(), Some(&"forged-done"));
+    assert_eq!(lines.last().map(String::as_str), Some("forged-done"));
 }
 
 #[test]

@@ -11,9 +11,7 @@ use support::{wait_for, TmuxServer};
 
 /// A tmux variable of `target`, as tmux itself prints it.
 fn var(tmux: &TmuxServer, target: &str, name: &str) -> String {
-    tmux.tmux(&["display-message", "-p", "-t", target, &format!("#{{{name}}}")])
-        .trim()
-        .to_string()
+    tmux.pane_value(target, &format!("#{{{name}}}"))
 }
 
 /// Finds the element of `list` whose `id` is `id`.
@@ -60,20 +58,7 @@ fn terminal_client(outer: &TmuxServer, inner: &TmuxServer) {
 fn list_panes_shows_a_split_pane_with_its_geometry() {
     let tmux = TmuxServer::start();
     let first = tmux.first_pane();
-    let second = tmux
-        .tmux(&[
-            "split-window",
-            "-h",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            &first,
-            "exec sleep 100000",
-        ])
-        .trim()
-        .to_string();
+    let second = tmux.split(&first, "-h", "exec sleep 100000");
     let mut client = tmux.paneward();
     let reply = client.call_ok("list_panes", json!({}));
     assert_eq!(reply["total"], 2);
@@ -236,20 +221,7 @@ fn get_session_info_describes_the_session_its_windows_and_clients() {
 fn get_window_info_names_a_renamed_window_and_lists_its_panes() {
     let tmux = TmuxServer::start();
     let first = tmux.first_pane();
-    let below = tmux
-        .tmux(&[
-            "split-window",
-            "-v",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            &first,
-            "/bin/sh",
-        ])
-        .trim()
-        .to_string();
+    let below = tmux.split(&first, "-v", "/bin/sh");
     tmux.tmux(&["rename-window", "-t", &first, "logs"]);
     tmux.tmux(&["set-option", "-w", "-t", &first, "synchronize-panes", "on"]);
     let window = var(&tmux, &first, "window_id");
@@ -317,34 +289,8 @@ fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
 fn find_pane_by_position_picks_each_corner_of_a_split_window() {
     let tmux = TmuxServer::start();
     let left = tmux.first_pane();
-    let right_top = tmux
-        .tmux(&[
-            "split-window",
-            "-h",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            &left,
-            "/bin/sh",
-        ])
-        .trim()
-        .to_string();
-    let right_bottom = tmux
-        .tmux(&[
-            "split-window",
-            "-v",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-t",
-            &right_top,
-            "/bin/sh",
-        ])
-        .trim()
-        .to_string();
+    let right_top = tmux.split(&left, "-h", "/bin/sh");
+    let right_bottom = tmux.split(&right_top, "-v", "/bin/sh");
     let window = var(&tmux, &left, "window_id");
     let single = tmux.window_running("exec sleep 100000");
     let single_window = var(&tmux, &single, "window_id");

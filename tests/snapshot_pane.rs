@@ -73,12 +73,7 @@ fn a_dead_pane_reports_its_exit_status() {
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane, "history": true}));
     assert_eq!(reply["dead"], true);
     assert_eq!(reply["exitStatus"], 3);
-    let lines: Vec<&str> = reply["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let lines = support::strings(&reply["lines"]);
     assert_eq!(lines[0], "bye");
     assert!(lines.last().unwrap().starts_with("Pane is dead (status 3"), "{lines:?}");
 }

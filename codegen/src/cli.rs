@@ -146,14 +146,19 @@ fn run_diff(args: &[String], out: &mut dyn Write) -> Result<u8, Failure> {
     };
     let old = crate::source::read_contract(Path::new(old.as_str()))?;
     let new = crate::source::read_contract(Path::new(new.as_str()))?;
-    let changes = crate::diff::diff(&old, &new);
+    Ok(print_report(&crate::diff::diff(&old, &new), json, out))
+}
+
+/// Prints `changes` as text or JSON and returns the exit status that classifies them,
+/// so a script (or CI) learns that the contract broke clients without parsing the report.
+fn print_report(changes: &[crate::diff::Change], json: bool, out: &mut dyn Write) -> u8 {
     let text = if json {
-        report::json(&changes)
+        report::json(changes)
     } else {
-        report::text(&changes)
+        report::text(changes)
     };
     let _ = out.write_all(text.as_bytes());
-    Ok(report::exit_status(&changes))
+    report::exit_status(changes)
 }
 
 fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, Failure> {
@@ -209,14 +214,6 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
         };
         let _ = writeln!(err, "{verb} {}", planned.path.display());
     }
-    let changes = outcome.changes();
-    let text = if json {
-        report::json(&changes)
-    } else {
-        report::text(&changes)
-    };
-    let _ = out.write_all(text.as_bytes());
-    // As `diff`: a script (or CI) that imports upstream learns that the contract broke
-    // clients without parsing the report.
-    Ok(report::exit_status(&changes))
+    // Exits as `diff` does.
+    Ok(print_report(&outcome.changes(), json, out))
 }

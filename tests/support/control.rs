@@ -1,7 +1,7 @@
 //! Helpers for the control-mode tests: a library handle on a test server, the
 //! control clients tmux lists, and a raw `tmux -C` client of the test's own.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
 
@@ -77,16 +77,7 @@ impl RawControl {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = super::line_channel(child.stdout.take().unwrap());
         let stdin = child.stdin.take().unwrap();
         Self { child, stdin, lines }
     }

@@ -7,7 +7,7 @@ pub mod control;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -125,6 +125,24 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// Splits `pane` (`direction` is `-h` or `-v`) with a new pane running `shell_command`
+    /// and returns the new pane's id; the active pane stays where it was.
+    pub fn split(&self, pane: &str, direction: &str, shell_command: &str) -> String {
+        self.tmux(&[
+            "split-window",
+            direction,
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            pane,
+            shell_command,
+        ])
+        .trim()
+        .to_string()
+    }
+
     /// Waits until `pane` is dead and tmux knows its exit status is `status`.
     ///
     /// `pane_dead` can read 1 before tmux has reaped the program, and a tmux built with
@@ -195,6 +213,31 @@ pub fn clean_env(command: &mut Command) {
     command.env("TERM", "xterm-256color").env("LC_ALL", "C.UTF-8");
 }
 
+/// The lines `stdout` produces, read on a thread of their own so that a test can wait
+/// for them with a timeout instead of hanging.
+pub fn line_channel(stdout: ChildStdout) -> Receiver<String> {
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// The strings of a JSON array (a reply's `lines`, a list of ids).
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .expect("a JSON array")
+        .iter()
+        .map(|item| item.as_str().expect("a string").to_string())
+        .collect()
+}
+
 /// The built `paneward` binary, driven over a real stdio pipe.
 pub struct Client {
     child: Child,
@@ -223,16 +266,7 @@ impl Client {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("spawn paneward");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = line_channel(child.stdout.take().expect("stdout"));
         let stdin = child.stdin.take();
         Self {
             child,
