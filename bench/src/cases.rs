@@ -1,8 +1,8 @@
 //! The measured calls, what each server names them, and the tmux commands paneward's
 //! tool sends for each (the floor: the same commands, without paneward's framing).
 
-use paneward::tmux::control::protocol::command_line;
 use paneward::tmux::format::record_format;
+use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
 use paneward::tools::hierarchy::PANE_DETAIL;
 use paneward::tools::objects::{fields, PANE_FIELDS};

@@ -65,10 +65,6 @@ impl Command {
         self
     }
 
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
     /// Whether the command only reads, so running it twice is harmless (a lost
     /// connection may then retry it).
     pub fn is_read_only(&self) -> bool {
@@ -112,6 +108,11 @@ impl fmt::Debug for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.summary())
     }
+}
+
+/// The summaries of `commands` joined as tmux would chain them, for errors and logs.
+pub fn summarize(commands: &[Command]) -> String {
+    commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ")
 }
 
 #[cfg(test)]

@@ -113,8 +113,7 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Splits `output` into records of `names` and returns them with what follows the
-/// last record (for commands chained after the format, such as a capture).
+/// Splits `output` into records of `names`; anything after the last record is ignored.
 ///
 /// # Errors
 /// A record with the wrong number of fields.

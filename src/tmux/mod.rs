@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use command::Command;
+pub use command::{summarize, Command};
 pub use control::Transport;
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
@@ -120,7 +120,7 @@ impl Tmux {
         let outputs = self.run_all(&commands).await?;
         let count = outputs.len();
         outputs.try_into().map_err(|_| TmuxError::Protocol {
-            command: commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; "),
+            command: summarize(&commands),
             detail: format!("{count} outputs for {N} commands"),
         })
     }

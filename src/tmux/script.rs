@@ -100,26 +100,22 @@ fn push_command(out: &mut String, command: &Command) {
 /// The commands as one line, chained with `;`, with no framing of ours (the
 /// benchmark's floor).
 pub fn command_line(commands: &[Command]) -> String {
-    let mut out = String::new();
-    for (index, command) in commands.iter().enumerate() {
-        if index > 0 {
-            out.push_str(" ; ");
-        }
-        push_command(&mut out, command);
-    }
-    out
+    chain(commands, " ; ")
 }
 
 /// The commands as one line chained with `;` (tmux stops at the first failure), with a
 /// `display-message -p <separator>` between each two so their outputs can be told apart.
 /// No trailing newline.
 pub fn separated_chain(commands: &[Command], separator: &str) -> String {
+    chain(commands, &format!(" ; display-message -p {separator} ; "))
+}
+
+/// The commands as one line, `between` each two.
+fn chain(commands: &[Command], between: &str) -> String {
     let mut out = String::with_capacity(128 * commands.len() + 96);
     for (index, command) in commands.iter().enumerate() {
         if index > 0 {
-            out.push_str(" ; display-message -p ");
-            out.push_str(separator);
-            out.push_str(" ; ");
+            out.push_str(between);
         }
         push_command(&mut out, command);
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command as Process;
 
-use super::command::Command;
+use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
@@ -36,7 +36,6 @@ pub async fn run_all(
     timeout: Duration,
     clientless: bool,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
-    let summary = commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ");
     let nonce = Nonce::new();
     let mut script = separated_chain(commands, nonce.separator());
     script.push('\n');
@@ -62,7 +61,7 @@ pub async fn run_all(
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err(TmuxError::Protocol {
-                command: summary.clone(),
+                command: summarize(commands),
                 detail: "the tmux process has no pipes".into(),
             });
         };
@@ -74,18 +73,29 @@ pub async fn run_all(
             Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => return Err(spawn_error(error)),
             _ => drop(stdin),
         }
-        let mut out = Vec::new();
-        let mut err = Vec::new();
-        let mut limited = stdout.take(MAX_OUTPUT_BYTES + 1);
-        let (read_out, read_err) = tokio::join!(limited.read_to_end(&mut out), stderr.read_to_end(&mut err));
-        read_out.map_err(spawn_error)?;
-        read_err.map_err(spawn_error)?;
-        if out.len() as u64 > MAX_OUTPUT_BYTES {
-            return Err(TmuxError::Protocol {
-                command: summary.clone(),
-                detail: format!("the output passed {MAX_OUTPUT_BYTES} bytes"),
-            });
-        }
+        // Past the cap, fail at once: tmux does not exit while its output is unread, so
+        // waiting for standard error to end would turn this into a timeout.
+        let read_out = async {
+            let mut out = Vec::new();
+            stdout
+                .take(MAX_OUTPUT_BYTES + 1)
+                .read_to_end(&mut out)
+                .await
+                .map_err(spawn_error)?;
+            if out.len() as u64 > MAX_OUTPUT_BYTES {
+                return Err(TmuxError::Protocol {
+                    command: summarize(commands),
+                    detail: format!("the output passed {MAX_OUTPUT_BYTES} bytes"),
+                });
+            }
+            Ok(out)
+        };
+        let read_err = async {
+            let mut err = Vec::new();
+            stderr.read_to_end(&mut err).await.map_err(spawn_error)?;
+            Ok(err)
+        };
+        let (out, err) = tokio::try_join!(read_out, read_err)?;
         let status = child.wait().await.map_err(spawn_error)?;
         Ok((status, out, err))
     };
@@ -93,16 +103,20 @@ pub async fn run_all(
         Ok(result) => result?,
         Err(_) => {
             return Err(TmuxError::Timeout {
-                command: summary,
+                command: summarize(commands),
                 after: timeout,
             })
         }
     };
     if !status.success() {
-        return Err(classify(&summary, &address.label(), &String::from_utf8_lossy(&stderr)));
+        return Err(classify(
+            &summarize(commands),
+            &address.label(),
+            &String::from_utf8_lossy(&stderr),
+        ));
     }
     split_outputs(&stdout, nonce.separator(), commands.len()).ok_or_else(|| TmuxError::Protocol {
-        command: summary,
+        command: summarize(commands),
         detail: "the output did not split into one part per command".into(),
     })
 }

@@ -21,7 +21,7 @@ use tokio::time::Instant;
 
 use self::connection::{Failure, Handle};
 use self::protocol::{round_trip_text, Nonce, Reply};
-use super::command::Command;
+use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::{subprocess, ServerAddress};
 
@@ -107,20 +107,20 @@ impl Executor {
                     self.forget(&connection).await;
                     if written && !read_only {
                         return Err(TmuxError::Lost {
-                            command: summary(commands),
+                            command: summarize(commands),
                         });
                     }
                 }
                 Err(Failure::TimedOut) => {
                     self.forget(&connection).await;
                     return Err(TmuxError::Timeout {
-                        command: summary(commands),
+                        command: summarize(commands),
                         after: timeout,
                     });
                 }
                 Err(Failure::TooLarge) => {
                     return Err(TmuxError::Protocol {
-                        command: summary(commands),
+                        command: summarize(commands),
                         detail: format!(
                             "the reply is larger than {MAX_REPLY_BYTES} bytes (or a line larger than {MAX_LINE_BYTES})"
                         ),
@@ -128,7 +128,7 @@ impl Executor {
                 }
                 Err(Failure::Malformed(detail)) => {
                     return Err(TmuxError::Protocol {
-                        command: summary(commands),
+                        command: summarize(commands),
                         detail,
                     })
                 }
@@ -144,7 +144,7 @@ impl Executor {
             Some(message) => {
                 let failed = commands
                     .get(reply.outputs.len())
-                    .map_or_else(|| summary(commands), Command::summary);
+                    .map_or_else(|| summarize(commands), Command::summary);
                 Err(classify(
                     &failed,
                     &self.address.label(),
@@ -273,8 +273,4 @@ enum Verdict {
     Leave,
     /// The connection is gone; make another at once.
     Broken,
-}
-
-fn summary(commands: &[Command]) -> String {
-    commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ")
 }

@@ -97,7 +97,8 @@ pub fn parse_facts(outputs: &[Vec<u8>]) -> Result<Facts, TmuxError> {
             Ok(SessionFacts {
                 id: record.text("session_id")?.to_string(),
                 attached: u64::try_from(record.int("session_attached")?).unwrap_or(0),
-                destroy_unattached: matches!(record.text("destroy-unattached")?, "1" | "on"),
+                // A flag (0/1) in tmux 3.3; off/on/keep-last/keep-group from 3.4.
+                destroy_unattached: !matches!(record.text("destroy-unattached")?, "" | "0" | "off"),
                 no_detached: record.text("detach-on-destroy")? == "no-detached",
             })
         })
@@ -269,5 +270,22 @@ mod tests {
         assert!(f.sessions[1].destroy_unattached);
         assert!(f.sessions[1].no_detached);
         assert!(!f.sessions[0].no_detached);
+    }
+
+    #[test]
+    fn destroy_unattached_is_on_for_every_value_but_off() {
+        // tmux 3.3 prints a flag; 3.4 made the option a choice with two more "on"s.
+        for (value, on) in [
+            ("0", false),
+            ("off", false),
+            ("1", true),
+            ("on", true),
+            ("keep-last", true),
+            ("keep-group", true),
+        ] {
+            let sessions = format!("$0\x1f0\x1f{value}\x1foff\x1e\n");
+            let f = parse_facts(&[b"$0\n".to_vec(), sessions.into_bytes()]).unwrap();
+            assert_eq!(f.sessions[0].destroy_unattached, on, "{value}");
+        }
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::tmux::command::Command;
 use crate::tmux::script::separated_chain;
-pub use crate::tmux::script::{command_line, Nonce};
+pub use crate::tmux::script::Nonce;
 
 /// The flag tmux puts on the guards of commands a control client sent itself; blocks of
 /// hooks that run after them (`after-*`, `command-error`) carry 0.
