@@ -5,7 +5,8 @@
 //! match the server we drive, which tmux reports as `#{socket_path}` and `#{pid}`;
 //! comparing those avoids guessing socket paths from -L names.
 
-use crate::tmux::PaneId;
+use crate::tmux::format::Record;
+use crate::tmux::{PaneId, TmuxError};
 
 /// Where paneward's own terminal is, as its environment says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,18 @@ impl CallerPane {
     /// Whether `pane` on the server at `socket_path`/`server_pid` is the caller pane.
     pub fn is(&self, pane: PaneId, socket_path: &str, server_pid: i64) -> bool {
         self.pane == pane && self.is_on_server(socket_path, server_pid)
+    }
+}
+
+/// Whether `pane`, described by a tmux record that holds `socket_path` and `pid`, is
+/// the caller pane; never when paneward does not run inside tmux.
+///
+/// # Errors
+/// The record lacks `socket_path` or a numeric `pid`.
+pub fn is_caller(caller: Option<&CallerPane>, pane: PaneId, record: &Record<'_>) -> Result<bool, TmuxError> {
+    match caller {
+        Some(caller) => Ok(caller.is(pane, record.text("socket_path")?, record.int("pid")?)),
+        None => Ok(false),
     }
 }
 

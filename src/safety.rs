@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::app::App;
-use crate::caller::CallerPane;
+use crate::caller::{is_caller, CallerPane};
 use crate::error::ToolError;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
@@ -145,13 +145,7 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>) -> Result<WindowView
         })?;
         view.window_id = record.text("window_id")?.to_string();
         view.zoomed = record.flag("window_zoomed_flag")?;
-        let is_caller = caller.is_some_and(|c| {
-            c.is(
-                id,
-                record.text("socket_path").unwrap_or_default(),
-                record.int("pid").unwrap_or(-1),
-            )
-        });
+        let is_caller = is_caller(caller, id, record)?;
         view.panes.push(PaneView {
             id,
             dead: record.flag("pane_dead")?,

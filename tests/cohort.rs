@@ -251,3 +251,30 @@ fn each_row_is_checked_just_before_its_own_input_not_all_rows_up_front() {
     assert_eq!(reply["completed"], 2);
     tmux.wait_for_text(&pane, "after-copy-mode");
 }
+
+#[test]
+fn a_pane_that_turns_synchronize_panes_off_is_left_out_and_the_window_is_not_reported_synchronized() {
+    let tmux = TmuxServer::start();
+    let panes = window_of_cats(&tmux, 3);
+    tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "on"]);
+    tmux.tmux(&["set-option", "-p", "-t", &panes[2], "synchronize-panes", "off"]);
+    let mut client = tmux.paneward();
+    let window = tmux.pane_value(&panes[0], "#{window_id}");
+    let info = client.call_ok("get_window_info", json!({"window_id": window}));
+    assert_eq!(info["synchronizePanes"], false, "pane {} does not take part", panes[2]);
+
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": panes[0], "keys": "only-two", "literal": true}]}),
+    );
+    let mut expected = vec![panes[0].clone(), panes[1].clone()];
+    expected.sort();
+    assert_eq!(sorted(&reply["targets"][0]["resolvedPaneIds"]), expected);
+    tmux.wait_for_text(&panes[1], "only-two");
+    assert!(!tmux.capture(&panes[2]).contains("only-two"));
+
+    // With the override gone every pane synchronizes, and the window says so.
+    tmux.tmux(&["set-option", "-p", "-u", "-t", &panes[2], "synchronize-panes"]);
+    let info = client.call_ok("get_window_info", json!({"window_id": window}));
+    assert_eq!(info["synchronizePanes"], true);
+}

@@ -7,7 +7,7 @@ use paneward::tmux::{Command, PaneId};
 use paneward::tools::hierarchy::PANE_DETAIL;
 use paneward::tools::objects::{fields, PANE_FIELDS};
 use paneward::tools::pane::capture;
-use paneward::tools::pane::describe_pane;
+use paneward::tools::pane::{describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;
@@ -61,7 +61,7 @@ impl Case {
                 .arg("-a")
                 .arg("-F")
                 .arg(record_format(&PANE_FIELDS))],
-            Self::SnapshotPane => vec![capture(target, false), describe_pane(target)],
+            Self::SnapshotPane => vec![capture(target, false), describe_pane(target, &SNAPSHOT_FIELDS)],
             Self::CaptureHistory => vec![capture(target, true)],
             Self::Batch => batch_panes(fixture)
                 .iter()

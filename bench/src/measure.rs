@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use paneward::tmux::{ServerAddress, Tmux};
-use paneward::tools::pane::{capture, describe_pane};
+use paneward::tools::pane::{capture, describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
 use crate::cases::{Case, Flavour};
@@ -85,7 +85,7 @@ impl Library {
         Ok(Self {
             runtime,
             tmux: Tmux::new("tmux", ServerAddress::Name(fixture.socket.clone())),
-            commands: [capture(pane, false), describe_pane(pane)],
+            commands: [capture(pane, false), describe_pane(pane, &SNAPSHOT_FIELDS)],
         })
     }
 

@@ -21,7 +21,7 @@ use crate::tools::objects::{
     capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
     Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
-use crate::tools::pane::{exit_status, pane_record};
+use crate::tools::pane::{describe_pane, exit_status, pane_record};
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
@@ -174,6 +174,8 @@ pub async fn get_session_info(app: &App, input: GetSessionInfoInput) -> Result<G
         .map(|record| window_from(record, None))
         .collect::<Result<Vec<_>, _>>()?;
     let (windows, _, _) = capped(windows);
+    // The session's attached count above is taken before the cap.
+    let (clients, _, _) = capped(clients);
     reshape(&SessionInfo {
         session,
         windows,
@@ -233,7 +235,14 @@ pub async fn get_window_info(app: &App, input: GetWindowInfoInput) -> Result<Get
     let active = panes.iter().find(|pane| pane.active).map(|pane| pane.id.as_str());
     let first = &records[0];
     let window = window_from(first, active)?;
-    let synchronize_panes = first.flag("synchronize-panes")?;
+    // A pane can override the window's option, and tmux copies input only between
+    // panes that have it on: the window synchronizes only if every pane does.
+    let synchronize_panes = records
+        .iter()
+        .map(|record| record.flag("synchronize-panes"))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .all(|on| on);
     let linked_sessions = first.int("window_linked_sessions")?;
     let (panes, _, _) = capped(panes);
     reshape(&WindowInfo {
@@ -287,14 +296,8 @@ struct Cursor {
 
 pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let pane_id = args::pane_id("/pane_id", &input.pane_id)?;
-    let id = pane_id.to_string();
     let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
-    let describe = Command::new("display-message")
-        .arg("-p")
-        .arg("-t")
-        .arg(id.as_str())
-        .arg(record_format(&names));
-    let output = app.tmux.run(describe).await?;
+    let output = app.tmux.run(describe_pane(pane_id, &names)).await?;
     let text = text(&output);
     let record = pane_record(pane_id, &names, &text)?;
     let pane = pane_from(&record, app.caller.as_ref())?;

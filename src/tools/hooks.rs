@@ -13,7 +13,9 @@ use crate::error::ToolError;
 use crate::generated::types::{ShowHooksInput, ShowHooksInputScope, ShowHooksOutput};
 use crate::tmux::Command;
 use crate::tools::objects::{reshape, MAX_LISTED};
-use crate::tools::options::{is_setting_name, level, Level, Listing, Scope, Value, MAX_NAME_LEN};
+use crate::tools::options::{
+    is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
+};
 
 impl From<ShowHooksInputScope> for Scope {
     fn from(scope: ShowHooksInputScope) -> Self {
@@ -33,19 +35,6 @@ impl From<ShowHooksInputScope> for Scope {
 enum Kept {
     Session,
     Window,
-}
-
-/// `show-hooks` for one level; `flag` is `-w` or `-p` for window and pane levels.
-fn listing(flag: Option<&'static str>, target: Option<String>) -> Command {
-    let command = Command::new("show-hooks");
-    let command = match flag {
-        Some(flag) => command.arg(flag),
-        None => command,
-    };
-    match target {
-        Some(target) => command.arg("-t").arg(target),
-        None => command,
-    }
 }
 
 #[derive(Serialize)]
@@ -80,20 +69,13 @@ pub async fn show_hooks(app: &App, input: ShowHooksInput) -> Result<ShowHooksOut
         ));
     }
     let level = level(scope, input.target.as_deref())?;
-    let mut commands = vec![
-        Command::new("show-hooks").arg("-g"),
-        Command::new("show-hooks").arg("-gw"),
-    ];
-    match &level {
-        Level::Global | Level::Server => {}
-        Level::Session(id) => commands.push(listing(None, Some(id.to_string()))),
-        Level::Window(id) => commands.push(listing(Some("-w"), Some(id.to_string()))),
-        Level::Pane(id) => commands.push(listing(Some("-p"), Some(id.to_string()))),
-        Level::Default(target) => {
-            commands.push(listing(None, target.clone()));
-            commands.push(listing(Some("-w"), target.clone()));
-        }
-    }
+    // The two global listings, then the level's own, first (a pane's window comes
+    // second and is not read).
+    let commands: Vec<Command> = [Source::GlobalSession, Source::GlobalWindow]
+        .iter()
+        .chain(level_sources(&level))
+        .map(|source| listing_command("show-hooks", *source, &level))
+        .collect();
     let listings: Vec<Listing> = app
         .tmux
         .run_all(&commands)

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::caller::CallerPane;
+use crate::caller::{is_caller, CallerPane};
 use crate::error::ToolError;
 use crate::tmux::format::Record;
 use crate::tmux::{PaneId, TmuxError};
@@ -117,9 +117,9 @@ pub const PANE_FIELDS: [&str; 19] = [
 /// A field is missing or not a number where one is expected.
 pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pane, TmuxError> {
     let id = record.text("pane_id")?;
-    let is_caller = match (caller, id.parse::<PaneId>()) {
-        (Some(caller), Ok(pane)) => caller.is(pane, record.text("socket_path")?, record.int("pid")?),
-        _ => false,
+    let is_caller = match id.parse::<PaneId>() {
+        Ok(pane) => is_caller(caller, pane, record)?,
+        Err(_) => false,
     };
     Ok(Pane {
         id: id.to_string(),

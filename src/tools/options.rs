@@ -285,7 +285,7 @@ impl Table {
 
 /// The listings one call reads, in the order they are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Source {
+pub enum Source {
     GlobalServer,
     GlobalSession,
     GlobalWindow,
@@ -296,9 +296,10 @@ enum Source {
     Pane,
 }
 
-/// The `show-options` listing of `source` for `level`.
-fn listing_command(source: Source, level: &Level) -> Command {
-    let command = Command::new("show-options");
+/// The listing of `source` for `level` by `command` (`show-options` or `show-hooks`,
+/// which take the same flags).
+pub fn listing_command(command: &'static str, source: Source, level: &Level) -> Command {
+    let command = Command::new(command);
     let target = match level {
         Level::Default(target) => target.clone(),
         Level::Session(id) => Some(id.to_string()),
@@ -320,8 +321,8 @@ fn listing_command(source: Source, level: &Level) -> Command {
     }
 }
 
-/// The level listings `level` needs besides the three global ones.
-fn level_sources(level: &Level) -> &'static [Source] {
+/// The level listings `level` needs besides the global ones.
+pub fn level_sources(level: &Level) -> &'static [Source] {
     match level {
         Level::Global | Level::Server => &[],
         Level::Session(_) => &[Source::Session],
@@ -395,7 +396,10 @@ pub async fn show_option(app: &App, input: ShowOptionInput) -> Result<ShowOption
     let level = level(scope, input.target.as_deref())?;
     let mut sources = vec![Source::GlobalServer, Source::GlobalSession, Source::GlobalWindow];
     sources.extend_from_slice(level_sources(&level));
-    let commands: Vec<Command> = sources.iter().map(|s| listing_command(*s, &level)).collect();
+    let commands: Vec<Command> = sources
+        .iter()
+        .map(|s| listing_command("show-options", *s, &level))
+        .collect();
     let outputs = app.tmux.run_all(&commands).await?;
     let listings: HashMap<Source, Listing> = sources
         .iter()

@@ -1,15 +1,14 @@
 //! Reading one pane's state with a format of our own and turning it into reply fields.
 
-use crate::caller::CallerPane;
+use crate::caller::{is_caller, CallerPane};
 use crate::error::ToolError;
 use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// The variables `snapshot_pane` needs, plus the server's identity for the caller check.
-pub const SNAPSHOT_FIELDS: [&str; 19] = [
+pub const SNAPSHOT_FIELDS: [&str; 16] = [
     "pane_id",
     "window_id",
-    "session_id",
     "pane_index",
     "pane_active",
     "pane_left",
@@ -19,13 +18,11 @@ pub const SNAPSHOT_FIELDS: [&str; 19] = [
     "pane_dead",
     "pane_dead_status",
     "pane_dead_signal",
-    "history_size",
     "pid",
     "socket_path",
     "session_name",
     "window_name",
     "pane_current_command",
-    "pane_in_mode",
 ];
 
 /// One pane as a reply describes it.
@@ -45,24 +42,23 @@ pub struct PaneState {
     pub dead: bool,
     /// The exit status of a dead pane; 128 + the signal number if a signal ended it.
     pub exit_status: Option<i64>,
-    pub history_size: i64,
-    pub in_mode: bool,
     /// Whether this is the pane paneward runs in (`None` never occurs yet; the
     /// contract allows it for "unknown").
     pub is_caller: Option<bool>,
 }
 
-/// The command that prints [`SNAPSHOT_FIELDS`] for `pane`.
+/// The command that prints the variables `names` of `pane` as one record
+/// ([`SNAPSHOT_FIELDS`] for a snapshot).
 ///
 /// `display-message -t` does not fail for a missing pane (tmux treats its target as
-/// optional), so callers must chain a command that does, and [`parse_pane`] checks the
-/// id that came back.
-pub fn describe_pane(pane: PaneId) -> Command {
+/// optional), so callers must chain a command that does, or check the id that came
+/// back as [`pane_record`] does.
+pub fn describe_pane(pane: PaneId, names: &[&str]) -> Command {
     Command::new("display-message")
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
-        .arg(record_format(&SNAPSHOT_FIELDS))
+        .arg(record_format(names))
 }
 
 /// `capture-pane` for the visible screen, or the whole scrollback with `history`.
@@ -127,13 +123,7 @@ pub fn exit_status(record: &Record<'_>) -> Result<Option<i64>, TmuxError> {
 fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) -> Result<PaneState, TmuxError> {
     let dead = record.flag("pane_dead")?;
     let exit_status = exit_status(record)?;
-    let is_caller = caller.is_some_and(|c| {
-        c.is(
-            pane,
-            record.text("socket_path").unwrap_or_default(),
-            record.int("pid").unwrap_or(-1),
-        )
-    });
+    let is_caller = is_caller(caller, pane, record)?;
     Ok(PaneState {
         id: pane,
         window_id: record.text("window_id")?.to_string(),
@@ -148,8 +138,6 @@ fn state_from(pane: PaneId, record: &Record<'_>, caller: Option<&CallerPane>) ->
         current_command: record.text("pane_current_command")?.to_string(),
         dead,
         exit_status,
-        history_size: record.int("history_size")?,
-        in_mode: record.flag("pane_in_mode")?,
         is_caller: Some(is_caller),
     })
 }

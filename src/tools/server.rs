@@ -167,24 +167,9 @@ pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Resu
     if let Some(names) = &input.names {
         checked_names(names)?;
     }
-    // tmux's current pane: which names it knows, and which pane that is.
-    let [listing, context] = app
-        .tmux
-        .run_each([
-            Command::new("display-message").arg("-a"),
-            Command::new("display-message")
-                .arg("-p")
-                .arg(record_format(&CONTEXT_FIELDS)),
-        ])
-        .await?;
+    // The names tmux knows in its current context.
+    let listing = app.tmux.run(Command::new("display-message").arg("-a")).await?;
     let known = listed_names(&String::from_utf8_lossy(&listing));
-    let context_text = String::from_utf8_lossy(&context);
-    let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
-    let context = Context {
-        session_id: record.text("session_id")?.to_string(),
-        window_id: record.text("window_id")?.to_string(),
-        pane_id: record.text("pane_id")?.to_string(),
-    };
     let (wanted, unknown) = match input.names {
         None => (known.into_iter().take(MAX_LISTED).collect::<Vec<_>>(), Vec::new()),
         Some(names) => {
@@ -207,14 +192,25 @@ pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Resu
     // One `display-message` per value, in one round trip: each output is split off on
     // the transport's secret separator, so a value's newlines stay inside it. Only names
     // tmux itself listed (and that match the identifier pattern) enter these formats.
-    let reads: Vec<Command> = wanted
+    // The context goes last in the same round trip, so it names the pane the values
+    // describe even if tmux's current pane changed since the listing.
+    let mut reads: Vec<Command> = wanted
         .iter()
         .map(|name| Command::new("display-message").arg("-p").arg(format!("#{{{name}}}")))
         .collect();
-    let values = if reads.is_empty() {
-        Vec::new()
-    } else {
-        app.tmux.run_all(&reads).await?
+    reads.push(
+        Command::new("display-message")
+            .arg("-p")
+            .arg(record_format(&CONTEXT_FIELDS)),
+    );
+    let mut values = app.tmux.run_all(&reads).await?;
+    let context_output = values.pop().unwrap_or_default();
+    let context_text = String::from_utf8_lossy(&context_output);
+    let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
+    let context = Context {
+        session_id: record.text("session_id")?.to_string(),
+        window_id: record.text("window_id")?.to_string(),
+        pane_id: record.text("pane_id")?.to_string(),
     };
     let variables = wanted
         .into_iter()

@@ -7,13 +7,12 @@
 use crate::app::App;
 use crate::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
-use crate::tmux::format::record_format;
 use crate::tmux::{Command, PaneId, TmuxError};
 use crate::tools::args;
 use crate::tools::cursor::CursorKey;
-use crate::tools::pane::pane_record;
+use crate::tools::pane::{describe_pane, pane_record};
 use crate::tools::tail::NormalRows;
-use crate::tools::text::keep_newest;
+use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
 
 /// The most history rows read per call, counted up from the screen: bounds the work on
 /// a pane with a huge `history-limit`, at four times the most rows a reply returns.
@@ -52,26 +51,6 @@ fn saved_screen(pane: PaneId) -> Command {
         .arg("-q")
         .arg("-t")
         .arg(pane.to_string())
-}
-
-fn describe(pane: PaneId) -> Command {
-    Command::new("display-message")
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string())
-        .arg(record_format(&FIELDS))
-}
-
-/// One row per line of a capture, blank rows kept, trailing spaces removed.
-fn split_rows(output: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(output);
-    if text.is_empty() {
-        return Vec::new();
-    }
-    let body = text.strip_suffix('\n').unwrap_or(&text);
-    body.split('\n')
-        .map(|row| row.trim_end_matches([' ', '\r']).to_string())
-        .collect()
 }
 
 /// A pane as read for `capture_since`.
@@ -116,9 +95,7 @@ fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Read
     }
     let visible_start = rows.len() - height;
     let mut visible = rows[visible_start..].to_vec();
-    while visible.last().is_some_and(String::is_empty) {
-        visible.pop();
-    }
+    trim_blank_tail(&mut visible);
     if alternate {
         rows.truncate(history_rows);
         rows.extend(split_rows(saved));
@@ -165,7 +142,7 @@ pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<Captur
     };
     let [scanned, saved, state] = app
         .tmux
-        .run_each([scan(pane), saved_screen(pane), describe(pane)])
+        .run_each([scan(pane), saved_screen(pane), describe_pane(pane, &FIELDS)])
         .await?;
     let reading = read(pane, &scanned, &saved, &state)?;
     let (rows, missed) = match &cursor {
@@ -188,17 +165,4 @@ pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<Captur
         missed_reason: missed,
         pane_id: pane.to_string(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_keep_blank_ones_and_lose_trailing_spaces() {
-        assert_eq!(split_rows(b"a  \n\nb\n"), ["a", "", "b"]);
-        assert_eq!(split_rows(b"\n"), [""]);
-        assert_eq!(split_rows(b""), Vec::<String>::new());
-        assert_eq!(split_rows(b"\n\n"), ["", ""]);
-    }
 }

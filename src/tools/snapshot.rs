@@ -7,7 +7,7 @@ use crate::generated::types::{
 };
 
 use crate::tools::args;
-use crate::tools::pane::{capture, describe_pane, parse_pane};
+use crate::tools::pane::{capture, describe_pane, parse_pane, SNAPSHOT_FIELDS};
 use crate::tools::text::{keep_newest, split_capture};
 
 pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
@@ -16,7 +16,10 @@ pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<Snapsh
     // The capture comes first: unlike display-message, it fails for a missing pane.
     let [text, state] = app
         .tmux
-        .run_each([capture(pane, input.history.unwrap_or(false)), describe_pane(pane)])
+        .run_each([
+            capture(pane, input.history.unwrap_or(false)),
+            describe_pane(pane, &SNAPSHOT_FIELDS),
+        ])
         .await?;
     let state = parse_pane(pane, &state, app.caller.as_ref())?;
     let bounded = keep_newest(split_capture(&text), max_lines);

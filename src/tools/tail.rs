@@ -9,6 +9,7 @@
 use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
 use crate::tmux::PaneId;
 use crate::tools::cursor::{fingerprint, Cursor, FINGERPRINT_LEN};
+use crate::tools::text::trim_blank_tail;
 
 /// Rows ending at the anchor that its fingerprint covers: enough that ordinary output
 /// (prompts, repeated log lines) does not match by chance somewhere else.
@@ -51,9 +52,7 @@ impl NormalRows {
     pub fn from_row(&self, start: u64) -> Vec<String> {
         let skip = usize::try_from(start.saturating_sub(self.first)).unwrap_or(usize::MAX);
         let mut rows: Vec<String> = self.rows.iter().skip(skip).cloned().collect();
-        while rows.last().is_some_and(String::is_empty) {
-            rows.pop();
-        }
+        trim_blank_tail(&mut rows);
         rows
     }
 

@@ -26,15 +26,28 @@ impl BoundedLines {
 /// Splits captured output into lines, converting invalid UTF-8 lossily (pane output is
 /// bytes; JSON needs text), and drops the blank rows below the last written line.
 pub fn split_capture(output: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(output);
-    let mut lines: Vec<String> = text
-        .split('\n')
-        .map(|line| line.trim_end_matches([' ', '\r']).to_string())
-        .collect();
-    while lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
+    let mut lines = split_rows(output);
+    trim_blank_tail(&mut lines);
     lines
+}
+
+/// One row per line of a capture, blank rows kept, trailing spaces removed.
+pub fn split_rows(output: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(output);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    body.split('\n')
+        .map(|row| row.trim_end_matches([' ', '\r']).to_string())
+        .collect()
+}
+
+/// Drops the blank rows below the last written one.
+pub fn trim_blank_tail(rows: &mut Vec<String>) {
+    while rows.last().is_some_and(String::is_empty) {
+        rows.pop();
+    }
 }
 
 /// Keeps the newest `max_lines` lines that also fit in [`MAX_TEXT_BYTES`].
@@ -62,6 +75,14 @@ pub fn keep_newest(mut lines: Vec<String>, max_lines: usize) -> BoundedLines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_keep_blank_ones_and_lose_trailing_spaces() {
+        assert_eq!(split_rows(b"a  \n\nb\n"), ["a", "", "b"]);
+        assert_eq!(split_rows(b"\n"), [""]);
+        assert_eq!(split_rows(b""), Vec::<String>::new());
+        assert_eq!(split_rows(b"\n\n"), ["", ""]);
+    }
 
     fn numbered(n: usize) -> Vec<String> {
         (1..=n).map(|i| i.to_string()).collect()
