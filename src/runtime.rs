@@ -1,10 +1,12 @@
 //! What the generated code refers to: the tool table's row type, tiers, the per-call
 //! context, errors, and the argument/output conversions of the dispatch function.
 
+use paneward_contract::pointer_token;
 use rmcp::model::{CallToolResult, RequestId, ServerJsonRpcMessage, ServerResult};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
+use serde_path_to_error::Segment;
 
 pub use crate::error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
@@ -64,9 +66,21 @@ impl CallContext {
 /// Decodes validated arguments into a generated input type.
 ///
 /// # Errors
-/// A value the schema allowed but the Rust type does not (named as an argument error).
+/// A value the schema allowed but the Rust type does not, such as `1.0` or `1e20` for
+/// an unbounded `integer` that typify made an `i64`; named by its JSON pointer.
 pub fn decode_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| ToolError::invalid_argument("", e))
+    serde_path_to_error::deserialize(arguments).map_err(|error| {
+        let pointer: String = error
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                Segment::Seq { index } => Some(format!("/{index}")),
+                Segment::Map { key } => Some(format!("/{}", pointer_token(key))),
+                Segment::Enum { .. } | Segment::Unknown => None,
+            })
+            .collect();
+        ToolError::invalid_argument(&pointer, error.into_inner())
+    })
 }
 
 /// Encodes a handler's output as the JSON of `structuredContent`.

@@ -161,6 +161,9 @@ fn describe_variants(
             "does not match any of the allowed shapes (oneOf)".into(),
         );
     }
+    if !instance.is_object() {
+        return (at.to_string(), "must be of type object".into());
+    }
     let Some(tool) = instance.get("tool") else {
         return (format!("{at}/tool"), "is required".into());
     };
@@ -262,7 +265,12 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"operations": {"type": "array", "items": {"oneOf": [branch("a", "x"), branch("b", "y")]}}}});
         let message = check(schema.clone(), json!({"operations": [{"tool": "b", "arguments": {}}]}));
         assert_eq!(message, "invalid arguments: /operations/0/arguments/y: is required");
-        let message = check(schema, json!({"operations": [{"tool": "c"}]}));
+        let message = check(schema.clone(), json!({"operations": [{"tool": "c"}]}));
         assert_eq!(message, "invalid arguments: /operations/0/tool: must be one of: a, b");
+        // A row that is not an object has no `tool` to be missing.
+        for row in [json!(5), json!("a")] {
+            let message = check(schema.clone(), json!({"operations": [row]}));
+            assert_eq!(message, "invalid arguments: /operations/0: must be of type object");
+        }
     }
 }

@@ -299,3 +299,18 @@ fn altered_foreign_and_stale_cursors_are_refused_by_name() {
     let text = client.call_err("capture_since", json!({"pane_id": "%9999"}));
     assert!(text.contains("can't find pane: %9999"), "{text}");
 }
+
+#[test]
+fn a_number_the_schema_allows_but_the_field_cannot_hold_is_refused_by_name() {
+    // `max_lines` is an unbounded JSON Schema integer, which admits 1.0 and 1e20; the
+    // handler's field is an i64. The error must still say which argument is wrong.
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    for value in [json!(1.0), json!(1e20), json!(18_446_744_073_709_551_615_u64)] {
+        let text = client.call_err("capture_pane", json!({"pane_id": pane, "max_lines": value}));
+        assert!(text.contains("/max_lines"), "{value}: {text}");
+    }
+    let reply = client.call_ok("capture_pane", json!({"pane_id": pane, "max_lines": 3}));
+    assert_eq!(reply["paneId"], json!(pane), "the server keeps serving");
+}
