@@ -22,11 +22,7 @@ impl App {
     /// The generated tool table does not load (a build fault).
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let catalog = Catalog::load()?;
-        let tmux = if config.control_mode {
-            Tmux::new(config.tmux_binary.clone(), config.address.clone())
-        } else {
-            Tmux::subprocess_only(config.tmux_binary.clone(), config.address.clone())
-        };
+        let tmux = Tmux::build(config.tmux_binary.clone(), config.address.clone(), config.control_mode);
         Ok(Self {
             config,
             catalog,

@@ -65,9 +65,8 @@ fn fail(message: &str) -> ExitCode {
 }
 
 fn print_tools(server: McpServer, json: bool) -> ExitCode {
-    let list = server.list();
     if json {
-        return match serde_json::to_string_pretty(&list) {
+        return match serde_json::to_string_pretty(&server.list()) {
             Ok(text) => {
                 println!("{text}");
                 ExitCode::SUCCESS
@@ -75,15 +74,13 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
             Err(error) => fail(&error.to_string()),
         };
     }
-    let tier = server.app().config.safety;
-    println!("{} tools at safety tier {tier}:", list.tools.len());
-    for tool in &list.tools {
-        let spec = server.app().catalog.get(&tool.name).map(|e| e.spec);
-        let tool_tier = spec.map_or("?", |s| s.tier.as_str());
-        let summary = spec
-            .and_then(|s| s.title)
-            .unwrap_or_else(|| spec.map_or("", |s| s.description));
-        println!("  {:<24} {:<11} {}", tool.name, tool_tier, summary);
+    let app = server.app();
+    let tier = app.config.safety;
+    let specs: Vec<_> = app.catalog.listed(tier).map(|entry| entry.spec).collect();
+    println!("{} tools at safety tier {tier}:", specs.len());
+    for spec in specs {
+        let summary = spec.title.unwrap_or(spec.description);
+        println!("  {:<24} {:<11} {}", spec.name, spec.tier.as_str(), summary);
     }
     ExitCode::SUCCESS
 }

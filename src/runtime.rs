@@ -53,9 +53,9 @@ impl CallContext {
     ///
     /// # Errors
     /// Serialization failed (it cannot for a `Value`).
-    pub fn reply_line_len(&self, structured: &Value) -> Result<usize, ToolError> {
+    pub fn reply_line_len(&self, structured: Value) -> Result<usize, ToolError> {
         let id = self.request_id.clone().unwrap_or(RequestId::Number(0));
-        let result = CallToolResult::structured(structured.clone());
+        let result = CallToolResult::structured(structured);
         let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
         let bytes =
             serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;

@@ -108,11 +108,9 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// The panes the check covered and the ones tmux will actually deliver to.
+/// The panes tmux will actually deliver to, once every member passed the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cohort {
-    /// Every pane checked: the target, plus its synchronized siblings.
-    pub members: Vec<PaneId>,
     /// The panes that receive the input, target first.
     pub receivers: Vec<PaneId>,
 }
@@ -215,8 +213,7 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
                 .map(|p| p.id),
         );
     }
-    let members = std::iter::once(target).chain(siblings.iter().map(|p| p.id)).collect();
-    Ok(Cohort { members, receivers })
+    Ok(Cohort { receivers })
 }
 
 /// Checks `target`'s cohort against the live tmux server in one round trip.
@@ -303,7 +300,6 @@ mod tests {
         ]);
         let cohort = evaluate(PaneId(1), &view, false).unwrap();
         assert_eq!(cohort.receivers, [PaneId(1)]);
-        assert_eq!(cohort.members, [PaneId(1)]);
     }
 
     #[test]
@@ -407,7 +403,10 @@ mod tests {
         view.zoomed = true;
         let cohort = evaluate(PaneId(1), &view, false).unwrap();
         assert_eq!(cohort.receivers, [PaneId(1)]);
-        assert_eq!(cohort.members, [PaneId(1), PaneId(2)]);
+        // Hidden by the zoom, pane 2 is still a member: it is held to the rules.
+        view.panes[1].in_mode = true;
+        let refusal = evaluate(PaneId(1), &view, false).unwrap_err();
+        assert_eq!(refusal.pane, PaneId(2));
     }
 
     #[test]

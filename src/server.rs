@@ -74,8 +74,9 @@ impl ServerHandler for McpServer {
     }
 
     /// Clients that open with `server/discover` (the Python SDK, fastmcp) fall back to
-    /// `initialize` on method-not-found. On stdio, `crate::stdio` answers it before rmcp
-    /// sees it; this answer is for any other transport.
+    /// `initialize` on method-not-found, where rmcp's default would answer for a protocol
+    /// version we do not serve. `crate::stdio` answers it before rmcp sees it; this
+    /// keeps the answer the same should the server ever be served without that layer.
     async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
         Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }

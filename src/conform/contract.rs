@@ -115,9 +115,12 @@ impl Advertised<'_> {
     }
 }
 
-/// The tools a server at `tier` lists.
-pub fn at_tier(contract: Contract, tier: Tier) -> Contract {
-    contract.into_iter().filter(|(_, tool)| tool.tier <= tier).collect()
+/// The names of the tools a server at `tier` lists.
+pub fn at_tier(contract: &Contract, tier: Tier) -> impl Iterator<Item = &str> {
+    contract
+        .iter()
+        .filter(move |(_, tool)| tool.tier <= tier)
+        .map(|(name, _)| name.as_str())
 }
 
 #[cfg(test)]
@@ -132,9 +135,10 @@ mod tests {
         assert_eq!(snapshot.tier, Tier::Readonly);
         assert_eq!(snapshot.advertised["title"], "Snapshot a pane");
         assert!(snapshot.advertised["outputSchema"]["properties"].is_object());
-        let readonly = at_tier(contract, Tier::Readonly);
-        assert!(readonly.values().all(|tool| tool.tier == Tier::Readonly));
-        assert!(readonly.contains_key("snapshot_pane"));
+        let readonly: Vec<&str> = at_tier(&contract, Tier::Readonly).collect();
+        assert!(readonly.iter().all(|name| contract[*name].tier == Tier::Readonly));
+        assert!(readonly.contains(&"snapshot_pane"));
+        assert!(!readonly.contains(&"send_keys"));
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         _ => error.to_string(),
     })?;
     let listed = named(listing.tools)?;
-    let expected = contract::at_tier(contract.clone(), options.tier).len();
+    let expected = contract::at_tier(&contract, options.tier).count();
     Ok(Report {
         server: describe_server(&listing.initialized),
         tier: options.tier,

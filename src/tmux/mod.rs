@@ -74,7 +74,9 @@ impl Tmux {
         Self::build(binary.into(), address, false)
     }
 
-    fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
+    /// A handle that uses control mode where it can if `control`, else one tmux process
+    /// per round trip.
+    pub fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
         Self {
             executor: Arc::new(control::Executor::new(binary, address, control)),
         }

@@ -176,7 +176,7 @@ fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolEr
     let mut count = Count(0);
     serde_json::to_writer(&mut count, structured)
         .map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
-    Ok(context.reply_line_len(&Value::Null)? + 7 * count.0)
+    Ok(context.reply_line_len(Value::Null)? + 7 * count.0)
 }
 
 /// What dropping one row's result saves on the response line.
@@ -234,7 +234,7 @@ fn fit(
     if line_bound(context, &encoded)? <= limit {
         return Ok(output);
     }
-    let full = context.reply_line_len(&encoded)?;
+    let full = context.reply_line_len(encoded)?;
     if full <= limit {
         return Ok(output);
     }
@@ -261,7 +261,7 @@ fn fit(
     output.truncated_bytes = i64::try_from(dropped).unwrap_or(i64::MAX);
     // Confirm on the real encoding; should the prediction ever be short, keep dropping.
     loop {
-        let measured = context.reply_line_len(&encode_output(&output)?)?;
+        let measured = context.reply_line_len(encode_output(&output)?)?;
         if measured <= limit {
             if measured != predicted + 2 * (digits(dropped) - 1) {
                 tracing::warn!(measured, predicted, "batch reply size prediction was off");
@@ -294,7 +294,7 @@ mod tests {
             json!({"lines": ["plain", "\u{1f}\u{1e}\u{0}", "\"quoted\" \\ back", "ünï ✓"]}),
             json!({"lines": vec!["\u{1}"; 500]}),
         ] {
-            let real = context.reply_line_len(&structured).unwrap();
+            let real = context.reply_line_len(structured.clone()).unwrap();
             assert!(line_bound(&context, &structured).unwrap() >= real, "{structured}");
         }
     }
@@ -328,7 +328,7 @@ mod tests {
     }
 
     fn measure(context: &CallContext, output: &CallReadToolsBatchOutput) -> usize {
-        context.reply_line_len(&encode_output(output).unwrap()).unwrap()
+        context.reply_line_len(encode_output(output).unwrap()).unwrap()
     }
 
     #[test]
