@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::probe::{changes, expect, input, output, remove};
+use common::probe::{changes, changes_between, expect, input, output, remove};
 use serde_json::json;
 
 #[test]
@@ -226,6 +226,42 @@ fn a_nullable_type_spelled_as_any_of_is_the_same_type() {
     assert_eq!(
         changes(|t| input(t)["properties"]["note"] = json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
         vec![]
+    );
+}
+
+#[test]
+fn a_variant_added_to_a_nullable_any_of_input_is_only_widened() {
+    let nullable = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+    let mut wider = nullable.clone();
+    wider["anyOf"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
+    assert_eq!(
+        changes_between(
+            |t| input(t)["properties"]["note"] = nullable,
+            |t| input(t)["properties"]["note"] = wider,
+        ),
+        vec![(
+            "compatible".into(),
+            "widened".into(),
+            "/inputSchema/properties/note/anyOf/2".into()
+        )]
+    );
+}
+
+#[test]
+fn a_type_made_nullable_by_an_any_of_is_widened() {
+    assert_eq!(
+        changes_between(
+            |t| input(t)["properties"]["note"] = json!({"type": "string"}),
+            |t| input(t)["properties"]["note"] = json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+        ),
+        vec![(
+            "compatible".into(),
+            "widened".into(),
+            "/inputSchema/properties/note/type".into()
+        )]
     );
 }
 

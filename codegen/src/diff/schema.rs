@@ -132,7 +132,13 @@ impl Walker<'_, '_> {
     }
 
     fn compare_objects(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, pointer: &str) {
-        let (old, new) = (&types_folded(old), &types_folded(new));
+        // Only when both sides have a `type` (as written or folded): folding one side alone
+        // turns a variant added to an `anyOf` into `type` removed and `anyOf` added.
+        let folded = types_folded(old).zip(types_folded(new));
+        let (old, new) = match &folded {
+            Some((old, new)) => (old, new),
+            None => (old, new),
+        };
         if old == new {
             return;
         }
