@@ -300,6 +300,36 @@ fn an_output_field_added_to_a_closed_object_is_breaking() {
 }
 
 #[test]
+fn an_output_field_added_outside_the_old_additional_properties_is_breaking() {
+    // Old clients checked `count` against `additionalProperties`, which allowed only strings.
+    let strings = |t: &mut serde_json::Value| {
+        output(t)["properties"]["extra"]["additionalProperties"] = json!({"type": "string"});
+    };
+    assert_eq!(
+        changes_between(strings, |t| {
+            strings(t);
+            output(t)["properties"]["extra"]["properties"]["count"] = json!({"type": "integer"});
+        }),
+        vec![(
+            "breaking".into(),
+            "changed".into(),
+            "/outputSchema/properties/extra/properties/count/type".into()
+        )]
+    );
+    assert_eq!(
+        changes_between(strings, |t| {
+            strings(t);
+            output(t)["properties"]["extra"]["properties"]["b"] = json!({"type": "string"});
+        }),
+        vec![(
+            "compatible".into(),
+            "output-field-added".into(),
+            "/outputSchema/properties/extra/properties/b".into()
+        )]
+    );
+}
+
+#[test]
 fn an_output_that_may_hold_more_values_is_breaking() {
     let p = "/outputSchema/properties";
     expect(
