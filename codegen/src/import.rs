@@ -133,7 +133,7 @@ pub fn plan(sources: &[Source], options: &Options) -> Result<Outcome, CodegenErr
     }
     check_generation(&dir, options, &outcome.planned)?;
     if listed_by_server {
-        for path in source::json_files(&dir).unwrap_or_default() {
+        for path in load::json_files(&dir).unwrap_or_default() {
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -316,7 +316,7 @@ fn check_generation(dir: &Path, options: &Options, planned: &[Planned]) -> Resul
         folders.push(options.schemas.join("tools"));
     }
     for folder in folders.iter().filter(|folder| folder.is_dir()) {
-        for path in source::json_files(folder)? {
+        for path in load::json_files(folder)? {
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

@@ -173,3 +173,16 @@ fn check_reports_what_only_generation_finds() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_json_entry_that_is_not_a_file_fails_the_build_and_diff_alike() {
+    let dir = folder(&[("probe.json", good_tool().to_string())]);
+    std::fs::create_dir(dir.path().join("other.json")).unwrap();
+    let build = paneward_codegen::generate_from_dir(dir.path()).unwrap_err().to_string();
+    assert!(build.contains("other.json: cannot read the file"), "{build}");
+    // `diff` reads a folder through the same listing, so it cannot see fewer tools.
+    let diff = paneward_codegen::source::read_contract(dir.path())
+        .unwrap_err()
+        .to_string();
+    assert!(diff.contains("other.json: cannot read the file"), "{diff}");
+}

@@ -57,17 +57,7 @@ pub const ANNOTATIONS: [(&str, &str); 5] = [
 /// The first problem found, naming the file and the JSON pointer; also a duplicate
 /// tool name or an unreadable folder.
 pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, ContractError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| ContractError::new(dir, "", format!("cannot read the folder: {e}")))?;
-    let mut paths = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| ContractError::new(dir, "", format!("cannot list the folder: {e}")))?;
-        let path = entry.path();
-        if path.extension().is_some_and(|ext| ext == "json") {
-            paths.push(path);
-        }
-    }
-    paths.sort();
+    let paths = json_files(dir)?;
     let mut tools = Vec::with_capacity(paths.len());
     for path in &paths {
         tools.push(load_file(path)?);
@@ -84,6 +74,27 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, ContractError> {
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(tools)
+}
+
+/// The `*.json` entries of `dir`, sorted: the files the build loads, so that every
+/// other reader of a tool folder sees the same set. An entry that is not a readable
+/// file is kept, to fail when it is read rather than be skipped.
+///
+/// # Errors
+/// The folder cannot be read or listed.
+pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ContractError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| ContractError::new(dir, "", format!("cannot read the folder: {e}")))?;
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| ContractError::new(dir, "", format!("cannot list the folder: {e}")))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
 }
 
 /// Loads and checks one tool file.
