@@ -186,3 +186,34 @@ fn a_json_entry_that_is_not_a_file_fails_the_build_and_diff_alike() {
         .to_string();
     assert!(diff.contains("other.json: cannot read the file"), "{diff}");
 }
+
+#[test]
+fn check_generates_a_profile_with_the_default_tools_beside_it() {
+    // Alone, each folder generates; together `probe`'s object property `input` and the
+    // default tool `probe_input` both want the Rust name `ProbeInputInput`.
+    let root = TempDir::new();
+    let mut default = good_tool();
+    default["name"] = json!("probe_input");
+    root.file("schemas/tools/probe_input.json", &default.to_string());
+    let mut profile = good_tool();
+    profile["inputSchema"]["properties"]["input"] = json!({"type": "object"});
+    let profile = root.file("schemas/profiles/flavour/probe.json", &profile.to_string());
+    let profile_dir = profile.parent().unwrap();
+    assert!(paneward_codegen::generate_from_dir(profile_dir).is_ok());
+    for args in [
+        vec!["check".to_string()],
+        vec!["check".into(), profile_dir.display().to_string()],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+            .args(&args)
+            .current_dir(root.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("`ProbeInputInput`") && stderr.contains("probe_input.json"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
