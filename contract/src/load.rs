@@ -51,6 +51,16 @@ pub const ANNOTATIONS: [(&str, &str); 5] = [
     ("openWorldHint", "boolean"),
 ];
 
+/// Whether `value` is of `kind`, a JSON type as [`ANNOTATIONS`] names it. Tool files and
+/// documentation pages are checked by this one rule.
+pub fn is_annotation_kind(value: &Value, kind: &str) -> bool {
+    match kind {
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        _ => false,
+    }
+}
+
 /// Loads every `*.json` file of `dir`, sorted by tool name.
 ///
 /// # Errors
@@ -246,13 +256,31 @@ fn check_annotations(path: &Path, annotations: &Value) -> Result<(), ContractErr
                 format!("unknown annotation; MCP defines {}", known.join(", ")),
             ));
         };
-        let type_ok = match *kind {
-            "string" => value.is_string(),
-            _ => value.is_boolean(),
-        };
-        if !type_ok {
+        if !is_annotation_kind(value, kind) {
             return Err(ContractError::new(path, pointer, format!("must be a {kind}")));
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_annotation_kind_accepts_its_type_and_nothing_else() {
+        for (name, kind) in ANNOTATIONS {
+            let fitting = if kind == "string" { json!("x") } else { json!(true) };
+            let other = if kind == "string" { json!(true) } else { json!("true") };
+            assert!(is_annotation_kind(&fitting, kind), "{name}");
+            assert!(!is_annotation_kind(&other, kind), "{name}");
+            assert!(!is_annotation_kind(&Value::Null, kind), "{name}");
+        }
+        assert!(
+            !is_annotation_kind(&json!(1), "number"),
+            "an unlisted kind accepts nothing"
+        );
+    }
 }
