@@ -178,10 +178,9 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--schemas" => options.schemas = PathBuf::from(value("--schemas")?),
             "--profile" => options.profile = Some(value("--profile")?),
             "--tier" => {
-                let text = value("--tier")?;
-                let tier = text.parse::<Tier>().map_err(|_| {
-                    Failure::Usage(format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")))
-                })?;
+                let tier = value("--tier")?
+                    .parse::<Tier>()
+                    .map_err(|unknown| Failure::Usage(unknown.to_string()))?;
                 options.tier = Some(tier);
             }
             "--source" => options.source = Some(value("--source")?),

@@ -61,7 +61,7 @@ fn each_field_rule_names_its_pointer() {
     type Edit = Box<dyn FnOnce(&mut Value)>;
     let cases: Vec<(Edit, &str)> = vec![
         (Box::new(|t| { t.as_object_mut().unwrap().remove("tier"); }), "<dir>/probe.json at /tier: missing required field `tier`"),
-        (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown tier `godmode`; use one of readonly, mutating, destructive"),
+        (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown safety tier \"godmode\"; use readonly, mutating or destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
         (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, source, inputSchema, outputSchema, annotations"),
@@ -171,6 +171,19 @@ fn check_reports_what_only_generation_finds() {
     assert!(
         stderr.contains("probe.json at /inputSchema/properties/") && stderr.contains("Rust field `pane_id`"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_tier_is_quoted_short() {
+    // The message is `UnknownTier`'s, which repeats at most 40 characters of the name.
+    let error = error_for(|t| t["tier"] = json!("x".repeat(100)));
+    assert_eq!(
+        error,
+        format!(
+            "<dir>/probe.json at /tier: unknown safety tier \"{}\"; use readonly, mutating or destructive",
+            "x".repeat(40)
+        )
     );
 }
 

@@ -158,13 +158,9 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     };
     let description = take_string(path, &mut doc, "description")?;
     let tier_text = take_string(path, &mut doc, "tier")?;
-    let tier = tier_text.parse::<Tier>().map_err(|_| {
-        ContractError::new(
-            path,
-            "/tier",
-            format!("unknown tier `{tier_text}`; use one of {}", Tier::NAMES.join(", ")),
-        )
-    })?;
+    let tier = tier_text
+        .parse::<Tier>()
+        .map_err(|unknown| ContractError::new(path, "/tier", unknown.to_string()))?;
     let source = take_string(path, &mut doc, "source")?;
     let input_schema = take_schema(path, &mut doc, "inputSchema")?;
     let output_schema = take_schema(path, &mut doc, "outputSchema")?;
