@@ -106,9 +106,11 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
-        // What only generation finds: two schemas that would share one Rust name.
-        crate::generate::generate(&tools)?;
-        let _ = writeln!(err, "{}: {} tool files are valid", dir.display(), tools.len());
+        let count = tools.len();
+        // What only generation finds: two schemas that would share one Rust name, also
+        // between a profile and the default tools served beside it (as import checks).
+        crate::generate::generate(&crate::generate::generation_set(&dir, tools)?)?;
+        let _ = writeln!(err, "{}: {count} tool files are valid", dir.display());
     }
     Ok(EXIT_UNCHANGED)
 }
@@ -176,10 +178,9 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--schemas" => options.schemas = PathBuf::from(value("--schemas")?),
             "--profile" => options.profile = Some(value("--profile")?),
             "--tier" => {
-                let text = value("--tier")?;
-                let tier = text.parse::<Tier>().map_err(|_| {
-                    Failure::Usage(format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")))
-                })?;
+                let tier = value("--tier")?
+                    .parse::<Tier>()
+                    .map_err(|unknown| Failure::Usage(unknown.to_string()))?;
                 options.tier = Some(tier);
             }
             "--source" => options.source = Some(value("--source")?),

@@ -25,6 +25,41 @@ struct ToolTypes<'a> {
     output: String,
 }
 
+/// The tools generation must accept for `folder`: `tools` (its files as they are, or as
+/// an import would write them), its other `*.json` files, and for a profile folder
+/// (`<schemas>/profiles/<name>`) the default tools of `<schemas>/tools` it does not
+/// replace, because a profile is served beside them and their type names can clash.
+/// Sorted by name. `check` and `import` both use it, so neither accepts what the other refuses.
+///
+/// # Errors
+/// A file loaded here fails the checks, or a folder cannot be listed.
+pub fn generation_set(folder: &Path, mut tools: Vec<ToolFile>) -> Result<Vec<ToolFile>, CodegenError> {
+    let mut folders = vec![folder.to_path_buf()];
+    folders.extend(profile_defaults(folder));
+    for folder in folders.iter().filter(|folder| folder.is_dir()) {
+        for path in crate::load::json_files(folder)? {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !tools.iter().any(|tool| tool.name == stem) {
+                tools.push(crate::load::load_file(&path)?);
+            }
+        }
+    }
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(tools)
+}
+
+/// `<schemas>/tools` when `folder` is a profile, `<schemas>/profiles/<name>`.
+fn profile_defaults(folder: &Path) -> Option<PathBuf> {
+    let profiles = folder.parent()?;
+    if profiles.file_name()? != "profiles" {
+        return None;
+    }
+    Some(profiles.parent().unwrap_or(Path::new("")).join("tools"))
+}
+
 /// Generates the whole file for `tools` (already sorted by name).
 ///
 /// # Errors

@@ -131,9 +131,9 @@ pub fn plan(sources: &[Source], options: &Options) -> Result<Outcome, CodegenErr
             .planned
             .push(plan_tool(tool, &dir, options, &mut outcome.notes)?);
     }
-    check_generation(&dir, options, &outcome.planned)?;
+    check_generation(&dir, &outcome.planned)?;
     if listed_by_server {
-        for path in source::json_files(&dir).unwrap_or_default() {
+        for path in load::json_files(&dir).unwrap_or_default() {
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -308,25 +308,9 @@ fn resolve_tier(
 
 /// Runs the generator over the folder as it would be after the import, so an import
 /// never leaves a contract that `build.rs` refuses (a type-name clash across files).
-fn check_generation(dir: &Path, options: &Options, planned: &[Planned]) -> Result<(), CodegenError> {
-    let mut tools: Vec<ToolFile> = planned.iter().map(|p| p.tool.clone()).collect();
-    let mut folders = vec![dir.to_path_buf()];
-    if options.profile.is_some() {
-        // A profile replaces default tools of the same name; the rest are served beside it.
-        folders.push(options.schemas.join("tools"));
-    }
-    for folder in folders.iter().filter(|folder| folder.is_dir()) {
-        for path in source::json_files(folder)? {
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if !tools.iter().any(|tool| tool.name == stem) {
-                tools.push(load::load_file(&path)?);
-            }
-        }
-    }
-    tools.sort_by(|a, b| a.name.cmp(&b.name));
+fn check_generation(dir: &Path, planned: &[Planned]) -> Result<(), CodegenError> {
+    let tools = planned.iter().map(|p| p.tool.clone()).collect();
+    let tools = crate::generate::generation_set(dir, tools)?;
     crate::generate::generate(&tools).map(|_| ()).map_err(|mut e| {
         e.message = format!("{} (the build would fail after this import)", e.message);
         e

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::probe::{base, expect, input, remove, tool};
+use common::probe::{base, changes_between, expect, input, remove, tool};
 use common::{codegen, stdout, TempDir};
 use paneward_codegen::diff::{diff, diff_tool};
 use paneward_codegen::source::Contract;
@@ -107,6 +107,29 @@ fn an_annotation_that_adds_a_promise_or_changes_wording_is_compatible() {
         "compatible",
         "annotation-changed",
         "/annotations/title",
+    );
+}
+
+#[test]
+fn a_hint_that_stops_being_a_boolean_is_breaking_but_one_that_never_was_is_not() {
+    expect(
+        |t| t["annotations"]["readOnlyHint"] = json!("yes"),
+        "breaking",
+        "annotation-promise-dropped",
+        "/annotations/readOnlyHint",
+    );
+    // A JSON source (not a tool file) may hold anything; unreadable before and after
+    // drops no promise.
+    assert_eq!(
+        changes_between(
+            |t| t["annotations"]["readOnlyHint"] = json!("yes"),
+            |t| t["annotations"]["readOnlyHint"] = json!("always"),
+        ),
+        vec![(
+            "compatible".into(),
+            "annotation-changed".into(),
+            "/annotations/readOnlyHint".into()
+        )]
     );
 }
 

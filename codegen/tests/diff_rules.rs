@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::probe::{changes, expect, input, output, remove};
+use common::probe::{changes, changes_between, expect, input, output, remove};
 use serde_json::json;
 
 #[test]
@@ -229,6 +229,42 @@ fn a_nullable_type_spelled_as_any_of_is_the_same_type() {
     );
 }
 
+#[test]
+fn a_variant_added_to_a_nullable_any_of_input_is_only_widened() {
+    let nullable = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+    let mut wider = nullable.clone();
+    wider["anyOf"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
+    assert_eq!(
+        changes_between(
+            |t| input(t)["properties"]["note"] = nullable,
+            |t| input(t)["properties"]["note"] = wider,
+        ),
+        vec![(
+            "compatible".into(),
+            "widened".into(),
+            "/inputSchema/properties/note/anyOf/2".into()
+        )]
+    );
+}
+
+#[test]
+fn a_type_made_nullable_by_an_any_of_is_widened() {
+    assert_eq!(
+        changes_between(
+            |t| input(t)["properties"]["note"] = json!({"type": "string"}),
+            |t| input(t)["properties"]["note"] = json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+        ),
+        vec![(
+            "compatible".into(),
+            "widened".into(),
+            "/inputSchema/properties/note/type".into()
+        )]
+    );
+}
+
 // ---- outputs: a promise kept less breaks clients
 
 #[test]
@@ -260,6 +296,36 @@ fn an_output_field_added_to_a_closed_object_is_breaking() {
         "breaking",
         "output-field-added-to-closed-object",
         "/outputSchema/properties/count",
+    );
+}
+
+#[test]
+fn an_output_field_added_outside_the_old_additional_properties_is_breaking() {
+    // Old clients checked `count` against `additionalProperties`, which allowed only strings.
+    let strings = |t: &mut serde_json::Value| {
+        output(t)["properties"]["extra"]["additionalProperties"] = json!({"type": "string"});
+    };
+    assert_eq!(
+        changes_between(strings, |t| {
+            strings(t);
+            output(t)["properties"]["extra"]["properties"]["count"] = json!({"type": "integer"});
+        }),
+        vec![(
+            "breaking".into(),
+            "changed".into(),
+            "/outputSchema/properties/extra/properties/count/type".into()
+        )]
+    );
+    assert_eq!(
+        changes_between(strings, |t| {
+            strings(t);
+            output(t)["properties"]["extra"]["properties"]["b"] = json!({"type": "string"});
+        }),
+        vec![(
+            "compatible".into(),
+            "output-field-added".into(),
+            "/outputSchema/properties/extra/properties/b".into()
+        )]
     );
 }
 

@@ -78,6 +78,12 @@ fn a_server_that_cannot_start_is_named() {
 }
 
 #[test]
+fn an_empty_server_command_is_refused_before_anything_starts() {
+    // The command line refuses it too; this is the library's own guard (the client's).
+    assert_eq!(server_error(&[]), "server ``: no server command was given");
+}
+
+#[test]
 fn a_server_that_exits_at_once_is_reported_with_its_status_and_stderr() {
     let error = server_error(&["sh", "-c", "echo 'no tmux here' >&2; exit 7"]);
     assert!(error.contains("exit status: 7"), "{error}");

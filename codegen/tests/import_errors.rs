@@ -224,7 +224,7 @@ fn the_command_line_reports_the_error_on_stderr_and_exits_3() {
     let output = codegen(&["import", "--tier", "sometimes", page.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3));
     assert!(
-        stderr(&output).contains("unknown tier `sometimes`"),
+        stderr(&output).contains("unknown safety tier \"sometimes\"; use readonly, mutating or destructive"),
         "{}",
         stderr(&output)
     );

@@ -51,23 +51,23 @@ pub const ANNOTATIONS: [(&str, &str); 5] = [
     ("openWorldHint", "boolean"),
 ];
 
+/// Whether `value` is of `kind`, a JSON type as [`ANNOTATIONS`] names it. Tool files and
+/// documentation pages are checked by this one rule.
+pub fn is_annotation_kind(value: &Value, kind: &str) -> bool {
+    match kind {
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        _ => false,
+    }
+}
+
 /// Loads every `*.json` file of `dir`, sorted by tool name.
 ///
 /// # Errors
 /// The first problem found, naming the file and the JSON pointer; also a duplicate
 /// tool name or an unreadable folder.
 pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, ContractError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| ContractError::new(dir, "", format!("cannot read the folder: {e}")))?;
-    let mut paths = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| ContractError::new(dir, "", format!("cannot list the folder: {e}")))?;
-        let path = entry.path();
-        if path.extension().is_some_and(|ext| ext == "json") {
-            paths.push(path);
-        }
-    }
-    paths.sort();
+    let paths = json_files(dir)?;
     let mut tools = Vec::with_capacity(paths.len());
     for path in &paths {
         tools.push(load_file(path)?);
@@ -84,6 +84,27 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolFile>, ContractError> {
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(tools)
+}
+
+/// The `*.json` entries of `dir`, sorted: the files the build loads, so that every
+/// other reader of a tool folder sees the same set. An entry that is not a readable
+/// file is kept, to fail when it is read rather than be skipped.
+///
+/// # Errors
+/// The folder cannot be read or listed.
+pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, ContractError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| ContractError::new(dir, "", format!("cannot read the folder: {e}")))?;
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| ContractError::new(dir, "", format!("cannot list the folder: {e}")))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
 }
 
 /// Loads and checks one tool file.
@@ -137,13 +158,9 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     };
     let description = take_string(path, &mut doc, "description")?;
     let tier_text = take_string(path, &mut doc, "tier")?;
-    let tier = tier_text.parse::<Tier>().map_err(|_| {
-        ContractError::new(
-            path,
-            "/tier",
-            format!("unknown tier `{tier_text}`; use one of {}", Tier::NAMES.join(", ")),
-        )
-    })?;
+    let tier = tier_text
+        .parse::<Tier>()
+        .map_err(|unknown| ContractError::new(path, "/tier", unknown.to_string()))?;
     let source = take_string(path, &mut doc, "source")?;
     let input_schema = take_schema(path, &mut doc, "inputSchema")?;
     let output_schema = take_schema(path, &mut doc, "outputSchema")?;
@@ -235,13 +252,31 @@ fn check_annotations(path: &Path, annotations: &Value) -> Result<(), ContractErr
                 format!("unknown annotation; MCP defines {}", known.join(", ")),
             ));
         };
-        let type_ok = match *kind {
-            "string" => value.is_string(),
-            _ => value.is_boolean(),
-        };
-        if !type_ok {
+        if !is_annotation_kind(value, kind) {
             return Err(ContractError::new(path, pointer, format!("must be a {kind}")));
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_annotation_kind_accepts_its_type_and_nothing_else() {
+        for (name, kind) in ANNOTATIONS {
+            let fitting = if kind == "string" { json!("x") } else { json!(true) };
+            let other = if kind == "string" { json!(true) } else { json!("true") };
+            assert!(is_annotation_kind(&fitting, kind), "{name}");
+            assert!(!is_annotation_kind(&other, kind), "{name}");
+            assert!(!is_annotation_kind(&Value::Null, kind), "{name}");
+        }
+        assert!(
+            !is_annotation_kind(&json!(1), "number"),
+            "an unlisted kind accepts nothing"
+        );
+    }
 }

@@ -38,11 +38,8 @@ pub struct UnknownTier(pub String);
 
 impl fmt::Display for UnknownTier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown safety tier {:?}; use readonly, mutating or destructive",
-            self.0
-        )
+        let [first, second, third] = Tier::NAMES;
+        write!(f, "unknown safety tier {:?}; use {first}, {second} or {third}", self.0)
     }
 }
 
@@ -79,6 +76,10 @@ mod tests {
         let error = "x".repeat(100).parse::<Tier>().unwrap_err();
         assert_eq!(error.0.len(), QUOTED_CHARS);
         assert!(error.to_string().starts_with("unknown safety tier \"xxx"));
+        assert_eq!(
+            "all".parse::<Tier>().unwrap_err().to_string(),
+            "unknown safety tier \"all\"; use readonly, mutating or destructive"
+        );
         assert!("Readonly".parse::<Tier>().is_err(), "names are case-sensitive");
     }
 }

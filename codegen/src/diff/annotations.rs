@@ -83,11 +83,18 @@ pub(super) fn compare(changes: &mut Changes<'_>, old: &Value, new: &Value) {
                 Rule::AnnotationChanged,
                 format!("`{name}` {b} → {a}: the tool now promises {meaning}"),
             ),
-            (_, None) => changes.push(
+            (Some(_), None) => changes.push(
                 &here,
                 Class::Breaking,
                 Rule::AnnotationPromiseDropped,
                 format!("`{name}` is not a boolean any more; clients cannot read it"),
+            ),
+            // Clients could not read it before either, so no promise is lost.
+            (None, None) => changes.push(
+                &here,
+                Class::Compatible,
+                Rule::AnnotationChanged,
+                format!("`{name}` changed, and is still not a boolean"),
             ),
             (None, Some(a)) => changes.push(
                 &here,

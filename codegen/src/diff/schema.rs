@@ -132,7 +132,13 @@ impl Walker<'_, '_> {
     }
 
     fn compare_objects(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, pointer: &str) {
-        let (old, new) = (&types_folded(old), &types_folded(new));
+        // Only when both sides have a `type` (as written or folded): folding one side alone
+        // turns a variant added to an `anyOf` into `type` removed and `anyOf` added.
+        let folded = types_folded(old).zip(types_folded(new));
+        let (old, new) = match &folded {
+            Some((old, new)) => (old, new),
+            None => (old, new),
+        };
         if old == new {
             return;
         }
@@ -329,7 +335,7 @@ impl Walker<'_, '_> {
         let empty = Map::new();
         let (before, after) = (properties(old).unwrap_or(&empty), properties(new).unwrap_or(&empty));
         let (required_before, required_after) = (required(old), required(new));
-        let old_closed = extra(old.get("additionalProperties")) == Extra::Closed;
+        let old_extra = extra(old.get("additionalProperties"));
         let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
         names.extend(required_before.iter().chain(required_after.iter()));
         names.sort();
@@ -366,26 +372,54 @@ impl Walker<'_, '_> {
                     Rule::OptionalInputAdded,
                     format!("optional input `{name}` added"),
                 ),
-                (None, Some(_)) if old_closed => self.changes.push(
-                    &here,
-                    Class::Breaking,
-                    Rule::OutputFieldAddedToClosedObject,
-                    format!(
-                        "output field `{name}` added to a closed object (additionalProperties: false): \
-                         clients validating against the old schema refuse it"
-                    ),
-                ),
-                (None, Some(_)) => self.changes.push(
-                    &here,
-                    Class::Compatible,
-                    Rule::OutputFieldAdded,
-                    format!("output field `{name}` added"),
-                ),
+                (None, Some(added)) => self.output_field_added(&here, name, &old_extra, added),
                 (before_schema, after_schema) => {
                     if let (Some(b), Some(a)) = (before_schema, after_schema) {
                         self.compare(b, a, &here);
                     }
                     self.required_change(&here, name, was_required, is_required);
+                }
+            }
+        }
+    }
+
+    /// A new output field reached old clients as an unlisted property, which they
+    /// validated against the old `additionalProperties`: it breaks them unless it is
+    /// within what that allowed.
+    fn output_field_added(&mut self, here: &str, name: &str, old_extra: &Extra<'_>, added: &Value) {
+        match old_extra {
+            Extra::Open => self.changes.push(
+                here,
+                Class::Compatible,
+                Rule::OutputFieldAdded,
+                format!("output field `{name}` added"),
+            ),
+            Extra::Closed => self.changes.push(
+                here,
+                Class::Breaking,
+                Rule::OutputFieldAddedToClosedObject,
+                format!(
+                    "output field `{name}` added to a closed object (additionalProperties: false): \
+                     clients validating against the old schema refuse it"
+                ),
+            ),
+            Extra::Schema(allowed) => {
+                let start = self.changes.list.len();
+                self.compare(allowed, added, here);
+                for change in &mut self.changes.list[start..] {
+                    change.message = format!(
+                        "output field `{name}` added, against the old additionalProperties: {}",
+                        change.message
+                    );
+                }
+                // Exactly what was allowed before: no narrower or wider, but still news.
+                if self.changes.list.len() == start {
+                    self.changes.push(
+                        here,
+                        Class::Compatible,
+                        Rule::OutputFieldAdded,
+                        format!("output field `{name}` added, as the old additionalProperties allowed"),
+                    );
                 }
             }
         }

@@ -5,10 +5,11 @@ use serde_json::{Map, Value};
 
 /// `{"anyOf": [{"type": "string"}, {"type": "null"}]}` written as `{"type": ["string", "null"]}`,
 /// so the two spellings of a nullable type (Go and Python pages use one each) compare equal.
-pub(super) fn types_folded(schema: &Map<String, Value>) -> Map<String, Value> {
+/// `None` when the schema has neither spelling: no `type`, and no `anyOf`/`oneOf` of bare types.
+pub(super) fn types_folded(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
     let mut folded = schema.clone();
     if schema.contains_key("type") {
-        return folded;
+        return Some(folded);
     }
     for keyword in ["anyOf", "oneOf"] {
         let Some(Value::Array(variants)) = schema.get(keyword) else {
@@ -36,9 +37,9 @@ pub(super) fn types_folded(schema: &Map<String, Value>) -> Map<String, Value> {
         }
         folded.remove(keyword);
         folded.insert("type".into(), Value::Array(names));
-        break;
+        return Some(folded);
     }
-    folded
+    None
 }
 
 /// The JSON types a `type` keyword allows; `None` when it allows any.

@@ -91,12 +91,10 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
     };
     let tier = match optional_string(&origin, object, "tier")? {
         None => None,
-        Some(text) => Some(text.parse::<Tier>().map_err(|_| {
-            origin.error(
-                "/tier",
-                format!("unknown tier `{text}`; use one of {}", Tier::NAMES.join(", ")),
-            )
-        })?),
+        Some(text) => Some(
+            text.parse::<Tier>()
+                .map_err(|unknown| origin.error("/tier", unknown.to_string()))?,
+        ),
     };
     let known = crate::canonical::KEY_ORDER;
     let ignored = object

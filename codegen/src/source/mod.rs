@@ -105,7 +105,7 @@ pub fn read_file(path: &Path) -> Result<Vec<ContractTool>, CodegenError> {
 pub fn read_contract(path: &Path) -> Result<Contract, CodegenError> {
     let tools = if path.is_dir() {
         let mut tools = Vec::new();
-        for file in json_files(path)? {
+        for file in crate::load::json_files(path)? {
             tools.extend(read_file(&file)?);
         }
         tools
@@ -144,24 +144,4 @@ fn pointer_suffix(pointer: &str) -> String {
     } else {
         format!(" at {pointer}")
     }
-}
-
-/// The `*.json` files of `dir`, sorted.
-///
-/// # Errors
-/// The folder cannot be read.
-pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, CodegenError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| CodegenError::new(dir, "", format!("cannot read the folder: {e}")))?;
-    let mut paths = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| CodegenError::new(dir, "", format!("cannot list the folder: {e}")))?
-            .path();
-        if path.extension().is_some_and(|ext| ext == "json") && path.is_file() {
-            paths.push(path);
-        }
-    }
-    paths.sort();
-    Ok(paths)
 }

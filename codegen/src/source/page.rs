@@ -330,13 +330,7 @@ fn annotation_list(path: &Path, lines: &[Line<'_>]) -> Result<Option<Value>, Cod
         let value = spans
             .next()
             .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok())
-            .filter(|value| {
-                if *kind == "string" {
-                    value.is_string()
-                } else {
-                    value.is_boolean()
-                }
-            })
+            .filter(|value| crate::load::is_annotation_kind(value, kind))
             .ok_or_else(|| {
                 CodegenError::new(
                     path,

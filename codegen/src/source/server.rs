@@ -25,13 +25,6 @@ const PROTOCOL_VERSION: &str = "2025-06-18";
 /// named as the server command.
 pub fn list_tools(command: &[String]) -> Result<Vec<ContractTool>, CodegenError> {
     let label = PathBuf::from(format!("server `{}`", command.join(" ")));
-    if command.is_empty() {
-        return Err(CodegenError::new(
-            &label,
-            "",
-            "--from-server needs a command after `--`",
-        ));
-    }
     let options = ListOptions {
         client_name: "paneward-codegen",
         client_version: env!("CARGO_PKG_VERSION"),

@@ -54,9 +54,18 @@ pub fn tool(value: &Value) -> ContractTool {
 
 /// The changes from `base()` to `base()` edited by `edit`, as (class, rule, pointer).
 pub fn changes(edit: impl FnOnce(&mut Value)) -> Vec<(String, String, String)> {
-    let old = base();
+    changes_between(|_| {}, edit)
+}
+
+/// The changes from `base()` edited by `old_edit` to `base()` edited by `new_edit`.
+pub fn changes_between(
+    old_edit: impl FnOnce(&mut Value),
+    new_edit: impl FnOnce(&mut Value),
+) -> Vec<(String, String, String)> {
+    let mut old = base();
+    old_edit(&mut old);
     let mut new = base();
-    edit(&mut new);
+    new_edit(&mut new);
     diff_tool(Some(&tool(&old)), &tool(&new))
         .into_iter()
         .map(|c| (c.class.as_str().to_string(), c.rule.as_str(), c.pointer))
