@@ -20,8 +20,6 @@ pub struct ToolSpec {
     pub title: Option<&'static str>,
     pub description: &'static str,
     pub tier: Tier,
-    /// The upstream page the contract came from, or `paneward`.
-    pub source: &'static str,
     /// Compact JSON, exactly as in the schema file.
     pub input_schema: &'static str,
     pub output_schema: &'static str,

@@ -8,7 +8,7 @@
 //! errors of the branch whose `tool` matches.
 
 use jsonschema::error::{ValidationError, ValidationErrorKind};
-use paneward_contract::pointer_token;
+use paneward_contract::{excerpt, pointer_token};
 use serde_json::Value;
 
 use crate::error::ToolError;
@@ -79,7 +79,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
             } else {
                 format!("is not a known field (additionalProperties is false); the fields are: {allowed}")
             };
-            (format!("{at}/{}", pointer_token(&short(name, 60))), rule)
+            (format!("{at}/{}", pointer_token(&excerpt(name, 60))), rule)
         }
         // jsonschema reports a field of a closed object that declares no `properties`
         // at the object itself, holding the field's value: find the field's name.
@@ -95,7 +95,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
                 .map(String::as_str)
                 .unwrap_or_default();
             (
-                format!("{at}/{}", pointer_token(&short(name, 60))),
+                format!("{at}/{}", pointer_token(&excerpt(name, 60))),
                 "is not allowed: this object takes no fields".into(),
             )
         }
@@ -123,9 +123,9 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
             (at, format!("must be at least {limit} characters long (minLength)"))
         }
         ValidationErrorKind::Pattern { pattern } => (at, format!("must match the pattern {pattern}")),
-        ValidationErrorKind::Enum { options } => (at, format!("must be one of {}", short(&options.to_string(), 300))),
+        ValidationErrorKind::Enum { options } => (at, format!("must be one of {}", excerpt(&options.to_string(), 300))),
         ValidationErrorKind::Constant { expected_value } => {
-            (at, format!("must be {}", short(&expected_value.to_string(), 100)))
+            (at, format!("must be {}", excerpt(&expected_value.to_string(), 100)))
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             describe_variants(schema, root, &schema_at, &at, error.instance(), context)
@@ -133,7 +133,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
         ValidationErrorKind::OneOfMultipleValid { .. } => {
             (at, "matches more than one of the allowed shapes (oneOf)".into())
         }
-        _ => (at, short(&error.to_string(), 200)),
+        _ => (at, excerpt(&error.to_string(), 200)),
     }
 }
 
@@ -190,13 +190,6 @@ fn type_names(kind: &jsonschema::error::TypeKind) -> String {
 
 fn parent_pointer(pointer: &str) -> &str {
     pointer.rfind('/').map_or("", |i| &pointer[..i])
-}
-
-fn short(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -229,7 +229,6 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
         };
         let description = &tool.description;
         let tier = tier_tokens(tool.tier);
-        let source = &tool.source;
         let input = compact(&tool.input_schema);
         let output = compact(&tool.output_schema);
         let annotations = compact(&tool.annotations);
@@ -239,7 +238,6 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
                 title: #title,
                 description: #description,
                 tier: #tier,
-                source: #source,
                 input_schema: #input,
                 output_schema: #output,
                 annotations: #annotations,

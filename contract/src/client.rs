@@ -347,7 +347,7 @@ impl<'a> Session<'a> {
                 continue;
             }
             return serde_json::from_slice(&line).map_err(|_| Problem::NotJsonRpc {
-                excerpt: excerpt(&String::from_utf8_lossy(&line)),
+                excerpt: crate::excerpt(String::from_utf8_lossy(&line).trim(), EXCERPT_CHARS),
             });
         }
     }
@@ -409,13 +409,4 @@ fn read_tail(mut pipe: impl Read) -> String {
     }
     let start = text.len().saturating_sub(STDERR_TAIL_BYTES);
     String::from_utf8_lossy(&text[start..]).into_owned()
-}
-
-/// At most [`EXCERPT_CHARS`] characters of `text`, trimmed.
-fn excerpt(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
 }

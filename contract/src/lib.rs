@@ -4,7 +4,7 @@
 //! [`load`] reads and checks the tool files of `schemas/tools` (every problem named by
 //! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
 //! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares,
-//! [`pointer`] escapes JSON pointer tokens, and [`client`] lists the tools a running MCP
+//! [`pointer`] escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
 //! server advertises. Deliberately small: no code generation here, so that paneward does
 //! not compile typify or syn to use it.
 
@@ -17,5 +17,5 @@ pub mod tier;
 
 pub use error::ContractError;
 pub use load::ToolFile;
-pub use pointer::pointer_token;
+pub use pointer::{excerpt, pointer_token};
 pub use tier::{Tier, UnknownTier};

@@ -163,11 +163,7 @@ fn counted(count: usize, noun: &str) -> String {
 
 /// Compact JSON, cut to [`VALUE_CHARS`] characters.
 fn show(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(VALUE_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text,
-    }
+    paneward_contract::excerpt(&value.to_string(), VALUE_CHARS)
 }
 
 #[cfg(test)]

@@ -101,10 +101,7 @@ pub fn classify(command: &str, socket: &str, stderr: &str) -> TmuxError {
 fn first_line(stderr: &str) -> String {
     const LIMIT: usize = 300;
     let line = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
-    match line.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    }
+    paneward_contract::excerpt(line, LIMIT)
 }
 
 #[cfg(test)]

@@ -34,9 +34,7 @@ const ECHO_LIMIT: usize = 80;
 
 /// A caller's text for an error message: quoted, escaped, and cut at [`ECHO_LIMIT`].
 pub fn echo(text: &str) -> String {
-    let short: String = text.chars().take(ECHO_LIMIT).collect();
-    let more = if text.chars().count() > ECHO_LIMIT { "…" } else { "" };
-    format!("\"{}{more}\"", short.escape_debug())
+    format!("\"{}\"", paneward_contract::excerpt(text, ECHO_LIMIT).escape_debug())
 }
 
 /// Keeps the first [`MAX_LISTED`] items; returns them with the full count and whether
