@@ -227,7 +227,11 @@ fn show_option_refuses_unknown_names_prefixes_and_the_wrong_scope() {
             "/target",
             "no target",
         ),
-        (json!({"name": "history-limit", "scope": "everywhere"}), "/scope", ""),
+        (
+            json!({"name": "history-limit", "scope": "everywhere"}),
+            "/scope",
+            r#"must be one of ["","global","server","session","window","pane"]"#,
+        ),
     ];
     for (arguments, field, rule) in cases {
         let text = client.call_err("show_option", arguments.clone());
