@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
 use serde_json::json;
@@ -53,6 +53,13 @@ async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
         ])
     };
     let before = activity();
+    // session_activity counts whole seconds: once the clock is past the second `before`
+    // was read in, a session touched by the call below would read differently.
+    let now = || SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+    let read_in = now();
+    wait_for("the clock to pass into the next second", || {
+        (now() > read_in).then_some(())
+    });
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
