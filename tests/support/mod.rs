@@ -238,6 +238,17 @@ pub fn strings(value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Fails the test unless `line` is a JSON-RPC 2.0 message; returns it parsed.
+#[track_caller]
+pub fn assert_json_rpc(line: &str) -> Value {
+    let message: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+    assert_eq!(
+        message["jsonrpc"], "2.0",
+        "stdout holds JSON that is not JSON-RPC: {line}"
+    );
+    message
+}
+
 /// The built `paneward` binary, driven over a real stdio pipe.
 pub struct Client {
     child: Child,
@@ -316,8 +327,7 @@ impl Client {
     pub fn response(&mut self, id: &Value) -> Value {
         loop {
             let line = self.next_raw_line().expect("paneward closed stdout");
-            let message: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+            let message = assert_json_rpc(&line);
             if message.get("id") == Some(id) {
                 return message;
             }
@@ -386,9 +396,20 @@ impl Client {
         result["content"][0]["text"].as_str().expect("error text").to_string()
     }
 
-    /// Closes stdin and returns the exit status.
+    /// Closes stdin, reads stdout to its end, failing the test on any line that is not
+    /// a JSON-RPC message, and returns the exit status.
     pub fn close(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
+        // Nothing but protocol may reach stdout, not even on the way out.
+        loop {
+            match self.lines.recv_timeout(PATIENCE) {
+                Ok(line) => {
+                    assert_json_rpc(&line);
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("paneward kept stdout open after EOF"),
+            }
+        }
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
