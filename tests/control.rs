@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use paneward::tmux::{Command, ErrorKind, Tmux, Transport};
 use serde_json::{json, Value};
-use support::control::{control_clients, display, guard_time_and_number, restart, text, tmux_for};
+use support::control::{
+    control_clients, display, guard_time_and_number, kill_and_wait, restart, start_main_again, text, tmux_for,
+};
 use support::{wait_for, TmuxServer, PATIENCE};
 
 /// The library handle is shared between tool calls on several threads.
@@ -111,13 +113,10 @@ async fn the_connection_survives_kill_server_and_a_restart() {
     let tmux = tmux_for(&server);
     tmux.run(display("before")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
-    server.tmux(&["kill-server"]);
-    wait_for("the server to exit", || {
-        (!server.try_tmux(&["list-sessions"])).then_some(())
-    });
+    kill_and_wait(&server);
     let error = tmux.run(display("between")).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
-    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+    start_main_again(&server);
     // The failed attach above waits ATTACH_RETRY before control mode is tried again;
     // calls in between still succeed, through subprocesses.
     let out = tmux.run(display("after")).await.unwrap();

@@ -12,10 +12,20 @@ use super::{wait_for, TmuxServer, PATIENCE};
 /// Kills the server and starts a new one on the same socket, once the old one is gone
 /// (a client that reaches a server still shutting down fails).
 pub fn restart(server: &TmuxServer) {
+    kill_and_wait(server);
+    start_main_again(server);
+}
+
+/// Kills the server and waits until no client reaches it.
+pub fn kill_and_wait(server: &TmuxServer) {
     server.tmux(&["kill-server"]);
     wait_for("the old server to exit", || {
         (!server.try_tmux(&["list-sessions"])).then_some(())
     });
+}
+
+/// Starts a new server with session `main` on the socket of one that was killed.
+pub fn start_main_again(server: &TmuxServer) {
     // A client can still reach the old server in its last moments and be told it exited:
     // try again until the new server holds the session.
     wait_for("a new server with session main", || {
