@@ -33,16 +33,7 @@ async fn commands_go_over_one_control_client_that_leaves_window_sizes_alone() {
     assert_eq!(clients.len(), 1, "one connection for every call: {clients:?}");
     let flags = &clients[0].2;
     assert!(flags.contains("ignore-size") && flags.contains("no-output"), "{flags}");
-    assert_eq!(
-        server.tmux(&[
-            "display-message",
-            "-p",
-            "-t",
-            "main:",
-            "#{window_width}x#{window_height}"
-        ]),
-        "80x24\n"
-    );
+    assert_eq!(server.pane_value("main:", "#{window_width}x#{window_height}"), "80x24");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -254,10 +245,7 @@ async fn a_pane_flooding_output_does_not_disturb_replies() {
     server.wait_for_text(&quiet, "steady text");
     let flood = server.window_running("exec yes '%end 1 1 1'");
     server.wait_for_text(&flood, "%end 1 1 1");
-    let window = server
-        .tmux(&["display-message", "-p", "-t", &flood, "#{window_id}"])
-        .trim()
-        .to_string();
+    let window = server.pane_value(&flood, "#{window_id}");
     let tmux = tmux_for(&server);
     // The control client asks for no %output, so tmux's notifications come from changes:
     // a second client renames the window and opens and closes windows all along.

@@ -76,12 +76,12 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
     wait_for("the other client", || {
         (control_clients(&server).len() == 1).then_some(())
     });
-    let second = server.tmux(&["display-message", "-p", "-t", "second", "#{session_id}"]);
+    let second = server.pane_value("second", "#{session_id}");
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
     let sessions: Vec<String> = control_clients(&server).into_iter().map(|c| c.3).collect();
-    assert_eq!(sessions, vec![second.trim().to_string(); 2]);
+    assert_eq!(sessions, vec![second; 2]);
 
     // When that client leaves, `main` is detached too: staying would hide `second` from
     // a bare `tmux attach`, so paneward leaves at its next call.
@@ -123,12 +123,7 @@ async fn when_its_session_is_killed_the_client_attaches_to_another() {
     });
     let _in_main = RawControl::attach(&server, "main");
     wait_for("both clients", || (control_clients(&server).len() == 2).then_some(()));
-    let id = |name: &str| {
-        server
-            .tmux(&["display-message", "-p", "-t", name, "#{session_id}"])
-            .trim()
-            .to_string()
-    };
+    let id = |name: &str| server.pane_value(name, "#{session_id}");
     let (main, second) = (id("main"), id("second"));
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();

@@ -45,13 +45,7 @@ fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
     assert_eq!(matches(first), [(1, "error: disk full".to_string())]);
     assert_eq!(first["matchCount"], 1);
     assert_eq!(first["sessionName"], "main");
-    let window = tmux.tmux(&[
-        "display-message",
-        "-p",
-        "-t",
-        &failing,
-        "#{window_id} #{window_index} #{session_id}",
-    ]);
+    let window = tmux.pane_value(&failing, "#{window_id} #{window_index} #{session_id}");
     assert_eq!(
         format!(
             "{} {} {}",
@@ -59,7 +53,7 @@ fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
             first["windowIndex"],
             first["sessionId"].as_str().unwrap()
         ),
-        window.trim()
+        window
     );
     assert_eq!(literal["matchingPanes"], 2);
     assert!(literal["panesSearched"].as_u64().unwrap() >= 4, "{literal}");

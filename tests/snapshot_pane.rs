@@ -26,8 +26,7 @@ fn a_snapshot_returns_the_printed_text_and_the_pane() {
         info["geometry"],
         json!({"left": 0, "top": 0, "width": 80, "height": 24})
     );
-    let window_id = tmux.tmux(&["display-message", "-p", "-t", &pane, "#{window_id}"]);
-    assert_eq!(info["windowId"], json!(window_id.trim()));
+    assert_eq!(info["windowId"], json!(tmux.pane_value(&pane, "#{window_id}")));
 }
 
 #[test]

@@ -537,7 +537,8 @@ impl TmuxServer {
         ))
     }
 
-    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`.
+    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`; a session
+    /// or window target reads its active pane.
     pub fn pane_value(&self, pane: &str, format: &str) -> String {
         self.tmux(&["display-message", "-p", "-t", pane, format])
             .trim_end_matches('\n')
