@@ -387,9 +387,7 @@ fn the_pane_paneward_runs_in_is_reported_as_the_caller() {
     let tmux = TmuxServer::start();
     let caller = tmux.first_pane();
     let other = tmux.window_running("exec sleep 100000");
-    let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
-    let mut client = tmux.paneward_with(&[], &[("TMUX", socket.trim()), ("TMUX_PANE", caller.as_str())]);
-    client.initialize();
+    let mut client = tmux.paneward_in(&caller);
     let reply = client.call_ok("get_server_info", json!({}));
     assert_eq!(reply["callerPaneId"], json!(caller));
     let panes = client.call_ok("list_panes", json!({}));

@@ -136,9 +136,7 @@ fn the_pane_paneward_runs_in_is_marked_as_the_caller() {
     let tmux = TmuxServer::start();
     let caller = tmux.first_pane();
     let other = tmux.window_running("exec sleep 100000");
-    let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
-    let mut client = tmux.paneward_with(&[], &[("TMUX", socket.trim()), ("TMUX_PANE", caller.as_str())]);
-    client.initialize();
+    let mut client = tmux.paneward_in(&caller);
     let mine = client.call_ok("snapshot_pane", json!({"pane_id": caller}));
     assert_eq!(mine["pane"]["isCaller"], true);
     let theirs = client.call_ok("snapshot_pane", json!({"pane_id": other}));

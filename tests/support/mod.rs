@@ -559,4 +559,11 @@ impl TmuxServer {
             .trim()
             .to_string()
     }
+
+    /// paneward started as if it ran in `caller`, a pane of this server, and initialized.
+    pub fn paneward_in(&self, caller: &str) -> Client {
+        let mut client = self.paneward_with(&[], &[("TMUX", &self.tmux_env()), ("TMUX_PANE", caller)]);
+        client.initialize();
+        client
+    }
 }
