@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{wait_for, Scratch, TmuxServer};
+use support::{Scratch, TmuxServer};
 
 /// Opens a window of `count` panes, each running `cat`; returns their ids.
 fn window_of_cats(tmux: &TmuxServer, count: usize) -> Vec<String> {
@@ -198,11 +198,7 @@ fn a_sibling_in_copy_mode_refuses_the_row_and_with_force_is_skipped_as_tmux_skip
 #[test]
 fn a_dead_or_missing_pane_is_refused_even_with_force() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    let dead = tmux.window_running("exit 0");
-    wait_for("the pane to die", || {
-        (tmux.pane_value(&dead, "#{pane_dead}") == "1").then_some(())
-    });
+    let dead = tmux.dead_pane(0);
     let mut client = tmux.paneward();
     let reply = client.call_ok(
         "send_keys_batch",

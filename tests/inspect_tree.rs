@@ -247,11 +247,7 @@ fn get_window_info_names_a_renamed_window_and_lists_its_panes() {
 #[test]
 fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    let dead = tmux.window_running("echo bye; read line; exit 7");
-    tmux.wait_for_text(&dead, "bye");
-    tmux.tmux(&["send-keys", "-t", &dead, "Enter"]);
-    tmux.wait_for_exit_status(&dead, 7);
+    let dead = tmux.dead_pane(7);
     let live = tmux.first_pane();
     tmux.tmux(&["select-pane", "-t", &live, "-T", "my title"]);
     tmux.tmux(&["copy-mode", "-t", &live]);

@@ -59,13 +59,7 @@ fn max_lines_keeps_the_newest_lines_and_counts_the_rest() {
 #[test]
 fn a_dead_pane_reports_its_exit_status() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    // The pane waits for a line before exiting, so its output is on screen first
-    // (tmux drops what a program prints just before it exits).
-    let pane = tmux.window_running("echo bye; read line; exit 3");
-    tmux.wait_for_text(&pane, "bye");
-    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    tmux.wait_for_exit_status(&pane, 3);
+    let pane = tmux.dead_pane(3);
     let mut client = tmux.paneward();
     // tmux writes its "Pane is dead" banner at the bottom, scrolling the screen by a
     // line: ask for history to see the program's output too.

@@ -163,6 +163,20 @@ impl TmuxServer {
         });
     }
 
+    /// Opens a window whose program prints `bye` and exits with `status`, kept by
+    /// `remain-on-exit`; returns its pane id once tmux knows the status.
+    #[track_caller]
+    pub fn dead_pane(&self, status: u8) -> String {
+        self.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+        // The program waits for a line before exiting, so its output is on screen first
+        // (tmux drops what a program prints just before it exits).
+        let pane = self.window_running(&format!("echo bye; read line; exit {status}"));
+        self.wait_for_text(&pane, "bye");
+        self.tmux(&["send-keys", "-t", &pane, "Enter"]);
+        self.wait_for_exit_status(&pane, status);
+        pane
+    }
+
     /// The visible text of `pane`, as tmux itself captures it.
     pub fn capture(&self, pane: &str) -> String {
         self.tmux(&["capture-pane", "-p", "-t", pane])
