@@ -4,9 +4,8 @@
 
 mod support;
 
-use std::process::{Child, Stdio};
-
 use serde_json::{json, Value};
+use support::control::{control_clients, RawControl};
 use support::{wait_for, TmuxServer};
 
 /// Finds the element of `list` whose `id` is `id`.
@@ -18,23 +17,14 @@ fn by_id<'a>(list: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{id} not in {list}"))
 }
 
-/// Starts `tmux -C attach` on `tmux` (the kind of client paneward itself will attach)
-/// and waits until tmux lists it.
-fn control_client(tmux: &TmuxServer) -> Child {
-    let child = tmux
-        .command()
-        .args(["-C", "attach", "-t", "main"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start a control-mode client");
+/// Attaches a `tmux -C` client to `main` (the kind of client paneward itself will
+/// attach) and waits until tmux lists it; it is killed on drop, even if a test fails.
+fn control_client(tmux: &TmuxServer) -> RawControl {
+    let client = RawControl::attach(tmux, "main");
     wait_for("the control client to attach", || {
-        tmux.tmux(&["list-clients", "-F", "#{client_control_mode}"])
-            .contains('1')
-            .then_some(())
+        (!control_clients(tmux).is_empty()).then_some(())
     });
-    child
+    client
 }
 
 /// Attaches a real terminal client to `inner`'s session `main`, running in a pane of
@@ -121,7 +111,7 @@ fn list_sessions_counts_terminal_clients_but_never_control_mode_ones() {
     let tmux = TmuxServer::start();
     tmux.tmux(&["new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "/bin/sh"]);
     tmux.tmux(&["new-window", "-d", "-t", "work:", "/bin/sh"]);
-    let mut control = control_client(&tmux);
+    let control = control_client(&tmux);
     assert_eq!(tmux.pane_value("main", "#{session_attached}"), "1", "tmux counts it");
     let mut client = tmux.paneward();
     let reply = client.call_ok("list_sessions", json!({}));
@@ -138,9 +128,7 @@ fn list_sessions_counts_terminal_clients_but_never_control_mode_ones() {
     let reply = client.call_ok("list_sessions", json!({}));
     let main = by_id(&reply["sessions"], &tmux.pane_value("main", "#{session_id}"));
     assert_eq!(main["attachedClients"], 1, "the terminal client is");
-    drop(control.stdin.take());
-    let _ = control.kill();
-    let _ = control.wait();
+    drop(control);
 }
 
 #[test]
@@ -346,7 +334,7 @@ fn get_server_info_counts_the_tree_and_describes_the_server() {
     tmux.tmux(&["new-window", "-d", "-t", "main:", "/bin/sh"]);
     // A window linked into a second session counts once.
     tmux.tmux(&["link-window", "-d", "-s", "main:1", "-t", "work:5"]);
-    let mut control = control_client(&tmux);
+    let control = control_client(&tmux);
     let mut client = tmux.paneward();
     let reply = client.call_ok("get_server_info", json!({}));
     assert_eq!(reply["sessionCount"], 2);
@@ -367,9 +355,7 @@ fn get_server_info_counts_the_tree_and_describes_the_server() {
     assert_eq!(reply["safety"], "mutating");
     assert_eq!(reply["environmentValuesRevealed"], false);
     assert_eq!(reply["panewardVersion"], env!("CARGO_PKG_VERSION"));
-    drop(control.stdin.take());
-    let _ = control.kill();
-    let _ = control.wait();
+    drop(control);
 
     let mut readonly = tmux.paneward_with(&["--safety", "readonly", "--reveal-environment"], &[]);
     readonly.initialize();

@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::{json, Value};
+use support::control::RawControl;
 use support::TmuxServer;
 
 /// Opens a window printing `text` (printf format) and waits until `marker` shows.
@@ -174,18 +175,10 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     // jobs of a client that goes away, so a one-shot `tmux display-message` may never
     // run its job on a loaded machine.
     let control = marker.with_extension("control");
-    let mut attached = tmux
-        .command()
-        .args(["-C", "attach", "-t", "main"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let line = format!("display-message -p '#(touch {})'\n", control.display());
-    std::io::Write::write_all(attached.stdin.as_mut().unwrap(), line.as_bytes()).unwrap();
+    let mut attached = RawControl::attach(&tmux, "main");
+    attached.begin_line(&format!("display-message -p '#(touch {})'", control.display()));
     support::wait_for("tmux to run a #() job", || control.exists().then_some(()));
-    drop(attached.stdin.take());
-    let _ = attached.wait();
+    drop(attached);
     let _ = std::fs::remove_file(&control);
     assert!(!marker.exists(), "the pattern ran as a shell command");
 }
