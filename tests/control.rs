@@ -486,11 +486,7 @@ fn a_batch_over_the_connection_keeps_rows_in_order_and_stops_at_a_failure() {
     let words = ["alpha", "bravo", "charlie", "delta"];
     let panes: Vec<String> = words
         .iter()
-        .map(|word| {
-            let pane = server.window_running(&format!("echo {word}; exec sleep 100000"));
-            server.wait_for_text(&pane, word);
-            pane
-        })
+        .map(|word| server.window_showing(&format!("echo {word}"), word))
         .collect();
     let mut client = server.paneward();
     // A first call makes the connection; the batch then sends its operations together.

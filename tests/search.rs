@@ -7,13 +7,6 @@ use serde_json::{json, Value};
 use support::control::RawControl;
 use support::TmuxServer;
 
-/// Opens a window printing `text` (printf format) and waits until `marker` shows.
-fn showing(tmux: &TmuxServer, text: &str, marker: &str) -> String {
-    let pane = tmux.window_running(&format!("printf '{text}'; exec sleep 100000"));
-    tmux.wait_for_text(&pane, marker);
-    pane
-}
-
 fn pane_ids(reply: &Value) -> Vec<String> {
     reply["panes"]
         .as_array()
@@ -35,9 +28,9 @@ fn matches(pane: &Value) -> Vec<(u64, String)> {
 #[test]
 fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
     let tmux = TmuxServer::start();
-    let failing = showing(&tmux, "ok\\nerror: disk full\\n", "disk full");
-    let warning = showing(&tmux, "warning: 3 errors\\n", "3 errors");
-    let _quiet = showing(&tmux, "all good\\n", "all good");
+    let failing = tmux.window_showing("printf 'ok\\nerror: disk full\\n'", "disk full");
+    let warning = tmux.window_showing("printf 'warning: 3 errors\\n'", "3 errors");
+    let _quiet = tmux.window_showing("printf 'all good\\n'", "all good");
     let mut client = tmux.paneward();
 
     let literal = client.call_ok("search_panes", json!({"pattern": "error"}));
@@ -115,7 +108,7 @@ fn a_bad_regex_and_out_of_range_limits_are_refused_by_name() {
 fn caps_on_panes_and_matches_are_applied_and_reported() {
     let tmux = TmuxServer::start();
     let panes: Vec<String> = (0..5)
-        .map(|_| showing(&tmux, "hit 1\\nhit 2\\nmiss\\nhit 3\\nhit 4\\n", "hit 4"))
+        .map(|_| tmux.window_showing("printf 'hit 1\\nhit 2\\nmiss\\nhit 3\\nhit 4\\n'", "hit 4"))
         .collect();
     let mut client = tmux.paneward();
     let reply = client.call_ok(
@@ -151,9 +144,8 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     let _ = std::fs::remove_file(&marker);
     let command = format!("#(touch {})", marker.display());
     // printf's \043 is `#`, so no layer between here and the pane sees a format.
-    let shown = showing(
-        &tmux,
-        &format!("{}\\n\\043{{pane_id}}\\n", command.replace('#', "\\043")),
+    let shown = tmux.window_showing(
+        &format!("printf '{}\\n\\043{{pane_id}}\\n'", command.replace('#', "\\043")),
         "{pane_id}",
     );
     let mut client = tmux.paneward();

@@ -125,6 +125,15 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// Opens a window that runs `shell_command` and then stays open, and returns its pane
+    /// id once `marker` shows on its screen.
+    #[track_caller]
+    pub fn window_showing(&self, shell_command: &str, marker: &str) -> String {
+        let pane = self.window_running(&format!("{shell_command}; exec sleep 100000"));
+        self.wait_for_text(&pane, marker);
+        pane
+    }
+
     /// Splits `pane` (`direction` is `-h` or `-v`) with a new pane running `shell_command`
     /// and returns the new pane's id; the active pane stays where it was.
     pub fn split(&self, pane: &str, direction: &str, shell_command: &str) -> String {
