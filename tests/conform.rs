@@ -6,7 +6,7 @@
 mod support;
 
 use std::process::{Command, Output};
-use support::root;
+use support::{root, tools_of_tier};
 
 const PANEWARD: &str = env!("CARGO_BIN_EXE_paneward");
 
@@ -23,18 +23,6 @@ fn conform(args: &[&str]) -> Output {
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The names of the tool files in `schemas/tools` whose tier is one of `tiers`.
-fn tools_of_tier(tiers: &[&str]) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
-        .unwrap()
-        .map(|entry| support::tool_file(entry.unwrap().path().file_stem().unwrap().to_str().unwrap()))
-        .filter(|tool| tiers.contains(&tool["tier"].as_str().unwrap()))
-        .map(|tool| tool["name"].as_str().unwrap().to_string())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

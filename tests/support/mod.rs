@@ -458,6 +458,35 @@ pub fn tool_file(tool: &str) -> Value {
     serde_json::from_str(&text).expect("tool file is JSON")
 }
 
+/// The safety tiers, lowest first.
+pub const TIERS: [&str; 3] = ["readonly", "mutating", "destructive"];
+
+/// The names of the tool files in `schemas/tools` whose tier is one of `tiers`, sorted.
+pub fn tools_of_tier(tiers: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
+        .unwrap()
+        .map(|entry| {
+            entry
+                .unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|stem| {
+            let tool = tool_file(stem);
+            // A tool is listed by the name inside its file, which the file is named after.
+            assert_eq!(tool["name"], json!(stem), "schemas/tools/{stem}.json");
+            let tier = tool["tier"].as_str().unwrap();
+            assert!(TIERS.contains(&tier), "{stem}: unknown tier {tier}");
+            tiers.contains(&tier)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// Fails the test unless `value` validates against the output schema in the tool's file.
 #[track_caller]
 pub fn assert_valid_output(tool: &str, value: &Value) {
