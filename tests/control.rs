@@ -11,8 +11,9 @@ use paneward::tmux::{Command, ErrorKind, Tmux, Transport};
 use serde_json::{json, Value};
 use support::control::{
     control_clients, display, guard_time_and_number, kill_and_wait, restart, start_main_again, text, tmux_for,
+    wait_for_async,
 };
-use support::{wait_for, TmuxServer, PATIENCE};
+use support::{wait_for, TmuxServer};
 
 /// The library handle is shared between tool calls on several threads.
 const _: fn() = || {
@@ -112,14 +113,11 @@ async fn the_connection_survives_kill_server_and_a_restart() {
     // calls in between still succeed, through subprocesses.
     let out = tmux.run(display("after")).await.unwrap();
     assert_eq!(text(&out), "after\n");
-    let mut back = false;
-    let started = std::time::Instant::now();
-    while !back {
-        assert!(started.elapsed() < PATIENCE, "control mode never came back");
+    wait_for_async("control mode to come back", async || {
         tmux.run(display("again")).await.unwrap();
-        back = tmux.last_transport().await == Some(Transport::Control);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        (tmux.last_transport().await == Some(Transport::Control)).then_some(())
+    })
+    .await;
     assert_eq!(control_clients(&server).len(), 1);
 }
 

@@ -4,12 +4,12 @@
 
 mod support;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
 use serde_json::json;
-use support::control::{control_clients, display, text, tmux_for, RawControl};
-use support::{wait_for, TmuxServer, PATIENCE};
+use support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};
+use support::{wait_for, TmuxServer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_with_no_session_is_driven_by_subprocesses() {
@@ -25,12 +25,11 @@ async fn a_server_with_no_session_is_driven_by_subprocesses() {
 
     // Once a session exists, the next attempt after ATTACH_RETRY attaches.
     server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Control) {
-        assert!(started.elapsed() < PATIENCE, "control mode never started");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    wait_for_async("control mode to start", async || {
         tmux.run(display("x")).await.unwrap();
-    }
+        (tmux.last_transport().await == Some(Transport::Control)).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -89,12 +88,11 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
     wait_for("the other client to go", || {
         (control_clients(&server).len() == 1).then_some(())
     });
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Subprocess) {
-        assert!(started.elapsed() < PATIENCE, "paneward stayed attached");
+    wait_for_async("paneward to leave the session", async || {
         tmux.run(display("y")).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        (tmux.last_transport().await == Some(Transport::Subprocess)).then_some(())
+    })
+    .await;
     wait_for("paneward's client to go", || {
         control_clients(&server).is_empty().then_some(())
     });

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 use paneward::tmux::{Command, ServerAddress, Tmux};
 
@@ -32,6 +33,19 @@ pub fn start_main_again(server: &TmuxServer) {
         let _ = server.try_tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
         server.try_tmux(&["has-session", "-t", "=main"]).then_some(())
     });
+}
+
+/// Awaits `check` until it returns `Some`, or fails the test after [`PATIENCE`]: the
+/// async [`wait_for`], for checks that go through the library handle.
+pub async fn wait_for_async<T>(what: &str, mut check: impl AsyncFnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 pub fn tmux_for(server: &TmuxServer) -> Tmux {
