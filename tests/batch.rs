@@ -219,13 +219,8 @@ fn stop_ends_at_a_failing_operation_and_continue_runs_the_rest() {
 fn raw_call(client: &mut Client, id: i64, tool: &str, arguments: Value) -> (String, Value) {
     client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": tool, "arguments": arguments}}));
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if message["id"] == id {
-            return (line, message["result"].clone());
-        }
-    }
+    let (line, message) = client.response_line(&json!(id));
+    (line, message["result"].clone())
 }
 
 #[test]

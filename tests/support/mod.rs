@@ -348,11 +348,17 @@ impl Client {
 
     /// Waits for the response to request `id`, skipping notifications.
     pub fn response(&mut self, id: &Value) -> Value {
+        self.response_line(id).1
+    }
+
+    /// Waits for the response to request `id`, skipping notifications; returns the line
+    /// as written (to measure it) and parsed.
+    pub fn response_line(&mut self, id: &Value) -> (String, Value) {
         loop {
             let line = self.next_raw_line().expect("paneward closed stdout");
             let message = assert_json_rpc(&line);
             if message.get("id") == Some(id) {
-                return message;
+                return (line, message);
             }
         }
     }
