@@ -59,12 +59,6 @@ impl Drop for LoggingTmux {
     }
 }
 
-fn showing(tmux: &TmuxServer, word: &str) -> String {
-    let pane = tmux.window_running(&format!("echo {word}; exec sleep 100000"));
-    tmux.wait_for_text(&pane, word);
-    pane
-}
-
 fn batch(operations: Vec<Value>, on_error: Option<&str>) -> Value {
     let mut arguments = json!({"operations": operations});
     if let Some(on_error) = on_error {
@@ -77,7 +71,10 @@ fn batch(operations: Vec<Value>, on_error: Option<&str>) -> Value {
 fn sixteen_operations_run_in_order_each_through_its_own_tool() {
     let tmux = TmuxServer::start();
     let words = ["alpha", "bravo", "charlie", "delta"];
-    let panes: Vec<String> = words.iter().map(|w| showing(&tmux, w)).collect();
+    let panes: Vec<String> = words
+        .iter()
+        .map(|w| tmux.window_showing(&format!("echo {w}"), w))
+        .collect();
     let logging = LoggingTmux::new("order");
     let mut client = logging.client(&tmux);
     assert_eq!(logging.runs(), Vec::<String>::new(), "nothing ran before the batch");
@@ -172,7 +169,7 @@ fn seventeen_operations_are_rejected_before_anything_runs() {
 #[test]
 fn stop_ends_at_a_failing_operation_and_continue_runs_the_rest() {
     let tmux = TmuxServer::start();
-    let pane = showing(&tmux, "steady");
+    let pane = tmux.window_showing("echo steady", "steady");
     let mut client = tmux.paneward();
     let operations = vec![
         json!({"tool": "capture_pane", "arguments": {"pane_id": pane}}),
@@ -222,13 +219,8 @@ fn stop_ends_at_a_failing_operation_and_continue_runs_the_rest() {
 fn raw_call(client: &mut Client, id: i64, tool: &str, arguments: Value) -> (String, Value) {
     client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": tool, "arguments": arguments}}));
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if message["id"] == id {
-            return (line, message["result"].clone());
-        }
-    }
+    let (line, message) = client.response_line(&json!(id));
+    (line, message["result"].clone())
 }
 
 #[test]

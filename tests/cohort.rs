@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{wait_for, Client, Scratch, TmuxServer};
+use support::{Scratch, TmuxServer};
 
 /// Opens a window of `count` panes, each running `cat`; returns their ids.
 fn window_of_cats(tmux: &TmuxServer, count: usize) -> Vec<String> {
@@ -27,13 +27,6 @@ fn one_failure(reply: &Value) -> String {
     assert_eq!(reply["completed"], 0, "{reply}");
     assert_eq!(reply["targets"], json!([]), "{reply}");
     reply["failures"][0]["reason"].as_str().unwrap().to_string()
-}
-
-/// paneward started as if it ran in `caller`, a pane of `tmux`.
-fn paneward_in(tmux: &TmuxServer, caller: &str) -> Client {
-    let mut client = tmux.paneward_with(&[], &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", caller)]);
-    client.initialize();
-    client
 }
 
 #[test]
@@ -93,7 +86,7 @@ fn the_caller_pane_is_refused_without_force_and_typed_into_with_it() {
     let tmux = TmuxServer::start();
     let scratch = Scratch::new();
     let caller = tmux.recorder(&scratch.path("typed"));
-    let mut client = paneward_in(&tmux, &caller);
+    let mut client = tmux.paneward_in(&caller);
 
     let refused = client.call_ok(
         "send_keys_batch",
@@ -137,7 +130,7 @@ fn a_synchronized_window_holding_the_caller_pane_refuses_rows_aimed_at_its_sibli
     let panes = window_of_cats(&tmux, 2);
     let (sibling, caller) = (&panes[0], &panes[1]);
     tmux.tmux(&["set-option", "-w", "-t", sibling, "synchronize-panes", "on"]);
-    let mut client = paneward_in(&tmux, caller);
+    let mut client = tmux.paneward_in(caller);
     let reply = client.call_ok(
         "send_keys_batch",
         json!({"operations": [{"paneId": sibling, "keys": "refused", "literal": true}]}),
@@ -205,11 +198,7 @@ fn a_sibling_in_copy_mode_refuses_the_row_and_with_force_is_skipped_as_tmux_skip
 #[test]
 fn a_dead_or_missing_pane_is_refused_even_with_force() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    let dead = tmux.window_running("exit 0");
-    wait_for("the pane to die", || {
-        (tmux.pane_value(&dead, "#{pane_dead}") == "1").then_some(())
-    });
+    let dead = tmux.dead_pane(0);
     let mut client = tmux.paneward();
     let reply = client.call_ok(
         "send_keys_batch",

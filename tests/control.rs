@@ -9,8 +9,11 @@ use std::time::Duration;
 
 use paneward::tmux::{Command, ErrorKind, Tmux, Transport};
 use serde_json::{json, Value};
-use support::control::{control_clients, display, guard_time_and_number, restart, text, tmux_for};
-use support::{wait_for, TmuxServer, PATIENCE};
+use support::control::{
+    control_clients, display, guard_time_and_number, kill_and_wait, restart, start_main_again, text, tmux_for,
+    wait_for_async,
+};
+use support::{wait_for, TmuxServer};
 
 /// The library handle is shared between tool calls on several threads.
 const _: fn() = || {
@@ -31,16 +34,7 @@ async fn commands_go_over_one_control_client_that_leaves_window_sizes_alone() {
     assert_eq!(clients.len(), 1, "one connection for every call: {clients:?}");
     let flags = &clients[0].2;
     assert!(flags.contains("ignore-size") && flags.contains("no-output"), "{flags}");
-    assert_eq!(
-        server.tmux(&[
-            "display-message",
-            "-p",
-            "-t",
-            "main:",
-            "#{window_width}x#{window_height}"
-        ]),
-        "80x24\n"
-    );
+    assert_eq!(server.pane_value("main:", "#{window_width}x#{window_height}"), "80x24");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,25 +105,19 @@ async fn the_connection_survives_kill_server_and_a_restart() {
     let tmux = tmux_for(&server);
     tmux.run(display("before")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
-    server.tmux(&["kill-server"]);
-    wait_for("the server to exit", || {
-        (!server.try_tmux(&["list-sessions"])).then_some(())
-    });
+    kill_and_wait(&server);
     let error = tmux.run(display("between")).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
-    server.tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
+    start_main_again(&server);
     // The failed attach above waits ATTACH_RETRY before control mode is tried again;
     // calls in between still succeed, through subprocesses.
     let out = tmux.run(display("after")).await.unwrap();
     assert_eq!(text(&out), "after\n");
-    let mut back = false;
-    let started = std::time::Instant::now();
-    while !back {
-        assert!(started.elapsed() < PATIENCE, "control mode never came back");
+    wait_for_async("control mode to come back", async || {
         tmux.run(display("again")).await.unwrap();
-        back = tmux.last_transport().await == Some(Transport::Control);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        (tmux.last_transport().await == Some(Transport::Control)).then_some(())
+    })
+    .await;
     assert_eq!(control_clients(&server).len(), 1);
 }
 
@@ -255,10 +243,7 @@ async fn a_pane_flooding_output_does_not_disturb_replies() {
     server.wait_for_text(&quiet, "steady text");
     let flood = server.window_running("exec yes '%end 1 1 1'");
     server.wait_for_text(&flood, "%end 1 1 1");
-    let window = server
-        .tmux(&["display-message", "-p", "-t", &flood, "#{window_id}"])
-        .trim()
-        .to_string();
+    let window = server.pane_value(&flood, "#{window_id}");
     let tmux = tmux_for(&server);
     // The control client asks for no %output, so tmux's notifications come from changes:
     // a second client renames the window and opens and closes windows all along.
@@ -499,11 +484,7 @@ fn a_batch_over_the_connection_keeps_rows_in_order_and_stops_at_a_failure() {
     let words = ["alpha", "bravo", "charlie", "delta"];
     let panes: Vec<String> = words
         .iter()
-        .map(|word| {
-            let pane = server.window_running(&format!("echo {word}; exec sleep 100000"));
-            server.wait_for_text(&pane, word);
-            pane
-        })
+        .map(|word| server.window_showing(&format!("echo {word}"), word))
         .collect();
     let mut client = server.paneward();
     // A first call makes the connection; the batch then sends its operations together.

@@ -4,12 +4,12 @@
 
 mod support;
 
-use std::time::Duration;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
 use serde_json::json;
-use support::control::{control_clients, display, text, tmux_for, RawControl};
-use support::{wait_for, TmuxServer, PATIENCE};
+use support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};
+use support::{wait_for, TmuxServer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_with_no_session_is_driven_by_subprocesses() {
@@ -25,12 +25,11 @@ async fn a_server_with_no_session_is_driven_by_subprocesses() {
 
     // Once a session exists, the next attempt after ATTACH_RETRY attaches.
     server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Control) {
-        assert!(started.elapsed() < PATIENCE, "control mode never started");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    wait_for_async("control mode to start", async || {
         tmux.run(display("x")).await.unwrap();
-    }
+        (tmux.last_transport().await == Some(Transport::Control)).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -53,6 +52,13 @@ async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
         ])
     };
     let before = activity();
+    // session_activity counts whole seconds: once the clock is past the second `before`
+    // was read in, a session touched by the call below would read differently.
+    let now = || SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+    let read_in = now();
+    wait_for("the clock to pass into the next second", || {
+        (now() > read_in).then_some(())
+    });
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
@@ -69,12 +75,12 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
     wait_for("the other client", || {
         (control_clients(&server).len() == 1).then_some(())
     });
-    let second = server.tmux(&["display-message", "-p", "-t", "second", "#{session_id}"]);
+    let second = server.pane_value("second", "#{session_id}");
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();
     assert_eq!(tmux.last_transport().await, Some(Transport::Control));
     let sessions: Vec<String> = control_clients(&server).into_iter().map(|c| c.3).collect();
-    assert_eq!(sessions, vec![second.trim().to_string(); 2]);
+    assert_eq!(sessions, vec![second; 2]);
 
     // When that client leaves, `main` is detached too: staying would hide `second` from
     // a bare `tmux attach`, so paneward leaves at its next call.
@@ -82,12 +88,11 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
     wait_for("the other client to go", || {
         (control_clients(&server).len() == 1).then_some(())
     });
-    let started = std::time::Instant::now();
-    while tmux.last_transport().await != Some(Transport::Subprocess) {
-        assert!(started.elapsed() < PATIENCE, "paneward stayed attached");
+    wait_for_async("paneward to leave the session", async || {
         tmux.run(display("y")).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        (tmux.last_transport().await == Some(Transport::Subprocess)).then_some(())
+    })
+    .await;
     wait_for("paneward's client to go", || {
         control_clients(&server).is_empty().then_some(())
     });
@@ -116,12 +121,7 @@ async fn when_its_session_is_killed_the_client_attaches_to_another() {
     });
     let _in_main = RawControl::attach(&server, "main");
     wait_for("both clients", || (control_clients(&server).len() == 2).then_some(()));
-    let id = |name: &str| {
-        server
-            .tmux(&["display-message", "-p", "-t", name, "#{session_id}"])
-            .trim()
-            .to_string()
-    };
+    let id = |name: &str| server.pane_value(name, "#{session_id}");
     let (main, second) = (id("main"), id("second"));
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();

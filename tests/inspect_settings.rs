@@ -7,12 +7,6 @@ mod support;
 use serde_json::{json, Value};
 use support::TmuxServer;
 
-fn var(tmux: &TmuxServer, target: &str, name: &str) -> String {
-    tmux.tmux(&["display-message", "-p", "-t", target, &format!("#{{{name}}}")])
-        .trim()
-        .to_string()
-}
-
 /// The value of variable `name` in a get_tmux_variables reply.
 fn value_of<'a>(reply: &'a Value, name: &str) -> Option<&'a Value> {
     reply["variables"]
@@ -35,15 +29,15 @@ fn get_tmux_variables_returns_known_names_and_reports_unknown_ones() {
         reply["variables"],
         json!([
             {"name": "session_name", "value": "main"},
-            {"name": "version", "value": var(&tmux, "main", "version")},
+            {"name": "version", "value": tmux.pane_value("main", "#{version}")},
         ])
     );
     assert_eq!(reply["unknown"], json!(["no_such_variable"]));
     assert_eq!(
         reply["context"],
         json!({
-            "sessionId": var(&tmux, "main", "session_id"),
-            "windowId": var(&tmux, "main", "window_id"),
+            "sessionId": tmux.pane_value("main", "#{session_id}"),
+            "windowId": tmux.pane_value("main", "#{window_id}"),
             "paneId": tmux.first_pane(),
         })
     );
@@ -78,12 +72,18 @@ fn a_program_cannot_forge_variables_or_the_context_through_a_value() {
     for names in [json!(["pane_id", "session_id", "pane_current_path"]), json!(null)] {
         let reply = client.call_ok("get_tmux_variables", json!({ "names": names }));
         assert_eq!(reply["context"]["paneId"], json!(pane), "{names}");
-        assert_eq!(reply["context"]["sessionId"], json!(var(&tmux, &pane, "session_id")));
-        assert_eq!(reply["context"]["windowId"], json!(var(&tmux, &pane, "window_id")));
+        assert_eq!(
+            reply["context"]["sessionId"],
+            json!(tmux.pane_value(&pane, "#{session_id}"))
+        );
+        assert_eq!(
+            reply["context"]["windowId"],
+            json!(tmux.pane_value(&pane, "#{window_id}"))
+        );
         assert_eq!(value_of(&reply, "pane_id"), Some(&json!(pane)), "{names}");
         assert_eq!(
             value_of(&reply, "session_id"),
-            Some(&json!(var(&tmux, &pane, "session_id")))
+            Some(&json!(tmux.pane_value(&pane, "#{session_id}")))
         );
         assert_eq!(
             value_of(&reply, "pane_current_path"),
@@ -114,8 +114,8 @@ fn get_tmux_variables_refuses_names_that_are_not_plain_variable_names() {
 fn show_option_reads_a_value_set_at_a_level_and_an_inherited_one() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
-    let session = var(&tmux, &pane, "session_id");
-    let window = var(&tmux, &pane, "window_id");
+    let session = tmux.pane_value(&pane, "#{session_id}");
+    let window = tmux.pane_value(&pane, "#{window_id}");
     tmux.tmux(&["set-option", "-t", &session, "status-left", "[work] "]);
     tmux.tmux(&["set-option", "-w", "-t", &window, "remain-on-exit", "on"]);
     let mut client = tmux.paneward();
@@ -196,7 +196,7 @@ fn show_option_returns_values_exactly_and_arrays_item_by_item() {
 fn show_option_refuses_unknown_names_prefixes_and_the_wrong_scope() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
-    let window = var(&tmux, &pane, "window_id");
+    let window = tmux.pane_value(&pane, "#{window_id}");
     let mut client = tmux.paneward();
     let cases = [
         (json!({"name": "no-such-option"}), "/name", "no option named"),
@@ -227,7 +227,11 @@ fn show_option_refuses_unknown_names_prefixes_and_the_wrong_scope() {
             "/target",
             "no target",
         ),
-        (json!({"name": "history-limit", "scope": "everywhere"}), "/scope", ""),
+        (
+            json!({"name": "history-limit", "scope": "everywhere"}),
+            "/scope",
+            r#"must be one of ["","global","server","session","window","pane"]"#,
+        ),
     ];
     for (arguments, field, rule) in cases {
         let text = client.call_err("show_option", arguments.clone());
@@ -301,7 +305,7 @@ fn show_environment_names_sessions_exactly() {
         "{text}"
     );
     let main = client.call_ok("show_environment", json!({"session": "main"}));
-    assert_eq!(main["session"]["id"], json!(var(&tmux, "main", "session_id")));
+    assert_eq!(main["session"]["id"], json!(tmux.pane_value("main", "#{session_id}")));
     assert!(!main.to_string().contains("PW_WHERE"), "main is not mainly");
     let mainly = client.call_ok("show_environment", json!({"session": "mainly"}));
     assert!(mainly.to_string().contains("PW_WHERE"));
@@ -311,8 +315,8 @@ fn show_environment_names_sessions_exactly() {
 fn show_hooks_lists_commands_at_each_level() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
-    let session = var(&tmux, &pane, "session_id");
-    let window = var(&tmux, &pane, "window_id");
+    let session = tmux.pane_value(&pane, "#{session_id}");
+    let window = tmux.pane_value(&pane, "#{window_id}");
     tmux.tmux(&["set-hook", "-g", "after-new-window", "display-message one"]);
     tmux.tmux(&[
         "set-hook",
@@ -427,7 +431,7 @@ fn real_tmux_compat_show_options_reads_names_as_formats_and_prefixes() {
         "history-limit 2000\n"
     );
     assert_eq!(tmux.tmux(&["show-options", "-g", "history-l"]), "history-limit 2000\n");
-    let window = var(&tmux, "main", "window_id");
+    let window = tmux.pane_value("main", "#{window_id}");
     assert!(tmux
         .tmux(&["show-options", "-w", "-t", &window, "escape-time"])
         .starts_with("escape-time "));

@@ -4,15 +4,9 @@
 
 mod support;
 
-use std::process::{Child, Stdio};
-
 use serde_json::{json, Value};
+use support::control::{control_clients, RawControl};
 use support::{wait_for, TmuxServer};
-
-/// A tmux variable of `target`, as tmux itself prints it.
-fn var(tmux: &TmuxServer, target: &str, name: &str) -> String {
-    tmux.pane_value(target, &format!("#{{{name}}}"))
-}
 
 /// Finds the element of `list` whose `id` is `id`.
 fn by_id<'a>(list: &'a Value, id: &str) -> &'a Value {
@@ -23,23 +17,14 @@ fn by_id<'a>(list: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{id} not in {list}"))
 }
 
-/// Starts `tmux -C attach` on `tmux` (the kind of client paneward itself will attach)
-/// and waits until tmux lists it.
-fn control_client(tmux: &TmuxServer) -> Child {
-    let child = tmux
-        .command()
-        .args(["-C", "attach", "-t", "main"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start a control-mode client");
+/// Attaches a `tmux -C` client to `main` (the kind of client paneward itself will
+/// attach) and waits until tmux lists it; it is killed on drop, even if a test fails.
+fn control_client(tmux: &TmuxServer) -> RawControl {
+    let client = RawControl::attach(tmux, "main");
     wait_for("the control client to attach", || {
-        tmux.tmux(&["list-clients", "-F", "#{client_control_mode}"])
-            .contains('1')
-            .then_some(())
+        (!control_clients(tmux).is_empty()).then_some(())
     });
-    child
+    client
 }
 
 /// Attaches a real terminal client to `inner`'s session `main`, running in a pane of
@@ -67,25 +52,25 @@ fn list_panes_shows_a_split_pane_with_its_geometry() {
     assert_eq!(
         pane["geometry"],
         json!({
-            "left": var(&tmux, &second, "pane_left").parse::<i64>().unwrap(),
+            "left": tmux.pane_value(&second, "#{pane_left}").parse::<i64>().unwrap(),
             "top": 0,
-            "width": var(&tmux, &second, "pane_width").parse::<i64>().unwrap(),
+            "width": tmux.pane_value(&second, "#{pane_width}").parse::<i64>().unwrap(),
             "height": 24,
         })
     );
     assert!(pane["geometry"]["left"].as_i64().unwrap() > 0, "split to the right");
     assert_eq!(pane["session"], "main");
-    assert_eq!(pane["sessionId"], json!(var(&tmux, &second, "session_id")));
-    assert_eq!(pane["windowId"], json!(var(&tmux, &first, "window_id")));
+    assert_eq!(pane["sessionId"], json!(tmux.pane_value(&second, "#{session_id}")));
+    assert_eq!(pane["windowId"], json!(tmux.pane_value(&first, "#{window_id}")));
     assert_eq!(
         pane["pid"],
-        json!(var(&tmux, &second, "pane_pid").parse::<i64>().unwrap())
+        json!(tmux.pane_value(&second, "#{pane_pid}").parse::<i64>().unwrap())
     );
     assert_eq!(pane["active"], false);
     assert_eq!(pane["dead"], false);
     assert_eq!(pane["isCaller"], false);
     wait_for("sleep to be the foreground command", || {
-        (var(&tmux, &second, "pane_current_command") == "sleep").then_some(())
+        (tmux.pane_value(&second, "#{pane_current_command}") == "sleep").then_some(())
     });
     let reply = client.call_ok("list_panes", json!({}));
     assert_eq!(by_id(&reply["panes"], &second)["currentCommand"], "sleep");
@@ -126,26 +111,24 @@ fn list_sessions_counts_terminal_clients_but_never_control_mode_ones() {
     let tmux = TmuxServer::start();
     tmux.tmux(&["new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "/bin/sh"]);
     tmux.tmux(&["new-window", "-d", "-t", "work:", "/bin/sh"]);
-    let mut control = control_client(&tmux);
-    assert_eq!(var(&tmux, "main", "session_attached"), "1", "tmux counts it");
+    let control = control_client(&tmux);
+    assert_eq!(tmux.pane_value("main", "#{session_attached}"), "1", "tmux counts it");
     let mut client = tmux.paneward();
     let reply = client.call_ok("list_sessions", json!({}));
     assert_eq!(reply["total"], 2);
-    let work = by_id(&reply["sessions"], &var(&tmux, "work", "session_id"));
+    let work = by_id(&reply["sessions"], &tmux.pane_value("work", "#{session_id}"));
     assert_eq!(work["name"], "work");
     assert_eq!(work["windowCount"], 2);
     assert_eq!(work["group"], Value::Null);
-    let main = by_id(&reply["sessions"], &var(&tmux, "main", "session_id"));
+    let main = by_id(&reply["sessions"], &tmux.pane_value("main", "#{session_id}"));
     assert_eq!(main["attachedClients"], 0, "the control-mode client is not counted");
 
     let outer = TmuxServer::start();
     terminal_client(&outer, &tmux);
     let reply = client.call_ok("list_sessions", json!({}));
-    let main = by_id(&reply["sessions"], &var(&tmux, "main", "session_id"));
+    let main = by_id(&reply["sessions"], &tmux.pane_value("main", "#{session_id}"));
     assert_eq!(main["attachedClients"], 1, "the terminal client is");
-    drop(control.stdin.take());
-    let _ = control.kill();
-    let _ = control.wait();
+    drop(control);
 }
 
 #[test]
@@ -161,12 +144,12 @@ fn list_windows_matches_the_session_name_exactly() {
     let window = &reply["windows"][0];
     assert_eq!(window["name"], "editor");
     assert_eq!(window["session"], "alpha");
-    assert_eq!(window["id"], json!(var(&tmux, "alpha:0", "window_id")));
-    assert_eq!(window["activePaneId"], json!(var(&tmux, "alpha:0", "pane_id")));
+    assert_eq!(window["id"], json!(tmux.pane_value("alpha:0", "#{window_id}")));
+    assert_eq!(window["activePaneId"], json!(tmux.pane_value("alpha:0", "#{pane_id}")));
     assert_eq!(window["paneCount"], 1);
     assert_eq!(window["active"], true);
     assert_eq!(window["zoomed"], false);
-    assert_eq!(window["layout"], json!(var(&tmux, "alpha:0", "window_layout")));
+    assert_eq!(window["layout"], json!(tmux.pane_value("alpha:0", "#{window_layout}")));
 
     let all = client.call_ok("list_windows", json!({}));
     assert_eq!(all["total"], 3);
@@ -189,7 +172,7 @@ fn get_session_info_describes_the_session_its_windows_and_clients() {
     let outer = TmuxServer::start();
     terminal_client(&outer, &tmux);
     let mut client = tmux.paneward();
-    let id = var(&tmux, "main", "session_id");
+    let id = tmux.pane_value("main", "#{session_id}");
     let reply = client.call_ok("get_session_info", json!({"session_id": id}));
     assert_eq!(reply["session"]["id"], json!(id));
     assert_eq!(reply["session"]["name"], "main");
@@ -197,7 +180,7 @@ fn get_session_info_describes_the_session_its_windows_and_clients() {
     assert_eq!(reply["session"]["attachedClients"], 1);
     assert_eq!(
         reply["session"]["activeWindowId"],
-        json!(var(&tmux, "main", "window_id"))
+        json!(tmux.pane_value("main", "#{window_id}"))
     );
     let names: Vec<&str> = reply["windows"]
         .as_array()
@@ -224,7 +207,7 @@ fn get_window_info_names_a_renamed_window_and_lists_its_panes() {
     let below = tmux.split(&first, "-v", "/bin/sh");
     tmux.tmux(&["rename-window", "-t", &first, "logs"]);
     tmux.tmux(&["set-option", "-w", "-t", &first, "synchronize-panes", "on"]);
-    let window = var(&tmux, &first, "window_id");
+    let window = tmux.pane_value(&first, "#{window_id}");
     let mut client = tmux.paneward();
     let reply = client.call_ok("get_window_info", json!({"window_id": window}));
     assert_eq!(reply["window"]["id"], json!(window));
@@ -239,7 +222,7 @@ fn get_window_info_names_a_renamed_window_and_lists_its_panes() {
         .iter()
         .all(|p| p["window"] == "logs" && p["windowId"] == json!(window)));
     assert_eq!(panes[1]["id"], json!(below));
-    let top = var(&tmux, &below, "pane_top").parse::<i64>().unwrap();
+    let top = tmux.pane_value(&below, "#{pane_top}").parse::<i64>().unwrap();
     assert!(top > 0, "split below");
     assert_eq!(panes[1]["geometry"]["top"], top);
 
@@ -252,11 +235,7 @@ fn get_window_info_names_a_renamed_window_and_lists_its_panes() {
 #[test]
 fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    let dead = tmux.window_running("echo bye; read line; exit 7");
-    tmux.wait_for_text(&dead, "bye");
-    tmux.tmux(&["send-keys", "-t", &dead, "Enter"]);
-    tmux.wait_for_exit_status(&dead, 7);
+    let dead = tmux.dead_pane(7);
     let live = tmux.first_pane();
     tmux.tmux(&["select-pane", "-t", &live, "-T", "my title"]);
     tmux.tmux(&["copy-mode", "-t", &live]);
@@ -274,10 +253,10 @@ fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
     assert_eq!(reply["pane"]["inMode"], true);
     assert_eq!(reply["mode"], "copy-mode");
     assert_eq!(reply["title"], "my title");
-    assert_eq!(reply["tty"], json!(var(&tmux, &live, "pane_tty")));
+    assert_eq!(reply["tty"], json!(tmux.pane_value(&live, "#{pane_tty}")));
     assert_eq!(
         reply["historyLimit"],
-        json!(var(&tmux, &live, "history_limit").parse::<i64>().unwrap())
+        json!(tmux.pane_value(&live, "#{history_limit}").parse::<i64>().unwrap())
     );
     assert_eq!(reply["windowZoomed"], false);
 
@@ -291,9 +270,9 @@ fn find_pane_by_position_picks_each_corner_of_a_split_window() {
     let left = tmux.first_pane();
     let right_top = tmux.split(&left, "-h", "/bin/sh");
     let right_bottom = tmux.split(&right_top, "-v", "/bin/sh");
-    let window = var(&tmux, &left, "window_id");
+    let window = tmux.pane_value(&left, "#{window_id}");
     let single = tmux.window_running("exec sleep 100000");
-    let single_window = var(&tmux, &single, "window_id");
+    let single_window = tmux.pane_value(&single, "#{window_id}");
     let mut client = tmux.paneward();
     for (position, expected) in [
         ("top-left", &left),
@@ -308,10 +287,10 @@ fn find_pane_by_position_picks_each_corner_of_a_split_window() {
         assert_eq!(reply["position"], position);
         assert_eq!(reply["pane"]["id"], json!(expected), "{position}");
         // tmux's own edge flags agree.
-        let at = |flag: &str| var(&tmux, expected, flag) == "1";
+        let at = |flag: &str| tmux.pane_value(expected, flag) == "1";
         let (top, side) = position.split_once('-').unwrap();
         assert!(
-            at(&format!("pane_at_{top}")) && at(&format!("pane_at_{side}")),
+            at(&format!("#{{pane_at_{top}}}")) && at(&format!("#{{pane_at_{side}}}")),
             "{position}"
         );
     }
@@ -355,7 +334,7 @@ fn get_server_info_counts_the_tree_and_describes_the_server() {
     tmux.tmux(&["new-window", "-d", "-t", "main:", "/bin/sh"]);
     // A window linked into a second session counts once.
     tmux.tmux(&["link-window", "-d", "-s", "main:1", "-t", "work:5"]);
-    let mut control = control_client(&tmux);
+    let control = control_client(&tmux);
     let mut client = tmux.paneward();
     let reply = client.call_ok("get_server_info", json!({}));
     assert_eq!(reply["sessionCount"], 2);
@@ -366,16 +345,17 @@ fn get_server_info_counts_the_tree_and_describes_the_server() {
         "a control-mode client is not an attached client"
     );
     assert_eq!(reply["clients"], json!([]));
-    assert_eq!(reply["socketPath"], json!(var(&tmux, "main", "socket_path")));
-    assert_eq!(reply["pid"], json!(var(&tmux, "main", "pid").parse::<i64>().unwrap()));
-    assert_eq!(reply["version"], json!(var(&tmux, "main", "version")));
+    assert_eq!(reply["socketPath"], json!(tmux.pane_value("main", "#{socket_path}")));
+    assert_eq!(
+        reply["pid"],
+        json!(tmux.pane_value("main", "#{pid}").parse::<i64>().unwrap())
+    );
+    assert_eq!(reply["version"], json!(tmux.pane_value("main", "#{version}")));
     assert_eq!(reply["callerPaneId"], Value::Null);
     assert_eq!(reply["safety"], "mutating");
     assert_eq!(reply["environmentValuesRevealed"], false);
     assert_eq!(reply["panewardVersion"], env!("CARGO_PKG_VERSION"));
-    drop(control.stdin.take());
-    let _ = control.kill();
-    let _ = control.wait();
+    drop(control);
 
     let mut readonly = tmux.paneward_with(&["--safety", "readonly", "--reveal-environment"], &[]);
     readonly.initialize();
@@ -389,9 +369,7 @@ fn the_pane_paneward_runs_in_is_reported_as_the_caller() {
     let tmux = TmuxServer::start();
     let caller = tmux.first_pane();
     let other = tmux.window_running("exec sleep 100000");
-    let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
-    let mut client = tmux.paneward_with(&[], &[("TMUX", socket.trim()), ("TMUX_PANE", caller.as_str())]);
-    client.initialize();
+    let mut client = tmux.paneward_in(&caller);
     let reply = client.call_ok("get_server_info", json!({}));
     assert_eq!(reply["callerPaneId"], json!(caller));
     let panes = client.call_ok("list_panes", json!({}));

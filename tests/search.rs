@@ -4,14 +4,8 @@
 mod support;
 
 use serde_json::{json, Value};
+use support::control::RawControl;
 use support::TmuxServer;
-
-/// Opens a window printing `text` (printf format) and waits until `marker` shows.
-fn showing(tmux: &TmuxServer, text: &str, marker: &str) -> String {
-    let pane = tmux.window_running(&format!("printf '{text}'; exec sleep 100000"));
-    tmux.wait_for_text(&pane, marker);
-    pane
-}
 
 fn pane_ids(reply: &Value) -> Vec<String> {
     reply["panes"]
@@ -34,9 +28,9 @@ fn matches(pane: &Value) -> Vec<(u64, String)> {
 #[test]
 fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
     let tmux = TmuxServer::start();
-    let failing = showing(&tmux, "ok\\nerror: disk full\\n", "disk full");
-    let warning = showing(&tmux, "warning: 3 errors\\n", "3 errors");
-    let _quiet = showing(&tmux, "all good\\n", "all good");
+    let failing = tmux.window_showing("printf 'ok\\nerror: disk full\\n'", "disk full");
+    let warning = tmux.window_showing("printf 'warning: 3 errors\\n'", "3 errors");
+    let _quiet = tmux.window_showing("printf 'all good\\n'", "all good");
     let mut client = tmux.paneward();
 
     let literal = client.call_ok("search_panes", json!({"pattern": "error"}));
@@ -45,13 +39,7 @@ fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
     assert_eq!(matches(first), [(1, "error: disk full".to_string())]);
     assert_eq!(first["matchCount"], 1);
     assert_eq!(first["sessionName"], "main");
-    let window = tmux.tmux(&[
-        "display-message",
-        "-p",
-        "-t",
-        &failing,
-        "#{window_id} #{window_index} #{session_id}",
-    ]);
+    let window = tmux.pane_value(&failing, "#{window_id} #{window_index} #{session_id}");
     assert_eq!(
         format!(
             "{} {} {}",
@@ -59,7 +47,7 @@ fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
             first["windowIndex"],
             first["sessionId"].as_str().unwrap()
         ),
-        window.trim()
+        window
     );
     assert_eq!(literal["matchingPanes"], 2);
     assert!(literal["panesSearched"].as_u64().unwrap() >= 4, "{literal}");
@@ -120,7 +108,7 @@ fn a_bad_regex_and_out_of_range_limits_are_refused_by_name() {
 fn caps_on_panes_and_matches_are_applied_and_reported() {
     let tmux = TmuxServer::start();
     let panes: Vec<String> = (0..5)
-        .map(|_| showing(&tmux, "hit 1\\nhit 2\\nmiss\\nhit 3\\nhit 4\\n", "hit 4"))
+        .map(|_| tmux.window_showing("printf 'hit 1\\nhit 2\\nmiss\\nhit 3\\nhit 4\\n'", "hit 4"))
         .collect();
     let mut client = tmux.paneward();
     let reply = client.call_ok(
@@ -156,9 +144,8 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     let _ = std::fs::remove_file(&marker);
     let command = format!("#(touch {})", marker.display());
     // printf's \043 is `#`, so no layer between here and the pane sees a format.
-    let shown = showing(
-        &tmux,
-        &format!("{}\\n\\043{{pane_id}}\\n", command.replace('#', "\\043")),
+    let shown = tmux.window_showing(
+        &format!("printf '{}\\n\\043{{pane_id}}\\n'", command.replace('#', "\\043")),
         "{pane_id}",
     );
     let mut client = tmux.paneward();
@@ -180,18 +167,10 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     // jobs of a client that goes away, so a one-shot `tmux display-message` may never
     // run its job on a loaded machine.
     let control = marker.with_extension("control");
-    let mut attached = tmux
-        .command()
-        .args(["-C", "attach", "-t", "main"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let line = format!("display-message -p '#(touch {})'\n", control.display());
-    std::io::Write::write_all(attached.stdin.as_mut().unwrap(), line.as_bytes()).unwrap();
+    let mut attached = RawControl::attach(&tmux, "main");
+    attached.begin_line(&format!("display-message -p '#(touch {})'", control.display()));
     support::wait_for("tmux to run a #() job", || control.exists().then_some(()));
-    drop(attached.stdin.take());
-    let _ = attached.wait();
+    drop(attached);
     let _ = std::fs::remove_file(&control);
     assert!(!marker.exists(), "the pattern ran as a shell command");
 }

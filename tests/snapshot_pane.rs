@@ -26,8 +26,7 @@ fn a_snapshot_returns_the_printed_text_and_the_pane() {
         info["geometry"],
         json!({"left": 0, "top": 0, "width": 80, "height": 24})
     );
-    let window_id = tmux.tmux(&["display-message", "-p", "-t", &pane, "#{window_id}"]);
-    assert_eq!(info["windowId"], json!(window_id.trim()));
+    assert_eq!(info["windowId"], json!(tmux.pane_value(&pane, "#{window_id}")));
 }
 
 #[test]
@@ -60,13 +59,7 @@ fn max_lines_keeps_the_newest_lines_and_counts_the_rest() {
 #[test]
 fn a_dead_pane_reports_its_exit_status() {
     let tmux = TmuxServer::start();
-    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
-    // The pane waits for a line before exiting, so its output is on screen first
-    // (tmux drops what a program prints just before it exits).
-    let pane = tmux.window_running("echo bye; read line; exit 3");
-    tmux.wait_for_text(&pane, "bye");
-    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    tmux.wait_for_exit_status(&pane, 3);
+    let pane = tmux.dead_pane(3);
     let mut client = tmux.paneward();
     // tmux writes its "Pane is dead" banner at the bottom, scrolling the screen by a
     // line: ask for history to see the program's output too.
@@ -137,9 +130,7 @@ fn the_pane_paneward_runs_in_is_marked_as_the_caller() {
     let tmux = TmuxServer::start();
     let caller = tmux.first_pane();
     let other = tmux.window_running("exec sleep 100000");
-    let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
-    let mut client = tmux.paneward_with(&[], &[("TMUX", socket.trim()), ("TMUX_PANE", caller.as_str())]);
-    client.initialize();
+    let mut client = tmux.paneward_in(&caller);
     let mine = client.call_ok("snapshot_pane", json!({"pane_id": caller}));
     assert_eq!(mine["pane"]["isCaller"], true);
     let theirs = client.call_ok("snapshot_pane", json!({"pane_id": other}));

@@ -7,9 +7,7 @@ mod support;
 use std::process::Command;
 
 use serde_json::json;
-use support::{clean_env, root, tool_file, Client, Scratch, TmuxServer};
-
-const TIERS: [&str; 3] = ["readonly", "mutating", "destructive"];
+use support::{clean_env, tools_of_tier, Client, Scratch, TmuxServer, TIERS};
 
 /// A start-up configuration: command-line arguments and environment variables.
 type Setup<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)]);
@@ -23,13 +21,7 @@ fn rank(tier: &str) -> usize {
 
 /// The tools whose files put them at `tier` or below, sorted, read from `schemas/`.
 fn tools_up_to(tier: &str) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
-        .unwrap()
-        .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|name| rank(tool_file(name)["tier"].as_str().unwrap()) <= rank(tier))
-        .collect();
-    names.sort();
-    names
+    tools_of_tier(&TIERS[..=rank(tier)])
 }
 
 fn listed(client: &mut Client) -> Vec<String> {

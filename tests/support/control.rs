@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 use paneward::tmux::{Command, ServerAddress, Tmux};
 
@@ -12,16 +13,39 @@ use super::{wait_for, TmuxServer, PATIENCE};
 /// Kills the server and starts a new one on the same socket, once the old one is gone
 /// (a client that reaches a server still shutting down fails).
 pub fn restart(server: &TmuxServer) {
+    kill_and_wait(server);
+    start_main_again(server);
+}
+
+/// Kills the server and waits until no client reaches it.
+pub fn kill_and_wait(server: &TmuxServer) {
     server.tmux(&["kill-server"]);
     wait_for("the old server to exit", || {
         (!server.try_tmux(&["list-sessions"])).then_some(())
     });
+}
+
+/// Starts a new server with session `main` on the socket of one that was killed.
+pub fn start_main_again(server: &TmuxServer) {
     // A client can still reach the old server in its last moments and be told it exited:
     // try again until the new server holds the session.
     wait_for("a new server with session main", || {
         let _ = server.try_tmux(&["-f", "/dev/null", "new-session", "-d", "-s", "main", "/bin/sh"]);
         server.try_tmux(&["has-session", "-t", "=main"]).then_some(())
     });
+}
+
+/// Awaits `check` until it returns `Some`, or fails the test after [`PATIENCE`]: the
+/// async [`wait_for`], for checks that go through the library handle.
+pub async fn wait_for_async<T>(what: &str, mut check: impl AsyncFnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 pub fn tmux_for(server: &TmuxServer) -> Tmux {

@@ -125,6 +125,15 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// Opens a window that runs `shell_command` and then stays open, and returns its pane
+    /// id once `marker` shows on its screen.
+    #[track_caller]
+    pub fn window_showing(&self, shell_command: &str, marker: &str) -> String {
+        let pane = self.window_running(&format!("{shell_command}; exec sleep 100000"));
+        self.wait_for_text(&pane, marker);
+        pane
+    }
+
     /// Splits `pane` (`direction` is `-h` or `-v`) with a new pane running `shell_command`
     /// and returns the new pane's id; the active pane stays where it was.
     pub fn split(&self, pane: &str, direction: &str, shell_command: &str) -> String {
@@ -161,6 +170,20 @@ impl TmuxServer {
             }
             (dead == "1" && known == wanted).then_some(())
         });
+    }
+
+    /// Opens a window whose program prints `bye` and exits with `status`, kept by
+    /// `remain-on-exit`; returns its pane id once tmux knows the status.
+    #[track_caller]
+    pub fn dead_pane(&self, status: u8) -> String {
+        self.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+        // The program waits for a line before exiting, so its output is on screen first
+        // (tmux drops what a program prints just before it exits).
+        let pane = self.window_running(&format!("echo bye; read line; exit {status}"));
+        self.wait_for_text(&pane, "bye");
+        self.tmux(&["send-keys", "-t", &pane, "Enter"]);
+        self.wait_for_exit_status(&pane, status);
+        pane
     }
 
     /// The visible text of `pane`, as tmux itself captures it.
@@ -236,6 +259,17 @@ pub fn strings(value: &Value) -> Vec<String> {
         .iter()
         .map(|item| item.as_str().expect("a string").to_string())
         .collect()
+}
+
+/// Fails the test unless `line` is a JSON-RPC 2.0 message; returns it parsed.
+#[track_caller]
+pub fn assert_json_rpc(line: &str) -> Value {
+    let message: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+    assert_eq!(
+        message["jsonrpc"], "2.0",
+        "stdout holds JSON that is not JSON-RPC: {line}"
+    );
+    message
 }
 
 /// The built `paneward` binary, driven over a real stdio pipe.
@@ -314,12 +348,17 @@ impl Client {
 
     /// Waits for the response to request `id`, skipping notifications.
     pub fn response(&mut self, id: &Value) -> Value {
+        self.response_line(id).1
+    }
+
+    /// Waits for the response to request `id`, skipping notifications; returns the line
+    /// as written (to measure it) and parsed.
+    pub fn response_line(&mut self, id: &Value) -> (String, Value) {
         loop {
             let line = self.next_raw_line().expect("paneward closed stdout");
-            let message: Value =
-                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+            let message = assert_json_rpc(&line);
             if message.get("id") == Some(id) {
-                return message;
+                return (line, message);
             }
         }
     }
@@ -386,9 +425,20 @@ impl Client {
         result["content"][0]["text"].as_str().expect("error text").to_string()
     }
 
-    /// Closes stdin and returns the exit status.
+    /// Closes stdin, reads stdout to its end, failing the test on any line that is not
+    /// a JSON-RPC message, and returns the exit status.
     pub fn close(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
+        // Nothing but protocol may reach stdout, not even on the way out.
+        loop {
+            match self.lines.recv_timeout(PATIENCE) {
+                Ok(line) => {
+                    assert_json_rpc(&line);
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("paneward kept stdout open after EOF"),
+            }
+        }
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
@@ -412,6 +462,35 @@ pub fn tool_file(tool: &str) -> Value {
     let path = root().join("schemas/tools").join(format!("{tool}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("tool file is JSON")
+}
+
+/// The safety tiers, lowest first.
+pub const TIERS: [&str; 3] = ["readonly", "mutating", "destructive"];
+
+/// The names of the tool files in `schemas/tools` whose tier is one of `tiers`, sorted.
+pub fn tools_of_tier(tiers: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
+        .unwrap()
+        .map(|entry| {
+            entry
+                .unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|stem| {
+            let tool = tool_file(stem);
+            // A tool is listed by the name inside its file, which the file is named after.
+            assert_eq!(tool["name"], json!(stem), "schemas/tools/{stem}.json");
+            let tier = tool["tier"].as_str().unwrap();
+            assert!(TIERS.contains(&tier), "{stem}: unknown tier {tier}");
+            tiers.contains(&tier)
+        })
+        .collect();
+    names.sort();
+    names
 }
 
 /// Fails the test unless `value` validates against the output schema in the tool's file.
@@ -516,7 +595,8 @@ impl TmuxServer {
         ))
     }
 
-    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`.
+    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`; a session
+    /// or window target reads its active pane.
     pub fn pane_value(&self, pane: &str, format: &str) -> String {
         self.tmux(&["display-message", "-p", "-t", pane, format])
             .trim_end_matches('\n')
@@ -536,5 +616,12 @@ impl TmuxServer {
         self.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"])
             .trim()
             .to_string()
+    }
+
+    /// paneward started as if it ran in `caller`, a pane of this server, and initialized.
+    pub fn paneward_in(&self, caller: &str) -> Client {
+        let mut client = self.paneward_with(&[], &[("TMUX", &self.tmux_env()), ("TMUX_PANE", caller)]);
+        client.initialize();
+        client
     }
 }
