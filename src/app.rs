@@ -1,9 +1,9 @@
 //! The state every tool call shares: configuration, the tool catalogue, the tmux
 //! handle and the caller pane.
 
-use crate::caller::CallerPane;
-use crate::catalog::Catalog;
+use crate::call::catalog::Catalog;
 use crate::config::Config;
+use crate::guard::caller::CallerPane;
 use crate::tmux::Tmux;
 
 pub struct App {

@@ -6,22 +6,16 @@
 //! [`tools`] holds the handlers, [`tmux`] drives tmux.
 
 pub mod app;
-pub mod caller;
-pub mod catalog;
+pub mod call;
 pub mod cli;
 pub mod config;
 pub mod conform;
-pub mod error;
 #[cfg(feature = "conformance-fault")]
 pub mod fault;
-pub mod request;
-pub mod runtime;
-pub mod safety;
-pub mod server;
-pub mod stdio;
+pub mod guard;
+pub mod mcp;
 pub mod tmux;
 pub mod tools;
-pub mod validate;
 
 /// Generated from `schemas/tools/*.json` by `build.rs`; never edit by hand.
 #[allow(

@@ -208,9 +208,9 @@ fn check_type_names(space: &TypeSpace, registry: &NameRegistry, origins: &[Origi
 
 fn tier_tokens(tier: Tier) -> TokenStream {
     match tier {
-        Tier::Readonly => quote!(crate::runtime::Tier::Readonly),
-        Tier::Mutating => quote!(crate::runtime::Tier::Mutating),
-        Tier::Destructive => quote!(crate::runtime::Tier::Destructive),
+        Tier::Readonly => quote!(crate::call::runtime::Tier::Readonly),
+        Tier::Mutating => quote!(crate::call::runtime::Tier::Mutating),
+        Tier::Destructive => quote!(crate::call::runtime::Tier::Destructive),
     }
 }
 
@@ -233,7 +233,7 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
         let output = compact(&tool.output_schema);
         let annotations = compact(&tool.annotations);
         quote! {
-            crate::runtime::ToolSpec {
+            crate::call::runtime::ToolSpec {
                 name: #name,
                 title: #title,
                 description: #description,
@@ -248,7 +248,7 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
     quote! {
         /// Every tool of `schemas/tools/`, sorted by name, with its advertised schemas
         /// exactly as written in the file.
-        pub static TOOLS: [crate::runtime::ToolSpec; #count] = [ #(#entries),* ];
+        pub static TOOLS: [crate::call::runtime::ToolSpec; #count] = [ #(#entries),* ];
     }
 }
 
@@ -262,10 +262,10 @@ fn emit_handler_trait(typed: &[ToolTypes<'_>]) -> TokenStream {
             #[doc = #doc]
             fn #method(
                 &self,
-                context: &crate::runtime::CallContext,
+                context: &crate::call::runtime::CallContext,
                 input: types::#input,
             ) -> impl ::std::future::Future<
-                Output = ::std::result::Result<types::#output, crate::runtime::ToolError>,
+                Output = ::std::result::Result<types::#output, crate::call::runtime::ToolError>,
             > + ::std::marker::Send;
         }
     });
@@ -284,9 +284,9 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         let input = format_ident!("{}", t.input);
         quote! {
             #name => {
-                let input: types::#input = crate::runtime::decode_arguments(arguments)?;
+                let input: types::#input = crate::call::runtime::decode_arguments(arguments)?;
                 let output = handlers.#method(context, input).await?;
-                crate::runtime::encode_output(&output)
+                crate::call::runtime::encode_output(&output)
             }
         }
     });
@@ -298,13 +298,13 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         /// The handler's error, an argument that does not decode, or an unknown tool.
         pub async fn dispatch<H: ToolHandlers>(
             handlers: &H,
-            context: &crate::runtime::CallContext,
+            context: &crate::call::runtime::CallContext,
             tool: &str,
             arguments: ::serde_json::Value,
-        ) -> ::std::result::Result<::serde_json::Value, crate::runtime::ToolError> {
+        ) -> ::std::result::Result<::serde_json::Value, crate::call::runtime::ToolError> {
             match tool {
                 #(#arms)*
-                _ => ::std::result::Result::Err(crate::runtime::ToolError::unknown_tool(tool)),
+                _ => ::std::result::Result::Err(crate::call::runtime::ToolError::unknown_tool(tool)),
             }
         }
     }

@@ -9,7 +9,7 @@ use paneward_contract::ToolFile;
 use serde_json::{Map, Value};
 
 use crate::generated::TOOLS;
-use crate::runtime::Tier;
+use paneward_contract::Tier;
 
 /// One tool of the contract.
 #[derive(Debug, Clone, PartialEq)]

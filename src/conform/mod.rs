@@ -30,7 +30,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
     let client_options = ListOptions {
         client_name: "paneward-conform",
         client_version: env!("CARGO_PKG_VERSION"),
-        protocol_version: crate::server::PROTOCOL_VERSION.as_str(),
+        protocol_version: crate::mcp::server::PROTOCOL_VERSION.as_str(),
         reply_timeout: options.timeout,
         // The server's logs reach the terminal as it writes them.
         stderr: ServerStderr::Inherit,

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::runtime::Tier;
+use paneward_contract::Tier;
 
 /// How long the server may take to answer one request, unless `--timeout` says.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::contract::Contract;
 use super::diff::{diff, Change, Difference};
-use crate::runtime::Tier;
+use paneward_contract::Tier;
 
 /// The longest rendering of one JSON value in a report line.
 const VALUE_CHARS: usize = 120;

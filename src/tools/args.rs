@@ -2,7 +2,7 @@
 //! only a pane id makes sense, `integer` with no bounds), checked in one place so each
 //! error names the field and the rule the same way.
 
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::tmux::{PaneId, SessionId, WindowId};
 use crate::tools::text::{DEFAULT_MAX_LINES, MAX_LINES_CEILING};
 

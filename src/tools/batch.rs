@@ -13,12 +13,12 @@ use rmcp::model::JsonObject;
 use serde_json::Value;
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
+use crate::call::runtime::{encode_output, CallContext, Tier};
 use crate::generated::types::{
     CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError, CallReadToolsBatchInputOperationsItem,
     CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
 };
-use crate::runtime::{encode_output, CallContext, Tier};
 
 /// The most bytes of one JSON-RPC response line, newline included (the contract's own
 /// number: clients and hosts cap what they read per message).
@@ -32,7 +32,7 @@ type NestedCall<'a> = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Se
 fn call_nested<'a>(app: &'a App, tool: &'a str, arguments: Option<JsonObject>) -> NestedCall<'a> {
     Box::pin(async move {
         let context = CallContext::nested();
-        crate::request::call(app, Tier::Readonly, tool, arguments, &context).await
+        crate::call::run(app, Tier::Readonly, tool, arguments, &context).await
     })
 }
 

@@ -1,7 +1,7 @@
 //! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too.
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::tools::args;
 use crate::tools::pane::capture;

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::app::App;
-use crate::error::{ToolError, ToolErrorKind};
+use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{ShowEnvironmentInput, ShowEnvironmentOutput};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;

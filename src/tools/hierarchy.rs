@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::app::App;
-use crate::error::{ToolError, ToolErrorKind};
+use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput, GetPaneInfoInput,
     GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{ShowHooksInput, ShowHooksInputScope, ShowHooksOutput};
 use crate::tmux::Command;
 use crate::tools::objects::{reshape, MAX_LISTED};

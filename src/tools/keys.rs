@@ -6,7 +6,7 @@
 //! checked here first, against the grammar tmux 3.3a accepts (or a stricter subset).
 //! With `literal`, the text is typed exactly, whatever it holds.
 
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::tmux::{Command, PaneId};
 
 /// The longest `keys`, in characters: at 4 UTF-8 bytes each, 4,000 still fit in the

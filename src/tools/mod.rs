@@ -21,6 +21,7 @@ pub mod tail;
 pub mod text;
 
 use crate::app::App;
+use crate::call::runtime::{CallContext, ToolError};
 use crate::generated::types::{
     CallReadToolsBatchInput, CallReadToolsBatchOutput, CapturePaneInput, CapturePaneOutput, CaptureSinceInput,
     CaptureSinceOutput, FindPaneByPositionInput, FindPaneByPositionOutput, GetPaneInfoInput, GetPaneInfoOutput,
@@ -32,7 +33,6 @@ use crate::generated::types::{
     SnapshotPaneOutput,
 };
 use crate::generated::ToolHandlers;
-use crate::runtime::{CallContext, ToolError};
 
 impl ToolHandlers for App {
     async fn call_read_tools_batch(

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::caller::{is_caller, CallerPane};
-use crate::error::ToolError;
+use crate::call::error::ToolError;
+use crate::guard::caller::{is_caller, CallerPane};
 use crate::tmux::format::Record;
 use crate::tmux::{PaneId, TmuxError};
 

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{ShowOptionInput, ShowOptionInputScope, ShowOptionOutput};
 use crate::tmux::{Command, PaneId, SessionId, WindowId};
 use crate::tools::args;

@@ -7,7 +7,7 @@
 use regex::{Regex, RegexBuilder};
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{
     SearchPanesInput, SearchPanesOutput, SearchPanesOutputPanesItem, SearchPanesOutputPanesItemMatchesItem,
 };

@@ -5,12 +5,12 @@
 //! input (never all up front), because earlier rows can change what later rows reach.
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{
     SendKeysBatchInput, SendKeysBatchInputOnError, SendKeysBatchOutput, SendKeysBatchOutputFailuresItem,
     SendKeysBatchOutputTargetsItem, SendKeysInput, SendKeysOutput,
 };
-use crate::safety;
+use crate::guard::cohort;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::keys::KeyInput;
@@ -50,7 +50,7 @@ impl InputRow {
     /// # Errors
     /// The cohort check's refusal, or tmux failing.
     async fn deliver(&self, app: &App) -> Result<Vec<PaneId>, ToolError> {
-        safety::deliver(app, self.pane, self.force, &self.keys.commands(self.pane, self.enter)).await
+        cohort::deliver(app, self.pane, self.force, &self.keys.commands(self.pane, self.enter)).await
     }
 }
 

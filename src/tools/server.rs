@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::Command;

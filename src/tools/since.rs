@@ -5,7 +5,7 @@
 //! cursor's anchor in them.
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
 use crate::tmux::{Command, PaneId, TmuxError};
 use crate::tools::args;

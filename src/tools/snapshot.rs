@@ -1,7 +1,7 @@
 //! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip.
 
 use crate::app::App;
-use crate::error::ToolError;
+use crate::call::error::ToolError;
 use crate::generated::types::{
     SnapshotPaneInput, SnapshotPaneOutput, SnapshotPaneOutputPane, SnapshotPaneOutputPaneGeometry,
 };

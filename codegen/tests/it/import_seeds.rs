@@ -1,0 +1,248 @@
+//! Importing the four seed pages reproduces the committed tool files byte for byte,
+//! whether the file is new or an outdated copy is being updated; the importer always
+//! works on a temp copy of `schemas/`, never on the real one.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{codegen, schemas, schemas_copy, seed, stderr, stdout};
+use paneward_codegen::import::{import, Options, Source};
+use paneward_codegen::load::Tier;
+use serde_json::{json, Value};
+
+/// A seed page and the file it becomes.
+struct Seed {
+    page: &'static str,
+    /// Relative to `schemas/`.
+    file: &'static str,
+    profile: Option<&'static str>,
+    tier: Tier,
+    /// Only for a page without a `Source:` line.
+    source_flag: Option<&'static str>,
+}
+
+const SEEDS: [Seed; 4] = [
+    Seed {
+        page: "000_e4f42a30e7e3fc17.txt",
+        file: "tools/call_read_tools_batch.json",
+        profile: None,
+        tier: Tier::Readonly,
+        source_flag: None,
+    },
+    Seed {
+        page: "001_039d2ea31acf6622.txt",
+        file: "profiles/python/call_read_tools_batch.json",
+        profile: Some("python"),
+        tier: Tier::Readonly,
+        source_flag: None,
+    },
+    Seed {
+        page: "003_a849fd8044bdd967.txt",
+        file: "tools/send_keys_batch.json",
+        profile: None,
+        tier: Tier::Mutating,
+        source_flag: Some("https://libtmux.org/en/ts/latest/mcp/tools/send_keys_batch/"),
+    },
+    Seed {
+        page: "004_a9b3d516c071323e.txt",
+        file: "tools/snapshot_pane.json",
+        profile: None,
+        tier: Tier::Readonly,
+        source_flag: None,
+    },
+];
+
+fn options(schemas: &Path, seed: &Seed) -> Options {
+    let mut options = Options::new(schemas);
+    options.profile = seed.profile.map(str::to_string);
+    options
+}
+
+fn committed(file: &str) -> String {
+    std::fs::read_to_string(schemas().join(file)).unwrap()
+}
+
+#[test]
+fn importing_each_seed_page_as_a_new_tool_writes_exactly_the_committed_file() {
+    for seed in &SEEDS {
+        let (_guard, copy) = schemas_copy();
+        let target = copy.join(seed.file);
+        std::fs::remove_file(&target).unwrap();
+        let mut options = options(&copy, seed);
+        options.tier = Some(seed.tier);
+        options.source = seed.source_flag.map(str::to_string);
+        let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options).unwrap();
+        assert_eq!(outcome.planned.len(), 1, "{}", seed.page);
+        assert_eq!(outcome.planned[0].path, target);
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            committed(seed.file),
+            "{}",
+            seed.page
+        );
+        let changes = outcome.changes();
+        assert_eq!(changes.len(), 1, "{}: {changes:?}", seed.page);
+        assert_eq!(changes[0].rule.as_str(), "tool-added");
+    }
+}
+
+/// The committed file with its contract made stale (its tier and source untouched).
+fn outdated(file: &str) -> String {
+    let mut value: Value = serde_json::from_str(&committed(file)).unwrap();
+    value["description"] = json!("An older description.");
+    value["inputSchema"] = json!({"type": "object", "properties": {"gone": {"type": "string"}}});
+    value["annotations"] = json!({"readOnlyHint": true});
+    value.as_object_mut().unwrap().remove("title");
+    serde_json::to_string(&value).unwrap()
+}
+
+#[test]
+fn importing_each_seed_page_over_an_outdated_file_keeps_its_tier_and_source_and_restores_the_committed_file() {
+    for seed in &SEEDS {
+        let (_guard, copy) = schemas_copy();
+        let target = copy.join(seed.file);
+        std::fs::write(&target, outdated(seed.file)).unwrap();
+        // No --tier and no --source: both must come from the file being updated.
+        let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options(&copy, seed)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            committed(seed.file),
+            "{}",
+            seed.page
+        );
+        let changes = outcome.changes();
+        let at = |pointer: &str| changes.iter().find(|c| c.pointer == pointer);
+        assert!(at("/description").is_some(), "{}: {changes:?}", seed.page);
+        assert_eq!(
+            at("/inputSchema/properties/gone").map(|c| c.rule.as_str()),
+            Some("input-removed".to_string()),
+            "{}",
+            seed.page
+        );
+    }
+}
+
+#[test]
+fn importing_an_unchanged_seed_page_reports_no_changes_and_rewrites_nothing() {
+    let (_guard, copy) = schemas_copy();
+    let before = crate::common::tree(&copy);
+    let seed = &SEEDS[2];
+    let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options(&copy, seed)).unwrap();
+    assert!(outcome.changes().is_empty(), "{:?}", outcome.changes());
+    assert!(!outcome.planned[0].changed);
+    assert_eq!(crate::common::tree(&copy), before);
+}
+
+#[test]
+fn the_command_line_imports_a_page_and_prints_the_change_report() {
+    let (_guard, copy) = schemas_copy();
+    let target = copy.join("tools/snapshot_pane.json");
+    std::fs::write(&target, outdated("tools/snapshot_pane.json")).unwrap();
+    let page = seed(SEEDS[3].page);
+    let output = codegen(&["import", "--schemas", copy.to_str().unwrap(), page.to_str().unwrap()]);
+    // The outdated file had an input the page no longer has: a breaking change, exit 2 as `diff`.
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        committed("tools/snapshot_pane.json")
+    );
+    let report = stdout(&output);
+    assert!(
+        report.contains("breaking   snapshot_pane#/inputSchema/properties/gone: input `gone` removed\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("compatible snapshot_pane#/description: description changed\n"),
+        "{report}"
+    );
+    assert!(
+        stderr(&output).contains(&format!("wrote {}", target.display())),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_dry_run_reports_the_changes_and_writes_nothing() {
+    let (_guard, copy) = schemas_copy();
+    let target = copy.join("tools/snapshot_pane.json");
+    std::fs::write(&target, outdated("tools/snapshot_pane.json")).unwrap();
+    let before = crate::common::tree(&copy);
+    let page = seed(SEEDS[3].page);
+    let output = codegen(&[
+        "import",
+        "--dry-run",
+        "--schemas",
+        copy.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("snapshot_pane#/description"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(stderr(&output).contains("would write"), "{}", stderr(&output));
+    assert_eq!(crate::common::tree(&copy), before);
+}
+
+#[test]
+fn every_committed_tool_file_is_in_the_canonical_format() {
+    let mut folders: Vec<PathBuf> = vec![schemas().join("tools")];
+    for entry in std::fs::read_dir(schemas().join("profiles")).unwrap() {
+        folders.push(entry.unwrap().path());
+    }
+    let mut count = 0;
+    for folder in folders {
+        for tool in paneward_codegen::load::load_dir(&folder).unwrap() {
+            let text = std::fs::read_to_string(&tool.path).unwrap();
+            assert_eq!(
+                paneward_codegen::canonical::render(&tool),
+                text,
+                "{}",
+                tool.path.display()
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 4, "the seeded files are there");
+}
+
+#[test]
+fn the_python_profile_holds_the_python_page_contract() {
+    let tool =
+        paneward_codegen::load::load_file(&schemas().join("profiles/python/call_read_tools_batch.json")).unwrap();
+    assert_eq!(tool.tier, Tier::Readonly);
+    assert_eq!(
+        tool.source,
+        "https://libtmux.org/en/py/stable/mcp/tools/call_read_tools_batch/"
+    );
+    assert_eq!(
+        tool.description,
+        "Call several inspect tools serially and return per-tool results."
+    );
+    assert_eq!(tool.title, None, "the Python page gives no title");
+    assert_eq!(
+        tool.annotations,
+        json!({"destructiveHint": true, "idempotentHint": false, "openWorldHint": true, "readOnlyHint": false})
+    );
+    // The page renders the input twice (prose and "Protocol data"); only the JSON copy has `default`.
+    assert_eq!(tool.input_schema["properties"]["on_error"]["default"], json!("stop"));
+}
+
+#[test]
+fn check_validates_the_profile_folders_too() {
+    let (_guard, copy) = schemas_copy();
+    std::fs::write(copy.join("profiles/python/call_read_tools_batch.json"), "{}").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+        .arg("check")
+        .current_dir(copy.parent().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(
+        stderr(&output).contains("profiles/python/call_read_tools_batch.json at /name: missing required field `name`"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -1,0 +1,90 @@
+//! What the generated code refers to: the tool table's row type, tiers, the per-call
+//! context, errors, and the argument/output conversions of the dispatch function.
+
+use paneward_contract::pointer_token;
+use rmcp::model::{CallToolResult, RequestId, ServerJsonRpcMessage, ServerResult};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use serde_path_to_error::Segment;
+
+pub use crate::call::error::{ToolError, ToolErrorKind};
+/// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
+/// the generated table names them as `crate::call::runtime::Tier`.
+pub use paneward_contract::Tier;
+
+/// One row of the generated tool table: the contract of a tool as its file states it.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: Option<&'static str>,
+    pub description: &'static str,
+    pub tier: Tier,
+    /// Compact JSON, exactly as in the schema file.
+    pub input_schema: &'static str,
+    pub output_schema: &'static str,
+    pub annotations: &'static str,
+}
+
+/// What a handler knows about the call it serves.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    /// The JSON-RPC id of the request; `None` for a call nested in a batch.
+    request_id: Option<RequestId>,
+}
+
+impl CallContext {
+    pub fn for_request(request_id: RequestId) -> Self {
+        Self {
+            request_id: Some(request_id),
+        }
+    }
+
+    /// The context of a call made on behalf of another (a batch row).
+    pub fn nested() -> Self {
+        Self { request_id: None }
+    }
+
+    /// The exact length in bytes of the JSON-RPC response line that would carry
+    /// `structured` as a successful tool result (structured content, its text copy,
+    /// the envelope and the newline), as the stdio transport writes it.
+    ///
+    /// # Errors
+    /// Serialization failed (it cannot for a `Value`).
+    pub fn reply_line_len(&self, structured: Value) -> Result<usize, ToolError> {
+        let id = self.request_id.clone().unwrap_or(RequestId::Number(0));
+        let result = CallToolResult::structured(structured);
+        let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
+        let bytes =
+            serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
+        Ok(bytes.len() + 1)
+    }
+}
+
+/// Decodes validated arguments into a generated input type.
+///
+/// # Errors
+/// A value the schema allowed but the Rust type does not, such as `1.0` or `1e20` for
+/// an unbounded `integer` that typify made an `i64`; named by its JSON pointer.
+pub fn decode_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize(arguments).map_err(|error| {
+        let pointer: String = error
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                Segment::Seq { index } => Some(format!("/{index}")),
+                Segment::Map { key } => Some(format!("/{}", pointer_token(key))),
+                Segment::Enum { .. } | Segment::Unknown => None,
+            })
+            .collect();
+        ToolError::invalid_argument(&pointer, error.into_inner())
+    })
+}
+
+/// Encodes a handler's output as the JSON of `structuredContent`.
+///
+/// # Errors
+/// Serialization failed, which is a fault in paneward.
+pub fn encode_output<T: Serialize>(output: &T) -> Result<Value, ToolError> {
+    serde_json::to_value(output).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
+}

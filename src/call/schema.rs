@@ -1,0 +1,265 @@
+//! Checking a call's arguments against the advertised input schema, with a message
+//! that names the JSON pointer and the rule broken.
+//!
+//! typify's types and serde alone do not enforce `minItems`, `maxItems` or `maximum`,
+//! so this runs first. jsonschema's own messages quote the offending value (which may
+//! be huge or secret) and say only "not valid under any of the schemas" for a
+//! `oneOf`; we write our own, and for a `oneOf` of batch operations we report the
+//! errors of the branch whose `tool` matches.
+
+use jsonschema::error::{ValidationError, ValidationErrorKind};
+use paneward_contract::{excerpt, pointer_token};
+use serde_json::Value;
+
+use crate::call::error::ToolError;
+
+/// A compiled input schema and the raw schema (to look up names for messages).
+pub struct SchemaCheck {
+    validator: jsonschema::Validator,
+    schema: Value,
+}
+
+impl SchemaCheck {
+    /// Compiles `schema`.
+    ///
+    /// # Errors
+    /// The schema does not compile (codegen checked it, so this is a paneward fault).
+    pub fn new(schema: Value) -> Result<Self, String> {
+        let validator = jsonschema::validator_for(&schema).map_err(|e| e.to_string())?;
+        Ok(Self { validator, schema })
+    }
+
+    /// Checks `arguments`; the error describes the first problem and counts the rest.
+    ///
+    /// # Errors
+    /// An [`ToolError`] of kind `InvalidArguments`.
+    pub fn check(&self, arguments: &Value) -> Result<(), ToolError> {
+        let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
+        let Some(first) = errors.first() else {
+            return Ok(());
+        };
+        let (pointer, rule) = describe(&self.schema, arguments, first);
+        let more = match errors.len() {
+            1 => String::new(),
+            2 => " (and 1 more problem)".to_string(),
+            n => format!(" (and {} more problems)", n - 1),
+        };
+        Err(ToolError::invalid_argument(&pointer, format!("{rule}{more}")))
+    }
+
+    /// Lists every problem as `(pointer, rule)`, for reports that show them all.
+    pub fn problems(&self, instance: &Value) -> Vec<(String, String)> {
+        self.validator
+            .iter_errors(instance)
+            .map(|e| describe(&self.schema, instance, &e))
+            .collect()
+    }
+}
+
+/// Turns one validation error into a JSON pointer and a sentence naming the rule;
+/// `root` is the whole instance that was validated.
+fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (String, String) {
+    let at = error.instance_path().to_string();
+    let schema_at = error.schema_path().to_string();
+    match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            (format!("{at}/{}", pointer_token(name)), "is required".into())
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let name = unexpected.first().map(String::as_str).unwrap_or_default();
+            let parent = parent_pointer(&schema_at);
+            let allowed = schema
+                .pointer(&format!("{parent}/properties"))
+                .and_then(Value::as_object)
+                .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default();
+            let rule = if allowed.is_empty() {
+                "is not allowed: this object takes no fields".to_string()
+            } else {
+                format!("is not a known field (additionalProperties is false); the fields are: {allowed}")
+            };
+            (format!("{at}/{}", pointer_token(&excerpt(name, 60))), rule)
+        }
+        // jsonschema reports a field of a closed object that declares no `properties`
+        // at the object itself, holding the field's value: find the field's name.
+        ValidationErrorKind::FalseSchema if schema_at.ends_with("/additionalProperties") => {
+            let parent = parent_pointer(&schema_at);
+            let known = schema
+                .pointer(&format!("{parent}/properties"))
+                .and_then(Value::as_object);
+            let name = root
+                .pointer(&at)
+                .and_then(Value::as_object)
+                .and_then(|object| object.keys().find(|key| known.is_none_or(|k| !k.contains_key(*key))))
+                .map(String::as_str)
+                .unwrap_or_default();
+            (
+                format!("{at}/{}", pointer_token(&excerpt(name, 60))),
+                "is not allowed: this object takes no fields".into(),
+            )
+        }
+        ValidationErrorKind::Type { kind } => (at, format!("must be of type {}", type_names(kind))),
+        ValidationErrorKind::Maximum { limit } => (at, format!("must be at most {limit} (maximum)")),
+        ValidationErrorKind::Minimum { limit } => (at, format!("must be at least {limit} (minimum)")),
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            (at, format!("must be less than {limit} (exclusiveMaximum)"))
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            (at, format!("must be greater than {limit} (exclusiveMinimum)"))
+        }
+        ValidationErrorKind::MaxItems { limit } => (at, format!("must have at most {limit} items (maxItems)")),
+        ValidationErrorKind::MinItems { limit } => (
+            at,
+            format!(
+                "must have at least {limit} item{} (minItems)",
+                if *limit == 1 { "" } else { "s" }
+            ),
+        ),
+        ValidationErrorKind::MaxLength { limit } => {
+            (at, format!("must be at most {limit} characters long (maxLength)"))
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            (at, format!("must be at least {limit} characters long (minLength)"))
+        }
+        ValidationErrorKind::Pattern { pattern } => (at, format!("must match the pattern {pattern}")),
+        ValidationErrorKind::Enum { options } => (at, format!("must be one of {}", excerpt(&options.to_string(), 300))),
+        ValidationErrorKind::Constant { expected_value } => {
+            (at, format!("must be {}", excerpt(&expected_value.to_string(), 100)))
+        }
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            describe_variants(schema, root, &schema_at, &at, error.instance(), context)
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => {
+            (at, "matches more than one of the allowed shapes (oneOf)".into())
+        }
+        _ => (at, excerpt(&error.to_string(), 200)),
+    }
+}
+
+/// For a `oneOf` whose branches are told apart by a `tool` const (the batch), report
+/// the branch the caller meant; otherwise say no shape matched.
+fn describe_variants(
+    schema: &Value,
+    root: &Value,
+    schema_at: &str,
+    at: &str,
+    instance: &Value,
+    context: &[Vec<ValidationError<'static>>],
+) -> (String, String) {
+    let branches = schema.pointer(schema_at).and_then(Value::as_array);
+    let tools: Vec<&str> = branches
+        .map(|b| {
+            b.iter()
+                .filter_map(|v| v.pointer("/properties/tool/const").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    if tools.is_empty() {
+        return (
+            at.to_string(),
+            "does not match any of the allowed shapes (oneOf)".into(),
+        );
+    }
+    if !instance.is_object() {
+        return (at.to_string(), "must be of type object".into());
+    }
+    let Some(tool) = instance.get("tool") else {
+        return (format!("{at}/tool"), "is required".into());
+    };
+    let Some(name) = tool.as_str() else {
+        return (format!("{at}/tool"), "must be of type string".into());
+    };
+    match tools.iter().position(|t| *t == name) {
+        Some(index) => match context.get(index).and_then(|errors| errors.first()) {
+            Some(inner) => describe(schema, root, inner),
+            None => (at.to_string(), format!("does not match the `{name}` operation")),
+        },
+        None => (format!("{at}/tool"), format!("must be one of: {}", tools.join(", "))),
+    }
+}
+
+fn type_names(kind: &jsonschema::error::TypeKind) -> String {
+    match kind {
+        jsonschema::error::TypeKind::Single(t) => t.to_string(),
+        jsonschema::error::TypeKind::Multiple(set) => {
+            set.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" or ")
+        }
+    }
+}
+
+fn parent_pointer(pointer: &str) -> &str {
+    pointer.rfind('/').map_or("", |i| &pointer[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(schema: Value, args: Value) -> String {
+        SchemaCheck::new(schema).unwrap().check(&args).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_missing_field_is_named_with_its_pointer() {
+        let schema = json!({"type": "object", "properties": {"pane_id": {"type": "string"}}, "required": ["pane_id"]});
+        assert_eq!(check(schema, json!({})), "invalid arguments: /pane_id: is required");
+    }
+
+    #[test]
+    fn an_unknown_field_lists_the_known_ones() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}, "b": {"type": "string"}}});
+        let message = check(schema, json!({"zzz": 1}));
+        assert!(
+            message.starts_with("invalid arguments: /zzz: is not a known field"),
+            "{message}"
+        );
+        assert!(message.ends_with("the fields are: a, b"), "{message}");
+    }
+
+    #[test]
+    fn a_field_of_an_object_that_takes_none_is_named() {
+        let schema = json!({"type": "object", "additionalProperties": false});
+        assert_eq!(
+            check(schema.clone(), json!({"all": true})),
+            "invalid arguments: /all: is not allowed: this object takes no fields"
+        );
+        let batch = json!({"type": "object", "properties": {"ops": {"type": "array", "items": {"oneOf": [{
+            "type": "object", "additionalProperties": false, "required": ["tool"],
+            "properties": {"tool": {"const": "a", "type": "string"}, "arguments": schema}}]}}}});
+        assert_eq!(
+            check(batch, json!({"ops": [{"tool": "a", "arguments": {"x": 1}}]})),
+            "invalid arguments: /ops/0/arguments/x: is not allowed: this object takes no fields"
+        );
+    }
+
+    #[test]
+    fn a_huge_value_is_not_echoed() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let message = check(schema, json!({"n": "x".repeat(100_000)}));
+        assert_eq!(message, "invalid arguments: /n: must be of type integer");
+    }
+
+    #[test]
+    fn a_batch_operation_reports_the_branch_its_tool_names() {
+        let branch = |tool: &str, required: &str| {
+            json!({
+                "type": "object", "additionalProperties": false, "required": ["tool"],
+                "properties": {"tool": {"const": tool, "type": "string"}, "arguments": {
+                    "type": "object", "additionalProperties": false,
+                    "properties": {required: {"type": "string"}}, "required": [required]}}
+            })
+        };
+        let schema = json!({"type": "object", "properties": {"operations": {"type": "array", "items": {"oneOf": [branch("a", "x"), branch("b", "y")]}}}});
+        let message = check(schema.clone(), json!({"operations": [{"tool": "b", "arguments": {}}]}));
+        assert_eq!(message, "invalid arguments: /operations/0/arguments/y: is required");
+        let message = check(schema.clone(), json!({"operations": [{"tool": "c"}]}));
+        assert_eq!(message, "invalid arguments: /operations/0/tool: must be one of: a, b");
+        // A row that is not an object has no `tool` to be missing.
+        for row in [json!(5), json!("a")] {
+            let message = check(schema.clone(), json!({"operations": [row]}));
+            assert_eq!(message, "invalid arguments: /operations/0: must be of type object");
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The command line and environment: what to run, and the [`Config`] to run it with.
+//!
+//! The server is fixed at start-up so that no tool call can point paneward at another
+//! one. A bad setting stops start-up with a message; it never silently widens what a
+//! model may do.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+
+use paneward_contract::Tier;
+
+use crate::config::Config;
+use crate::tmux::ServerAddress;
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invocation {
+    /// Serve MCP on stdin/stdout (the default).
+    Serve(Config),
+    /// Print the tools the server would list; `json` prints the exact `tools/list` result.
+    Tools {
+        config: Config,
+        json: bool,
+    },
+    /// Compare an MCP server's tools with the contract (`paneward conform`).
+    Conform(crate::conform::Options),
+    Help,
+    Version,
+}
+
+/// A command line or environment that cannot start the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+pub const HELP: &str = "\
+paneward: a Model Context Protocol server for tmux
+
+An MCP client starts paneward as a subprocess and speaks JSON-RPC on its standard
+input and output. paneward drives one tmux server, chosen here and fixed for the
+life of the process. Logs go to standard error.
+
+Usage:
+  paneward [OPTIONS]              serve MCP over stdio (what MCP clients run)
+  paneward tools [--json] [OPTIONS]
+                                  print the tools this configuration offers
+                                  (--json: the exact tools/list result)
+  paneward conform [--tier TIER] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
+                                  start the MCP server COMMAND, list its tools and
+                                  compare each with paneward's contract; prints every
+                                  difference by tool and JSON pointer; exits 0 when
+                                  equal, 1 on a difference, 2 if it cannot compare
+  paneward --help | --version
+
+Options:
+  -L, --socket-name NAME   use tmux's socket NAME (as tmux -L)      [env PANEWARD_SOCKET_NAME]
+  -S, --socket-path PATH   use the socket at PATH (as tmux -S)      [env PANEWARD_SOCKET_PATH]
+      --tmux PATH          the tmux binary (default: tmux on PATH)  [env PANEWARD_TMUX]
+      --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
+                           default mutating; tools above the tier are
+                           neither listed nor callable
+      --reveal-environment show_environment returns values, not only
+                           names (values may be secrets)
+                                                    [env PANEWARD_REVEAL_ENVIRONMENT=1]
+      --no-control-mode    never attach a control-mode client (tmux -C); run one
+                           tmux process per call (slower)
+                                                    [env PANEWARD_NO_CONTROL_MODE=1]
+  -h, --help               this text
+  -V, --version            print the version
+
+Conform options:
+      --tier TIER          compare with the contract's tools at or below TIER, as a
+                           server started with --safety TIER lists them (default mutating)
+      --schemas DIR        compare with the tool files in DIR (as schemas/tools)
+                           instead of the contract built into this paneward
+      --timeout SECS       how long the server may take per request (default 30)
+
+Without -L or -S, paneward uses the server `tmux` alone would use. For an existing
+libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
+LIBTMUX_SAFETY are read after paneward's own variables.
+
+Logging: RUST_LOG-style filters in PANEWARD_LOG (default: info,rmcp=warn), on standard error.
+";
+
+/// Reads the environment through a function so tests can supply their own.
+pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Parses the arguments after the program name.
+///
+/// # Errors
+/// An unknown option or subcommand, a missing value, both -L and -S, or an unknown tier.
+pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
+    let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|first| first == "conform") {
+        let rest: Vec<OsString> = args.skip(1).collect();
+        if rest.first().is_some_and(|a| a == "-h" || a == "--help") {
+            return Ok(Invocation::Help);
+        }
+        return crate::conform::options::parse(rest)
+            .map(Invocation::Conform)
+            .map_err(UsageError);
+    }
+    let mut args = args.map(|a| {
+        a.into_string()
+            .map_err(|_| UsageError("arguments must be valid UTF-8".into()))
+    });
+    let mut socket_name: Option<String> = None;
+    let mut socket_path: Option<PathBuf> = None;
+    let mut tmux_binary: Option<PathBuf> = None;
+    let mut safety: Option<String> = None;
+    let mut subcommand: Option<String> = None;
+    let mut json = false;
+    let mut reveal_environment = false;
+    let mut no_control_mode = false;
+    while let Some(arg) = args.next() {
+        let arg = arg?;
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String, UsageError> {
+            match inline.clone() {
+                Some(v) => Ok(v),
+                None => args
+                    .next()
+                    .transpose()?
+                    .ok_or_else(|| UsageError(format!("{name} needs a value"))),
+            }
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Invocation::Help),
+            "-V" | "--version" => return Ok(Invocation::Version),
+            "-L" | "--socket-name" => socket_name = Some(value("--socket-name")?),
+            "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
+            "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
+            "--safety" => safety = Some(value("--safety")?),
+            "--reveal-environment" if inline.is_none() => reveal_environment = true,
+            "--no-control-mode" if inline.is_none() => no_control_mode = true,
+            "--json" if subcommand.as_deref() == Some("tools") => json = true,
+            "serve" | "tools" if subcommand.is_none() => subcommand = Some(flag),
+            other if other.starts_with('-') => return Err(UsageError(format!("unknown option {other}"))),
+            other => {
+                return Err(UsageError(format!(
+                    "unknown command {other:?}; commands are serve, tools and conform"
+                )))
+            }
+        }
+    }
+    let address = resolve_address(socket_name, socket_path, env)?;
+    let safety_text = safety
+        .or_else(|| env("PANEWARD_SAFETY"))
+        .or_else(|| env("LIBTMUX_SAFETY"));
+    let safety = match safety_text {
+        Some(text) => text.parse::<Tier>().map_err(|e| UsageError(format!("--safety: {e}")))?,
+        None => Tier::Mutating,
+    };
+    let tmux_binary = tmux_binary
+        .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("tmux"));
+    let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
+    let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
+    let config = Config {
+        tmux_binary,
+        address,
+        safety,
+        reveal_environment,
+        control_mode,
+    };
+    Ok(match subcommand.as_deref() {
+        Some("tools") => Invocation::Tools { config, json },
+        _ => Invocation::Serve(config),
+    })
+}
+
+/// An on/off environment variable: unset or empty is off; anything but the usual
+/// spellings stops start-up rather than guessing.
+fn env_switch(key: &str, env: EnvLookup<'_>) -> Result<bool, UsageError> {
+    match env(key).as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("" | "0" | "false" | "no" | "off") => Ok(false),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some(_) => Err(UsageError(format!(
+            "{key} must be 1 or 0 (or true/false, yes/no, on/off)"
+        ))),
+    }
+}
+
+/// Flags beat paneward's variables, which beat libtmux-mcp's.
+fn resolve_address(
+    name: Option<String>,
+    path: Option<PathBuf>,
+    env: EnvLookup<'_>,
+) -> Result<ServerAddress, UsageError> {
+    let non_empty = |key: &str| env(key).filter(|v| !v.is_empty());
+    match (name, path) {
+        (Some(_), Some(_)) => Err(UsageError(
+            "give either --socket-name or --socket-path, not both".into(),
+        )),
+        (Some(name), None) => checked_name(name),
+        (None, Some(path)) => Ok(ServerAddress::Path(path)),
+        (None, None) => match (non_empty("PANEWARD_SOCKET_NAME"), non_empty("PANEWARD_SOCKET_PATH")) {
+            (Some(_), Some(_)) => Err(UsageError(
+                "PANEWARD_SOCKET_NAME and PANEWARD_SOCKET_PATH are both set; unset one".into(),
+            )),
+            (Some(name), None) => checked_name(name),
+            (None, Some(path)) => Ok(ServerAddress::Path(PathBuf::from(path))),
+            (None, None) => match non_empty("LIBTMUX_SOCKET") {
+                Some(value) if value.contains('/') => Ok(ServerAddress::Path(PathBuf::from(value))),
+                Some(value) => checked_name(value),
+                None => Ok(ServerAddress::Default),
+            },
+        },
+    }
+}
+
+/// tmux joins the name onto its socket folder: a `/` would reach outside it.
+fn checked_name(name: String) -> Result<ServerAddress, UsageError> {
+    if name.is_empty() || name.contains('/') {
+        return Err(UsageError(
+            "a socket name must be non-empty and hold no `/`; use --socket-path for a path".into(),
+        ));
+    }
+    Ok(ServerAddress::Name(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse_with(args: &[&str], vars: &[(&str, &str)]) -> Result<Invocation, UsageError> {
+        let vars: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        parse(args.iter().map(OsString::from), &|key| vars.get(key).cloned())
+    }
+
+    fn serve_config(args: &[&str], vars: &[(&str, &str)]) -> Config {
+        match parse_with(args, vars).unwrap() {
+            Invocation::Serve(config) => config,
+            other => panic!("expected serve, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_default_server_and_the_mutating_tier() {
+        let config = serve_config(&[], &[]);
+        assert_eq!(config.address, ServerAddress::Default);
+        assert_eq!(config.safety, Tier::Mutating);
+        assert_eq!(config.tmux_binary, PathBuf::from("tmux"));
+    }
+
+    #[test]
+    fn flags_beat_paneward_variables_which_beat_libtmux_variables() {
+        let vars = [
+            ("PANEWARD_SOCKET_NAME", "env"),
+            ("LIBTMUX_SOCKET", "lib"),
+            ("PANEWARD_SAFETY", "readonly"),
+            ("LIBTMUX_SAFETY", "destructive"),
+        ];
+        assert_eq!(
+            serve_config(&["-L", "flag"], &vars).address,
+            ServerAddress::Name("flag".into())
+        );
+        assert_eq!(serve_config(&[], &vars).address, ServerAddress::Name("env".into()));
+        assert_eq!(serve_config(&[], &vars).safety, Tier::Readonly);
+        assert_eq!(serve_config(&[], &vars[2..]).address, ServerAddress::Default);
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_SOCKET", "lib")]).address,
+            ServerAddress::Name("lib".into())
+        );
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_SOCKET", "/run/t.sock")]).address,
+            ServerAddress::Path("/run/t.sock".into())
+        );
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_SAFETY", "destructive")]).safety,
+            Tier::Destructive
+        );
+        assert_eq!(serve_config(&["--safety=readonly"], &vars[3..]).safety, Tier::Readonly);
+    }
+
+    #[test]
+    fn an_unknown_tier_stops_start_up() {
+        let error = parse_with(&["--safety", "everything"], &[]).unwrap_err();
+        assert!(error.0.contains("unknown safety tier \"everything\""), "{error}");
+        assert!(parse_with(&[], &[("PANEWARD_SAFETY", "yolo")]).is_err());
+    }
+
+    #[test]
+    fn conflicting_or_malformed_sockets_are_refused() {
+        assert!(parse_with(&["-L", "a", "-S", "/b"], &[]).is_err());
+        assert!(parse_with(&["-L", "../x"], &[]).is_err());
+        assert!(parse_with(&["-L"], &[]).unwrap_err().0.contains("needs a value"));
+        assert!(parse_with(&["--bogus"], &[])
+            .unwrap_err()
+            .0
+            .contains("unknown option --bogus"));
+    }
+
+    #[test]
+    fn control_mode_is_on_unless_turned_off() {
+        assert!(serve_config(&[], &[]).control_mode);
+        assert!(!serve_config(&["--no-control-mode"], &[]).control_mode);
+        assert!(!serve_config(&[], &[("PANEWARD_NO_CONTROL_MODE", "1")]).control_mode);
+        assert!(parse_with(&[], &[("PANEWARD_NO_CONTROL_MODE", "maybe")]).is_err());
+    }
+
+    #[test]
+    fn environment_values_are_revealed_only_on_request() {
+        assert!(!serve_config(&[], &[]).reveal_environment);
+        assert!(serve_config(&["--reveal-environment"], &[]).reveal_environment);
+        assert!(serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "1")]).reveal_environment);
+        assert!(!serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "off")]).reveal_environment);
+        assert!(parse_with(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "maybe")]).is_err());
+        assert!(parse_with(&["--reveal-environment=yes"], &[]).is_err());
+    }
+
+    #[test]
+    fn the_tools_subcommand_takes_json() {
+        match parse_with(&["tools", "--json", "--safety", "readonly"], &[]).unwrap() {
+            Invocation::Tools { config, json } => {
+                assert!(json);
+                assert_eq!(config.safety, Tier::Readonly);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_with(&["--json"], &[]).is_err());
+    }
+
+    #[test]
+    fn the_conform_subcommand_takes_its_own_options_and_the_server_command() {
+        match parse_with(&["conform", "--tier", "readonly", "--", "paneward", "-L", "x"], &[]).unwrap() {
+            Invocation::Conform(options) => {
+                assert_eq!(options.tier, Tier::Readonly);
+                assert_eq!(options.command, ["paneward", "-L", "x"].map(OsString::from));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
+        assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
+    }
+}

@@ -1,0 +1,425 @@
+//! The cohort check: the one gate every handler that types into a pane goes through.
+//!
+//! tmux delivers input to more panes than the one named: with `synchronize-panes` on,
+//! every pane of the window that has it on too gets the same keys. So immediately
+//! before each input paneward reads the target's whole window in one round trip and
+//! checks every pane the input could reach (the *cohort*): each must exist, be alive
+//! and accept input; none may be the pane paneward itself runs in, or be in a mode
+//! such as copy mode, unless the caller passed `force`.
+
+use std::fmt;
+
+use crate::app::App;
+use crate::call::error::ToolError;
+use crate::guard::caller::{is_caller, CallerPane};
+use crate::tmux::format::{parse_records, record_format};
+use crate::tmux::{Command, PaneId, TmuxError};
+
+/// What the check reads about every pane of the target's window.
+const COHORT_FIELDS: [&str; 10] = [
+    "pane_id",
+    "window_id",
+    "window_zoomed_flag",
+    "pane_active",
+    "pane_dead",
+    "pane_in_mode",
+    "pane_input_off",
+    // The pane's effective value: a pane option overrides the window's.
+    "synchronize-panes",
+    "pid",
+    "socket_path",
+];
+
+/// One pane of the target's window, as the check sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneView {
+    pub id: PaneId,
+    pub dead: bool,
+    pub in_mode: bool,
+    /// Input disabled with `select-pane -d`: tmux drops keys sent to it.
+    pub input_off: bool,
+    pub active: bool,
+    pub synchronized: bool,
+    pub is_caller: bool,
+}
+
+/// The target's window at the moment of the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowView {
+    pub window_id: String,
+    /// A zoomed window shows only its active pane, and tmux synchronizes only to
+    /// panes it shows.
+    pub zoomed: bool,
+    pub panes: Vec<PaneView>,
+}
+
+/// A rule of the check; the first three hold even with `force`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    Missing,
+    Dead,
+    InputOff,
+    Caller,
+    InMode,
+}
+
+impl Rule {
+    /// Whether `force` lifts this rule.
+    pub fn forceable(self) -> bool {
+        matches!(self, Self::Caller | Self::InMode)
+    }
+
+    fn sentence(self) -> &'static str {
+        match self {
+            Self::Missing => "does not exist (input needs an existing pane; list panes again for current ids)",
+            Self::Dead => "is dead (input needs a live pane; force does not change this)",
+            Self::InputOff => {
+                "has input disabled with select-pane -d (tmux would drop the keys; force does not change this)"
+            }
+            Self::Caller => "is the caller pane, the one paneward itself runs in (input there needs force: true)",
+            Self::InMode => {
+                "is in a mode such as copy mode, where keys run mode commands (input there needs force: true)"
+            }
+        }
+    }
+}
+
+/// Why a row was not typed: which pane broke which rule, and how the target reaches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub target: PaneId,
+    pub pane: PaneId,
+    pub rule: Rule,
+    /// The window whose `synchronize-panes` brought `pane` into the cohort, if `pane`
+    /// is not the target itself.
+    pub synchronized_window: Option<String>,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(window) = &self.synchronized_window {
+            write!(
+                f,
+                "synchronize-panes is on in window {window}, so input to pane {} also reaches pane {}; ",
+                self.target, self.pane
+            )?;
+        }
+        write!(f, "pane {} {}; nothing was typed", self.pane, self.rule.sentence())
+    }
+}
+
+/// The panes tmux will actually deliver to, once every member passed the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cohort {
+    /// The panes that receive the input, target first.
+    pub receivers: Vec<PaneId>,
+}
+
+/// The command that reads the target's window; it fails for a missing pane.
+fn read_window(target: PaneId) -> Command {
+    Command::new("list-panes")
+        .arg("-t")
+        .arg(target.to_string())
+        .arg("-F")
+        .arg(record_format(&COHORT_FIELDS))
+}
+
+/// Parses the output of [`read_window`], marking the caller pane.
+///
+/// # Errors
+/// A malformed record.
+fn parse_window(output: &[u8], caller: Option<&CallerPane>) -> Result<WindowView, TmuxError> {
+    let text = String::from_utf8_lossy(output);
+    let records = parse_records("list-panes", &COHORT_FIELDS, &text)?;
+    let mut view = WindowView {
+        window_id: String::new(),
+        zoomed: false,
+        panes: Vec::with_capacity(records.len()),
+    };
+    for record in &records {
+        let id: PaneId = record.text("pane_id")?.parse().map_err(|_| TmuxError::Protocol {
+            command: "list-panes".into(),
+            detail: "a pane id did not parse".into(),
+        })?;
+        view.window_id = record.text("window_id")?.to_string();
+        view.zoomed = record.flag("window_zoomed_flag")?;
+        let is_caller = is_caller(caller, id, record)?;
+        view.panes.push(PaneView {
+            id,
+            dead: record.flag("pane_dead")?,
+            in_mode: record.flag("pane_in_mode")?,
+            input_off: record.flag("pane_input_off")?,
+            active: record.flag("pane_active")?,
+            synchronized: record.flag("synchronize-panes")?,
+            is_caller,
+        });
+    }
+    Ok(view)
+}
+
+/// The first rule `pane` breaks, if any: the ones `force` cannot lift come first.
+fn broken_rule(pane: &PaneView, force: bool) -> Option<Rule> {
+    let rules = [
+        (pane.dead, Rule::Dead),
+        (pane.input_off, Rule::InputOff),
+        (pane.is_caller, Rule::Caller),
+        (pane.in_mode, Rule::InMode),
+    ];
+    rules
+        .into_iter()
+        .find(|(broken, rule)| *broken && !(force && rule.forceable()))
+        .map(|(_, rule)| rule)
+}
+
+/// Decides a row from the window it targets: the cohort to type into, or why not.
+///
+/// The members are the target plus, when the target has `synchronize-panes` on, every
+/// other pane of the window that has it on too. The receivers are what tmux 3.3a
+/// delivers to: keys for a pane in a mode go to that mode and are not synchronized;
+/// otherwise siblings in a mode, dead, input-disabled or hidden by zoom are skipped.
+///
+/// # Errors
+/// The first member, target first, that breaks a rule.
+pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Cohort, Refusal> {
+    let refuse = |pane: PaneId, rule: Rule| Refusal {
+        target,
+        pane,
+        rule,
+        synchronized_window: (pane != target).then(|| window.window_id.clone()),
+    };
+    let Some(aimed) = window.panes.iter().find(|p| p.id == target) else {
+        return Err(refuse(target, Rule::Missing));
+    };
+    let siblings: Vec<&PaneView> = if aimed.synchronized {
+        window
+            .panes
+            .iter()
+            .filter(|p| p.id != target && p.synchronized)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for pane in std::iter::once(aimed).chain(siblings.iter().copied()) {
+        if let Some(rule) = broken_rule(pane, force) {
+            return Err(refuse(pane.id, rule));
+        }
+    }
+    let mut receivers = vec![target];
+    if !aimed.in_mode {
+        receivers.extend(
+            siblings
+                .iter()
+                .filter(|p| !p.in_mode && !p.dead && !p.input_off && (!window.zoomed || p.active))
+                .map(|p| p.id),
+        );
+    }
+    Ok(Cohort { receivers })
+}
+
+/// Checks `target`'s cohort against the live tmux server in one round trip.
+///
+/// # Errors
+/// A [`ToolError::blocked`] naming the pane and rule, or the tmux failure.
+pub async fn check(app: &App, target: PaneId, force: bool) -> Result<Cohort, ToolError> {
+    let output = match app.tmux.run(read_window(target)).await {
+        Ok(output) => output,
+        Err(error) if error.is_object_gone() => {
+            let refusal = Refusal {
+                target,
+                pane: target,
+                rule: Rule::Missing,
+                synchronized_window: None,
+            };
+            return Err(ToolError::blocked(refusal.to_string()));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let window = parse_window(&output, app.caller.as_ref())?;
+    evaluate(target, &window, force).map_err(|refusal| ToolError::blocked(refusal.to_string()))
+}
+
+/// Types `input` into `target` if its cohort passes the check made just before, and
+/// returns the panes that received it. `input` must address `target` only; an empty
+/// `input` checks and types nothing.
+///
+/// # Errors
+/// The check's refusal, or tmux failing to deliver.
+pub async fn deliver(app: &App, target: PaneId, force: bool, input: &[Command]) -> Result<Vec<PaneId>, ToolError> {
+    let cohort = check(app, target, force).await?;
+    if !input.is_empty() {
+        app.tmux.run_all(input).await?;
+    }
+    tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
+    Ok(cohort.receivers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pane(id: u32) -> PaneView {
+        PaneView {
+            id: PaneId(id),
+            dead: false,
+            in_mode: false,
+            input_off: false,
+            active: false,
+            synchronized: false,
+            is_caller: false,
+        }
+    }
+
+    fn window(panes: Vec<PaneView>) -> WindowView {
+        WindowView {
+            window_id: "@1".into(),
+            zoomed: false,
+            panes,
+        }
+    }
+
+    fn synced(panes: Vec<PaneView>) -> WindowView {
+        window(
+            panes
+                .into_iter()
+                .map(|p| PaneView {
+                    synchronized: true,
+                    ..p
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn an_unsynchronized_window_puts_only_the_target_in_the_cohort() {
+        let view = window(vec![
+            pane(1),
+            PaneView {
+                is_caller: true,
+                ..pane(2)
+            },
+        ]);
+        let cohort = evaluate(PaneId(1), &view, false).unwrap();
+        assert_eq!(cohort.receivers, [PaneId(1)]);
+    }
+
+    #[test]
+    fn a_synchronized_window_puts_every_synchronized_pane_in_the_cohort() {
+        let mut view = synced(vec![pane(1), pane(2), pane(3)]);
+        view.panes[2].synchronized = false; // a pane option can turn it off
+        let cohort = evaluate(PaneId(2), &view, false).unwrap();
+        assert_eq!(cohort.receivers, [PaneId(2), PaneId(1)]);
+    }
+
+    #[test]
+    fn force_lifts_the_caller_and_mode_rules_only() {
+        for (changed, rule) in [
+            (
+                PaneView {
+                    is_caller: true,
+                    ..pane(1)
+                },
+                Rule::Caller,
+            ),
+            (
+                PaneView {
+                    in_mode: true,
+                    ..pane(1)
+                },
+                Rule::InMode,
+            ),
+            (PaneView { dead: true, ..pane(1) }, Rule::Dead),
+            (
+                PaneView {
+                    input_off: true,
+                    ..pane(1)
+                },
+                Rule::InputOff,
+            ),
+        ] {
+            let view = window(vec![changed]);
+            let refusal = evaluate(PaneId(1), &view, false).unwrap_err();
+            assert_eq!(refusal.rule, rule);
+            assert_eq!(evaluate(PaneId(1), &view, true).is_ok(), rule.forceable(), "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn a_sibling_that_breaks_a_rule_refuses_the_row_and_the_reason_says_why_it_counts() {
+        let view = synced(vec![
+            pane(1),
+            PaneView {
+                is_caller: true,
+                ..pane(2)
+            },
+        ]);
+        let refusal = evaluate(PaneId(1), &view, false).unwrap_err();
+        assert_eq!((refusal.pane, refusal.rule), (PaneId(2), Rule::Caller));
+        let text = refusal.to_string();
+        assert!(
+            text.starts_with("synchronize-panes is on in window @1, so input to pane %1 also reaches pane %2; pane %2 is the caller pane"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_missing_target_is_refused_even_with_force() {
+        let view = window(vec![pane(1)]);
+        let refusal = evaluate(PaneId(9), &view, true).unwrap_err();
+        assert_eq!(refusal.rule, Rule::Missing);
+        assert!(refusal.to_string().starts_with("pane %9 does not exist"));
+    }
+
+    #[test]
+    fn receivers_are_what_tmux_delivers_to() {
+        // Keys for a pane in a mode go to the mode and are not synchronized.
+        let view = synced(vec![
+            PaneView {
+                in_mode: true,
+                ..pane(1)
+            },
+            pane(2),
+        ]);
+        assert_eq!(evaluate(PaneId(1), &view, true).unwrap().receivers, [PaneId(1)]);
+        // Siblings in a mode (with force) and siblings hidden by zoom are skipped.
+        let view = synced(vec![
+            pane(1),
+            PaneView {
+                in_mode: true,
+                ..pane(2)
+            },
+            pane(3),
+        ]);
+        assert_eq!(
+            evaluate(PaneId(1), &view, true).unwrap().receivers,
+            [PaneId(1), PaneId(3)]
+        );
+        let mut view = synced(vec![
+            PaneView {
+                active: true,
+                ..pane(1)
+            },
+            pane(2),
+        ]);
+        view.zoomed = true;
+        let cohort = evaluate(PaneId(1), &view, false).unwrap();
+        assert_eq!(cohort.receivers, [PaneId(1)]);
+        // Hidden by the zoom, pane 2 is still a member: it is held to the rules.
+        view.panes[1].in_mode = true;
+        let refusal = evaluate(PaneId(1), &view, false).unwrap_err();
+        assert_eq!(refusal.pane, PaneId(2));
+    }
+
+    #[test]
+    fn the_window_record_is_parsed_and_the_caller_marked() {
+        let caller = CallerPane::from_env(Some("/tmp/s,42,0"), Some("%2"));
+        let line = |id: &str, sync: &str| {
+            format!("{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}/tmp/s\u{1e}\n")
+        };
+        let output = format!("{}{}", line("%1", "1"), line("%2", "0"));
+        let view = parse_window(output.as_bytes(), caller.as_ref()).unwrap();
+        assert_eq!(view.window_id, "@7");
+        assert_eq!(view.panes.len(), 2);
+        assert!(view.panes[0].synchronized && !view.panes[0].is_caller);
+        assert!(!view.panes[1].synchronized && view.panes[1].is_caller);
+    }
+}

@@ -1,0 +1,4 @@
+//! The MCP layer: paneward's rmcp server handler and the stdio transport in front of it.
+
+pub mod server;
+pub mod stdio;

@@ -1,0 +1,289 @@
+//! `call_read_tools_batch` against real tmux servers, through the binary: order, error
+//! policy, and the 1,000,000-byte bound measured on the line paneward writes.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use crate::support::{assert_valid_output, Client, TmuxServer};
+use serde_json::{json, Value};
+
+/// A `tmux` that appends its arguments (and the script it reads) to a log, one line per
+/// run, then runs tmux: it shows what paneward asked tmux to do, and in which order.
+struct LoggingTmux {
+    dir: PathBuf,
+}
+
+impl LoggingTmux {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("pw-batch-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("tmux");
+        let log = dir.join("log");
+        std::fs::write(
+            &script,
+            format!(
+                // paneward sends its commands as a script on standard input
+                // (`source-file -`): log that script, with tmux's quotes taken out.
+                "#!/bin/sh\nlog='{}'\ncase \"$*\" in\n*'source-file -')\n  script=$(cat)\n  printf '%s %s\\n' \"$*\" \"$(printf '%s' \"$script\" | tr -d \"'\")\" >> \"$log\"\n  printf '%s\\n' \"$script\" | exec tmux \"$@\" ;;\n*)\n  printf '%s\\n' \"$*\" >> \"$log\"\n  exec tmux \"$@\" ;;\nesac\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Self { dir }
+    }
+
+    fn client(&self, tmux: &TmuxServer) -> Client {
+        let binary = self.dir.join("tmux");
+        // Without control mode every round trip is a tmux process the wrapper logs.
+        let mut client = tmux.paneward_with(&["--tmux", binary.to_str().unwrap(), "--no-control-mode"], &[]);
+        client.initialize();
+        client
+    }
+
+    fn runs(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+impl Drop for LoggingTmux {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn batch(operations: Vec<Value>, on_error: Option<&str>) -> Value {
+    let mut arguments = json!({"operations": operations});
+    if let Some(on_error) = on_error {
+        arguments["on_error"] = json!(on_error);
+    }
+    arguments
+}
+
+#[test]
+fn sixteen_operations_run_in_order_each_through_its_own_tool() {
+    let tmux = TmuxServer::start();
+    let words = ["alpha", "bravo", "charlie", "delta"];
+    let panes: Vec<String> = words
+        .iter()
+        .map(|w| tmux.window_showing(&format!("echo {w}"), w))
+        .collect();
+    let logging = LoggingTmux::new("order");
+    let mut client = logging.client(&tmux);
+    assert_eq!(logging.runs(), Vec::<String>::new(), "nothing ran before the batch");
+
+    let tools = ["capture_pane", "snapshot_pane", "capture_since", "search_panes"];
+    let operations: Vec<Value> = (0..16)
+        .map(|i| {
+            let (tool, k) = (tools[i % 4], (i / 4 + i) % 4);
+            let arguments = if tool == "search_panes" {
+                json!({"pattern": words[k]})
+            } else {
+                json!({"pane_id": panes[k]})
+            };
+            json!({"tool": tool, "arguments": arguments})
+        })
+        .collect();
+    let reply = client.call_ok("call_read_tools_batch", batch(operations.clone(), None));
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(16), json!(0))
+    );
+    assert_eq!(
+        (reply["onError"].clone(), reply["stoppedAt"].clone()),
+        (json!("stop"), Value::Null)
+    );
+    assert_eq!(
+        (reply["truncated"].clone(), reply["truncatedBytes"].clone()),
+        (json!(false), json!(0))
+    );
+
+    let mut runs = logging.runs().into_iter();
+    for (i, row) in reply["results"].as_array().unwrap().iter().enumerate() {
+        let k = (i / 4 + i) % 4;
+        let tool = tools[i % 4];
+        assert_eq!(row["index"], i);
+        assert_eq!(row["tool"], tool);
+        assert_eq!(
+            (row["success"].clone(), row["error"].clone()),
+            (json!(true), Value::Null)
+        );
+        assert_eq!(row["resultTruncated"], false);
+        let result = &row["result"];
+        // Each row holds what the tool returns on its own, for the pane it named.
+        assert_valid_output(tool, result);
+        match tool {
+            "search_panes" => {
+                assert_eq!(result["panes"][0]["paneId"], json!(panes[k]), "row {i}");
+                assert!(runs.next().unwrap().contains(" list-panes -a "), "row {i}: listing");
+                assert!(runs.next().unwrap().contains(" capture-pane "), "row {i}: screens");
+            }
+            _ => {
+                assert!(result.to_string().contains(words[k]), "row {i}: {result}");
+                let run = runs.next().unwrap();
+                let words: Vec<&str> = run.split(' ').collect();
+                let targets: Vec<&str> = words.windows(2).filter(|w| w[0] == "-t").map(|w| w[1]).collect();
+                assert!(
+                    !targets.is_empty() && targets.iter().all(|t| *t == panes[k]),
+                    "row {i} ran {run}"
+                );
+            }
+        }
+    }
+    assert_eq!(runs.next(), None, "one tmux run per operation (two for a search)");
+}
+
+#[test]
+fn seventeen_operations_are_rejected_before_anything_runs() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let logging = LoggingTmux::new("seventeen");
+    let mut client = logging.client(&tmux);
+    let operations = vec![json!({"tool": "capture_pane", "arguments": {"pane_id": pane}}); 17];
+    let text = client.call_err("call_read_tools_batch", batch(operations, None));
+    assert!(text.contains("/operations") && text.contains("at most 16"), "{text}");
+    // An operation that breaks its branch of the schema rejects the batch too, by pointer.
+    let operations = vec![
+        json!({"tool": "capture_pane", "arguments": {"pane_id": pane}}),
+        json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "lines": 3}}),
+    ];
+    let text = client.call_err("call_read_tools_batch", batch(operations, None));
+    assert!(
+        text.contains("/operations/1/arguments/lines") && text.contains("not a known field"),
+        "{text}"
+    );
+    let text = client.call_err("call_read_tools_batch", json!({"operations": []}));
+    assert!(text.contains("/operations") && text.contains("at least 1"), "{text}");
+    let text = client.call_err("call_read_tools_batch", json!({"operations": null}));
+    assert!(text.contains("/operations") && text.contains("not null"), "{text}");
+    assert_eq!(logging.runs(), Vec::<String>::new(), "tmux never ran");
+}
+
+#[test]
+fn stop_ends_at_a_failing_operation_and_continue_runs_the_rest() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_showing("echo steady", "steady");
+    let mut client = tmux.paneward();
+    let operations = vec![
+        json!({"tool": "capture_pane", "arguments": {"pane_id": pane}}),
+        json!({"tool": "capture_pane", "arguments": {"pane_id": "%9999"}}),
+        json!({"tool": "capture_since", "arguments": {"pane_id": pane, "max_lines": 0}}),
+        json!({"tool": "snapshot_pane", "arguments": {"pane_id": pane}}),
+    ];
+
+    let stopped = client.call_ok("call_read_tools_batch", batch(operations.clone(), None));
+    let rows = stopped["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(stopped["stoppedAt"], 1);
+    assert_eq!(
+        (stopped["succeeded"].clone(), stopped["failed"].clone()),
+        (json!(1), json!(1))
+    );
+    let failed = &rows[1];
+    assert_eq!(
+        (failed["success"].clone(), failed["result"].clone()),
+        (json!(false), Value::Null)
+    );
+    assert_eq!(failed["resultTruncated"], false);
+    assert!(
+        failed["error"].as_str().unwrap().contains("can't find pane: %9999"),
+        "{failed}"
+    );
+
+    let all = client.call_ok("call_read_tools_batch", batch(operations, Some("continue")));
+    let rows = all["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        (all["stoppedAt"].clone(), all["onError"].clone()),
+        (Value::Null, json!("continue"))
+    );
+    assert_eq!((all["succeeded"].clone(), all["failed"].clone()), (json!(2), json!(2)));
+    let success: Vec<bool> = rows.iter().map(|r| r["success"].as_bool().unwrap()).collect();
+    assert_eq!(success, [true, false, false, true]);
+    let error = rows[2]["error"].as_str().unwrap();
+    assert!(
+        error.contains("/max_lines") && error.contains("between 1 and 5000"),
+        "{error}"
+    );
+    assert_eq!(rows[3]["result"]["pane"]["id"], json!(pane));
+}
+
+/// The raw JSON-RPC line paneward writes for a request, and its parsed `result`.
+fn raw_call(client: &mut Client, id: i64, tool: &str, arguments: Value) -> (String, Value) {
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}}));
+    let (line, message) = client.response_line(&json!(id));
+    (line, message["result"].clone())
+}
+
+#[test]
+fn results_of_several_megabytes_are_dropped_largest_first_to_fit_one_megabyte_on_stdout() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-option", "-g", "history-limit", "10000"]);
+    // 6,000 rows of 79 characters (no wrapping at 80 columns), numbered.
+    let pane = tmux.window_running(
+        "awk 'BEGIN { s = sprintf(\"%74s\", \"\"); gsub(/ /, \"x\", s); \
+         for (i = 1; i <= 6000; i++) printf \"%05d%s\\n\", i, s }'; exec sleep 100000",
+    );
+    tmux.wait_for_text(&pane, "06000x");
+    let mut client = tmux.paneward();
+
+    let big = json!({"pane_id": pane, "history": true, "max_lines": 5000});
+    let small = json!({"pane_id": pane, "history": true, "max_lines": 50});
+    let smalls = [3, 7, 11, 15];
+    let operations: Vec<Value> = (0..16)
+        .map(|i| json!({"tool": "capture_pane", "arguments": if smalls.contains(&i) { &small } else { &big }}))
+        .collect();
+    let (line, result) = raw_call(
+        &mut client,
+        100,
+        "call_read_tools_batch",
+        json!({"operations": operations}),
+    );
+
+    // The bound, on the bytes written to stdout (the newline counts).
+    let written = line.len() + 1;
+    assert!(written <= 1_000_000, "{written} bytes");
+    assert_ne!(result["isError"], json!(true));
+    let reply = result["structuredContent"].clone();
+    assert_valid_output("call_read_tools_batch", &reply);
+    let copy: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(copy, reply, "the text copy is the same reply");
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["truncated"].clone()),
+        (json!(16), json!(true))
+    );
+
+    // Retained rows are complete: exactly what the tool returns alone.
+    let alone_big = client.call_ok("capture_pane", big.clone());
+    let alone_small = client.call_ok("capture_pane", small.clone());
+    assert_eq!(alone_big["lines"].as_array().unwrap().len(), 5000);
+    assert!(alone_big["lines"][4999].as_str().unwrap().starts_with("06000x"));
+    let rows = reply["results"].as_array().unwrap();
+    let mut dropped = 0;
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["success"], true);
+        if smalls.contains(&i) {
+            assert_eq!(row["result"], alone_small, "row {i}");
+            assert_eq!(row["resultTruncated"], false);
+        } else if row["resultTruncated"] == json!(true) {
+            assert_eq!(row["result"], Value::Null, "row {i}");
+            dropped += 1;
+        } else {
+            assert_eq!(row["result"], alone_big, "row {i}");
+        }
+    }
+    // Two large results (about 830 kB each on the line) cannot both fit; one can, and
+    // of equal results the earliest is the one kept.
+    assert_eq!(dropped, 11);
+    assert_eq!(rows[0]["resultTruncated"], false);
+    // truncatedBytes: the compact JSON of the dropped results.
+    let each = serde_json::to_string(&alone_big).unwrap().len();
+    assert_eq!(reply["truncatedBytes"], json!(11 * each));
+    assert!(11 * each > 4_000_000, "several megabytes were dropped: {}", 11 * each);
+}

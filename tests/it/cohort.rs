@@ -1,0 +1,267 @@
+//! The cohort check against real tmux servers: synchronize-panes, the caller pane,
+//! copy mode and dead panes, each refused or delivered as the rules say.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::{Scratch, TmuxServer};
+use serde_json::{json, Value};
+
+/// Opens a window of `count` panes, each running `cat`; returns their ids.
+fn window_of_cats(tmux: &TmuxServer, count: usize) -> Vec<String> {
+    let first = tmux.window_running("cat");
+    let mut panes = vec![first.clone()];
+    for _ in 1..count {
+        panes.push(tmux.split(&first, "-v", "cat"));
+    }
+    panes
+}
+
+fn sorted(value: &Value) -> Vec<String> {
+    let mut ids = crate::support::strings(value);
+    ids.sort();
+    ids
+}
+
+fn one_failure(reply: &Value) -> String {
+    assert_eq!(reply["completed"], 0, "{reply}");
+    assert_eq!(reply["targets"], json!([]), "{reply}");
+    reply["failures"][0]["reason"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn with_synchronize_panes_on_every_pane_of_the_window_receives_and_is_reported() {
+    let tmux = TmuxServer::start();
+    let panes = window_of_cats(&tmux, 3);
+    tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "on"]);
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": panes[1], "keys": "typed-everywhere", "literal": true}]}),
+    );
+    assert_eq!(reply["completed"], 1);
+    let target = &reply["targets"][0];
+    assert_eq!(target["resolvedPaneIds"][0], json!(panes[1]), "the target comes first");
+    let mut expected = panes.clone();
+    expected.sort();
+    assert_eq!(sorted(&target["resolvedPaneIds"]), expected);
+    for pane in &panes {
+        tmux.wait_for_text(pane, "typed-everywhere");
+    }
+
+    // A zoomed window shows one pane, and tmux synchronizes only to panes it shows.
+    tmux.tmux(&["resize-pane", "-Z", "-t", &panes[1]]);
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": panes[1], "keys": "while-zoomed", "literal": true}),
+    );
+    assert_eq!(reply["resolvedPaneIds"], json!([panes[1]]));
+    tmux.tmux(&["resize-pane", "-Z", "-t", &panes[1]]);
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": panes[1], "keys": "unzoomed", "literal": true}),
+    );
+    assert_eq!(reply["resolvedPaneIds"].as_array().unwrap().len(), 3);
+    tmux.wait_for_text(&panes[0], "unzoomed");
+    assert!(!tmux.capture(&panes[0]).contains("while-zoomed"));
+
+    // With synchronize-panes off, only the target.
+    tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "off"]);
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": panes[2], "keys": "only-here", "literal": true}),
+    );
+    assert_eq!(reply["resolvedPaneIds"], json!([panes[2]]));
+    tmux.wait_for_text(&panes[2], "only-here");
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": panes[0], "keys": "then-here", "literal": true}),
+    );
+    tmux.wait_for_text(&panes[0], "then-here");
+    assert!(!tmux.capture(&panes[0]).contains("only-here"));
+}
+
+#[test]
+fn the_caller_pane_is_refused_without_force_and_typed_into_with_it() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let caller = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_in(&caller);
+
+    let refused = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": caller, "keys": "refused", "literal": true}]}),
+    );
+    let reason = one_failure(&refused);
+    assert!(
+        reason.contains(&format!("pane {caller} is the caller pane")) && reason.contains("force: true"),
+        "{reason}"
+    );
+    let text = client.call_err(
+        "send_keys",
+        json!({"paneId": caller, "keys": "refused", "literal": true}),
+    );
+    assert!(text.contains("caller pane"), "{text}");
+
+    let forced = client.call_ok(
+        "send_keys",
+        json!({"paneId": caller, "keys": "forced", "literal": true, "force": true}),
+    );
+    assert_eq!(forced["resolvedPaneIds"], json!([caller]));
+    // Input is ordered: the refused lines would have arrived before this one.
+    assert_eq!(scratch.wait_for_lines("typed", 1), "forced\n");
+
+    // The same pane id on another server is not the caller.
+    let mut elsewhere = tmux.paneward_with(
+        &[],
+        &[("TMUX", "/tmp/another-server,1,0"), ("TMUX_PANE", caller.as_str())],
+    );
+    elsewhere.initialize();
+    elsewhere.call_ok(
+        "send_keys",
+        json!({"paneId": caller, "keys": "elsewhere", "literal": true}),
+    );
+    assert_eq!(scratch.wait_for_lines("typed", 2), "forced\nelsewhere\n");
+}
+
+#[test]
+fn a_synchronized_window_holding_the_caller_pane_refuses_rows_aimed_at_its_siblings() {
+    let tmux = TmuxServer::start();
+    let panes = window_of_cats(&tmux, 2);
+    let (sibling, caller) = (&panes[0], &panes[1]);
+    tmux.tmux(&["set-option", "-w", "-t", sibling, "synchronize-panes", "on"]);
+    let mut client = tmux.paneward_in(caller);
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": sibling, "keys": "refused", "literal": true}]}),
+    );
+    let reason = one_failure(&reply);
+    assert!(
+        reason.contains("synchronize-panes is on")
+            && reason.contains(&format!("also reaches pane {caller}"))
+            && reason.contains(&format!("pane {caller} is the caller pane")),
+        "{reason}"
+    );
+
+    let forced = client.call_ok(
+        "send_keys",
+        json!({"paneId": sibling, "keys": "forced", "literal": true, "force": true}),
+    );
+    assert_eq!(forced["resolvedPaneIds"], json!([sibling, caller]));
+    for pane in &panes {
+        tmux.wait_for_text(pane, "forced");
+        assert!(!tmux.capture(pane).contains("refused"), "{pane}");
+    }
+}
+
+#[test]
+fn a_pane_in_copy_mode_is_refused_and_force_sends_keys_to_the_mode() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("cat");
+    tmux.tmux(&["copy-mode", "-t", &pane]);
+    tmux.wait_for_value(&pane, "#{pane_in_mode}", "1");
+    let mut client = tmux.paneward();
+    let text = client.call_err("send_keys", json!({"paneId": pane, "keys": "q", "enter": false}));
+    assert!(
+        text.contains(&format!("pane {pane} is in a mode such as copy mode")) && text.contains("force: true"),
+        "{text}"
+    );
+    assert_eq!(tmux.pane_value(&pane, "#{pane_in_mode}"), "1");
+    // In copy mode `q` is the mode's own command: leaving it.
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": pane, "keys": "q", "enter": false, "force": true}),
+    );
+    assert_eq!(reply["resolvedPaneIds"], json!([pane]));
+    tmux.wait_for_value(&pane, "#{pane_in_mode}", "0");
+}
+
+#[test]
+fn a_sibling_in_copy_mode_refuses_the_row_and_with_force_is_skipped_as_tmux_skips_it() {
+    let tmux = TmuxServer::start();
+    let panes = window_of_cats(&tmux, 2);
+    tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "on"]);
+    tmux.tmux(&["copy-mode", "-t", &panes[1]]);
+    tmux.wait_for_value(&panes[1], "#{pane_in_mode}", "1");
+    let mut client = tmux.paneward();
+    let text = client.call_err("send_keys", json!({"paneId": panes[0], "keys": "x", "literal": true}));
+    assert!(text.contains(&format!("pane {} is in a mode", panes[1])), "{text}");
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": panes[0], "keys": "forced", "literal": true, "force": true}),
+    );
+    assert_eq!(reply["resolvedPaneIds"], json!([panes[0]]));
+    tmux.wait_for_text(&panes[0], "forced");
+    assert_eq!(tmux.pane_value(&panes[1], "#{pane_in_mode}"), "1", "still in copy mode");
+}
+
+#[test]
+fn a_dead_or_missing_pane_is_refused_even_with_force() {
+    let tmux = TmuxServer::start();
+    let dead = tmux.dead_pane(0);
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [
+            {"paneId": dead, "keys": "x", "literal": true, "force": true},
+            {"paneId": "%99999", "keys": "x", "literal": true, "force": true}
+        ], "onError": "continue"}),
+    );
+    assert_eq!(reply["completed"], 0);
+    let reasons: Vec<&str> = reply["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons.len(), 2);
+    assert!(reasons[0].contains(&format!("pane {dead} is dead")), "{}", reasons[0]);
+    assert!(reasons[1].contains("pane %99999 does not exist"), "{}", reasons[1]);
+}
+
+#[test]
+fn each_row_is_checked_just_before_its_own_input_not_all_rows_up_front() {
+    // Row 0 sends `q` to a pane in copy mode (with force): tmux runs the mode's command
+    // at once and the pane leaves copy mode. Row 1, without force, aims at the same pane:
+    // a check made up front would refuse it; the check made before its input passes.
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("cat");
+    tmux.tmux(&["copy-mode", "-t", &pane]);
+    tmux.wait_for_value(&pane, "#{pane_in_mode}", "1");
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [
+            {"paneId": pane, "keys": "q", "enter": false, "force": true},
+            {"paneId": pane, "keys": "after-copy-mode", "literal": true}
+        ]}),
+    );
+    assert_eq!(reply["failures"], json!([]), "{reply}");
+    assert_eq!(reply["completed"], 2);
+    tmux.wait_for_text(&pane, "after-copy-mode");
+}
+
+#[test]
+fn a_pane_that_turns_synchronize_panes_off_is_left_out_and_the_window_is_not_reported_synchronized() {
+    let tmux = TmuxServer::start();
+    let panes = window_of_cats(&tmux, 3);
+    tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "on"]);
+    tmux.tmux(&["set-option", "-p", "-t", &panes[2], "synchronize-panes", "off"]);
+    let mut client = tmux.paneward();
+    let window = tmux.pane_value(&panes[0], "#{window_id}");
+    let info = client.call_ok("get_window_info", json!({"window_id": window}));
+    assert_eq!(info["synchronizePanes"], false, "pane {} does not take part", panes[2]);
+
+    let reply = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": panes[0], "keys": "only-two", "literal": true}]}),
+    );
+    let mut expected = vec![panes[0].clone(), panes[1].clone()];
+    expected.sort();
+    assert_eq!(sorted(&reply["targets"][0]["resolvedPaneIds"]), expected);
+    tmux.wait_for_text(&panes[1], "only-two");
+    assert!(!tmux.capture(&panes[2]).contains("only-two"));
+
+    // With the override gone every pane synchronizes, and the window says so.
+    tmux.tmux(&["set-option", "-p", "-u", "-t", &panes[2], "synchronize-panes"]);
+    let info = client.call_ok("get_window_info", json!({"window_id": window}));
+    assert_eq!(info["synchronizePanes"], true);
+}

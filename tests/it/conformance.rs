@@ -1,0 +1,164 @@
+//! Conformance with the MCP clients people use: the official Python SDK and the
+//! official TypeScript SDK drive the built binary over stdio, on a private tmux server,
+//! through every case of `tests/conformance/cases.json` (see `conformance/suite.rs`).
+//! The clients are installed by `tests/conformance/install` (`.ci/run` runs it); without
+//! them these tests say so loudly and pass, except in CI, where they fail.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+mod expected;
+
+mod suite;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::root;
+use serde_json::Value;
+
+const PANEWARD: &str = env!("CARGO_BIN_EXE_paneward");
+
+/// Whether the clients are installed; if not, says so loudly, and fails under CI.
+fn clients_installed() -> bool {
+    let missing = suite::missing_clients();
+    if missing.is_empty() {
+        return true;
+    }
+    let message =
+        format!("conformance SKIPPED: the clients are not installed (no {missing:?}); run tests/conformance/install");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{message}. CI installs them and never skips."
+    );
+    suite::show(&format!("\n!!!!!!!!!! {message} !!!!!!!!!!\n\n"));
+    false
+}
+
+#[test]
+fn the_official_python_and_typescript_clients_accept_every_tool() {
+    if !clients_installed() {
+        return;
+    }
+    let report = suite::run(
+        Path::new(PANEWARD),
+        "paneward",
+        &suite::data("cases.json"),
+        &suite::data("expected-failures.yaml"),
+    );
+    suite::show(&report.text);
+    assert!(report.passed(), "the conformance suite failed: {:#?}", report.problems);
+}
+
+/// Builds paneward with the test-only feature `conformance-fault`, which breaks
+/// `snapshot_pane`'s reply *after* the request path's own output-schema check (that check
+/// would otherwise turn it into an isError), so that only the clients can catch it.
+fn build_fault_binary() -> PathBuf {
+    // A target folder of its own: the outer `cargo test` holds the lock on ours.
+    let target = suite::install_dir().join("fault-build");
+    let start = std::time::Instant::now();
+    let status = Command::new(env!("CARGO"))
+        // Debug info is not needed to serve a broken reply, and costs build time.
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
+        .args(["build", "--quiet", "--locked", "--offline", "--bin", "paneward"])
+        .args(["--features", "conformance-fault", "--target-dir"])
+        .arg(&target)
+        .current_dir(root())
+        .status()
+        .expect("run cargo build");
+    assert!(status.success(), "cargo build --features conformance-fault failed");
+    suite::show(&format!(
+        "conformance fault-build: built with --features conformance-fault in {} s\n",
+        start.elapsed().as_secs()
+    ));
+    target.join("debug/paneward")
+}
+
+#[test]
+fn the_suite_fails_and_names_the_tool_when_a_reply_breaks_its_output_schema() {
+    if !clients_installed() {
+        return;
+    }
+    let report = suite::run(
+        &build_fault_binary(),
+        "fault-build",
+        &suite::data("cases.json"),
+        &suite::data("expected-failures.yaml"),
+    );
+    suite::show(&format!(
+        "conformance fault-build: this run MUST fail, naming snapshot_pane (its replies are broken on purpose):\n{}",
+        report.text
+    ));
+    assert!(
+        !report.passed(),
+        "the suite passed a binary whose snapshot_pane replies are broken"
+    );
+    for (client, tool, what) in &report.problems {
+        assert_eq!(tool, "snapshot_pane", "{client}: only the broken tool fails: {what}");
+        assert!(
+            what.contains("the client rejected the reply as breaking the outputSchema"),
+            "{client} {tool}: {what}"
+        );
+    }
+    for client in suite::CLIENTS {
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|(c, tool, what)| c == client && tool == "snapshot_pane" && what.starts_with("printed-text:")),
+            "{client} did not catch the broken snapshot_pane reply: {:#?}",
+            report.problems
+        );
+    }
+}
+
+#[test]
+fn a_tool_without_cases_and_a_stale_expected_failure_each_fail_the_suite() {
+    if !clients_installed() {
+        return;
+    }
+    // The real cases without send_keys_batch's, and expected failures naming a case that
+    // passes and a case that no longer exists.
+    let mut cases: Value = serde_json::from_str(&std::fs::read_to_string(suite::data("cases.json")).unwrap()).unwrap();
+    cases["tools"]
+        .as_object_mut()
+        .unwrap()
+        .remove("send_keys_batch")
+        .expect("cases for send_keys_batch");
+    let expected = "python:\n  - snapshot_pane/printed-text\n  - send_keys_batch/type-into-scratch\n\
+                    node:\n  - send_keys_batch/type-into-scratch\n";
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let (cases_path, expected_path) = (dir.join("suite-meta-cases.json"), dir.join("suite-meta-expected.yaml"));
+    std::fs::write(&cases_path, cases.to_string()).unwrap();
+    std::fs::write(&expected_path, expected).unwrap();
+
+    let report = suite::run(Path::new(PANEWARD), "suite-check", &cases_path, &expected_path);
+    suite::show(&format!(
+        "conformance suite-check: this run MUST fail (its case and expected-failure files are edited on purpose):\n{}",
+        report.text
+    ));
+    let has = |client: &str, tool: &str, what: &str| {
+        report
+            .problems
+            .iter()
+            .any(|(c, t, w)| c == client && t == tool && w.contains(what))
+    };
+    for client in suite::CLIENTS {
+        assert!(
+            has(
+                client,
+                "send_keys_batch",
+                "advertised without a success case and an error case"
+            ),
+            "{client}"
+        );
+        assert!(
+            has(client, "send_keys_batch/type-into-scratch", "which is not a case"),
+            "{client}"
+        );
+    }
+    assert!(has(
+        "python",
+        "snapshot_pane",
+        "passes, but expected-failures.yaml lists python: snapshot_pane/printed-text"
+    ));
+    assert_eq!(report.problems.len(), 5, "nothing else fails: {:#?}", report.problems);
+}

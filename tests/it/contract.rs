@@ -1,0 +1,309 @@
+//! The advertised contract: seeded tools equal their upstream pages, every tool equals
+//! its file in `schemas/`, and an insta snapshot locks the whole `tools/list` reply.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::process::Command;
+
+use crate::support::{root, seed_blocks, seeds_dir, tool_file};
+use serde_json::{json, Value};
+
+/// `paneward tools --json` at `tier`: the exact `tools/list` result the server sends.
+fn advertised(tier: &str) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_paneward"))
+        .args(["tools", "--json", "--safety", tier])
+        .env_remove("PANEWARD_SAFETY")
+        .output()
+        .expect("run paneward tools");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("tools --json prints JSON")
+}
+
+fn advertised_tool(list: &Value, name: &str) -> Value {
+    list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} is not listed"))
+}
+
+/// The description a Go page quotes under its heading (`> …`).
+fn quoted_description(file: &str) -> String {
+    let text = std::fs::read_to_string(seeds_dir().join(file)).unwrap();
+    text.lines().find_map(|l| l.strip_prefix("> ")).unwrap().to_string()
+}
+
+#[test]
+fn seeded_tools_advertise_exactly_what_their_upstream_pages_publish() {
+    let list = advertised("destructive");
+    for (tool, page) in [
+        ("call_read_tools_batch", "000_e4f42a30e7e3fc17.txt"),
+        ("snapshot_pane", "004_a9b3d516c071323e.txt"),
+    ] {
+        let blocks = seed_blocks(page);
+        assert_eq!(blocks.len(), 3, "{page}: input, output, annotations");
+        let tool_json = advertised_tool(&list, tool);
+        assert_eq!(tool_json["inputSchema"], blocks[0], "{tool} inputSchema");
+        assert_eq!(tool_json["outputSchema"], blocks[1], "{tool} outputSchema");
+        assert_eq!(tool_json["annotations"], blocks[2], "{tool} annotations");
+        assert_eq!(tool_json["title"], blocks[2]["title"], "{tool} title");
+        assert_eq!(
+            tool_json["description"],
+            json!(quoted_description(page)),
+            "{tool} description"
+        );
+    }
+    let page = "003_a849fd8044bdd967.txt";
+    let blocks = seed_blocks(page);
+    assert_eq!(blocks.len(), 3, "{page}: input, output, annotations");
+    let tool_json = advertised_tool(&list, "send_keys_batch");
+    assert_eq!(tool_json["inputSchema"], blocks[0]);
+    assert_eq!(tool_json["outputSchema"], blocks[1]);
+    assert_eq!(tool_json["annotations"], blocks[2]);
+    assert!(tool_json.get("title").is_none(), "the TypeScript page gives no title");
+    let text = std::fs::read_to_string(seeds_dir().join(page)).unwrap();
+    let description = text.lines().find(|l| l.starts_with("Send input")).unwrap();
+    assert_eq!(tool_json["description"], json!(description));
+}
+
+#[test]
+fn every_advertised_tool_is_its_schema_file_unchanged() {
+    let list = advertised("destructive");
+    let mut files: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
+        .unwrap()
+        .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let listed: Vec<String> = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        listed, files,
+        "tools/list (at the widest tier) lists exactly the schema files, sorted"
+    );
+    for name in &files {
+        let file = tool_file(name);
+        let tool = advertised_tool(&list, name);
+        for field in ["description", "inputSchema", "outputSchema", "annotations"] {
+            assert_eq!(tool[field], file[field], "{name}: {field}");
+        }
+        assert_eq!(tool.get("title"), file.get("title"), "{name}: title");
+    }
+}
+
+#[test]
+fn the_tools_list_reply_at_each_tier_is_locked_by_a_snapshot() {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+        for tier in ["readonly", "mutating", "destructive"] {
+            insta::assert_json_snapshot!(format!("tools_list_{tier}"), advertised(tier));
+        }
+    });
+}
+
+/// The inspect tools whose contracts paneward writes (the batch seed fixes their inputs).
+const AUTHORED_INSPECT_TOOLS: [&str; 12] = [
+    "list_sessions",
+    "list_windows",
+    "list_panes",
+    "get_server_info",
+    "get_session_info",
+    "get_window_info",
+    "get_pane_info",
+    "find_pane_by_position",
+    "get_tmux_variables",
+    "show_option",
+    "show_environment",
+    "show_hooks",
+];
+
+/// The `arguments` schema of each branch of the Go batch seed's `oneOf`, by tool.
+fn batch_branches() -> Vec<(String, Value)> {
+    let input = &seed_blocks("000_e4f42a30e7e3fc17.txt")[0];
+    input["properties"]["operations"]["items"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|branch| {
+            let tool = branch["properties"]["tool"]["const"].as_str().unwrap().to_string();
+            (tool, branch["properties"]["arguments"].clone())
+        })
+        .collect()
+}
+
+#[test]
+fn every_inspect_tool_takes_exactly_the_arguments_of_its_batch_branch() {
+    let list = advertised("readonly");
+    let mut covered = Vec::new();
+    for (tool, arguments) in batch_branches() {
+        if !root().join("schemas/tools").join(format!("{tool}.json")).exists() {
+            continue;
+        }
+        assert_eq!(
+            advertised_tool(&list, &tool)["inputSchema"],
+            arguments,
+            "{tool}: inputSchema must equal its branch's arguments schema in seed 000"
+        );
+        covered.push(tool);
+    }
+    for tool in AUTHORED_INSPECT_TOOLS
+        .iter()
+        .chain(&["snapshot_pane", "capture_pane", "capture_since", "search_panes"])
+    {
+        assert!(covered.iter().any(|c| c == tool), "{tool} has no branch or no file");
+    }
+    assert_eq!(
+        covered.len(),
+        batch_branches().len(),
+        "every batch branch is a standalone tool"
+    );
+}
+
+/// Every object schema under `schema`, with its JSON pointer.
+fn objects<'a>(schema: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
+    if schema.get("properties").is_some() || schema["type"] == "object" {
+        out.push((pointer.clone(), schema));
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, sub) in properties {
+            objects(sub, format!("{pointer}/properties/{name}"), out);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        objects(items, format!("{pointer}/items"), out);
+    }
+}
+
+#[test]
+fn authored_inspect_tools_follow_the_contract_conventions() {
+    for tool in AUTHORED_INSPECT_TOOLS {
+        let file = tool_file(tool);
+        assert_eq!(file["source"], "paneward", "{tool}");
+        assert_eq!(file["tier"], "readonly", "{tool}");
+        assert_eq!(
+            file["annotations"],
+            json!({"title": file["title"], "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}),
+            "{tool}: a structure-only tool's annotations"
+        );
+        let mut found = Vec::new();
+        objects(&file["outputSchema"], String::new(), &mut found);
+        for (pointer, object) in found {
+            assert_eq!(
+                object["additionalProperties"],
+                json!(false),
+                "{tool}: outputSchema{pointer} must be closed"
+            );
+            let properties: Vec<&String> = object["properties"].as_object().unwrap().keys().collect();
+            for name in properties {
+                assert!(
+                    !name.contains('_') && name.chars().next().unwrap().is_ascii_lowercase(),
+                    "{tool}: outputSchema{pointer}: {name} is not camelCase"
+                );
+            }
+        }
+    }
+}
+
+/// The schema at `pointer` in a tool file's outputSchema.
+fn output_part(tool: &str, pointer: &str) -> Value {
+    tool_file(tool)["outputSchema"]
+        .pointer(pointer)
+        .unwrap_or_else(|| panic!("{tool}: no outputSchema{pointer}"))
+        .clone()
+}
+
+#[test]
+fn panes_windows_sessions_and_clients_have_one_shape_in_every_reply() {
+    let groups = [
+        vec![
+            ("list_panes", "/properties/panes/items"),
+            ("get_pane_info", "/properties/pane"),
+            ("find_pane_by_position", "/properties/pane"),
+            ("get_window_info", "/properties/panes/items"),
+        ],
+        vec![
+            ("list_windows", "/properties/windows/items"),
+            ("get_session_info", "/properties/windows/items"),
+            ("get_window_info", "/properties/window"),
+        ],
+        vec![
+            ("list_sessions", "/properties/sessions/items"),
+            ("get_session_info", "/properties/session"),
+        ],
+        vec![
+            ("get_server_info", "/properties/clients/items"),
+            ("get_session_info", "/properties/clients/items"),
+        ],
+    ];
+    for group in groups {
+        let (first_tool, first_pointer) = group[0];
+        let first = output_part(first_tool, first_pointer);
+        for (tool, pointer) in &group[1..] {
+            assert_eq!(
+                output_part(tool, pointer),
+                first,
+                "{tool}{pointer} differs from {first_tool}{first_pointer}"
+            );
+        }
+    }
+}
+
+/// The JSON types a schema allows.
+fn types_of(schema: &Value) -> Vec<String> {
+    match &schema["type"] {
+        Value::String(one) => vec![one.clone()],
+        Value::Array(many) => many.iter().map(|t| t.as_str().unwrap().to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn the_pane_shape_speaks_snapshot_panes_vocabulary() {
+    let ours = output_part("list_panes", "/properties/panes/items/properties");
+    let snapshot = output_part("snapshot_pane", "/properties/pane/properties");
+    for (name, theirs) in snapshot.as_object().unwrap() {
+        let mine = ours
+            .get(name)
+            .unwrap_or_else(|| panic!("snapshot_pane's pane has {name}; the shared pane shape does not"));
+        for ty in types_of(mine) {
+            assert!(
+                types_of(theirs).contains(&ty),
+                "{name}: type {ty} is not one snapshot_pane allows"
+            );
+        }
+    }
+    assert_eq!(
+        output_part("list_panes", "/properties/panes/items/properties/geometry/required"),
+        output_part("snapshot_pane", "/properties/pane/properties/geometry/required")
+    );
+}
+
+#[test]
+fn tools_returning_pane_text_carry_snapshot_panes_annotations() {
+    // Their output is untrusted program output, exactly like snapshot_pane's.
+    let snapshot = tool_file("snapshot_pane")["annotations"].clone();
+    for name in ["capture_pane", "capture_since", "search_panes"] {
+        let file = tool_file(name);
+        assert_eq!(file["source"], "paneward", "{name}");
+        let mut annotations = file["annotations"].clone();
+        assert_eq!(annotations["title"], file["title"], "{name}");
+        annotations["title"] = snapshot["title"].clone();
+        assert_eq!(annotations, snapshot, "{name}: annotations");
+    }
+}
+
+#[test]
+fn tools_json_prints_exactly_the_tools_list_result_sent_over_stdio() {
+    for (tier, version) in [
+        ("readonly", "2024-11-05"),
+        ("mutating", "2025-06-18"),
+        ("destructive", "2025-11-25"),
+    ] {
+        let mut client = crate::support::Client::spawn(&["-L", "pw-unused-list", "--safety", tier], &[]);
+        client.initialize_with(version);
+        assert_eq!(client.list_tools(), advertised(tier), "{tier} at protocol {version}");
+    }
+}

@@ -1,0 +1,26 @@
+//! Every integration test of paneward in one binary (linking one binary instead of
+//! nineteen is most of the test step's build time on two cores). One module per tool
+//! group or concern; each test talks to a real tmux on a private socket it creates and
+//! kills (`support::TmuxServer`), never the user's server.
+
+mod support;
+
+mod batch;
+mod capture;
+mod cohort;
+mod conform;
+mod conformance;
+mod contract;
+mod control;
+mod control_sessions;
+mod generated;
+mod import_from_server;
+mod inspect_settings;
+mod inspect_tree;
+mod key_names;
+mod protocol;
+mod search;
+mod send_keys;
+mod snapshot_pane;
+mod stdio;
+mod tiers;

@@ -1,0 +1,240 @@
+//! MCP over a real stdio pipe to the built binary: handshake and version negotiation,
+//! ping, `_meta`, unknown methods and `server/discover`, malformed input, routing
+//! errors, and a clean exit on EOF. Nothing but protocol reaches stdout.
+//! Why each of these needs pinning: docs/mcp-quirks.md.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::{Client, TmuxServer};
+use serde_json::{json, Value};
+
+#[test]
+fn the_handshake_names_the_server_and_agrees_a_version() {
+    let mut client = Client::spawn(&["-L", "pw-unused-handshake"], &[]);
+    let result = client.initialize_with("2025-06-18");
+    assert_eq!(result["serverInfo"]["name"], "paneward");
+    assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(result["protocolVersion"], "2025-06-18");
+    assert!(result["capabilities"]["tools"].is_object());
+    let instructions = result["instructions"].as_str().unwrap();
+    assert!(
+        instructions.contains("untrusted") && instructions.contains("5000"),
+        "{instructions}"
+    );
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn every_supported_protocol_version_is_agreed_as_offered() {
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let mut client = Client::spawn(&["-L", "pw-unused-versions"], &[]);
+        let result = client.initialize_with(version);
+        assert_eq!(result["protocolVersion"], version);
+        assert!(
+            client.list_tools()["tools"].is_array(),
+            "{version}: serving after the handshake"
+        );
+    }
+}
+
+#[test]
+fn a_newer_protocol_version_gets_a_counter_offer() {
+    let mut client = Client::spawn(&["-L", "pw-unused-version"], &[]);
+    let result = client.initialize_with("2099-01-01");
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+}
+
+#[test]
+fn ping_is_answered_before_and_after_the_handshake() {
+    let mut client = Client::spawn(&["-L", "pw-unused-ping"], &[]);
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+    client.initialize();
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn a_progress_token_in_meta_is_accepted() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let meta = json!({"progressToken": "progress-1"});
+    let listed = client.request("tools/list", json!({"_meta": meta}));
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    let pane = tmux.first_pane();
+    let called = client.request(
+        "tools/call",
+        json!({"name": "snapshot_pane", "arguments": {"pane_id": pane}, "_meta": {"progressToken": 7}}),
+    );
+    assert_eq!(
+        called["result"]["structuredContent"]["pane"]["id"],
+        json!(pane),
+        "{called}"
+    );
+    crate::support::assert_valid_output("snapshot_pane", &called["result"]["structuredContent"]);
+    assert_eq!(client.request("ping", json!({"_meta": meta}))["result"], json!({}));
+}
+
+#[test]
+fn unknown_methods_get_method_not_found_at_once_before_and_after_the_handshake() {
+    let mut client = Client::spawn(&["-L", "pw-unused-methods"], &[]);
+    for method in ["paneward/nonsense", "resources/list"] {
+        let answer = client.request(method, json!({}));
+        assert_eq!(answer["error"]["code"], -32601, "{method} before initialize: {answer}");
+    }
+    client.initialize();
+    for method in ["paneward/nonsense", "resources/list", "prompts/list"] {
+        let answer = client.request(method, json!({}));
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+    }
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}), "still serving");
+}
+
+#[test]
+fn server_discover_gets_method_not_found_and_the_handshake_follows() {
+    let mut client = Client::spawn(&["-L", "pw-unused-discover"], &[]);
+    // As the official Python SDK (2.x) opens, with its `_meta`, and as a bare probe.
+    let sdk_probe = json!({"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "mcp", "version": "0.1.0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    }});
+    for params in [sdk_probe, json!({})] {
+        let answer = client.request("server/discover", params);
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    }
+    assert_eq!(client.initialize()["protocolVersion"], "2025-06-18");
+    let answer = client.request("server/discover", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "after initialize: {answer}");
+}
+
+/// The next line on stdout, parsed.
+fn next_message(client: &mut Client) -> Value {
+    let line = client.next_raw_line().expect("a line");
+    serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"))
+}
+
+#[test]
+fn a_malformed_line_gets_a_parse_error_and_the_next_request_still_works() {
+    let mut client = Client::spawn(&["-L", "pw-unused-malformed"], &[]);
+    client.send_line("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+    let answer = next_message(&mut client);
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    assert!(
+        answer.as_object().unwrap().contains_key("id") && answer["id"].is_null(),
+        "{answer}"
+    );
+    client.initialize();
+    client.send_line("not json at all");
+    let answer = next_message(&mut client);
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    assert!(client.list_tools()["tools"].is_array());
+}
+
+#[test]
+fn json_that_is_not_a_message_or_is_a_batch_gets_invalid_request_with_a_null_id() {
+    let mut client = Client::spawn(&["-L", "pw-unused-invalid"], &[]);
+    client.initialize();
+    // A JSON-RPC batch (allowed by protocol 2025-03-26 only) is refused the same way.
+    let batch = json!([{"jsonrpc": "2.0", "id": 50, "method": "ping"}]);
+    for message in [json!({"hello": "world"}), batch] {
+        client.send(&message);
+        let answer = next_message(&mut client);
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert!(
+            answer.as_object().unwrap().contains_key("id") && answer["id"].is_null(),
+            "{answer}"
+        );
+    }
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn a_notification_before_the_handshake_does_not_end_the_server() {
+    let mut client = Client::spawn(&["-L", "pw-unused-early"], &[]);
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}));
+    client.send(&json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    assert_eq!(client.initialize()["serverInfo"]["name"], "paneward");
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn eof_before_the_handshake_is_a_clean_exit() {
+    let client = Client::spawn(&["-L", "pw-unused-early-eof"], &[]);
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn an_unknown_tool_is_a_tool_error_that_names_it() {
+    let mut client = Client::spawn(&["-L", "pw-unused-unknown"], &[]);
+    client.initialize();
+    let text = client.call_err("no_such_tool", json!({}));
+    assert!(text.contains("`no_such_tool`") && text.contains("tools/list"), "{text}");
+}
+
+#[test]
+fn eof_on_stdin_ends_the_process_cleanly_and_stdout_held_only_protocol() {
+    let mut client = Client::spawn(&["-L", "pw-unused-eof"], &[]);
+    client.initialize();
+    let id = json!(99);
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}));
+    let response = client.response(&id);
+    assert!(response["result"]["tools"].is_array());
+    client.send(&json!({"jsonrpc": "2.0", "id": 100, "method": "ping"}));
+    assert_eq!(client.response(&json!(100))["result"], json!({}));
+    // Client::response checked every line so far; close() checks the rest, to EOF.
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn a_bad_command_line_exits_with_usage_and_a_hint() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward"))
+        .arg("--safety=everything")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "usage errors go to stderr");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("unknown safety tier") && stderr.contains("--help"),
+        "{stderr}"
+    );
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_paneward"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--socket-name"));
+}
+
+#[test]
+fn version_and_the_tools_listing_say_what_this_build_offers() {
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward"))
+            .args(args)
+            .env_remove("PANEWARD_SAFETY")
+            .env_remove("LIBTMUX_SAFETY")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(
+        run(&["--version"]).trim(),
+        format!("paneward {}", env!("CARGO_PKG_VERSION"))
+    );
+    let readonly = run(&["tools", "--safety", "readonly"]);
+    assert!(readonly.starts_with("17 tools at safety tier readonly:"), "{readonly}");
+    assert!(
+        readonly.contains("snapshot_pane") && !readonly.contains("send_keys"),
+        "{readonly}"
+    );
+    let mutating = run(&["tools"]);
+    assert!(mutating.starts_with("19 tools at safety tier mutating:"), "{mutating}");
+    assert!(
+        mutating
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq(["send_keys", "mutating"])),
+        "{mutating}"
+    );
+}

@@ -1,0 +1,258 @@
+//! Typing into panes with `send_keys` and `send_keys_batch`, against real tmux servers:
+//! what arrives, key names, Enter, bounds, and rows refused or stopped.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::{Scratch, TmuxServer};
+use serde_json::{json, Value};
+
+/// A batch row typing `text` exactly.
+fn literal(pane: &str, text: &str) -> Value {
+    json!({"paneId": pane, "keys": text, "literal": true})
+}
+
+#[test]
+fn literal_text_with_shell_metacharacters_arrives_byte_for_byte() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let pwned = scratch.path("pwned");
+    let texts = [
+        "it's \"quoted\" $HOME $(id) `id` && || | > < * ? [a] {b} ~ # \\ \\\\ \t %1 ünïcødé 中文 😀 end;".to_string(),
+        format!("#{{pane_id}} #(touch {pwned}) #[fg=red] ##"),
+        "-x --help -l".to_string(),
+        ";".to_string(),
+        "a\\;".to_string(),
+        "  leading and trailing spaces  ".to_string(),
+    ];
+    let mut client = tmux.paneward();
+    let operations: Vec<Value> = texts.iter().map(|t| literal(&pane, t)).collect();
+    let reply = client.call_ok("send_keys_batch", json!({"operations": operations}));
+    assert_eq!(reply["completed"], texts.len());
+    assert_eq!(reply["failures"], json!([]));
+    let typed = scratch.wait_for_lines("typed", texts.len());
+    let expected: String = texts.iter().map(|t| format!("{t}\n")).collect();
+    assert_eq!(typed, expected);
+    // The text arrived byte for byte, so tmux expanded no format in it (`#(...)` would
+    // also have run a shell command, but in the background: its absence proves nothing).
+
+    // The single-row tool types the same way.
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"paneId": pane, "keys": "-n 'one;two' \"$PATH\";", "literal": true}),
+    );
+    assert_eq!(reply, json!({"paneId": pane, "resolvedPaneIds": [pane]}));
+    let typed = scratch.wait_for_lines("typed", texts.len() + 1);
+    assert!(typed.ends_with("\n-n 'one;two' \"$PATH\";\n"), "{typed:?}");
+}
+
+#[test]
+fn key_names_are_key_presses_and_c_c_interrupts_a_running_sleep() {
+    let tmux = TmuxServer::start();
+    let shell = tmux.first_pane();
+    let mut client = tmux.paneward();
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": shell, "keys": "sleep 100000", "literal": true}),
+    );
+    tmux.wait_for_value(&shell, "#{pane_current_command}", "sleep");
+    let reply = client.call_ok("send_keys", json!({"paneId": shell, "keys": "C-c", "enter": false}));
+    assert_eq!(reply["resolvedPaneIds"], json!([shell]));
+    tmux.wait_for_value(&shell, "#{pane_current_command}", "sh");
+
+    // Escape, Up, single characters, Space and Enter, each one key press, shown by cat -v.
+    let viewer = tmux.window_running("stty -echo; cat -v");
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": viewer, "keys": "Escape Up x Space ; q", "enter": true}),
+    );
+    tmux.wait_for_text(&viewer, "^[^[[Ax ;q");
+}
+
+#[test]
+fn a_word_that_is_not_a_key_name_is_an_error_naming_the_row_and_nothing_is_typed() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    let text = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [literal(&pane, "first"), {"paneId": pane, "keys": "Up ls -la"}]}),
+    );
+    assert!(
+        text.contains("/operations/1/keys") && text.contains("word 2 is not a tmux key name"),
+        "{text}"
+    );
+    assert!(text.contains("literal: true") && !text.contains("-la"), "{text}");
+    let text = client.call_err("send_keys", json!({"paneId": pane, "keys": "C-cc"}));
+    assert!(text.contains("/keys") && text.contains("word 1"), "{text}");
+    // Input is ordered: once a later line arrives, an earlier one would have too.
+    client.call_ok("send_keys", json!({"paneId": pane, "keys": "after", "literal": true}));
+    assert_eq!(scratch.wait_for_lines("typed", 1), "after\n");
+}
+
+#[test]
+fn enter_false_leaves_the_line_unsent_until_a_later_enter() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": pane, "keys": "partial", "literal": true, "enter": false}),
+    );
+    tmux.wait_for_text(&pane, "partial");
+    client.call_ok(
+        "send_keys_batch",
+        json!({"operations": [
+            {"paneId": pane, "keys": " and more", "literal": true, "enter": false},
+            {"paneId": pane, "keys": ""}
+        ]}),
+    );
+    // Had the first call pressed Enter, "partial" would be a line of its own.
+    assert_eq!(scratch.wait_for_lines("typed", 1), "partial and more\n");
+}
+
+#[test]
+fn the_longest_keys_allowed_fit_in_one_tmux_command() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let file = scratch.path("typed");
+    // Raw input: a cooked terminal would cut a line at 4095 bytes.
+    let pane = tmux.window_running(&format!("stty -icanon && exec head -c 16001 > {file}"));
+    tmux.wait_for_value(&pane, "#{pane_current_command}", "head");
+    let mut client = tmux.paneward();
+    let longest = "😀".repeat(4_000);
+    client.call_ok("send_keys", json!({"paneId": pane, "keys": longest, "literal": true}));
+    assert_eq!(scratch.wait_for_lines("typed", 1), format!("{longest}\n"));
+
+    let text = client.call_err(
+        "send_keys",
+        json!({"paneId": pane, "keys": "x".repeat(4_001), "literal": true}),
+    );
+    assert!(text.contains("/keys") && text.contains("at most 4000"), "{text}");
+    let text = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [literal(&pane, &"x".repeat(4_001))]}),
+    );
+    assert!(
+        text.contains("/operations/0/keys") && text.contains("at most 4000"),
+        "{text}"
+    );
+}
+
+#[test]
+fn on_error_stop_leaves_later_rows_unsent_and_continue_sends_them() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let first = tmux.recorder(&scratch.path("first"));
+    let last = tmux.recorder(&scratch.path("last"));
+    let mut client = tmux.paneward();
+    let rows = |tag: &str| {
+        json!([
+            literal(&first, &format!("{tag} row 0")),
+            literal("%99999", &format!("{tag} row 1")),
+            literal(&last, &format!("{tag} row 2")),
+        ])
+    };
+
+    let stopped = client.call_ok("send_keys_batch", json!({"operations": rows("stop")}));
+    assert_eq!(stopped["completed"], 1);
+    assert_eq!(stopped["targets"], json!([{"index": 0, "resolvedPaneIds": [first]}]));
+    let failures = stopped["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0]["index"], 1);
+    let reason = failures[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("pane %99999 does not exist"), "{reason}");
+
+    let continued = client.call_ok(
+        "send_keys_batch",
+        json!({"operations": rows("continue"), "onError": "continue"}),
+    );
+    assert_eq!(continued["completed"], 2);
+    assert_eq!(
+        continued["targets"],
+        json!([{"index": 0, "resolvedPaneIds": [first]}, {"index": 2, "resolvedPaneIds": [last]}])
+    );
+    assert_eq!(continued["failures"][0]["index"], 1);
+    assert_eq!(scratch.wait_for_lines("first", 2), "stop row 0\ncontinue row 0\n");
+    // The stopped batch's row 2 never reached the pane: the first line there is this one.
+    assert_eq!(scratch.wait_for_lines("last", 1), "continue row 2\n");
+}
+
+#[test]
+fn too_many_rows_or_a_bad_pane_id_are_rejected_before_any_input() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    let rows: Vec<Value> = (0..65).map(|i| literal(&pane, &format!("row {i}"))).collect();
+    let text = client.call_err("send_keys_batch", json!({"operations": rows}));
+    assert!(
+        text.contains("/operations") && text.contains("at most 64 items"),
+        "{text}"
+    );
+    let text = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [literal(&pane, "row ok"), literal("main:0.0", "row bad")]}),
+    );
+    assert!(
+        text.contains("/operations/1/paneId") && text.contains("pattern"),
+        "{text}"
+    );
+    let text = client.call_err("send_keys", json!({"paneId": "{last}", "keys": "x", "literal": true}));
+    assert!(text.contains("/paneId") && text.contains("pattern"), "{text}");
+    let text = client.call_err("send_keys_batch", json!({"operations": []}));
+    assert!(
+        text.contains("/operations") && text.contains("at least 1 item"),
+        "{text}"
+    );
+    let text = client.call_err(
+        "send_keys",
+        json!({"paneId": pane, "keys": "x", "literal": true, "bogus": 1}),
+    );
+    assert!(text.contains("/bogus") && text.contains("not a known field"), "{text}");
+
+    // 64 rows is the limit, and the first line to arrive is row 0 of that batch.
+    let rows: Vec<Value> = (0..64).map(|i| literal(&pane, &format!("row {i}"))).collect();
+    let reply = client.call_ok("send_keys_batch", json!({"operations": rows}));
+    assert_eq!(reply["completed"], 64);
+    let typed = scratch.wait_for_lines("typed", 64);
+    assert!(
+        typed.starts_with("row 0\nrow 1\n") && typed.ends_with("row 63\n"),
+        "{typed:?}"
+    );
+    assert_eq!(typed.lines().count(), 64);
+}
+
+#[test]
+fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
+    // Without control mode every round trip is a tmux process; a wrapper records the
+    // arguments each one was started with, as any local user could read them in /proc.
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let argv_log = scratch.path("argv");
+    let wrapper = scratch.path("tmux");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{argv_log}'\nexec tmux \"$@\"\n"),
+    )
+    .unwrap();
+    let executable = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755);
+    std::fs::set_permissions(&wrapper, executable).unwrap();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_with(&["--tmux", &wrapper, "--no-control-mode"], &[]);
+    client.initialize();
+
+    let secret = "hunter2-correct-horse";
+    client.call_ok("send_keys", json!({"paneId": pane, "keys": secret, "literal": true}));
+    assert_eq!(scratch.wait_for_lines("typed", 1), format!("{secret}\n"));
+    let argv = scratch.read("argv");
+    assert!(
+        argv.contains("source-file -"),
+        "the wrapper saw paneward's tmux runs: {argv}"
+    );
+    assert!(
+        !argv.contains("hunter2"),
+        "the typed text was on a command line: {argv}"
+    );
+}

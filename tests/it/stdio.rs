@@ -1,0 +1,82 @@
+//! Standard input and output of the binary: polled when they are pipes (the usual case,
+//! covered by every other test) or sockets (clients built on Node.js), read through
+//! blocking threads when they are anything else, such as a file.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
+use std::process::{Command, Stdio};
+
+use crate::support::{clean_env, PATIENCE};
+use serde_json::{json, Value};
+
+const HANDSHAKE: [&str; 3] = [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+];
+
+fn paneward() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    command.env("PANEWARD_LOG", "error").args(["-L", "pw-stdio-unused"]);
+    command
+}
+
+fn tools_listed(responses: &[Value]) -> usize {
+    let list = responses
+        .iter()
+        .find(|r| r["id"] == json!(2))
+        .expect("a tools/list response");
+    list["result"]["tools"].as_array().expect("tools").len()
+}
+
+#[test]
+fn requests_read_from_a_file_are_answered() {
+    let path = std::env::temp_dir().join(format!("pw-stdio-{}.jsonl", std::process::id()));
+    std::fs::write(&path, HANDSHAKE.join("\n") + "\n").unwrap();
+    let output = paneward()
+        .stdin(std::fs::File::open(&path).unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(output.status.success());
+    let responses: Vec<Value> = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).unwrap())
+        .collect();
+    assert!(tools_listed(&responses) > 0);
+}
+
+#[test]
+fn a_socket_as_standard_input_and_output_works() {
+    let (ours, theirs) = UnixStream::pair().unwrap();
+    let theirs_out = theirs.try_clone().unwrap();
+    let mut child = paneward()
+        .stdin(Stdio::from(OwnedFd::from(theirs)))
+        .stdout(Stdio::from(OwnedFd::from(theirs_out)))
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    ours.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut writer = ours.try_clone().unwrap();
+    writer.write_all((HANDSHAKE.join("\n") + "\n").as_bytes()).unwrap();
+    let mut reader = BufReader::new(ours.try_clone().unwrap());
+    let mut responses = Vec::new();
+    while responses.len() < 2 {
+        let mut line = String::new();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "paneward closed the socket");
+        responses.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    assert!(tools_listed(&responses) > 0);
+    // Closing our end is EOF for paneward, which then exits.
+    ours.shutdown(std::net::Shutdown::Both).unwrap();
+    drop((writer, reader));
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}

@@ -1,0 +1,621 @@
+//! Shared test helpers: a private tmux server per test, a client that drives the
+//! built `paneward` binary over a real stdio pipe, and schema checks against the
+//! files in `schemas/` (read from disk, independent of the server's own copy).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod control;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any wait in a test may take before it fails instead of hanging.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+static NEXT_SERVER: AtomicUsize = AtomicUsize::new(0);
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Polls `check` until it returns `Some`, or fails the test after [`PATIENCE`].
+#[track_caller]
+pub fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check() {
+            return value;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A tmux server on a private socket (`tmux -L <unique name>`), killed and its socket
+/// removed on drop. It starts with one session `main` running `/bin/sh`, no user config.
+pub struct TmuxServer {
+    pub name: String,
+    socket_path: Option<PathBuf>,
+}
+
+impl TmuxServer {
+    #[track_caller]
+    pub fn start() -> Self {
+        let name = format!(
+            "pw-{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        );
+        let mut server = Self {
+            name,
+            socket_path: None,
+        };
+        server.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "/bin/sh",
+        ]);
+        server.tmux(&["set-option", "-g", "default-shell", "/bin/sh"]);
+        server.tmux(&["set-option", "-g", "default-command", "/bin/sh"]);
+        server.socket_path = Some(PathBuf::from(
+            server.tmux(&["display-message", "-p", "#{socket_path}"]).trim(),
+        ));
+        server
+    }
+
+    /// A `tmux` command aimed at this server, with a minimal environment.
+    pub fn command(&self) -> Command {
+        let mut command = Command::new("tmux");
+        command.arg("-L").arg(&self.name);
+        clean_env(&mut command);
+        command
+    }
+
+    /// Runs tmux with `args`; fails the test if tmux fails.
+    #[track_caller]
+    pub fn tmux(&self, args: &[&str]) -> String {
+        let output = self.command().args(args).output().expect("run tmux");
+        assert!(
+            output.status.success(),
+            "tmux {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Runs tmux with `args` and returns whether it succeeded.
+    pub fn try_tmux(&self, args: &[&str]) -> bool {
+        self.command().args(args).output().is_ok_and(|o| o.status.success())
+    }
+
+    /// The first pane of session `main`.
+    pub fn first_pane(&self) -> String {
+        self.tmux(&["display-message", "-p", "-t", "main:0.0", "#{pane_id}"])
+            .trim()
+            .to_string()
+    }
+
+    /// Opens a window running `shell_command` (through /bin/sh) and returns its pane id.
+    pub fn window_running(&self, shell_command: &str) -> String {
+        self.tmux(&[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            "main:",
+            shell_command,
+        ])
+        .trim()
+        .to_string()
+    }
+
+    /// Opens a window that runs `shell_command` and then stays open, and returns its pane
+    /// id once `marker` shows on its screen.
+    #[track_caller]
+    pub fn window_showing(&self, shell_command: &str, marker: &str) -> String {
+        let pane = self.window_running(&format!("{shell_command}; exec sleep 100000"));
+        self.wait_for_text(&pane, marker);
+        pane
+    }
+
+    /// Splits `pane` (`direction` is `-h` or `-v`) with a new pane running `shell_command`
+    /// and returns the new pane's id; the active pane stays where it was.
+    pub fn split(&self, pane: &str, direction: &str, shell_command: &str) -> String {
+        self.tmux(&[
+            "split-window",
+            direction,
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-t",
+            pane,
+            shell_command,
+        ])
+        .trim()
+        .to_string()
+    }
+
+    /// Waits until `pane` is dead and tmux knows its exit status is `status`.
+    ///
+    /// `pane_dead` can read 1 before tmux has reaped the program, and a tmux built with
+    /// libutempter can miss that SIGCHLD for good (tmux#311, see docs/tmux-quirks.md):
+    /// while the pane reads dead without a status, nudge the server with SIGCHLD.
+    #[track_caller]
+    pub fn wait_for_exit_status(&self, pane: &str, status: u8) {
+        let wanted = status.to_string();
+        wait_for(&format!("pane {pane} to die with status {status}"), || {
+            let state = self.pane_value(pane, "#{pane_dead}:#{pane_dead_status}:#{pid}");
+            let mut fields = state.split(':');
+            let (dead, known, server_pid) = (fields.next()?, fields.next()?, fields.next()?);
+            if dead == "1" && known.is_empty() {
+                let nudged = Command::new("kill").args(["-CHLD", server_pid]).status();
+                assert!(nudged.is_ok_and(|s| s.success()), "kill -CHLD {server_pid}");
+            }
+            (dead == "1" && known == wanted).then_some(())
+        });
+    }
+
+    /// Opens a window whose program prints `bye` and exits with `status`, kept by
+    /// `remain-on-exit`; returns its pane id once tmux knows the status.
+    #[track_caller]
+    pub fn dead_pane(&self, status: u8) -> String {
+        self.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+        // The program waits for a line before exiting, so its output is on screen first
+        // (tmux drops what a program prints just before it exits).
+        let pane = self.window_running(&format!("echo bye; read line; exit {status}"));
+        self.wait_for_text(&pane, "bye");
+        self.tmux(&["send-keys", "-t", &pane, "Enter"]);
+        self.wait_for_exit_status(&pane, status);
+        pane
+    }
+
+    /// The visible text of `pane`, as tmux itself captures it.
+    pub fn capture(&self, pane: &str) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", pane])
+    }
+
+    /// Waits until `pane` shows `text` on its visible screen.
+    #[track_caller]
+    pub fn wait_for_text(&self, pane: &str, text: &str) {
+        wait_for(&format!("{text:?} in pane {pane}"), || {
+            self.capture(pane).contains(text).then_some(())
+        });
+    }
+
+    /// Starts paneward on this server with extra command-line arguments and environment.
+    pub fn paneward_with(&self, args: &[&str], env: &[(&str, &str)]) -> Client {
+        let mut all = vec!["-L", self.name.as_str()];
+        all.extend_from_slice(args);
+        Client::spawn(&all, env)
+    }
+
+    /// Starts paneward on this server and completes the MCP handshake.
+    pub fn paneward(&self) -> Client {
+        let mut client = self.paneward_with(&[], &[]);
+        client.initialize();
+        client
+    }
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = self.command().arg("kill-server").output();
+        // tmux 3.3a leaves its socket file behind after kill-server.
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Clears the environment but for what tmux and a shell need, so that an outer tmux
+/// (`TMUX`, `TMUX_PANE`) or user settings never leak into a test.
+pub fn clean_env(command: &mut Command) {
+    command.env_clear();
+    for key in ["PATH", "HOME", "USER", "LOGNAME"] {
+        if let Ok(value) = std::env::var(key) {
+            command.env(key, value);
+        }
+    }
+    command.env("TERM", "xterm-256color").env("LC_ALL", "C.UTF-8");
+}
+
+/// The lines `stdout` produces, read on a thread of their own so that a test can wait
+/// for them with a timeout instead of hanging.
+pub fn line_channel(stdout: ChildStdout) -> Receiver<String> {
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// The strings of a JSON array (a reply's `lines`, a list of ids).
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .expect("a JSON array")
+        .iter()
+        .map(|item| item.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// Fails the test unless `line` is a JSON-RPC 2.0 message; returns it parsed.
+#[track_caller]
+pub fn assert_json_rpc(line: &str) -> Value {
+    let message: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+    assert_eq!(
+        message["jsonrpc"], "2.0",
+        "stdout holds JSON that is not JSON-RPC: {line}"
+    );
+    message
+}
+
+/// The built `paneward` binary, driven over a real stdio pipe.
+pub struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    next_id: i64,
+}
+
+impl Client {
+    /// Spawns the binary with `args` and `env` on top of a clean environment.
+    pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        clean_env(&mut command);
+        command.env("PANEWARD_LOG", "error");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Self::spawn_command(command, args)
+    }
+
+    fn spawn_command(mut command: Command, args: &[&str]) -> Self {
+        let mut child = command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn paneward");
+        let lines = line_channel(child.stdout.take().expect("stdout"));
+        let stdin = child.stdin.take();
+        Self {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+        }
+    }
+
+    /// Spawns the binary with `args` and only the variables MCP hosts pass on by default
+    /// (the official SDKs keep HOME, LOGNAME, PATH, SHELL, TERM and USER): no locale.
+    pub fn spawn_like_a_host(args: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        command.env_clear();
+        for key in ["HOME", "LOGNAME", "PATH", "SHELL", "USER"] {
+            if let Ok(value) = std::env::var(key) {
+                command.env(key, value);
+            }
+        }
+        command.env("TERM", "xterm-256color").env("PANEWARD_LOG", "error");
+        Self::spawn_command(command, args)
+    }
+
+    /// Writes one raw line to the server.
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends a JSON message.
+    pub fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// The next line the server writes, raw, or `None` at EOF; fails after [`PATIENCE`].
+    pub fn next_raw_line(&mut self) -> Option<String> {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => panic!("paneward did not answer within {PATIENCE:?}"),
+        }
+    }
+
+    /// Waits for the response to request `id`, skipping notifications.
+    pub fn response(&mut self, id: &Value) -> Value {
+        self.response_line(id).1
+    }
+
+    /// Waits for the response to request `id`, skipping notifications; returns the line
+    /// as written (to measure it) and parsed.
+    pub fn response_line(&mut self, id: &Value) -> (String, Value) {
+        loop {
+            let line = self.next_raw_line().expect("paneward closed stdout");
+            let message = assert_json_rpc(&line);
+            if message.get("id") == Some(id) {
+                return (line, message);
+            }
+        }
+    }
+
+    /// Sends a request and returns the whole JSON-RPC response.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(&id)
+    }
+
+    /// `initialize` with `version`, then `notifications/initialized`; returns the result.
+    pub fn initialize_with(&mut self, version: &str) -> Value {
+        let response = self.request(
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "paneward-tests", "version": "0"}}),
+        );
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        response["result"].clone()
+    }
+
+    pub fn initialize(&mut self) -> Value {
+        self.initialize_with("2025-06-18")
+    }
+
+    /// `tools/list`, the result object.
+    pub fn list_tools(&mut self) -> Value {
+        let response = self.request("tools/list", json!({}));
+        response["result"].clone()
+    }
+
+    /// `tools/call`; returns the `CallToolResult`.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(
+            response.get("error").is_none(),
+            "tools/call {tool} got a protocol error: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Calls `tool`, requires success, checks the reply against the tool's advertised
+    /// output schema and its text copy, and returns `structuredContent`.
+    #[track_caller]
+    pub fn call_ok(&mut self, tool: &str, arguments: Value) -> Value {
+        let result = self.call(tool, arguments);
+        assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
+        let structured = result["structuredContent"].clone();
+        assert_valid_output(tool, &structured);
+        let text = result["content"][0]["text"].as_str().expect("a text copy");
+        assert_eq!(
+            serde_json::from_str::<Value>(text).expect("text copy is JSON"),
+            structured
+        );
+        structured
+    }
+
+    /// Calls `tool`, requires `isError: true`, and returns the error text.
+    #[track_caller]
+    pub fn call_err(&mut self, tool: &str, arguments: Value) -> String {
+        let result = self.call(tool, arguments);
+        assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
+        result["content"][0]["text"].as_str().expect("error text").to_string()
+    }
+
+    /// Closes stdin, reads stdout to its end, failing the test on any line that is not
+    /// a JSON-RPC message, and returns the exit status.
+    pub fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        // Nothing but protocol may reach stdout, not even on the way out.
+        loop {
+            match self.lines.recv_timeout(PATIENCE) {
+                Ok(line) => {
+                    assert_json_rpc(&line);
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("paneward kept stdout open after EOF"),
+            }
+        }
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(start.elapsed() < PATIENCE, "paneward did not exit after EOF");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The tool file `schemas/tools/<tool>.json`, parsed.
+pub fn tool_file(tool: &str) -> Value {
+    let path = root().join("schemas/tools").join(format!("{tool}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("tool file is JSON")
+}
+
+/// The safety tiers, lowest first.
+pub const TIERS: [&str; 3] = ["readonly", "mutating", "destructive"];
+
+/// The names of the tool files in `schemas/tools` whose tier is one of `tiers`, sorted.
+pub fn tools_of_tier(tiers: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("schemas/tools"))
+        .unwrap()
+        .map(|entry| {
+            entry
+                .unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|stem| {
+            let tool = tool_file(stem);
+            // A tool is listed by the name inside its file, which the file is named after.
+            assert_eq!(tool["name"], json!(stem), "schemas/tools/{stem}.json");
+            let tier = tool["tier"].as_str().unwrap();
+            assert!(TIERS.contains(&tier), "{stem}: unknown tier {tier}");
+            tiers.contains(&tier)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Fails the test unless `value` validates against the output schema in the tool's file.
+#[track_caller]
+pub fn assert_valid_output(tool: &str, value: &Value) {
+    let schema = tool_file(tool)["outputSchema"].clone();
+    let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
+    let problems: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{tool} reply breaks its outputSchema: {problems:?}\nreply: {value}"
+    );
+}
+
+/// The upstream pages the contracts were imported from, kept in the repository.
+pub fn seeds_dir() -> PathBuf {
+    root().join("schemas/upstream")
+}
+
+/// The JSON blocks of a seed page in [`seeds_dir`], in page order: fenced
+/// ```json blocks, or (for the unfenced rendering) every top-level `{` … `}` block.
+pub fn seed_blocks(file: &str) -> Vec<Value> {
+    let path = seeds_dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut blocks = Vec::new();
+    if text.contains("```json") {
+        for chunk in text.split("```json").skip(1) {
+            let body = chunk.split("```").next().unwrap_or_default();
+            blocks.push(serde_json::from_str(body).unwrap_or_else(|e| panic!("{file}: bad JSON block: {e}")));
+        }
+    } else {
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("\n{") {
+            let candidate = &rest[start + 1..];
+            let mut stream = serde_json::Deserializer::from_str(candidate).into_iter::<Value>();
+            let value = stream.next().expect("a block").expect("block is JSON");
+            let used = stream.byte_offset();
+            blocks.push(value);
+            rest = &candidate[used..];
+        }
+    }
+    blocks
+}
+
+/// A private directory for files a test's panes write, removed on drop.
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    pub fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "paneward-test-{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        Self { dir }
+    }
+
+    /// A path inside the directory; shell-safe (letters, digits, `-`, `/`, `.`).
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+
+    /// The file's bytes as text, or empty if it does not exist yet.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+
+    /// Waits until the file holds at least `lines` complete lines, and returns it.
+    #[track_caller]
+    pub fn wait_for_lines(&self, name: &str, lines: usize) -> String {
+        wait_for(&format!("{lines} lines in {name}"), || {
+            let text = self.read(name);
+            (text.matches('\n').count() >= lines).then_some(text)
+        })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl TmuxServer {
+    /// Opens a window whose pane appends every line typed into it, byte for byte, to
+    /// `file`; returns the pane id.
+    pub fn recorder(&self, file: &str) -> String {
+        self.window_running(&format!(
+            "while IFS= read -r line; do printf '%s\\n' \"$line\" >> {file}; done"
+        ))
+    }
+
+    /// The value of a tmux format for `pane`, such as `#{pane_current_command}`; a session
+    /// or window target reads its active pane.
+    pub fn pane_value(&self, pane: &str, format: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", pane, format])
+            .trim_end_matches('\n')
+            .to_string()
+    }
+
+    /// Waits until a format for `pane` has `value`.
+    #[track_caller]
+    pub fn wait_for_value(&self, pane: &str, format: &str, value: &str) {
+        wait_for(&format!("{format} = {value:?} in pane {pane}"), || {
+            (self.pane_value(pane, format) == value).then_some(())
+        });
+    }
+
+    /// The `TMUX` value tmux gives programs in its panes: socket path, pid, session.
+    pub fn tmux_env(&self) -> String {
+        self.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"])
+            .trim()
+            .to_string()
+    }
+
+    /// paneward started as if it ran in `caller`, a pane of this server, and initialized.
+    pub fn paneward_in(&self, caller: &str) -> Client {
+        let mut client = self.paneward_with(&[], &[("TMUX", &self.tmux_env()), ("TMUX_PANE", caller)]);
+        client.initialize();
+        client
+    }
+}
