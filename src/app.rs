@@ -4,12 +4,14 @@
 use crate::call::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
+use crate::guard::Backend;
 use crate::tmux::Tmux;
 
 pub struct App {
     pub config: Config,
     pub catalog: Catalog,
-    pub tmux: Tmux,
+    /// The tmux server; commands reach it only through the gates of `crate::guard`.
+    pub backend: Backend,
     /// The pane paneward runs in, if it runs inside tmux (checked per call against the
     /// server's own socket and pid).
     pub caller: Option<CallerPane>,
@@ -22,11 +24,15 @@ impl App {
     /// The generated tool table does not load (a build fault).
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let catalog = Catalog::load()?;
-        let tmux = Tmux::build(config.tmux_binary.clone(), config.address.clone(), config.control_mode);
+        let backend = Backend::new(Tmux::build(
+            config.tmux_binary.clone(),
+            config.address.clone(),
+            config.control_mode,
+        ));
         Ok(Self {
             config,
             catalog,
-            tmux,
+            backend,
             caller,
         })
     }

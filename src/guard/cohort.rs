@@ -221,7 +221,7 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
 /// # Errors
 /// A [`ToolError::blocked`] naming the pane and rule, or the tmux failure.
 pub async fn check(app: &App, target: PaneId, force: bool) -> Result<Cohort, ToolError> {
-    let output = match app.tmux.run(read_window(target)).await {
+    let output = match app.backend.tmux().run(read_window(target)).await {
         Ok(output) => output,
         Err(error) if error.is_object_gone() => {
             let refusal = Refusal {
@@ -247,7 +247,7 @@ pub async fn check(app: &App, target: PaneId, force: bool) -> Result<Cohort, Too
 pub async fn deliver(app: &App, target: PaneId, force: bool, input: &[Command]) -> Result<Vec<PaneId>, ToolError> {
     let cohort = check(app, target, force).await?;
     if !input.is_empty() {
-        app.tmux.run_all(input).await?;
+        app.backend.tmux().run_all(input).await?;
     }
     tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
     Ok(cohort.receivers)

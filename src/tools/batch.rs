@@ -19,6 +19,7 @@ use crate::generated::types::{
     CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError, CallReadToolsBatchInputOperationsItem,
     CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
 };
+use crate::guard::ReadGate;
 
 /// The most bytes of one JSON-RPC response line, newline included (the contract's own
 /// number: clients and hosts cap what they read per message).
@@ -60,8 +61,7 @@ fn split(operation: &CallReadToolsBatchInputOperationsItem) -> Result<(String, O
 /// # Errors
 /// `operations: null`, or a fault in paneward; a failing operation is a failed row.
 pub async fn call_read_tools_batch(
-    app: &App,
-    context: &CallContext,
+    gate: &ReadGate<'_>,
     input: CallReadToolsBatchInput,
 ) -> Result<CallReadToolsBatchOutput, ToolError> {
     let operations = input
@@ -69,7 +69,7 @@ pub async fn call_read_tools_batch(
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
     let on_error = input.on_error.unwrap_or(OnError::Stop);
     let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
-    let outcomes = run(app, &calls, on_error).await;
+    let outcomes = run(gate.app(), &calls, on_error).await;
     let mut results = Vec::with_capacity(operations.len());
     let mut stopped_at = None;
     for (index, ((tool, _), outcome)) in calls.into_iter().zip(outcomes).enumerate() {
@@ -108,7 +108,7 @@ pub async fn call_read_tools_batch(
         truncated: false,
         truncated_bytes: 0,
     };
-    fit(context, output, REPLY_LINE_LIMIT)
+    fit(gate.context(), output, REPLY_LINE_LIMIT)
 }
 
 /// Runs the operations in order. Over a control connection they are all sent at once:
@@ -117,7 +117,7 @@ pub async fn call_read_tools_batch(
 /// (their outcomes are dropped). Separate tmux processes could overtake each other, so
 /// without the connection each waits for the one before.
 async fn run(app: &App, calls: &[(String, Option<JsonObject>)], on_error: OnError) -> Vec<Result<Value, ToolError>> {
-    if app.tmux.keeps_order().await {
+    if app.backend.keeps_order().await {
         let nested = calls
             .iter()
             .map(|(tool, arguments)| call_nested(app, tool, arguments.clone()))

@@ -13,6 +13,7 @@ mod conformance;
 mod contract;
 mod control;
 mod control_sessions;
+mod gates;
 mod generated;
 mod import_from_server;
 mod inspect_settings;
