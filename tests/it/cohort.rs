@@ -265,3 +265,125 @@ fn a_pane_that_turns_synchronize_panes_off_is_left_out_and_the_window_is_not_rep
     let info = client.call_ok("get_window_info", json!({"window_id": window}));
     assert_eq!(info["synchronizePanes"], true);
 }
+
+/// Flips `synchronize-panes` on `window` as fast as one control client can ask, until
+/// dropped: a `tmux -C` client fed a stream of `set-option` lines.
+struct Toggler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    writer: Option<std::thread::JoinHandle<()>>,
+    client: std::process::Child,
+}
+
+impl Toggler {
+    fn start(tmux: &TmuxServer, window: &str) -> Self {
+        use std::io::{Read, Write};
+        use std::process::Stdio;
+        let mut client = tmux
+            .command()
+            .args(["-C", "attach-session", "-t", window])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = client.stdin.take().unwrap();
+        let mut stdout = client.stdout.take().unwrap();
+        // Drained so tmux never waits on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = [0u8; 65536];
+            while matches!(stdout.read(&mut sink), Ok(n) if n > 0) {}
+        });
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
+        let window = window.to_string();
+        let writer = std::thread::spawn(move || {
+            // Bounded in time whatever happens to the test.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
+            let lines = format!(
+                "set-option -w -t {window} synchronize-panes on\nset-option -w -t {window} synchronize-panes off\n"
+            );
+            while !stopping.load(std::sync::atomic::Ordering::Relaxed) && std::time::Instant::now() < deadline {
+                if stdin.write_all(lines.as_bytes()).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            stop,
+            writer: Some(writer),
+            client,
+        }
+    }
+}
+
+impl Drop for Toggler {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+        let _ = self.client.kill();
+        let _ = self.client.wait();
+    }
+}
+
+/// While another client flips `synchronize-panes` on the caller's window, hundreds of
+/// rows aimed at a sibling of the caller pane: no input reaches the caller pane, and
+/// every accepted reply names exactly the panes that received its token.
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(flags: &[&str]) {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let caller = tmux.window_running(&format!("cat > {}", scratch.path("caller")));
+    let sibling = tmux.split(&caller, "-v", &format!("cat > {}", scratch.path("sibling")));
+    let env = [("TMUX", tmux.tmux_env()), ("TMUX_PANE", caller.clone())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut client = tmux.paneward_with(flags, &env);
+    client.initialize();
+
+    let toggler = Toggler::start(&tmux, &caller);
+    let mut accepted = Vec::new();
+    let mut refused = 0;
+    for i in 0..300 {
+        let token = format!("token-{i}");
+        let result = client.call("send_keys", json!({"paneId": sibling, "keys": token, "literal": true}));
+        if result["isError"] == json!(true) {
+            let reason = result["content"][0]["text"].as_str().unwrap();
+            assert!(reason.contains("is the caller pane"), "{reason}");
+            refused += 1;
+        } else {
+            let received = &result["structuredContent"]["resolvedPaneIds"];
+            assert_eq!(received, &json!([sibling]), "row {i}");
+            accepted.push(token);
+        }
+    }
+    drop(toggler);
+    assert!(
+        !accepted.is_empty() && refused > 0,
+        "the toggling must meet both states to test anything: {} accepted, {refused} refused",
+        accepted.len()
+    );
+
+    // Settle both recorders with one last line each, typed with synchronize-panes off.
+    tmux.tmux(&["set-option", "-w", "-t", &caller, "synchronize-panes", "off"]);
+    client.call_ok("send_keys", json!({"paneId": sibling, "keys": "sibling-end", "literal": true}));
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": caller, "keys": "caller-end", "literal": true, "force": true}),
+    );
+    let sibling_lines = scratch.wait_for_lines("sibling", accepted.len() + 1);
+    let caller_lines = scratch.wait_for_lines("caller", 1);
+    assert_eq!(caller_lines, "caller-end\n", "input reached the caller pane");
+    let mut expected: Vec<String> = accepted;
+    expected.push("sibling-end".into());
+    assert_eq!(sibling_lines.lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_over_control_mode() {
+    toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(&[]);
+}
+
+#[test]
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_without_control_mode() {
+    toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(&["--no-control-mode"]);
+}
