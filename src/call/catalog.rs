@@ -61,8 +61,7 @@ impl Catalog {
             entries.push(CatalogEntry {
                 spec,
                 tool,
-                input: SchemaCheck::new(input)
-                    .map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
+                input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
                 #[cfg(debug_assertions)]
                 output: SchemaCheck::new(Value::Object(output))
                     .map_err(|e| format!("{}: outputSchema: {e}", spec.name))?,

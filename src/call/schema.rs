@@ -75,12 +75,10 @@ pub fn strict_copy(schema: &Value) -> Value {
                     .map(|(name, subschema)| (name.clone(), strict_copy(subschema)))
                     .collect(),
             ),
-            ("items" | "additionalItems" | "additionalProperties" | "not" | "if" | "then" | "else", _) => {
-                match value {
-                    Value::Array(schemas) => Value::Array(schemas.iter().map(strict_copy).collect()),
-                    _ => strict_copy(value),
-                }
-            }
+            ("items" | "additionalItems" | "additionalProperties" | "not" | "if" | "then" | "else", _) => match value {
+                Value::Array(schemas) => Value::Array(schemas.iter().map(strict_copy).collect()),
+                _ => strict_copy(value),
+            },
             ("oneOf" | "anyOf" | "allOf", Value::Array(schemas)) => {
                 Value::Array(schemas.iter().map(strict_copy).collect())
             }
@@ -310,11 +308,25 @@ mod tests {
         }});
         let strict = strict_copy(&schema);
         assert_eq!(strict["additionalProperties"], json!(false));
-        assert_eq!(strict["properties"]["operations"]["items"]["additionalProperties"], json!(false));
-        assert_eq!(strict["properties"]["open"]["additionalProperties"], json!(true), "a stated rule stays");
-        assert_eq!(strict["properties"]["properties"], json!({"type": "string"}), "a field's name is not a keyword");
+        assert_eq!(
+            strict["properties"]["operations"]["items"]["additionalProperties"],
+            json!(false)
+        );
+        assert_eq!(
+            strict["properties"]["open"]["additionalProperties"],
+            json!(true),
+            "a stated rule stays"
+        );
+        assert_eq!(
+            strict["properties"]["properties"],
+            json!({"type": "string"}),
+            "a field's name is not a keyword"
+        );
         let error = check(strict, json!({"operations": [{"enter": true, "enterr": false}]}));
-        assert!(error.starts_with("invalid arguments: /operations/0/enterr: is not a known field"), "{error}");
+        assert!(
+            error.starts_with("invalid arguments: /operations/0/enterr: is not a known field"),
+            "{error}"
+        );
         assert!(error.contains("the fields are: enter"), "{error}");
     }
 }

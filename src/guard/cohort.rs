@@ -225,7 +225,13 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
 /// # Errors
 /// A [`ToolError::blocked`] naming the pane and rule (nothing was typed), or the tmux
 /// failure.
-pub async fn deliver(app: &App, target: PaneId, force: bool, keys: &KeyInput, enter: bool) -> Result<Vec<PaneId>, ToolError> {
+pub async fn deliver(
+    app: &App,
+    target: PaneId,
+    force: bool,
+    keys: &KeyInput,
+    enter: bool,
+) -> Result<Vec<PaneId>, ToolError> {
     let caller = app.caller.as_ref();
     let verdict = gate::verdict_format(target, force, caller);
     let input = input::send_commands(keys, target, enter);

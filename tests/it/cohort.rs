@@ -365,7 +365,10 @@ fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(flags: &[&s
 
     // Settle both recorders with one last line each, typed with synchronize-panes off.
     tmux.tmux(&["set-option", "-w", "-t", &caller, "synchronize-panes", "off"]);
-    client.call_ok("send_keys", json!({"paneId": sibling, "keys": "sibling-end", "literal": true}));
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": sibling, "keys": "sibling-end", "literal": true}),
+    );
     client.call_ok(
         "send_keys",
         json!({"paneId": caller, "keys": "caller-end", "literal": true, "force": true}),

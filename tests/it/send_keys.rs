@@ -318,7 +318,10 @@ fn a_misspelt_field_at_any_level_is_refused_by_pointer_and_nothing_is_typed() {
         "send_keys_batch",
         json!({"operations": [literal(&pane, "Y")], "onerror": "continue"}),
     );
-    assert!(error.starts_with("invalid arguments: /onerror: is not a known field"), "{error}");
+    assert!(
+        error.starts_with("invalid arguments: /onerror: is not a known field"),
+        "{error}"
+    );
     client.call_ok("send_keys", literal(&pane, "only-this"));
     assert_eq!(scratch.wait_for_lines("typed", 1), "only-this\n");
 }
@@ -330,7 +333,10 @@ fn a_nul_in_literal_text_is_refused_by_row_and_position_and_nothing_is_typed() {
     let pane = tmux.recorder(&scratch.path("typed"));
     let mut client = tmux.paneward();
     let error = client.call_err("send_keys", literal(&pane, "nul\u{0}byte"));
-    assert!(error.starts_with("invalid arguments: /keys: character 4 is a NUL"), "{error}");
+    assert!(
+        error.starts_with("invalid arguments: /keys: character 4 is a NUL"),
+        "{error}"
+    );
     assert!(!error.contains("byte"), "the text is never echoed: {error}");
     let error = client.call_err(
         "send_keys_batch",
