@@ -390,3 +390,100 @@ fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_over_contro
 fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_without_control_mode() {
     toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(&["--no-control-mode"]);
 }
+
+/// tmux's verdict (a format) and paneward's (`evaluate`) judge the same reading; they
+/// must agree on every state, or paneward reports an internal error instead of a reply.
+/// Walks every combination of: synchronize-panes on the window and per pane, panes in
+/// copy mode, with input off, dead, the caller among them, zoom, and force.
+#[test]
+fn tmux_and_paneward_agree_on_every_cohort_state() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.window_running("cat");
+    let target = tmux.split(&caller, "-v", "cat");
+    let sibling = tmux.split(&caller, "-v", "cat");
+    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+    let dead = tmux.split(&caller, "-v", "read line; exit 0");
+    tmux.tmux(&["send-keys", "-t", &dead, "Enter"]);
+    tmux.wait_for_exit_status(&dead, 0);
+    let mut client = tmux.paneward_in(&caller);
+
+    let (mut allowed, mut refused) = (0, 0);
+    // 2 window flags x 4 sibling states x 3 target states x 2 x 2 x 2 x 2 = 384 states.
+    for state in 0..384 {
+        let window_sync = state % 2 == 1;
+        let sibling_state = (state / 2) % 4; // normal, copy mode, input off, own sync off
+        let target_state = (state / 8) % 3; // normal, copy mode, input off
+        let dead_sync_off = (state / 24) % 2 == 1;
+        let caller_sync_off = (state / 48) % 2 == 1;
+        let zoomed = (state / 96) % 2 == 1;
+        let force = (state / 192) % 2 == 1;
+        let on_off = |on: bool| if on { "on" } else { "off" };
+        let mut script: Vec<String> = Vec::new();
+        let mut add = |args: &[&str]| {
+            if !script.is_empty() {
+                script.push(";".into());
+            }
+            script.extend(args.iter().map(|a| (*a).to_string()));
+        };
+        add(&[
+            "set-option",
+            "-w",
+            "-t",
+            &target,
+            "synchronize-panes",
+            on_off(window_sync),
+        ]);
+        for (pane, off) in [
+            (&sibling, sibling_state == 3),
+            (&dead, dead_sync_off),
+            (&caller, caller_sync_off),
+        ] {
+            if off {
+                add(&["set-option", "-p", "-t", pane, "synchronize-panes", "off"]);
+            } else {
+                add(&["set-option", "-p", "-u", "-t", pane, "synchronize-panes"]);
+            }
+        }
+        for (pane, pane_state) in [(&sibling, sibling_state), (&target, target_state)] {
+            add(&["copy-mode", "-q", "-t", pane]);
+            add(&["select-pane", "-e", "-t", pane]);
+            match pane_state {
+                1 => add(&["copy-mode", "-t", pane]),
+                2 => add(&["select-pane", "-d", "-t", pane]),
+                _ => {}
+            }
+        }
+        add(&[
+            "if-shell",
+            "-F",
+            "-t",
+            &target,
+            "#{window_zoomed_flag}",
+            &format!("resize-pane -Z -t {target}"),
+        ]);
+        if zoomed {
+            add(&["resize-pane", "-Z", "-t", &target]);
+        }
+        let script: Vec<&str> = script.iter().map(String::as_str).collect();
+        tmux.tmux(&script);
+
+        for aimed in [&target, &sibling] {
+            let result = client.call(
+                "send_keys",
+                json!({"paneId": aimed, "keys": "k", "literal": true, "enter": false, "force": force}),
+            );
+            let text = result["content"][0]["text"].as_str().unwrap();
+            if result["isError"] == json!(true) {
+                assert!(
+                    text.contains("nothing was typed") && !text.contains("paneward's"),
+                    "state {state}, aimed at {aimed}: {text}"
+                );
+                refused += 1;
+            } else {
+                assert_eq!(result["structuredContent"]["resolvedPaneIds"][0], json!(aimed));
+                allowed += 1;
+            }
+        }
+    }
+    assert!(allowed > 0 && refused > 0, "{allowed} allowed, {refused} refused");
+}
