@@ -1,5 +1,6 @@
 //! The tools this server knows, built once at start-up from the generated table:
-//! each tool's advertised MCP `Tool` (raw schemas, untouched) and compiled validators.
+//! each tool's advertised MCP `Tool` (raw schemas, untouched) and compiled validators
+//! (strict ones, closed to unknown fields, for tools above the readonly tier).
 
 use std::sync::Arc;
 
@@ -7,7 +8,7 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
 use crate::call::runtime::{Tier, ToolSpec};
-use crate::call::schema::SchemaCheck;
+use crate::call::schema::{strict_copy, SchemaCheck};
 use crate::generated::TOOLS;
 
 /// One tool, ready to list and to call.
@@ -51,11 +52,16 @@ impl Catalog {
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
             }
+            // Tools above the readonly tier refuse fields they do not know (see strict_copy).
+            let input = if spec.tier > Tier::Readonly {
+                strict_copy(&Value::Object(input))
+            } else {
+                Value::Object(input)
+            };
             entries.push(CatalogEntry {
                 spec,
                 tool,
-                input: SchemaCheck::new(Value::Object(input))
-                    .map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
+                input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
                 #[cfg(debug_assertions)]
                 output: SchemaCheck::new(Value::Object(output))
                     .map_err(|e| format!("{}: outputSchema: {e}", spec.name))?,

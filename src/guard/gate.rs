@@ -48,6 +48,7 @@ use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, COMMAND_TIMEOUT};
+use crate::tools::keys::KeyInput;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.
 #[derive(Debug, Clone)]
@@ -240,13 +241,19 @@ impl<'a> ChangeGate<'a> {
         self.read.app.backend.tmux().run_all(&commands).await
     }
 
-    /// Types `input` into `target` after the cohort check (`guard::cohort`); returns the
-    /// panes that received it.
+    /// Types `keys` (then Enter if `enter`) into `target` in one tmux step with the
+    /// cohort check (`guard::cohort`); returns the panes that received it.
     ///
     /// # Errors
     /// The check refused (the message names the pane and the rule), or tmux failed.
-    pub async fn deliver(&self, target: PaneId, force: bool, input: &[Command]) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver(self.read.app, target, force, input).await
+    pub async fn deliver(
+        &self,
+        target: PaneId,
+        force: bool,
+        keys: &KeyInput,
+        enter: bool,
+    ) -> Result<Vec<PaneId>, ToolError> {
+        super::cohort::deliver(self.read.app, target, force, keys, enter).await
     }
 }
 

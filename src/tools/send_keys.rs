@@ -1,8 +1,9 @@
 //! `send_keys` and `send_keys_batch`: typing into panes through the cohort check.
 //!
 //! Every row's arguments are checked before anything is typed, so a malformed batch
-//! changes nothing; each row's cohort is then checked immediately before its own
-//! input (never all up front), because earlier rows can change what later rows reach.
+//! changes nothing; each row's cohort is then checked in the same indivisible tmux
+//! step as its own input (never all up front), because earlier rows can change what
+//! later rows reach.
 
 use crate::call::error::ToolError;
 use crate::generated::types::{
@@ -49,8 +50,7 @@ impl InputRow {
     /// # Errors
     /// The cohort check's refusal, or tmux failing.
     async fn deliver(&self, gate: &ChangeGate<'_>) -> Result<Vec<PaneId>, ToolError> {
-        gate.deliver(self.pane, self.force, &self.keys.commands(self.pane, self.enter))
-            .await
+        gate.deliver(self.pane, self.force, &self.keys, self.enter).await
     }
 }
 
