@@ -5,7 +5,9 @@
 
 mod support;
 
+mod audit;
 mod batch;
+mod cli;
 mod capture;
 mod cohort;
 mod conform;
@@ -18,6 +20,7 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod profile;
 mod protocol;
 mod search;
 mod send_keys;
