@@ -110,7 +110,10 @@ impl AuditLog {
             return;
         };
         // One write per line: with O_APPEND, lines of concurrent writers do not interleave.
-        if let Err(error) = sink.write_all(format!("{line}\n").as_bytes()).and_then(|()| sink.flush()) {
+        if let Err(error) = sink
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| sink.flush())
+        {
             tracing::warn!(%error, "cannot write the audit log");
         }
     }
@@ -166,7 +169,10 @@ impl AuditLog {
         // A 64-byte key is one SHA-256 block: HMAC's native size, no fallible path.
         let mut mac = HmacSha256::new(&self.key.into());
         mac.update(text.as_bytes());
-        mac.finalize().into_bytes()[..8].iter().map(|b| format!("{b:02x}")).collect()
+        mac.finalize().into_bytes()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 }
 
@@ -207,9 +213,7 @@ fn collect_property_names(schema: &Value, names: &mut BTreeSet<String>) {
 
 fn is_tmux_id(text: &str) -> bool {
     let mut chars = text.chars();
-    matches!(chars.next(), Some('%' | '@' | '$'))
-        && (2..=10).contains(&text.len())
-        && chars.all(|c| c.is_ascii_digit())
+    matches!(chars.next(), Some('%' | '@' | '$')) && (2..=10).contains(&text.len()) && chars.all(|c| c.is_ascii_digit())
 }
 
 fn is_word(text: &str) -> bool {
@@ -242,11 +246,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        year,
-        u32::try_from(month).unwrap_or(1),
-        u32::try_from(day).unwrap_or(1),
-    )
+    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
 }
 
 #[cfg(test)]

@@ -114,8 +114,8 @@ fn replacement(
     };
     let input = object("inputSchema", &file.input_schema)?;
     let output = object("outputSchema", &file.output_schema)?;
-    let annotations: ToolAnnotations = serde_json::from_value(file.annotations.clone())
-        .map_err(|e| format!("{}: annotations: {e}", file.name))?;
+    let annotations: ToolAnnotations =
+        serde_json::from_value(file.annotations.clone()).map_err(|e| format!("{}: annotations: {e}", file.name))?;
     let mut tool = Tool::new(file.name.clone(), file.description.clone(), Arc::new(input.clone()))
         .with_raw_output_schema(Arc::new(output.clone()))
         .with_annotations(annotations);

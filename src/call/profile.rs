@@ -111,7 +111,17 @@ mod tests {
             let strip = |tools: Vec<ToolFile>| -> Vec<_> {
                 tools
                     .into_iter()
-                    .map(|t| (t.name, t.title, t.description, t.tier, t.input_schema, t.output_schema, t.annotations))
+                    .map(|t| {
+                        (
+                            t.name,
+                            t.title,
+                            t.description,
+                            t.tier,
+                            t.input_schema,
+                            t.output_schema,
+                            t.annotations,
+                        )
+                    })
                     .collect()
             };
             assert_eq!(strip(on_disk), strip(compiled), "{name}");
@@ -121,6 +131,9 @@ mod tests {
     #[test]
     fn profile_names_parse_and_unknown_ones_are_named() {
         assert_eq!("python".parse::<Profile>(), Ok(Profile::Python));
-        assert!("ruby".parse::<Profile>().unwrap_err().contains("unknown profile \"ruby\""));
+        assert!("ruby"
+            .parse::<Profile>()
+            .unwrap_err()
+            .contains("unknown profile \"ruby\""));
     }
 }

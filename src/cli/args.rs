@@ -190,7 +190,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     }
     let (address, address_origin) = resolve_address(socket_name, socket_path, env)?;
     let profile = match profile.or_else(|| env("PANEWARD_PROFILE").filter(|v| !v.is_empty())) {
-        Some(text) => text.parse::<Profile>().map_err(|e| UsageError(format!("--profile: {e}")))?,
+        Some(text) => text
+            .parse::<Profile>()
+            .map_err(|e| UsageError(format!("--profile: {e}")))?,
         None => Profile::Default,
     };
     let audit_log = match audit_log.or_else(|| env("PANEWARD_AUDIT_LOG").filter(|v| !v.is_empty())) {
@@ -276,7 +278,10 @@ fn resolve_address(
             (None, None) => match non_empty("LIBTMUX_SOCKET") {
                 Some(value) if value.contains('/') => Ok((ServerAddress::Path(PathBuf::from(value)), "LIBTMUX_SOCKET")),
                 Some(value) => checked_name(value).map(from("LIBTMUX_SOCKET")),
-                None => Ok((ServerAddress::Default, "none: tmux's own default ($TMUX, then the default socket)")),
+                None => Ok((
+                    ServerAddress::Default,
+                    "none: tmux's own default ($TMUX, then the default socket)",
+                )),
             },
         },
     }
@@ -406,5 +411,68 @@ mod tests {
         }
         assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
         assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
+    }
+
+    #[test]
+    fn profile_and_audit_log_come_from_flags_or_variables() {
+        assert_eq!(serve_config(&[], &[]).profile, Profile::Default);
+        assert_eq!(serve_config(&["--profile", "python"], &[]).profile, Profile::Python);
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_PROFILE", "python")]).profile,
+            Profile::Python
+        );
+        assert!(parse_with(&["--profile", "ruby"], &[])
+            .unwrap_err()
+            .0
+            .contains("unknown profile"));
+        assert_eq!(serve_config(&[], &[]).audit_log, None);
+        assert_eq!(
+            serve_config(&["--audit-log", "-"], &[]).audit_log,
+            Some(AuditTarget::Stderr)
+        );
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_AUDIT_LOG", "/tmp/a.log")]).audit_log,
+            Some(AuditTarget::File("/tmp/a.log".into()))
+        );
+        assert!(parse_with(&["--audit-log="], &[]).is_err());
+    }
+
+    #[test]
+    fn the_address_says_what_chose_it() {
+        assert_eq!(serve_config(&["-L", "x"], &[]).address_origin, "--socket-name");
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_SOCKET_PATH", "/s")]).address_origin,
+            "PANEWARD_SOCKET_PATH"
+        );
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_SOCKET", "lib")]).address_origin,
+            "LIBTMUX_SOCKET"
+        );
+        assert!(serve_config(&[], &[]).address_origin.starts_with("none"));
+    }
+
+    #[test]
+    fn call_takes_a_tool_and_optional_json_and_doctor_takes_options() {
+        match parse_with(&["call", "capture_pane", r#"{"pane_id": "%1"}"#, "-L", "w"], &[]).unwrap() {
+            Invocation::Call {
+                config,
+                tool,
+                arguments,
+            } => {
+                assert_eq!(tool, "capture_pane");
+                assert_eq!(arguments.as_deref(), Some(r#"{"pane_id": "%1"}"#));
+                assert_eq!(config.address, ServerAddress::Name("w".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_with(&["-L", "w", "call", "list_panes"], &[]).unwrap() {
+            Invocation::Call { tool, arguments, .. } => assert_eq!((tool.as_str(), arguments), ("list_panes", None)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_with(&["call"], &[]).unwrap_err().0.contains("needs a tool name"));
+        assert!(parse_with(&["call", "a", "{}", "extra"], &[]).is_err());
+        assert!(
+            matches!(parse_with(&["doctor", "--safety", "readonly"], &[]).unwrap(), Invocation::Doctor(c) if c.safety == Tier::Readonly)
+        );
     }
 }

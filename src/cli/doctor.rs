@@ -57,7 +57,11 @@ fn diagnose(config: &Config, report: &mut Report) -> Result<(), String> {
     let version = tmux_version(&binary);
     report.line(
         "tmux",
-        format!("{} ({})", binary.display(), version.as_deref().unwrap_or_else(|e| e.as_str())),
+        format!(
+            "{} ({})",
+            binary.display(),
+            version.as_deref().unwrap_or_else(|e| e.as_str())
+        ),
     );
     report.line(
         "socket",
@@ -186,8 +190,7 @@ fn caller_line(caller: Option<&CallerPane>, server: &ServerFacts) -> String {
 // A native socket client (planned in src/tmux) will report its own line here.
 async fn connection_line(config: &Config, tmux: &Tmux) -> String {
     if !config.control_mode {
-        return "one tmux process per call: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)"
-            .into();
+        return "one tmux process per call: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)".into();
     }
     let facts = match tmux.run_all(&policy::facts_query()).await {
         Ok(outputs) => policy::parse_facts(&outputs),

@@ -35,7 +35,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(error) => fail(&error),
         },
         Invocation::Serve(config) => serve(config),
-        Invocation::Call { config, tool, arguments } => {
+        Invocation::Call {
+            config,
+            tool,
+            arguments,
+        } => {
             init_logging("warn");
             call::run(config, &tool, arguments.as_deref())
         }
@@ -89,7 +93,10 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
     println!("{} tools at safety tier {tier}:", entries.len());
     for entry in entries {
         let tool = &entry.tool;
-        let summary = tool.title.as_deref().unwrap_or(tool.description.as_deref().unwrap_or(""));
+        let summary = tool
+            .title
+            .as_deref()
+            .unwrap_or(tool.description.as_deref().unwrap_or(""));
         println!("  {:<24} {:<11} {}", tool.name, entry.tier.as_str(), summary);
     }
     ExitCode::SUCCESS

@@ -32,7 +32,10 @@ type Calls = Vec<(String, Option<JsonObject>)>;
 
 fn operations(arguments: &Value) -> Result<(Calls, bool), ToolError> {
     let Some(items) = arguments.get("operations").and_then(Value::as_array) else {
-        return Err(ToolError::invalid_argument("/operations", "must be a list of operations"));
+        return Err(ToolError::invalid_argument(
+            "/operations",
+            "must be a list of operations",
+        ));
     };
     if items.len() > MAX_OPERATIONS {
         return Err(ToolError::invalid_argument(
@@ -65,7 +68,12 @@ fn encode(calls: &Calls, rows: Vec<RowOutcome>, stop_on_error: bool) -> Value {
             }
             Err(error) => {
                 let message = error.message().to_string();
-                (false, json!(message), json!([{"type": "text", "text": message}]), Value::Null)
+                (
+                    false,
+                    json!(message),
+                    json!([{"type": "text", "text": message}]),
+                    Value::Null,
+                )
             }
         };
         if success {
@@ -167,7 +175,9 @@ fn payload((row, item): (usize, &Value)) -> Option<Payload> {
     let mut saving = 0;
     let mut size = 0;
     for (key, empty) in [("content", "[]"), ("structured_content", "null")] {
-        let Some(value) = item.get(key).filter(|v| !v.is_null()) else { continue };
+        let Some(value) = item.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
         let compact = value.to_string();
         if compact == empty {
             continue;
@@ -211,7 +221,10 @@ mod tests {
         assert!(context.reply_line_len(fitted.clone()).unwrap() <= limit);
         assert_eq!(fitted["response_truncated"], true);
         assert_eq!(fitted["results"][0], before["results"][0]);
-        assert_eq!(fitted["results"][1], before["results"][1], "the earlier of equal rows stays");
+        assert_eq!(
+            fitted["results"][1], before["results"][1],
+            "the earlier of equal rows stays"
+        );
         assert_eq!(fitted["results"][2]["structured_content"], Value::Null);
         assert_eq!(fitted["results"][2]["content"], json!([]));
         assert_eq!(

@@ -1,5 +1,6 @@
 //! `--audit-log`: one line per call of a tool that may change tmux and per batch row,
 //! in a file only its owner can read, without what was typed.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::os::unix::fs::PermissionsExt;
 
@@ -27,7 +28,10 @@ fn the_audit_log_records_calls_and_rows_but_never_the_typed_text() {
     {
         let mut client = tmux.paneward_with(&["--audit-log", path.to_str().unwrap()], &[]);
         client.initialize();
-        client.call_ok("send_keys", json!({"paneId": pane, "keys": secret, "literal": true, "enter": true}));
+        client.call_ok(
+            "send_keys",
+            json!({"paneId": pane, "keys": secret, "literal": true, "enter": true}),
+        );
         tmux.wait_for_text(&pane, secret);
         client.call_ok("list_sessions", json!({}));
         client.call_ok(
@@ -83,7 +87,10 @@ fn an_audit_log_others_can_read_stops_start_up() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_paneward"));
     crate::support::clean_env(&mut command);
-    let out = command.args(["tools", "--audit-log", path.to_str().unwrap()]).output().unwrap();
+    let out = command
+        .args(["tools", "--audit-log", path.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("may be read by others"));
     std::fs::remove_dir_all(&dir).unwrap();

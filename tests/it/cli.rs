@@ -1,5 +1,6 @@
 //! The operator's commands: `paneward call`, `paneward doctor`, and the notice a
 //! person sees when starting the server at a terminal.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::process::{Command, Output};
 
@@ -45,7 +46,10 @@ fn call_errors_go_to_stderr_with_status_one_and_nothing_changes() {
     assert!(text(&out.stderr).contains("/pane_id"), "{}", text(&out.stderr));
     // The tier holds: send_keys is refused at readonly, and nothing is typed.
     let args = json!({"paneId": pane, "keys": "echo typed-by-call", "enter": true}).to_string();
-    let out = paneward(&["-L", &tmux.name, "--safety", "readonly", "call", "send_keys", &args], &[]);
+    let out = paneward(
+        &["-L", &tmux.name, "--safety", "readonly", "call", "send_keys", &args],
+        &[],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("send_keys"), "{}", text(&out.stderr));
     assert!(!tmux.capture(&pane).contains("typed-by-call"));
@@ -63,7 +67,10 @@ fn doctor_reports_a_server_that_answers_and_exits_zero() {
     let out = paneward(&["doctor", "-L", &tmux.name], &[]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(stdout.contains(&format!("socket name {:?} (-L), chosen by --socket-name", tmux.name)), "{stdout}");
+    assert!(
+        stdout.contains(&format!("socket name {:?} (-L), chosen by --socket-name", tmux.name)),
+        "{stdout}"
+    );
     assert!(stdout.contains("1 sessions, 2 windows, 2 panes"), "{stdout}");
     assert!(stdout.contains("safety tier    mutating"), "{stdout}");
     assert!(stdout.contains("profile        default"), "{stdout}");
@@ -71,12 +78,18 @@ fn doctor_reports_a_server_that_answers_and_exits_zero() {
     assert!(stdout.contains("connection     control mode"), "{stdout}");
     assert!(stdout.contains("ok: paneward can serve"), "{stdout}");
 
-    let out = paneward(&["doctor", "--no-control-mode", "--profile", "python"], &[("PANEWARD_SOCKET_NAME", &tmux.name)]);
+    let out = paneward(
+        &["doctor", "--no-control-mode", "--profile", "python"],
+        &[("PANEWARD_SOCKET_NAME", &tmux.name)],
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("chosen by PANEWARD_SOCKET_NAME"), "{stdout}");
     assert!(stdout.contains("profile        python"), "{stdout}");
-    assert!(stdout.contains("one tmux process per call: control mode is off"), "{stdout}");
+    assert!(
+        stdout.contains("one tmux process per call: control mode is off"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -99,7 +112,11 @@ fn doctor_without_a_server_exits_one_with_the_reason() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("no tmux server answers on socket name"), "{stderr}");
-    assert!(text(&out.stdout).contains("server         does not answer"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("server         does not answer"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = paneward(&["doctor", "--tmux", "/nonexistent/tmux"], &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("cannot run tmux"), "{}", text(&out.stderr));
@@ -109,7 +126,55 @@ fn doctor_without_a_server_exits_one_with_the_reason() {
 fn help_names_every_new_flag_and_subcommand() {
     let out = paneward(&["--help"], &[]);
     let help = text(&out.stdout);
-    for word in ["paneward call TOOL [JSON]", "paneward doctor", "--profile NAME", "PANEWARD_PROFILE", "--audit-log PATH|-"] {
+    for word in [
+        "paneward call TOOL [JSON]",
+        "paneward doctor",
+        "--profile NAME",
+        "PANEWARD_PROFILE",
+        "--audit-log PATH|-",
+    ] {
         assert!(help.contains(word), "--help lacks {word}");
     }
+}
+
+#[test]
+fn at_a_terminal_the_server_says_how_it_is_meant_to_be_run_and_then_serves() {
+    let tmux = TmuxServer::start();
+    let binary = env!("CARGO_BIN_EXE_paneward");
+    // `script` gives paneward a terminal on standard input; Ctrl-D typed there ends it.
+    let mut command = Command::new("script");
+    clean_env(&mut command);
+    let out = command
+        .args(["-qec", &format!("{binary} -L {}", tmux.name), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"\x04")?;
+            child.wait_with_output()
+        })
+        .expect("run script (util-linux)");
+    let seen = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{seen}");
+    for line in [
+        "paneward is an MCP server",
+        "paneward doctor",
+        "paneward call list_panes",
+    ] {
+        assert!(seen.contains(line), "{line:?} missing from:\n{seen}");
+    }
+    // Started by a client (standard input a pipe), it says nothing of the kind.
+    let mut command = Command::new(binary);
+    clean_env(&mut command);
+    let piped = command
+        .args(["-L", &tmux.name])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        !text(&piped.stderr).contains("paneward is an MCP server"),
+        "{}",
+        text(&piped.stderr)
+    );
 }

@@ -7,8 +7,8 @@ mod support;
 
 mod audit;
 mod batch;
-mod cli;
 mod capture;
+mod cli;
 mod cohort;
 mod conform;
 mod conformance;

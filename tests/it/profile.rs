@@ -1,5 +1,6 @@
 //! `--profile python`: `call_read_tools_batch` advertised exactly as the Python page
 //! states it and answered in its envelope; every other tool unchanged.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use serde_json::{json, Value};
 
@@ -8,15 +9,19 @@ use crate::support::{seed_blocks, TmuxServer};
 const SEED: &str = "001_039d2ea31acf6622.txt";
 
 fn python_schema(member: &str) -> Value {
-    let text = std::fs::read_to_string(crate::support::root().join("schemas/profiles/python/call_read_tools_batch.json"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(crate::support::root().join("schemas/profiles/python/call_read_tools_batch.json"))
+            .unwrap();
     serde_json::from_str::<Value>(&text).unwrap()[member].clone()
 }
 
 #[track_caller]
 fn assert_valid_python_batch(value: &Value) {
     let validator = jsonschema::validator_for(&python_schema("outputSchema")).unwrap();
-    let problems: Vec<String> = validator.iter_errors(value).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    let problems: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
     assert!(problems.is_empty(), "{problems:?}\n{value}");
 }
 
@@ -44,7 +49,10 @@ fn the_python_profile_advertises_the_seed_page_contract_and_nothing_else_changes
         tool["annotations"],
         json!({"destructiveHint": true, "idempotentHint": false, "openWorldHint": true, "readOnlyHint": false})
     );
-    assert_eq!(tool["description"], "Call several inspect tools serially and return per-tool results.");
+    assert_eq!(
+        tool["description"],
+        "Call several inspect tools serially and return per-tool results."
+    );
     assert!(tool.get("title").is_none());
     insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::assert_json_snapshot!("tools_list_python_destructive", list);
@@ -54,7 +62,13 @@ fn the_python_profile_advertises_the_seed_page_contract_and_nothing_else_changes
     default.initialize();
     let default_list = default.list_tools();
     let others = |list: &Value| -> Vec<Value> {
-        list["tools"].as_array().unwrap().iter().filter(|t| t["name"] != "call_read_tools_batch").cloned().collect()
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["name"] != "call_read_tools_batch")
+            .cloned()
+            .collect()
     };
     assert_eq!(others(&list), others(&default_list));
     assert_ne!(batch_tool(&default_list), tool);
@@ -78,7 +92,10 @@ fn the_python_batch_answers_in_the_python_envelope() {
     assert_ne!(result["isError"], json!(true), "{result}");
     let reply = &result["structuredContent"];
     assert_valid_python_batch(reply);
-    assert_eq!((reply["succeeded"].clone(), reply["failed"].clone()), (json!(2), json!(1)));
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(2), json!(1))
+    );
     assert_eq!(reply["stopped_at"], 2, "on_error defaults to stop");
     assert_eq!(reply["response_truncated"], false);
     let rows = reply["results"].as_array().unwrap();
@@ -88,7 +105,10 @@ fn the_python_batch_answers_in_the_python_envelope() {
     assert!(rows[0]["elapsed_seconds"].is_number());
     assert_eq!(rows[0]["structured_content"]["sessions"][0]["name"], "main");
     let text = rows[0]["content"][0]["text"].as_str().unwrap();
-    assert_eq!(serde_json::from_str::<Value>(text).unwrap(), rows[0]["structured_content"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        rows[0]["structured_content"]
+    );
     assert_eq!(rows[2]["success"], false);
     assert!(rows[2]["error"].as_str().unwrap().contains("%999999"), "{}", rows[2]);
     assert_eq!(rows[2]["structured_content"], Value::Null);
@@ -104,10 +124,16 @@ fn the_python_batch_answers_in_the_python_envelope() {
     );
     let reply = result["structuredContent"].clone();
     assert_valid_python_batch(&reply);
-    assert_eq!((reply["succeeded"].clone(), reply["failed"].clone()), (json!(1), json!(2)));
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(1), json!(2))
+    );
     assert_eq!(reply["stopped_at"], Value::Null);
     // Input that breaks the page's input schema is refused by pointer.
-    let error = client.call_err("call_read_tools_batch", json!({"operations": [{"tool": "x", "extra": 1}]}));
+    let error = client.call_err(
+        "call_read_tools_batch",
+        json!({"operations": [{"tool": "x", "extra": 1}]}),
+    );
     assert!(error.contains("/operations/0"), "{error}");
 }
 
@@ -156,7 +182,13 @@ fn conform_compares_with_the_profile() {
     let conform = |profile_args: &[&str], server_args: &[&str]| {
         let mut command = std::process::Command::new(paneward);
         crate::support::clean_env(&mut command);
-        command.arg("conform").args(profile_args).arg("--").arg(paneward).args(["-L", &tmux.name]).args(server_args);
+        command
+            .arg("conform")
+            .args(profile_args)
+            .arg("--")
+            .arg(paneward)
+            .args(["-L", &tmux.name])
+            .args(server_args);
         command.output().unwrap()
     };
     let same = conform(&["--profile", "python"], &["--profile", "python"]);
