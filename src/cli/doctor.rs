@@ -172,7 +172,7 @@ async fn server_facts(tmux: &Tmux) -> Result<ServerFacts, String> {
 fn caller_line(caller: Option<&CallerPane>, server: &ServerFacts) -> String {
     match caller {
         None if std::env::var_os("TMUX_PANE").is_none() => {
-            "none: not run inside tmux (TMUX_PANE unset); send_keys guards nothing of its own".into()
+            "none: not run inside tmux (TMUX_PANE unset), so no pane of paneward's own to protect".into()
         }
         None => "none: TMUX or TMUX_PANE is malformed".into(),
         Some(caller) if caller.is_on_server(&server.socket_path, server.pid) => format!(
@@ -197,7 +197,7 @@ async fn connection_line(config: &Config, tmux: &Tmux) -> String {
         Err(error) => Err(error),
     };
     match facts.map(|facts| policy::choose(&facts)) {
-        Ok(Ok(session)) => format!("control mode (tmux -C), attached to session {session} at the first call"),
+        Ok(Ok(session)) => format!("control mode (tmux -C): would attach to session {session} at the first call"),
         Ok(Err(refusal)) => format!("one tmux process per call: {refusal}"),
         Err(error) => format!("one tmux process per call: cannot read the sessions ({error})"),
     }

@@ -114,6 +114,19 @@ mod tests {
     }
 
     #[test]
+    fn a_profile_is_compared_on_request() {
+        use crate::call::profile::Profile;
+        assert_eq!(parse_strs(&["--", "srv"]).unwrap().profile, Profile::Default);
+        assert_eq!(
+            parse_strs(&["--profile", "python", "--", "srv"]).unwrap().profile,
+            Profile::Python
+        );
+        assert!(parse_strs(&["--profile=x", "--", "srv"])
+            .unwrap_err()
+            .contains("unknown profile"));
+    }
+
+    #[test]
     fn a_missing_command_or_a_bad_option_is_a_usage_error() {
         assert!(parse_strs(&["--tier", "readonly"]).unwrap_err().contains("after --"));
         assert!(parse_strs(&["--", ""][..1]).unwrap_err().contains("after --"));
