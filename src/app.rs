@@ -1,6 +1,7 @@
 //! The state every tool call shares: configuration, the tool catalogue, the tmux
 //! handle and the caller pane.
 
+use crate::audit::AuditLog;
 use crate::call::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
@@ -15,15 +16,22 @@ pub struct App {
     /// The pane paneward runs in, if it runs inside tmux (checked per call against the
     /// server's own socket and pid).
     pub caller: Option<CallerPane>,
+    /// Where calls that change tmux, and batch rows, are recorded (`--audit-log`).
+    pub audit: Option<AuditLog>,
 }
 
 impl App {
     /// Builds the state for `config`; `caller` comes from `TMUX`/`TMUX_PANE`.
     ///
     /// # Errors
-    /// The generated tool table does not load (a build fault).
+    /// The generated tool table does not load (a build fault), or the audit log
+    /// cannot be opened.
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
-        let catalog = Catalog::load()?;
+        let catalog = Catalog::load(config.profile)?;
+        let audit = match &config.audit_log {
+            Some(target) => Some(AuditLog::open(target, catalog.input_schemas())?),
+            None => None,
+        };
         let backend = Backend::new(Tmux::build(
             config.tmux_binary.clone(),
             config.address.clone(),
@@ -34,6 +42,7 @@ impl App {
             catalog,
             backend,
             caller,
+            audit,
         })
     }
 

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use crate::call::profile::Profile;
 use crate::tmux::ServerAddress;
 use paneward_contract::Tier;
 
@@ -20,4 +21,18 @@ pub struct Config {
     /// Whether tmux may be driven over a persistent control-mode client (where it goes
     /// unnoticed); off, every round trip is a tmux process of its own.
     pub control_mode: bool,
+    /// Which contract is advertised (`--profile`).
+    pub profile: Profile,
+    /// Where the audit log goes, if anywhere (`--audit-log`).
+    pub audit_log: Option<AuditTarget>,
+    /// Which flag or variable chose `address`, for `paneward doctor`.
+    pub address_origin: &'static str,
+}
+
+/// Where `--audit-log` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditTarget {
+    /// `-`: standard error.
+    Stderr,
+    File(PathBuf),
 }

@@ -33,18 +33,45 @@ pub struct ToolSpec {
 pub struct CallContext {
     /// The JSON-RPC id of the request; `None` for a call nested in a batch.
     request_id: Option<RequestId>,
+    /// For a call nested in a batch, the batch's request id (for the audit log).
+    batch: Option<RequestId>,
+    /// Whether this call is a row of a batch.
+    nested: bool,
 }
 
 impl CallContext {
     pub fn for_request(request_id: RequestId) -> Self {
         Self {
             request_id: Some(request_id),
+            ..Self::default()
         }
     }
 
     /// The context of a call made on behalf of another (a batch row).
     pub fn nested() -> Self {
-        Self { request_id: None }
+        Self {
+            nested: true,
+            ..Self::default()
+        }
+    }
+
+    /// The context of a row of the batch that `self` serves.
+    pub fn row_of(&self) -> Self {
+        Self {
+            request_id: None,
+            batch: self.request_id.clone().or_else(|| self.batch.clone()),
+            nested: true,
+        }
+    }
+
+    /// Whether this call is a row of a batch.
+    pub fn is_batch_row(&self) -> bool {
+        self.nested
+    }
+
+    /// The request id the audit log names: the call's own, or its batch's.
+    pub fn audit_request_id(&self) -> Option<&RequestId> {
+        self.request_id.as_ref().or(self.batch.as_ref())
     }
 
     /// The exact length in bytes of the JSON-RPC response line that would carry

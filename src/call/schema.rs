@@ -33,6 +33,11 @@ impl SchemaCheck {
     ///
     /// # Errors
     /// An [`ToolError`] of kind `InvalidArguments`.
+    /// The schema as given.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
     pub fn check(&self, arguments: &Value) -> Result<(), ToolError> {
         let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
         let Some(first) = errors.first() else {

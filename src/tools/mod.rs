@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod batch;
+pub mod batch_python;
 pub mod capture;
 pub mod cursor;
 pub mod environment;

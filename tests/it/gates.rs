@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use paneward::app::App;
+use paneward::call::profile::Profile;
 use paneward::call::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
@@ -15,14 +16,22 @@ use paneward::tmux::ServerAddress;
 
 use crate::support::TmuxServer;
 
-fn app_for(tmux: &TmuxServer, caller: Option<&str>, control_mode: bool) -> App {
-    let config = Config {
+/// paneward's configuration for `tmux` at the destructive tier.
+fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
+    Config {
         tmux_binary: PathBuf::from("tmux"),
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,
         reveal_environment: false,
         control_mode,
-    };
+        profile: Profile::Default,
+        audit_log: None,
+        address_origin: "the test",
+    }
+}
+
+fn app_for(tmux: &TmuxServer, caller: Option<&str>, control_mode: bool) -> App {
+    let config = config(tmux, control_mode);
     let caller = caller.map(|pane| {
         let env = tmux.tmux_env();
         CallerPane::from_env(Some(&env), Some(pane)).expect("a caller pane")
@@ -91,13 +100,7 @@ fn a_caller_pane_of_another_server_protects_nothing_here() {
     let pane = here.window_running("sleep 600");
     let window = here.pane_value(&pane, "#{window_id}");
     // paneward runs in a pane of `elsewhere` whose id is the one about to be killed here.
-    let config = Config {
-        tmux_binary: PathBuf::from("tmux"),
-        address: ServerAddress::Name(here.name.clone()),
-        safety: Tier::Destructive,
-        reveal_environment: false,
-        control_mode: true,
-    };
+    let config = config(&here, true);
     let caller = CallerPane::from_env(Some(&elsewhere.tmux_env()), Some(&pane)).unwrap();
     let app = App::new(config, Some(caller)).unwrap();
     end(&app, Ending::KillWindow(window.parse().unwrap())).expect("another server's caller pane is not ours");

@@ -5,8 +5,10 @@
 
 mod support;
 
+mod audit;
 mod batch;
 mod capture;
+mod cli;
 mod cohort;
 mod conform;
 mod conformance;
@@ -19,6 +21,7 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod profile;
 mod protocol;
 mod search;
 mod send_keys;
