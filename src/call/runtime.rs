@@ -31,18 +31,34 @@ pub struct ToolSpec {
 pub struct CallContext {
     /// The JSON-RPC id of the request; `None` for a call nested in a batch.
     request_id: Option<RequestId>,
+    /// The client's id as it will be written in the reply (JSON text), when the
+    /// transport swapped it for another on the way in.
+    reply_id: Option<String>,
 }
 
 impl CallContext {
     pub fn for_request(request_id: RequestId) -> Self {
         Self {
             request_id: Some(request_id),
+            reply_id: None,
         }
+    }
+
+    /// The same context, replying under `reply_id`, the client's id as JSON text.
+    #[must_use]
+    pub fn with_reply_id(mut self, reply_id: String) -> Self {
+        self.reply_id = Some(reply_id);
+        self
+    }
+
+    /// The client's id as it will be written in the reply, if the transport set it.
+    pub fn reply_id(&self) -> Option<&str> {
+        self.reply_id.as_deref()
     }
 
     /// The context of a call made on behalf of another (a batch row).
     pub fn nested() -> Self {
-        Self { request_id: None }
+        Self::default()
     }
 
     /// The exact length in bytes of the JSON-RPC response line that would carry
@@ -52,12 +68,17 @@ impl CallContext {
     /// # Errors
     /// Serialization failed (it cannot for a `Value`).
     pub fn reply_line_len(&self, structured: Value) -> Result<usize, ToolError> {
-        let id = self.request_id.clone().unwrap_or(RequestId::Number(0));
+        // Measured with `0` (one byte) in place of a swapped id, then corrected.
+        let (id, correction) = match (&self.reply_id, &self.request_id) {
+            (Some(reply_id), _) => (RequestId::Number(0), reply_id.len()),
+            (None, Some(id)) => (id.clone(), 1),
+            (None, None) => (RequestId::Number(0), 1),
+        };
         let result = CallToolResult::structured(structured);
         let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
         let bytes =
             serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
-        Ok(bytes.len() + 1)
+        Ok(bytes.len() - 1 + correction + 1)
     }
 }
 
