@@ -109,3 +109,29 @@ pub fn decode_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, Tool
 pub fn encode_output<T: Serialize>(output: &T) -> Result<Value, ToolError> {
     serde_json::to_value(output).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_reply_is_measured_with_the_id_the_client_will_see() {
+        let structured = json!({"text": "x".repeat(100)});
+        for client_id in [
+            json!("a-long-client-id"),
+            json!(18_446_744_073_709_551_615_u64),
+            json!(7),
+        ] {
+            let context = CallContext::for_request(RequestId::Number(123_456)).with_reply_id(client_id.to_string());
+            let line = json!({"jsonrpc": "2.0", "id": client_id,
+                "result": serde_json::to_value(CallToolResult::structured(structured.clone())).unwrap()});
+            let expected = serde_json::to_vec(&line).unwrap().len() + 1;
+            assert_eq!(
+                context.reply_line_len(structured.clone()).unwrap(),
+                expected,
+                "{client_id}"
+            );
+        }
+    }
+}
