@@ -33,14 +33,17 @@ pub fn id_span(text: &[u8]) -> Option<Range<usize>> {
             _ => return None,
         }
         let key_end = string_end(text, at)?;
-        let key: String = serde_json::from_slice(&text[at..key_end]).ok()?;
+        let raw_key = &text[at..key_end];
+        // Only a key with an escape needs decoding to tell whether it is `id`.
+        let is_id = raw_key == b"\"id\""
+            || (raw_key.contains(&b'\\') && serde_json::from_slice::<String>(raw_key).ok()? == "id");
         at = skip_space(text, key_end);
         if text.get(at) != Some(&b':') {
             return None;
         }
         at = skip_space(text, at + 1);
         let value_end = value_end(text, at)?;
-        if key == "id" {
+        if is_id {
             found = Some(at..value_end);
         }
         at = value_end;
