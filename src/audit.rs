@@ -62,7 +62,7 @@ impl Outcome {
 
 /// One call, as the request path saw it.
 pub struct Record<'a> {
-    pub request_id: Option<&'a RequestId>,
+    pub request_id: Option<RequestId>,
     pub tool: &'a str,
     /// Whether the call was a row of a batch (then `request_id` is the batch's).
     pub batch_row: bool,
@@ -119,8 +119,8 @@ impl AuditLog {
     }
 
     fn line(&self, record: &Record<'_>) -> Value {
-        let request_id = match record.request_id {
-            Some(NumberOrString::Number(n)) => json!(n),
+        let request_id = match &record.request_id {
+            Some(NumberOrString::Number(n)) => json!(*n),
             Some(NumberOrString::String(s)) => self.scrub_string("", s),
             None => Value::Null,
         };
