@@ -68,8 +68,14 @@ async fn checked(
     }
     entry.input.check(&arguments)?;
     let output = match entry.envelope {
-        Envelope::Native => generated::dispatch(app, context, name, arguments).await?,
-        Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await?,
+        Envelope::Native => generated::dispatch(app, context, name, arguments).await,
+        Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await,
+    };
+    let output = match output {
+        Ok(output) => output,
+        // A tool above readonly changes tmux: an unanswered command may have run.
+        Err(error) if entry.tier > Tier::Readonly => return Err(error.for_a_change()),
+        Err(error) => return Err(error),
     };
     // A reply that breaks its own contract is our bug; catch it where it is made.
     #[cfg(debug_assertions)]

@@ -16,7 +16,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
-use crate::call::runtime::{CallContext, Tier};
+use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::mcp::flight::{Flight, Refusal, TurnGuard};
 use crate::tools::text::{DEFAULT_MAX_LINES, MAX_LINES_CEILING};
 
@@ -69,7 +69,7 @@ impl McpServer {
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
-                CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
+                error_result(&error)
             }
         }
     }
@@ -96,7 +96,7 @@ impl McpServer {
             Ok(()) => {}
             Err(Refusal::Cancelled) => {
                 tracing::info!(%id, %tool, "request cancelled before it started: not run");
-                return CallToolResult::error(vec![ContentBlock::text("cancelled by the client")]);
+                return error_result(&ToolError::cancelled());
             }
             Err(Refusal::ClientGone) => {
                 tracing::debug!(%id, %tool, "the client is gone: not run");
@@ -178,4 +178,11 @@ impl ServerHandler for McpServer {
         };
         Ok(result.into())
     }
+}
+
+/// The `isError` result of a failed call: its message for the model, its kind and
+/// retry safety in `_meta` for programs (see `crate::call::error`).
+fn error_result(error: &ToolError) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
+        .with_meta(Some(rmcp::model::MetaObject(error.meta())))
 }

@@ -15,6 +15,7 @@ mod conformance;
 mod contract;
 mod control;
 mod control_sessions;
+mod errors;
 mod gates;
 mod generated;
 mod import_from_server;
