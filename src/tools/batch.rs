@@ -529,7 +529,12 @@ mod tests {
     }
 
     fn strings_of(value: &Value) -> Vec<String> {
-        value.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::tools::pane::{capture_newest, describe_pane, pane_record};
 use crate::tools::text::{keep_newest, split_capture};
 
 /// The variables [`read_newest`] needs from the description it reads alongside.
-const TEXT_FIELDS: [&str; 2] = ["pane_id", "history_size"];
+pub const TEXT_FIELDS: [&str; 2] = ["pane_id", "history_size"];
 
 /// A pane's text as a reply carries it.
 #[derive(Debug, Clone)]
@@ -48,7 +48,11 @@ pub async fn read_newest(
     max_lines: usize,
     names: &[&str],
 ) -> Result<(PaneText, Vec<u8>), ToolError> {
-    let mut wanted = if history { u64::try_from(max_lines).unwrap_or(u64::MAX) } else { 0 };
+    let mut wanted = if history {
+        u64::try_from(max_lines).unwrap_or(u64::MAX)
+    } else {
+        0
+    };
     loop {
         // The capture comes first: unlike display-message, it fails for a missing pane.
         let [text, state] = app

@@ -22,7 +22,9 @@ pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<Snapsh
         exit_status: state.exit_status,
         truncated: text.truncated(),
         truncated_lines: Some(i64::try_from(text.truncated_lines).unwrap_or(i64::MAX)),
-        truncated_bytes: text.truncated_bytes.map(|bytes| i64::try_from(bytes).unwrap_or(i64::MAX)),
+        truncated_bytes: text
+            .truncated_bytes
+            .map(|bytes| i64::try_from(bytes).unwrap_or(i64::MAX)),
         lines: text.lines,
         pane: SnapshotPaneOutputPane {
             active: state.active,
