@@ -285,7 +285,11 @@ fn results_of_several_megabytes_are_kept_smallest_first_and_the_rest_shortened_t
         let result = &row["result"];
         assert_valid_output("capture_pane", result);
         let lines = result["lines"].as_array().unwrap();
-        assert!(!lines.is_empty() && lines.len() < 5000, "row {i}: {} lines", lines.len());
+        assert!(
+            !lines.is_empty() && lines.len() < 5000,
+            "row {i}: {} lines",
+            lines.len()
+        );
         assert_eq!(lines[..], all_lines[5000 - lines.len()..], "row {i}: the newest lines");
         let cut = 5000 - lines.len() as u64;
         assert_eq!(
@@ -295,7 +299,10 @@ fn results_of_several_megabytes_are_kept_smallest_first_and_the_rest_shortened_t
         assert_eq!(result["truncated"], true);
         // The alone result could not count the unread history's bytes; nor can this one.
         assert_eq!(result.get("truncatedBytes"), alone_big.get("truncatedBytes"));
-        assert_eq!((&result["paneId"], &result["history"]), (&alone_big["paneId"], &alone_big["history"]));
+        assert_eq!(
+            (&result["paneId"], &result["history"]),
+            (&alone_big["paneId"], &alone_big["history"])
+        );
         lost += serde_json::to_string(&alone_big).unwrap().len() - serde_json::to_string(result).unwrap().len();
     }
     // truncatedBytes: the compact JSON the results lost.

@@ -119,7 +119,10 @@ fn blank_rows_below_the_text_do_not_shorten_a_history_capture() {
         (tmux.pane_value(&pane, "#{history_size}") == "337").then_some(())
     });
     let mut client = tmux.paneward();
-    let reply = client.call_ok("capture_pane", json!({"pane_id": pane, "history": true, "max_lines": 5}));
+    let reply = client.call_ok(
+        "capture_pane",
+        json!({"pane_id": pane, "history": true, "max_lines": 5}),
+    );
     assert_eq!(reply["lines"], json!(["296", "297", "298", "299", "300"]));
     assert_eq!(reply["truncatedLines"], 295);
 }
