@@ -9,9 +9,9 @@ use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinc
 use crate::guard::ReadGate;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::cursor::CursorKey;
+use crate::tools::cursor::{Cursor, CursorKey};
 use crate::tools::pane::{describe_pane, pane_record};
-use crate::tools::tail::NormalRows;
+use crate::tools::tail::{NormalRows, FINGERPRINT_ROWS};
 use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
 
 /// The most history rows read per call, counted up from the screen: bounds the work on
@@ -31,15 +31,25 @@ const FIELDS: [&str; 8] = [
     "alternate_saved_y",
 ];
 
-/// The newest [`SCAN_ROWS`] history rows and the screen. It comes first in the round
+/// The newest `history_rows` history rows and the screen. It comes first in the round
 /// trip because, unlike `display-message`, it fails for a missing pane.
-fn scan(pane: PaneId) -> ReadCommand {
+fn scan(pane: PaneId, history_rows: u64) -> ReadCommand {
     ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
         .arg("-S")
-        .arg(format!("-{SCAN_ROWS}"))
+        .arg(format!("-{history_rows}"))
+}
+
+/// How many history rows a call reads: with a cursor, up to [`SCAN_ROWS`] to find its
+/// anchor; without one, only those the new cursor's fingerprint covers above the
+/// screen, since the reply is the screen itself.
+fn scan_rows(cursor: Option<&Cursor>) -> u64 {
+    match cursor {
+        Some(_) => SCAN_ROWS,
+        None => FINGERPRINT_ROWS as u64,
+    }
 }
 
 /// The normal screen a program on the alternate screen will return to (`-q`: no
@@ -69,7 +79,7 @@ fn protocol(detail: String) -> ToolError {
     .into()
 }
 
-fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
+fn read(pane: PaneId, scan_rows: u64, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
     let state = String::from_utf8_lossy(state);
     let record = pane_record(pane, &FIELDS, &state)?;
     let number = |name: &str| -> Result<u64, ToolError> {
@@ -84,7 +94,7 @@ fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Read
         number("cursor_y")?
     };
     let pane_pid = u32::try_from(number("pane_pid")?).map_err(|_| protocol("pane_pid is too large".into()))?;
-    let scanned_history = history_size.min(SCAN_ROWS);
+    let scanned_history = history_size.min(scan_rows);
     let mut rows = split_rows(scanned);
     let history_rows = usize::try_from(scanned_history).unwrap_or(usize::MAX);
     if rows.len() != history_rows.saturating_add(height) {
@@ -140,10 +150,11 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
             Some(cursor)
         }
     };
+    let scan_rows = scan_rows(cursor.as_ref());
     let [scanned, saved, state] = gate
-        .run_each([scan(pane), saved_screen(pane), describe_pane(pane, &FIELDS)])
+        .run_each([scan(pane, scan_rows), saved_screen(pane), describe_pane(pane, &FIELDS)])
         .await?;
-    let reading = read(pane, &scanned, &saved, &state)?;
+    let reading = read(pane, scan_rows, &scanned, &saved, &state)?;
     let (rows, missed) = match &cursor {
         None => (reading.visible, None),
         Some(cursor) => {
