@@ -4,6 +4,7 @@
 //! camelCase ([`ToolErrorKind::as_str`]) and whether sending the same call again is
 //! safe ([`ToolError::retry_safe`]).
 
+use crate::limits::{ECHO_MAX_CHARS, ERROR_MESSAGE_MAX_BYTES};
 use std::fmt;
 
 use crate::tmux::{ErrorKind, TmuxError};
@@ -64,14 +65,11 @@ pub struct ToolError {
     message: String,
 }
 
-/// The longest message a tool error carries; callers' input is never echoed at length.
-const MESSAGE_LIMIT: usize = 1_000;
-
 impl ToolError {
     pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
         let mut message: String = message.into();
-        if message.len() > MESSAGE_LIMIT {
-            let mut end = MESSAGE_LIMIT;
+        if message.len() > ERROR_MESSAGE_MAX_BYTES {
+            let mut end = ERROR_MESSAGE_MAX_BYTES;
             while !message.is_char_boundary(end) {
                 end -= 1;
             }
@@ -95,7 +93,7 @@ impl ToolError {
     }
 
     pub fn unknown_tool(name: &str) -> Self {
-        let name: String = name.chars().take(80).collect();
+        let name: String = name.chars().take(ECHO_MAX_CHARS).collect();
         Self::new(
             ToolErrorKind::UnknownTool,
             format!("unknown tool `{name}`; call tools/list to see the tools this server offers"),

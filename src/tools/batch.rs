@@ -7,6 +7,7 @@
 //! keeps its newest lines within a share of the room (see [`fit`]); the bytes each
 //! result takes are computed exactly, and the final line is measured to confirm.
 
+use crate::limits::REPLY_LINE_MAX_BYTES;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
@@ -22,10 +23,6 @@ use crate::generated::types::{
     CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
 };
 use crate::guard::ReadGate;
-
-/// The most bytes of one JSON-RPC response line, newline included (the contract's own
-/// number: clients and hosts cap what they read per message).
-pub const REPLY_LINE_LIMIT: usize = 1_000_000;
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {
@@ -131,7 +128,7 @@ pub async fn call_read_tools_batch(
         truncated: false,
         truncated_bytes: 0,
     };
-    fit(gate.context(), output, REPLY_LINE_LIMIT)
+    fit(gate.context(), output, REPLY_LINE_MAX_BYTES)
 }
 
 /// Runs the operations in order. Over a control connection they are all sent at once:
@@ -482,7 +479,7 @@ mod tests {
     fn a_reply_that_fits_is_left_alone() {
         let context = CallContext::for_request(RequestId::Number(7));
         let small = output(vec![row(0, awkward(1))]);
-        let fitted = fit(&context, small, REPLY_LINE_LIMIT).unwrap();
+        let fitted = fit(&context, small, REPLY_LINE_MAX_BYTES).unwrap();
         assert!(!fitted.truncated && fitted.results[0].result == awkward(1));
     }
 

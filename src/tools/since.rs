@@ -7,16 +7,13 @@
 use crate::call::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
 use crate::guard::ReadGate;
+use crate::limits::SINCE_SCAN_MAX_ROWS;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::cursor::{Cursor, CursorKey};
 use crate::tools::pane::{describe_pane, pane_record};
 use crate::tools::tail::{NormalRows, FINGERPRINT_ROWS};
 use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
-
-/// The most history rows read per call, counted up from the screen: bounds the work on
-/// a pane with a huge `history-limit`, at four times the most rows a reply returns.
-pub const SCAN_ROWS: u64 = 20_000;
 
 /// What places the captured rows: ids and pid to check, sizes to number them, and the
 /// terminal cursor on the normal screen (saved while the alternate screen is on).
@@ -42,12 +39,12 @@ fn scan(pane: PaneId, history_rows: u64) -> ReadCommand {
         .arg(format!("-{history_rows}"))
 }
 
-/// How many history rows a call reads: with a cursor, up to [`SCAN_ROWS`] to find its
+/// How many history rows a call reads: with a cursor, up to [`SINCE_SCAN_MAX_ROWS`] to find its
 /// anchor; without one, only those the new cursor's fingerprint covers above the
 /// screen, since the reply is the screen itself.
 fn scan_rows(cursor: Option<&Cursor>) -> u64 {
     match cursor {
-        Some(_) => SCAN_ROWS,
+        Some(_) => SINCE_SCAN_MAX_ROWS,
         None => FINGERPRINT_ROWS as u64,
     }
 }

@@ -1,12 +1,6 @@
 //! Bounding pane text: keep the newest lines, and say exactly what was dropped.
 
-/// How many lines a text reply carries when the caller does not say.
-pub const DEFAULT_MAX_LINES: i64 = 500;
-/// The most lines a caller may ask for.
-pub const MAX_LINES_CEILING: i64 = 5_000;
-/// The most bytes of text one reply carries, whatever `max_lines` says: a wide pane
-/// with 5,000 lines of history could otherwise produce tens of megabytes.
-pub const MAX_TEXT_BYTES: usize = 1_000_000;
+use crate::limits::TEXT_MAX_BYTES;
 
 /// Text lines after bounding, with what was cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,13 +44,13 @@ pub fn trim_blank_tail(rows: &mut Vec<String>) {
     }
 }
 
-/// Keeps the newest `max_lines` lines that also fit in [`MAX_TEXT_BYTES`].
+/// Keeps the newest `max_lines` lines that also fit in [`TEXT_MAX_BYTES`].
 pub fn keep_newest(mut lines: Vec<String>, max_lines: usize) -> BoundedLines {
     let mut kept_bytes = 0usize;
     let mut keep = 0usize;
     for line in lines.iter().rev() {
         let cost = line.len() + 1;
-        if keep == max_lines || kept_bytes + cost > MAX_TEXT_BYTES {
+        if keep == max_lines || kept_bytes + cost > TEXT_MAX_BYTES {
             break;
         }
         kept_bytes += cost;
@@ -110,7 +104,7 @@ mod tests {
     fn the_byte_ceiling_applies_whatever_max_lines_says() {
         let wide = vec!["x".repeat(9_999); 500];
         let bounded = keep_newest(wide, 5_000);
-        assert_eq!(bounded.lines.len(), MAX_TEXT_BYTES / 10_000);
+        assert_eq!(bounded.lines.len(), TEXT_MAX_BYTES / 10_000);
         assert_eq!(bounded.truncated_lines, 500 - 100);
     }
 
