@@ -15,7 +15,7 @@ pub mod runtime;
 pub mod schema;
 
 use crate::app::App;
-use crate::audit::{Outcome, Record};
+use crate::audit::{CallRecord, Outcome};
 use crate::call::profile::Envelope;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::generated;
@@ -39,7 +39,7 @@ pub async fn run(
     let started = Instant::now();
     let logged = arguments.clone();
     let result = checked(app, tier, name, arguments, context).await;
-    audit.write(&Record {
+    audit.write(&CallRecord {
         request_id: context.audit_request_id(),
         tool: name,
         batch_row: context.is_batch_row(),

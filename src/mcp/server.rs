@@ -18,7 +18,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
 use crate::call::runtime::{CallContext, Tier, ToolError};
-use crate::mcp::flight::{Flight, Refusal, TurnGuard};
+use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
 /// offering a newer one gets this as the counter-offer.
@@ -94,11 +94,11 @@ impl McpServer {
         }
         match self.flight.start(arrival) {
             Ok(()) => {}
-            Err(Refusal::Cancelled) => {
+            Err(NotStarted::Cancelled) => {
                 tracing::info!(%id, %tool, "request cancelled before it started: not run");
                 return error_result(&ToolError::cancelled());
             }
-            Err(Refusal::ClientGone) => {
+            Err(NotStarted::ClientGone) => {
                 tracing::debug!(%id, %tool, "the client is gone: not run");
                 return CallToolResult::error(vec![ContentBlock::text("the client is gone")]);
             }
