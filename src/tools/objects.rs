@@ -288,6 +288,16 @@ mod tests {
     }
 
     #[test]
+    fn an_id_tmux_printed_wrong_is_an_internal_fault_not_a_reply() {
+        use crate::call::error::ToolErrorKind;
+        use crate::generated::types::PaneId as ReplyPaneId;
+        assert_eq!(checked::<ReplyPaneId>("%3").unwrap().as_str(), "%3");
+        let error = checked::<ReplyPaneId>("3").unwrap_err();
+        assert_eq!(error.kind(), ToolErrorKind::Internal);
+        assert!(error.to_string().contains("\"3\""), "{error}");
+    }
+
+    #[test]
     fn joined_field_lists_hold_each_name_once() {
         let all = fields(&[&PANE_FIELDS, &WINDOW_FIELDS]);
         assert_eq!(all.iter().filter(|n| **n == "pane_id").count(), 1);
