@@ -10,14 +10,13 @@ use crate::generated::types::{
     ShowEnvironmentInput, ShowEnvironmentOutput, ShowEnvironmentOutputSession, ShowEnvironmentOutputVariablesItem,
 };
 use crate::guard::ReadGate;
+use crate::limits::NAMES_IN_ERRORS_MAX;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::objects::{capped, checked, echo};
 
 /// Each session's id and name.
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
-/// How many session names an error lists before it stops.
-const NAMES_IN_ERRORS: usize = 10;
 
 /// One variable of `show-environment -s`: set with a value, or marked removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,10 +86,10 @@ fn list_sessions() -> ReadCommand {
 fn names_of(sessions: &[(String, String)]) -> String {
     let mut names: Vec<String> = sessions
         .iter()
-        .take(NAMES_IN_ERRORS)
+        .take(NAMES_IN_ERRORS_MAX)
         .map(|(_, name)| echo(name))
         .collect();
-    if sessions.len() > NAMES_IN_ERRORS {
+    if sessions.len() > NAMES_IN_ERRORS_MAX {
         names.push("…".into());
     }
     names.join(", ")

@@ -11,10 +11,10 @@ use crate::generated::types::{
     ShowHooksInput, ShowHooksInputScope, ShowHooksOutput, ShowHooksOutputHooksItem, ShowHooksOutputScope,
 };
 use crate::guard::ReadGate;
+use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::MAX_LISTED;
 use crate::tools::options::{
-    is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
+    is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value,
 };
 
 impl From<ShowHooksInputScope> for Scope {
@@ -54,7 +54,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
         if !is_setting_name(name, false) {
             return Err(ToolError::invalid_argument(
                 "/name",
-                format!("must be an exact hook name such as after-new-window or pane-died: lowercase letters, digits and - (at most {MAX_NAME_LEN} characters)"),
+                format!("must be an exact hook name such as after-new-window or pane-died: lowercase letters, digits and - (at most {OPTION_NAME_MAX_CHARS} characters)"),
             ));
         }
     }
@@ -132,7 +132,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
             }
         }
     }
-    hooks.truncate(MAX_LISTED);
+    hooks.truncate(LISTED_MAX_ITEMS);
     Ok(ShowHooksOutput {
         scope: reply_scope(scope)?,
         target: input.target,

@@ -16,7 +16,7 @@ pub mod options;
 pub mod pane;
 pub mod search;
 pub mod send_keys;
-pub mod server;
+pub mod server_info;
 pub mod since;
 pub mod snapshot;
 pub mod tail;

@@ -5,6 +5,7 @@
 //! named by its shape file in `schemas/shapes/`, so every tool returning one uses the
 //! same type and the compiler checks each reply's shape.
 
+use crate::limits::{ECHO_MAX_CHARS, LISTED_MAX_ITEMS};
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::str::FromStr;
@@ -14,10 +15,6 @@ use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::tmux::format::Record;
 use crate::tmux::PaneId;
-
-/// The most items a list in a reply carries: a pane is about 450 bytes of JSON, so a
-/// full list stays under half a megabyte (the batch tool caps a whole reply at 1 MB).
-pub const MAX_LISTED: usize = 1_000;
 
 /// A string of a reply whose schema has a pattern (an id), as its generated type.
 ///
@@ -33,12 +30,12 @@ where
         .map_err(|e| ToolError::internal(format!("tmux printed {} where the reply needs an id: {e}", echo(text))))
 }
 
-/// The longest piece of a caller's text that an error message repeats.
-const ECHO_LIMIT: usize = 80;
-
-/// A caller's text for an error message: quoted, escaped, and cut at [`ECHO_LIMIT`].
+/// A caller's text for an error message: quoted, escaped, and cut at [`ECHO_MAX_CHARS`].
 pub fn echo(text: &str) -> String {
-    format!("\"{}\"", paneward_contract::excerpt(text, ECHO_LIMIT).escape_debug())
+    format!(
+        "\"{}\"",
+        paneward_contract::excerpt(text, ECHO_MAX_CHARS).escape_debug()
+    )
 }
 
 /// A count for a reply, whose integers are `i64`.
@@ -46,12 +43,12 @@ pub fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Keeps the first [`MAX_LISTED`] items; returns them with the full count and whether
+/// Keeps the first [`LISTED_MAX_ITEMS`] items; returns them with the full count and whether
 /// some were cut.
 pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
     let total = count(items.len());
-    let truncated = items.len() > MAX_LISTED;
-    items.truncate(MAX_LISTED);
+    let truncated = items.len() > LISTED_MAX_ITEMS;
+    items.truncate(LISTED_MAX_ITEMS);
     (items, total, truncated)
 }
 
@@ -273,9 +270,9 @@ mod tests {
 
     #[test]
     fn lists_are_capped_and_say_so() {
-        let (items, total, truncated) = capped((0..MAX_LISTED + 5).collect());
-        assert_eq!(items.len(), MAX_LISTED);
-        assert_eq!(total, i64::try_from(MAX_LISTED + 5).unwrap());
+        let (items, total, truncated) = capped((0..LISTED_MAX_ITEMS + 5).collect());
+        assert_eq!(items.len(), LISTED_MAX_ITEMS);
+        assert_eq!(total, i64::try_from(LISTED_MAX_ITEMS + 5).unwrap());
         assert!(truncated);
         let (items, total, truncated) = capped(vec![1, 2]);
         assert_eq!((items.len(), total, truncated), (2, 2, false));

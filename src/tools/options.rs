@@ -7,6 +7,7 @@
 //! `-s`, `-g`, `-gw`, `-w -t`, `-p -t`, all in one round trip) and the name is matched
 //! exactly here, with inheritance followed the way tmux follows it.
 
+use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use std::collections::HashMap;
 
 use crate::call::error::ToolError;
@@ -17,10 +18,6 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;
-use crate::tools::objects::MAX_LISTED;
-
-/// The longest option or hook name accepted; tmux's longest is about 30 characters.
-pub const MAX_NAME_LEN: usize = 100;
 
 /// A level of tmux settings, as a caller chose it with `scope` and `target`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,7 +127,7 @@ fn any_id(target: &str) -> Result<String, ToolError> {
 /// `-`, or (for options) `@` and letters, digits, `-` and `_`. Nothing else can name
 /// one, and nothing here can be read as a format.
 pub fn is_setting_name(name: &str, user_allowed: bool) -> bool {
-    if name.is_empty() || name.len() > MAX_NAME_LEN {
+    if name.is_empty() || name.len() > OPTION_NAME_MAX_CHARS {
         return false;
     }
     match name.strip_prefix('@') {
@@ -393,7 +390,7 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
     if !is_setting_name(&input.name, true) {
         return Err(ToolError::invalid_argument(
             "/name",
-            format!("must be an exact option name such as history-limit or @my-option: lowercase letters, digits and -, or @ then letters, digits, - and _ (at most {MAX_NAME_LEN} characters)"),
+            format!("must be an exact option name such as history-limit or @my-option: lowercase letters, digits and -, or @ then letters, digits, - and _ (at most {OPTION_NAME_MAX_CHARS} characters)"),
         ));
     }
     let scope = input.scope.map_or(Scope::Default, Scope::from);
@@ -444,7 +441,7 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
             Some(
                 items
                     .iter()
-                    .take(MAX_LISTED)
+                    .take(LISTED_MAX_ITEMS)
                     .map(|(index, value)| ShowOptionOutputValuesItem {
                         index: *index,
                         value: value.clone(),

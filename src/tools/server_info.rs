@@ -1,5 +1,6 @@
 //! Server-wide reads: `get_server_info` and `get_tmux_variables`.
 
+use crate::limits::{LISTED_MAX_ITEMS, VARIABLE_NAMES_MAX, VARIABLE_NAME_MAX_CHARS};
 use std::collections::HashSet;
 
 use crate::call::error::ToolError;
@@ -10,7 +11,7 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::{checked, count, terminal_clients, CLIENT_FIELDS, MAX_LISTED};
+use crate::tools::objects::{checked, count, terminal_clients, CLIENT_FIELDS};
 use paneward_contract::Tier;
 
 /// The server's own variables.
@@ -57,7 +58,7 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
         .transpose()?;
     let attached_clients = count(clients.len());
     let mut clients = clients;
-    clients.truncate(MAX_LISTED);
+    clients.truncate(LISTED_MAX_ITEMS);
     Ok(GetServerInfoOutput {
         socket_path,
         version: server.text("version")?.to_string(),
@@ -79,11 +80,6 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
     })
 }
 
-/// The most names one call may ask for; tmux 3.3a reports about 120 variables.
-pub const MAX_VARIABLE_NAMES: usize = 256;
-/// The longest name accepted; tmux's longest variable name has about 30 characters.
-pub const MAX_VARIABLE_NAME_LEN: usize = 64;
-
 /// Whether `name` matches `[A-Za-z][A-Za-z0-9_]*`.
 fn is_variable_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -95,17 +91,17 @@ fn is_variable_name(name: &str) -> bool {
 /// # Errors
 /// Too many names, or one that breaks the pattern or the length limit (named by pointer).
 fn checked_names(names: &[String]) -> Result<(), ToolError> {
-    if names.len() > MAX_VARIABLE_NAMES {
+    if names.len() > VARIABLE_NAMES_MAX {
         return Err(ToolError::invalid_argument(
             "/names",
-            format!("at most {MAX_VARIABLE_NAMES} names; got {}", names.len()),
+            format!("at most {VARIABLE_NAMES_MAX} names; got {}", names.len()),
         ));
     }
     for (index, name) in names.iter().enumerate() {
-        if name.len() > MAX_VARIABLE_NAME_LEN || !is_variable_name(name) {
+        if name.len() > VARIABLE_NAME_MAX_CHARS || !is_variable_name(name) {
             return Err(ToolError::invalid_argument(
                 &format!("/names/{index}"),
-                format!("must match [A-Za-z][A-Za-z0-9_]* and be at most {MAX_VARIABLE_NAME_LEN} characters"),
+                format!("must match [A-Za-z][A-Za-z0-9_]* and be at most {VARIABLE_NAME_MAX_CHARS} characters"),
             ));
         }
     }
@@ -144,7 +140,7 @@ pub async fn get_tmux_variables(
     let listing = gate.run(ReadCommand::new(ReadVerb::DisplayMessage).arg("-a")).await?;
     let known = listed_names(&String::from_utf8_lossy(&listing));
     let (wanted, unknown) = match input.names {
-        None => (known.into_iter().take(MAX_LISTED).collect::<Vec<_>>(), Vec::new()),
+        None => (known.into_iter().take(LISTED_MAX_ITEMS).collect::<Vec<_>>(), Vec::new()),
         Some(names) => {
             let mut wanted = Vec::new();
             let mut unknown: Vec<String> = Vec::new();
