@@ -22,7 +22,12 @@ impl App {
     /// The generated tool table does not load (a build fault).
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let catalog = Catalog::load()?;
-        let tmux = Tmux::build(config.tmux_binary.clone(), config.address.clone(), config.control_mode);
+        let options = crate::tmux::Options {
+            control: config.control_mode,
+            native: config.native_client,
+            max_clients: config.max_tmux_clients,
+        };
+        let tmux = Tmux::with_options(config.tmux_binary.clone(), config.address.clone(), options);
         Ok(Self {
             config,
             catalog,

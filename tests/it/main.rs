@@ -18,6 +18,7 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod native;
 mod protocol;
 mod search;
 mod send_keys;
