@@ -95,21 +95,21 @@ impl OneShot {
     /// Runs `commands` in one round trip; see [`super::Tmux::run_all`]. With
     /// `clientless`, `TMUX_PANE` is not passed on.
     ///
-    /// # Errors
-    /// As [`super::Tmux::run_all`].
+    /// Returns which client ran (or failed) as well. Errors as [`super::Tmux::run_all`].
     pub async fn run_all(
         &self,
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
-    ) -> Result<(Vec<Vec<u8>>, Used), TmuxError> {
+    ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         // Waiting for a turn counts against the caller's time, as a slow tmux would.
         let permit = tokio::time::timeout(timeout, self.permits.acquire()).await;
         let Ok(Ok(_permit)) = permit else {
-            return Err(TmuxError::Timeout {
+            let error = TmuxError::Timeout {
                 command: summarize(commands),
                 after: timeout,
-            });
+            };
+            return (Err(error), Used::Process);
         };
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
         self.peak.fetch_max(now, Ordering::Relaxed);
@@ -123,7 +123,7 @@ impl OneShot {
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
-    ) -> Result<(Vec<Vec<u8>>, Used), TmuxError> {
+    ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         if let NativeState::Ready { socket, default_socket } = self.native_state() {
             let label = self.address.label();
             let outcome = native::run_all(
@@ -136,7 +136,7 @@ impl OneShot {
                 self.protocol,
             );
             match outcome.await {
-                Outcome::Done(result) => return result.map(|outputs| (outputs, Used::Native)),
+                Outcome::Done(result) => return (result, Used::Native),
                 // No server there, or not where we looked: a tmux process says which,
                 // in tmux's words; the next call tries the socket again.
                 Outcome::NotReached(error) => {
@@ -145,16 +145,16 @@ impl OneShot {
                 Outcome::Unspoken { reason, sent } => {
                     self.give_up_native(&reason);
                     if sent && !commands.iter().all(Command::is_read_only) {
-                        return Err(TmuxError::Lost {
+                        let error = TmuxError::Lost {
                             command: summarize(commands),
-                        });
+                        };
+                        return (Err(error), Used::Native);
                     }
                 }
             }
         }
-        subprocess::run_all(&self.binary, &self.address, commands, timeout, clientless)
-            .await
-            .map(|outputs| (outputs, Used::Process))
+        let result = subprocess::run_all(&self.binary, &self.address, commands, timeout, clientless).await;
+        (result, Used::Process)
     }
 
     /// Uses processes from now on, and says why once.

@@ -184,12 +184,12 @@ impl Executor {
                 }
             }
         }
-        let (outputs, used) = self.oneshot.run_all(commands, timeout, false).await?;
+        let (result, used) = self.oneshot.run_all(commands, timeout, false).await;
         self.slot.lock().await.last_transport = Some(match used {
             Used::Native => Transport::Native,
             Used::Process => Transport::Subprocess,
         });
-        Ok(outputs)
+        result
     }
 
     fn outputs(&self, commands: &[Command], reply: Reply) -> Result<Vec<Vec<u8>>, TmuxError> {
@@ -263,11 +263,8 @@ impl Executor {
     /// Chooses a session with a client-less query and attaches to it.
     async fn attach(&self) -> Result<Handle, String> {
         let query = policy::facts_query();
-        let (outputs, _) = self
-            .oneshot
-            .run_all(&query, super::COMMAND_TIMEOUT, true)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (outputs, _) = self.oneshot.run_all(&query, super::COMMAND_TIMEOUT, true).await;
+        let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
         let handle = connection::open(&self.binary, &self.address.flags(), &session, super::COMMAND_TIMEOUT).await?;
