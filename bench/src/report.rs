@@ -96,7 +96,7 @@ pub fn report(runs: &[Run], options: &Options) -> String {
         let floor = run
             .floors
             .iter()
-            .find(|(c, _)| *c == Case::SnapshotPane)
+            .find(|(c, s)| *c == Case::SnapshotPane && !s.is_empty())
             .map(|(_, s)| s.median());
         let call = run
             .servers
