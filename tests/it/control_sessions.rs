@@ -205,7 +205,7 @@ async fn a_subprocess_only_handle_never_attaches() {
 }
 
 #[test]
-fn no_control_mode_keeps_paneward_to_one_tmux_process_per_call() {
+fn no_control_mode_keeps_paneward_from_attaching_a_control_client() {
     let server = TmuxServer::start();
     let pane = server.first_pane();
     let mut client = server.paneward_with(&["--no-control-mode"], &[]);
