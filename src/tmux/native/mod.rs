@@ -45,6 +45,13 @@ pub enum Outcome {
     Unspoken { reason: String, sent: bool },
 }
 
+/// Whether a command copies `update-environment` variables from the client.
+fn creates_a_session(commands: &[Command]) -> bool {
+    commands
+        .iter()
+        .any(|command| command.argv().next() == Some("new-session"))
+}
+
 /// Runs `commands` in one round trip over the socket at `socket`; see
 /// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
 /// the subprocess path.
@@ -68,7 +75,7 @@ pub async fn run_all(
     let identity = Identity {
         protocol,
         default_socket,
-        environment: Identity::environment(clientless),
+        environment: Identity::environment(clientless, creates_a_session(commands)),
         term: std::os::unix::ffi::OsStrExt::as_bytes(term.as_os_str()),
         cwd: std::os::unix::ffi::OsStrExt::as_bytes(cwd.as_os_str()),
     };
