@@ -1,38 +1,53 @@
 //! The state every tool call shares: configuration, the tool catalogue, the tmux
 //! handle and the caller pane.
 
+use crate::audit::AuditLog;
 use crate::call::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
+use crate::guard::Backend;
 use crate::tmux::Tmux;
 
 pub struct App {
     pub config: Config,
     pub catalog: Catalog,
-    pub tmux: Tmux,
+    /// The tmux server; commands reach it only through the gates of `crate::guard`.
+    pub backend: Backend,
     /// The pane paneward runs in, if it runs inside tmux (checked per call against the
     /// server's own socket and pid).
     pub caller: Option<CallerPane>,
+    /// Where calls that change tmux, and batch rows, are recorded (`--audit-log`).
+    pub audit: Option<AuditLog>,
 }
 
 impl App {
     /// Builds the state for `config`; `caller` comes from `TMUX`/`TMUX_PANE`.
     ///
     /// # Errors
-    /// The generated tool table does not load (a build fault).
+    /// The generated tool table does not load (a build fault), or the audit log
+    /// cannot be opened.
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
-        let catalog = Catalog::load()?;
+        let catalog = Catalog::load(config.profile)?;
+        let audit = match &config.audit_log {
+            Some(target) => Some(AuditLog::open(target, catalog.input_schemas())?),
+            None => None,
+        };
         let options = crate::tmux::Options {
             control: config.control_mode,
             native: config.native_client,
             max_clients: config.max_tmux_clients,
         };
-        let tmux = Tmux::with_options(config.tmux_binary.clone(), config.address.clone(), options);
+        let backend = Backend::new(Tmux::with_options(
+            config.tmux_binary.clone(),
+            config.address.clone(),
+            options,
+        ));
         Ok(Self {
             config,
             catalog,
-            tmux,
+            backend,
             caller,
+            audit,
         })
     }
 

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use crate::call::profile::Profile;
 use crate::tmux::ServerAddress;
 use paneward_contract::Tier;
 
@@ -26,6 +27,20 @@ pub struct Config {
     /// The most tmux connections or processes paneward has open at once, besides the
     /// control connection.
     pub max_tmux_clients: usize,
+    /// Which contract is advertised (`--profile`).
+    pub profile: Profile,
+    /// Where the audit log goes, if anywhere (`--audit-log`).
+    pub audit_log: Option<AuditTarget>,
+    /// Which flag or variable chose `address`, for `paneward doctor`.
+    pub address_origin: &'static str,
+}
+
+/// Where `--audit-log` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditTarget {
+    /// `-`: standard error.
+    Stderr,
+    File(PathBuf),
 }
 
 /// [`Config::max_tmux_clients`] unless set: enough for a burst of parallel calls,

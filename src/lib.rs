@@ -6,6 +6,7 @@
 //! [`tools`] holds the handlers, [`tmux`] drives tmux.
 
 pub mod app;
+pub mod audit;
 pub mod call;
 pub mod cli;
 pub mod config;

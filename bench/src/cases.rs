@@ -61,15 +61,18 @@ impl Case {
                 .arg("-a")
                 .arg("-F")
                 .arg(record_format(&PANE_FIELDS))],
-            Self::SnapshotPane => vec![capture(target, false), describe_pane(target, &SNAPSHOT_FIELDS)],
-            Self::CaptureHistory => vec![capture(target, true)],
+            Self::SnapshotPane => vec![
+                capture(target, false).into(),
+                describe_pane(target, &SNAPSHOT_FIELDS).into(),
+            ],
+            Self::CaptureHistory => vec![capture(target, true).into()],
             Self::Batch => batch_panes(fixture)
                 .iter()
                 .filter_map(|text| pane(text))
                 .enumerate()
                 .map(|(index, pane)| {
                     if index % 2 == 0 {
-                        capture(pane, false)
+                        capture(pane, false).into()
                     } else {
                         pane_info(pane)
                     }

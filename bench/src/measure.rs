@@ -87,7 +87,10 @@ impl Library {
         Ok(Self {
             runtime,
             tmux: Tmux::new("tmux", ServerAddress::Name(fixture.socket.clone())),
-            commands: [capture(pane, false), describe_pane(pane, &SNAPSHOT_FIELDS)],
+            commands: [
+                capture(pane, false).into(),
+                describe_pane(pane, &SNAPSHOT_FIELDS).into(),
+            ],
         })
     }
 

@@ -14,11 +14,12 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 8] = [
+pub const KEY_ORDER: [&str; 9] = [
     "name",
     "title",
     "description",
     "tier",
+    "handler",
     "source",
     "inputSchema",
     "outputSchema",
@@ -34,6 +35,11 @@ pub fn render(tool: &ToolFile) -> String {
     fields.extend([
         ("description", Value::String(tool.description.clone())),
         ("tier", Value::String(tool.tier.as_str().to_string())),
+    ]);
+    if let Some(handler) = &tool.handler {
+        fields.push(("handler", Value::String(handler.clone())));
+    }
+    fields.extend([
         ("source", Value::String(tool.source.clone())),
         ("inputSchema", tool.input_schema.clone()),
         ("outputSchema", tool.output_schema.clone()),

@@ -36,6 +36,8 @@ import options:
   --schemas DIR     the schemas folder (default: schemas)
   --profile NAME    write into schemas/profiles/NAME/ instead of schemas/tools/
   --tier TIER       tier of tools that have no file yet: readonly, mutating or destructive
+  --handler MODULE  module of src/tools holding the handler of tools that have no file yet
+                    (default: a module named like the tool)
                     (existing files keep theirs)
   --source URL      source of tools whose page names none (else the existing file's)
   --dry-run         print the changes, write nothing
@@ -184,6 +186,7 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
                 options.tier = Some(tier);
             }
             "--source" => options.source = Some(value("--source")?),
+            "--handler" => options.handler = Some(value("--handler")?),
             "--dry-run" => options.dry_run = true,
             "--json" => json = true,
             "--from-server" => {

@@ -33,6 +33,8 @@ pub struct Options {
     pub tier: Option<Tier>,
     /// The source URL of tools whose own source names none.
     pub source: Option<String>,
+    /// The handler module of tools that have no file yet.
+    pub handler: Option<String>,
     /// Report what would change, write nothing.
     pub dry_run: bool,
 }
@@ -45,6 +47,7 @@ impl Options {
             profile: None,
             tier: None,
             source: None,
+            handler: None,
             dry_run: false,
         }
     }
@@ -240,6 +243,14 @@ fn plan_tool(
     }
     document.insert("description".into(), Value::String(description));
     document.insert("tier".into(), Value::String(tier.as_str().into()));
+    // The handler module is paneward's own, like the tier: an existing file keeps its.
+    if let Some(handler) = old_tool
+        .and_then(|t| t.handler.clone())
+        .or_else(|| options.handler.clone())
+        .or_else(|| tool.handler.clone())
+    {
+        document.insert("handler".into(), Value::String(handler));
+    }
     document.insert("source".into(), Value::String(source_url));
     document.insert("inputSchema".into(), tool.input_schema.clone());
     document.insert("outputSchema".into(), output_schema);

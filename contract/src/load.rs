@@ -24,6 +24,10 @@ pub struct ToolFile {
     pub title: Option<String>,
     pub description: String,
     pub tier: Tier,
+    /// The module of `src/tools/` whose function of the tool's name handles it
+    /// (`"hierarchy"` → `crate::tools::hierarchy::list_panes`). Optional in a profile,
+    /// whose tools are handled where the default tool of the same name is.
+    pub handler: Option<String>,
     pub source: String,
     pub input_schema: Value,
     pub output_schema: Value,
@@ -31,11 +35,12 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 8] = [
+const FIELDS: [(&str, bool); 9] = [
     ("name", true),
     ("title", false),
     ("description", true),
     ("tier", true),
+    ("handler", false),
     ("source", true),
     ("inputSchema", true),
     ("outputSchema", true),
@@ -161,6 +166,17 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     let tier = tier_text
         .parse::<Tier>()
         .map_err(|unknown| ContractError::new(path, "/tier", unknown.to_string()))?;
+    let handler = match doc.remove("handler") {
+        None => None,
+        Some(Value::String(module)) if is_tool_name(&module) => Some(module),
+        Some(_) => {
+            return Err(ContractError::new(
+                path,
+                "/handler",
+                "must be the name of a module of src/tools (snake_case, like `hierarchy`)",
+            ))
+        }
+    };
     let source = take_string(path, &mut doc, "source")?;
     let input_schema = take_schema(path, &mut doc, "inputSchema")?;
     let output_schema = take_schema(path, &mut doc, "outputSchema")?;
@@ -172,6 +188,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         title,
         description,
         tier,
+        handler,
         source,
         input_schema,
         output_schema,

@@ -1,18 +1,26 @@
 //! The tools this server knows, built once at start-up from the generated table:
-//! each tool's advertised MCP `Tool` (raw schemas, untouched) and compiled validators.
+//! each tool's advertised MCP `Tool` (raw schemas, untouched) and compiled validators
+//! (strict ones, closed to unknown fields, for tools above the readonly tier). A
+//! profile's tool files replace the default ones of the same name.
 
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
+use crate::call::profile::{Envelope, Profile};
 use crate::call::runtime::{Tier, ToolSpec};
-use crate::call::schema::SchemaCheck;
+use crate::call::schema::{strict_copy, SchemaCheck};
 use crate::generated::TOOLS;
 
 /// One tool, ready to list and to call.
 pub struct CatalogEntry {
+    /// The default tool's row of the generated table (its name and handler).
     pub spec: &'static ToolSpec,
+    /// The tier of the tool file served (the profile's, when a profile replaces it).
+    pub tier: Tier,
+    /// How the reply is encoded.
+    pub envelope: Envelope,
     pub tool: Tool,
     pub input: SchemaCheck,
     /// Checks each reply in debug builds (tests); release builds skip the compile.
@@ -34,13 +42,21 @@ fn parse_object(name: &str, what: &str, text: &str) -> Result<JsonObject, String
 }
 
 impl Catalog {
-    /// Builds the catalog from the generated table.
+    /// Builds the catalog from the generated table, with `profile`'s tool files in
+    /// place of the default ones of the same name.
     ///
     /// # Errors
-    /// A table entry that does not parse or compile (a build fault, reported at start-up).
-    pub fn load() -> Result<Self, String> {
+    /// A table entry that does not parse or compile (a build fault, reported at
+    /// start-up), or a profile tool that the generated table does not have.
+    pub fn load(profile: Profile) -> Result<Self, String> {
+        let mut replacements = profile.tools()?;
         let mut entries = Vec::with_capacity(TOOLS.len());
         for spec in &TOOLS {
+            if let Some(at) = replacements.iter().position(|(tool, _)| tool.name == spec.name) {
+                let (tool, envelope) = replacements.swap_remove(at);
+                entries.push(replacement(spec, &tool, envelope)?);
+                continue;
+            }
             let input = parse_object(spec.name, "inputSchema", spec.input_schema)?;
             let output = parse_object(spec.name, "outputSchema", spec.output_schema)?;
             let annotations: ToolAnnotations =
@@ -51,15 +67,28 @@ impl Catalog {
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
             }
+            // Tools above the readonly tier refuse fields they do not know (see strict_copy).
+            let input = if spec.tier > Tier::Readonly {
+                strict_copy(&Value::Object(input))
+            } else {
+                Value::Object(input)
+            };
             entries.push(CatalogEntry {
                 spec,
+                tier: spec.tier,
+                envelope: Envelope::Native,
                 tool,
-                input: SchemaCheck::new(Value::Object(input))
-                    .map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
+                input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
                 #[cfg(debug_assertions)]
                 output: SchemaCheck::new(Value::Object(output))
                     .map_err(|e| format!("{}: outputSchema: {e}", spec.name))?,
             });
+        }
+        if let Some((tool, _)) = replacements.first() {
+            return Err(format!(
+                "profile {profile}: tool `{}` replaces no tool of schemas/tools",
+                tool.name
+            ));
         }
         Ok(Self { entries })
     }
@@ -68,8 +97,44 @@ impl Catalog {
         self.entries.iter().find(|entry| entry.spec.name == name)
     }
 
+    /// Every served tool's input schema.
+    pub fn input_schemas(&self) -> impl Iterator<Item = &Value> {
+        self.entries.iter().map(|entry| entry.input.schema())
+    }
+
     /// The tools a server at `tier` lists, in name order.
     pub fn listed(&self, tier: Tier) -> impl Iterator<Item = &CatalogEntry> {
-        self.entries.iter().filter(move |entry| entry.spec.tier <= tier)
+        self.entries.iter().filter(move |entry| entry.tier <= tier)
     }
+}
+
+/// The entry for a profile's tool file, advertised exactly as the file states it.
+fn replacement(
+    spec: &'static ToolSpec,
+    file: &paneward_contract::ToolFile,
+    envelope: Envelope,
+) -> Result<CatalogEntry, String> {
+    let object = |what: &str, value: &Value| match value {
+        Value::Object(object) => Ok(object.clone()),
+        _ => Err(format!("{}: {what} is not a JSON object", file.name)),
+    };
+    let input = object("inputSchema", &file.input_schema)?;
+    let output = object("outputSchema", &file.output_schema)?;
+    let annotations: ToolAnnotations =
+        serde_json::from_value(file.annotations.clone()).map_err(|e| format!("{}: annotations: {e}", file.name))?;
+    let mut tool = Tool::new(file.name.clone(), file.description.clone(), Arc::new(input.clone()))
+        .with_raw_output_schema(Arc::new(output.clone()))
+        .with_annotations(annotations);
+    if let Some(title) = &file.title {
+        tool = tool.with_title(title.clone());
+    }
+    Ok(CatalogEntry {
+        spec,
+        tier: file.tier,
+        envelope,
+        tool,
+        input: SchemaCheck::new(Value::Object(input)).map_err(|e| format!("{}: inputSchema: {e}", file.name))?,
+        #[cfg(debug_assertions)]
+        output: SchemaCheck::new(Value::Object(output)).map_err(|e| format!("{}: outputSchema: {e}", file.name))?,
+    })
 }

@@ -1,16 +1,22 @@
 //! The request path of a tool call, independent of the MCP library: find the tool,
 //! check the tier, validate the arguments against the advertised input schema, run
-//! the handler, and (in debug builds) check the reply against the output schema.
+//! the handler, encode the reply in the served envelope, (in debug builds) check it
+//! against the output schema, and record it in the audit log when one is kept.
+
+use std::time::Instant;
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
 pub mod catalog;
 pub mod error;
+pub mod profile;
 pub mod runtime;
 pub mod schema;
 
 use crate::app::App;
+use crate::audit::{Outcome, Record};
+use crate::call::profile::Envelope;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::generated;
 
@@ -26,13 +32,51 @@ pub async fn run(
     arguments: Option<JsonObject>,
     context: &CallContext,
 ) -> Result<Value, ToolError> {
-    let entry = app.catalog.get(name).ok_or_else(|| ToolError::unknown_tool(name))?;
-    if entry.spec.tier > tier {
-        return Err(ToolError::not_allowed(name, entry.spec.tier, tier));
-    }
     let arguments = Value::Object(arguments.unwrap_or_default());
+    let Some(audit) = app.audit.as_ref().filter(|_| audited(app, name, context)) else {
+        return checked(app, tier, name, arguments, context).await;
+    };
+    let started = Instant::now();
+    let logged = arguments.clone();
+    let result = checked(app, tier, name, arguments, context).await;
+    audit.write(&Record {
+        request_id: context.audit_request_id(),
+        tool: name,
+        batch_row: context.is_batch_row(),
+        outcome: Outcome::of(&result),
+        duration: started.elapsed(),
+        arguments: &logged,
+    });
+    result
+}
+
+/// Whether the audit log records this call: a tool that may change tmux, or a batch row.
+fn audited(app: &App, name: &str, context: &CallContext) -> bool {
+    context.is_batch_row() || app.catalog.get(name).is_some_and(|entry| entry.tier > Tier::Readonly)
+}
+
+async fn checked(
+    app: &App,
+    tier: Tier,
+    name: &str,
+    arguments: Value,
+    context: &CallContext,
+) -> Result<Value, ToolError> {
+    let entry = app.catalog.get(name).ok_or_else(|| ToolError::unknown_tool(name))?;
+    if entry.tier > tier {
+        return Err(ToolError::not_allowed(name, entry.tier, tier));
+    }
     entry.input.check(&arguments)?;
-    let output = generated::dispatch(app, context, name, arguments).await?;
+    let output = match entry.envelope {
+        Envelope::Native => generated::dispatch(app, context, name, arguments).await,
+        Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await,
+    };
+    let output = match output {
+        Ok(output) => output,
+        // A tool above readonly changes tmux: an unanswered command may have run.
+        Err(error) if entry.tier > Tier::Readonly => return Err(error.for_a_change()),
+        Err(error) => return Err(error),
+    };
     // A reply that breaks its own contract is our bug; catch it where it is made.
     #[cfg(debug_assertions)]
     if let Some((pointer, rule)) = entry.output.problems(&output).into_iter().next() {

@@ -9,6 +9,8 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 
 pub use crate::call::error::{ToolError, ToolErrorKind};
+/// The gates the generated dispatch hands to handlers, one per tier.
+pub use crate::guard::{ChangeGate, EndGate, ReadGate};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::call::runtime::Tier`.
 pub use paneward_contract::Tier;
@@ -31,18 +33,70 @@ pub struct ToolSpec {
 pub struct CallContext {
     /// The JSON-RPC id of the request; `None` for a call nested in a batch.
     request_id: Option<RequestId>,
+    /// For a call nested in a batch, the batch's request id (for the audit log).
+    batch: Option<RequestId>,
+    /// Whether this call is a row of a batch.
+    nested: bool,
+    /// The client's id as it will be written in the reply (JSON text), when the
+    /// transport swapped it for another on the way in.
+    reply_id: Option<String>,
 }
 
 impl CallContext {
     pub fn for_request(request_id: RequestId) -> Self {
         Self {
             request_id: Some(request_id),
+            ..Self::default()
         }
+    }
+
+    /// The same context, replying under `reply_id`, the client's id as JSON text.
+    #[must_use]
+    pub fn with_reply_id(mut self, reply_id: String) -> Self {
+        self.reply_id = Some(reply_id);
+        self
+    }
+
+    /// The client's id as it will be written in the reply, if the transport set it.
+    pub fn reply_id(&self) -> Option<&str> {
+        self.reply_id.as_deref()
     }
 
     /// The context of a call made on behalf of another (a batch row).
     pub fn nested() -> Self {
-        Self { request_id: None }
+        Self {
+            nested: true,
+            ..Self::default()
+        }
+    }
+
+    /// The context of a row of the batch that `self` serves.
+    pub fn row_of(&self) -> Self {
+        Self {
+            request_id: None,
+            batch: self.client_id().or_else(|| self.batch.clone()),
+            nested: true,
+            reply_id: None,
+        }
+    }
+
+    /// Whether this call is a row of a batch.
+    pub fn is_batch_row(&self) -> bool {
+        self.nested
+    }
+
+    /// The request id the audit log names, as the client sent it: the call's own, or
+    /// its batch's.
+    pub fn audit_request_id(&self) -> Option<RequestId> {
+        self.client_id().or_else(|| self.batch.clone())
+    }
+
+    /// The call's id as the client wrote it (the transport may have swapped it).
+    fn client_id(&self) -> Option<RequestId> {
+        match self.reply_id.as_deref().map(serde_json::from_str::<RequestId>) {
+            Some(Ok(id)) => Some(id),
+            _ => self.request_id.clone(),
+        }
     }
 
     /// The exact length in bytes of the JSON-RPC response line that would carry
@@ -52,12 +106,17 @@ impl CallContext {
     /// # Errors
     /// Serialization failed (it cannot for a `Value`).
     pub fn reply_line_len(&self, structured: Value) -> Result<usize, ToolError> {
-        let id = self.request_id.clone().unwrap_or(RequestId::Number(0));
+        // Measured with `0` (one byte) in place of a swapped id, then corrected.
+        let (id, correction) = match (&self.reply_id, &self.request_id) {
+            (Some(reply_id), _) => (RequestId::Number(0), reply_id.len()),
+            (None, Some(id)) => (id.clone(), 1),
+            (None, None) => (RequestId::Number(0), 1),
+        };
         let result = CallToolResult::structured(structured);
         let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
         let bytes =
             serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
-        Ok(bytes.len() + 1)
+        Ok(bytes.len() - 1 + correction + 1)
     }
 }
 
@@ -87,4 +146,30 @@ pub fn decode_arguments<T: DeserializeOwned>(arguments: Value) -> Result<T, Tool
 /// Serialization failed, which is a fault in paneward.
 pub fn encode_output<T: Serialize>(output: &T) -> Result<Value, ToolError> {
     serde_json::to_value(output).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_reply_is_measured_with_the_id_the_client_will_see() {
+        let structured = json!({"text": "x".repeat(100)});
+        for client_id in [
+            json!("a-long-client-id"),
+            json!(18_446_744_073_709_551_615_u64),
+            json!(7),
+        ] {
+            let context = CallContext::for_request(RequestId::Number(123_456)).with_reply_id(client_id.to_string());
+            let line = json!({"jsonrpc": "2.0", "id": client_id,
+                "result": serde_json::to_value(CallToolResult::structured(structured.clone())).unwrap()});
+            let expected = serde_json::to_vec(&line).unwrap().len() + 1;
+            assert_eq!(
+                context.reply_line_len(structured.clone()).unwrap(),
+                expected,
+                "{client_id}"
+            );
+        }
+    }
 }

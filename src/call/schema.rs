@@ -33,6 +33,11 @@ impl SchemaCheck {
     ///
     /// # Errors
     /// An [`ToolError`] of kind `InvalidArguments`.
+    /// The schema as given.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
     pub fn check(&self, arguments: &Value) -> Result<(), ToolError> {
         let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
         let Some(first) = errors.first() else {
@@ -54,6 +59,42 @@ impl SchemaCheck {
             .map(|e| describe(&self.schema, instance, &e))
             .collect()
     }
+}
+
+/// A copy of `schema` that closes every object: `additionalProperties: false` is added
+/// wherever an object schema lists `properties` and says nothing about other fields.
+///
+/// The advertised schemas leave unknown fields open (as upstream does), but a tool that
+/// types or changes something must not guess what a misspelt field meant: the request
+/// path checks those tools against this copy, never advertises it.
+pub fn strict_copy(schema: &Value) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut closed = serde_json::Map::with_capacity(object.len() + 1);
+    for (keyword, value) in object {
+        let value = match (keyword.as_str(), value) {
+            // Maps from a name to a subschema: the names are data, the values schemas.
+            ("properties" | "patternProperties" | "definitions" | "$defs", Value::Object(map)) => Value::Object(
+                map.iter()
+                    .map(|(name, subschema)| (name.clone(), strict_copy(subschema)))
+                    .collect(),
+            ),
+            ("items" | "additionalItems" | "additionalProperties" | "not" | "if" | "then" | "else", _) => match value {
+                Value::Array(schemas) => Value::Array(schemas.iter().map(strict_copy).collect()),
+                _ => strict_copy(value),
+            },
+            ("oneOf" | "anyOf" | "allOf", Value::Array(schemas)) => {
+                Value::Array(schemas.iter().map(strict_copy).collect())
+            }
+            _ => value.clone(),
+        };
+        closed.insert(keyword.clone(), value);
+    }
+    if closed.contains_key("properties") && !closed.contains_key("additionalProperties") {
+        closed.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    Value::Object(closed)
 }
 
 /// Turns one validation error into a JSON pointer and a sentence naming the rule;
@@ -261,5 +302,36 @@ mod tests {
             let message = check(schema.clone(), json!({"operations": [row]}));
             assert_eq!(message, "invalid arguments: /operations/0: must be of type object");
         }
+    }
+
+    #[test]
+    fn the_strict_copy_closes_every_object_with_properties_and_keeps_the_rest() {
+        let schema = json!({"type": "object", "properties": {
+            "properties": {"type": "string"},
+            "operations": {"type": "array", "items": {"type": "object", "properties": {"enter": {"type": "boolean"}}}},
+            "open": {"type": "object", "additionalProperties": true, "properties": {"x": {"type": "string"}}}
+        }});
+        let strict = strict_copy(&schema);
+        assert_eq!(strict["additionalProperties"], json!(false));
+        assert_eq!(
+            strict["properties"]["operations"]["items"]["additionalProperties"],
+            json!(false)
+        );
+        assert_eq!(
+            strict["properties"]["open"]["additionalProperties"],
+            json!(true),
+            "a stated rule stays"
+        );
+        assert_eq!(
+            strict["properties"]["properties"],
+            json!({"type": "string"}),
+            "a field's name is not a keyword"
+        );
+        let error = check(strict, json!({"operations": [{"enter": true, "enterr": false}]}));
+        assert!(
+            error.starts_with("invalid arguments: /operations/0/enterr: is not a known field"),
+            "{error}"
+        );
+        assert!(error.contains("the fields are: enter"), "{error}");
     }
 }

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 
 use paneward_contract::Tier;
 
-use crate::config::{Config, DEFAULT_MAX_TMUX_CLIENTS};
+use crate::call::profile::Profile;
+use crate::config::{AuditTarget, Config, DEFAULT_MAX_TMUX_CLIENTS};
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,14 @@ pub enum Invocation {
     },
     /// Compare an MCP server's tools with the contract (`paneward conform`).
     Conform(crate::conform::Options),
+    /// One tool call from a shell: `paneward call TOOL [JSON]`.
+    Call {
+        config: Config,
+        tool: String,
+        arguments: Option<String>,
+    },
+    /// Say what paneward would do and whether it can serve (`paneward doctor`).
+    Doctor(Config),
     Help,
     Version,
 }
@@ -52,7 +61,15 @@ Usage:
   paneward tools [--json] [OPTIONS]
                                   print the tools this configuration offers
                                   (--json: the exact tools/list result)
-  paneward conform [--tier TIER] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
+  paneward call TOOL [JSON] [OPTIONS]
+                                  one tool call from a shell, through the same path
+                                  as an MCP call (tier, validation, bounds); prints
+                                  the structured result as JSON on stdout, or the
+                                  error on stderr with exit status 1
+  paneward doctor [OPTIONS]       say which tmux, socket (and what chose it), server,
+                                  tier, profile, caller pane and connection paneward
+                                  would use; exits 0 if it can serve, 1 with the reason
+  paneward conform [--tier TIER] [--profile NAME] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
                                   start the MCP server COMMAND, list its tools and
                                   compare each with paneward's contract; prints every
                                   difference by tool and JSON pointer; exits 0 when
@@ -78,12 +95,22 @@ Options:
       --max-tmux-clients N at most N tmux connections or processes at once
                            besides the control client (default 8)
                                                     [env PANEWARD_MAX_TMUX_CLIENTS]
+      --profile NAME       default | python: python serves the tool files of
+                           schemas/profiles/python in place of the default ones
+                           (call_read_tools_batch in the Python server's envelope)
+                                                    [env PANEWARD_PROFILE]
+      --audit-log PATH|-   append one JSON line per call of a mutating or
+                           destructive tool and per batch row to PATH (created
+                           0600), or to stderr for -; typed text, commands and
+                           values appear only as a length and a keyed hash
+                                                    [env PANEWARD_AUDIT_LOG]
   -h, --help               this text
   -V, --version            print the version
 
 Conform options:
       --tier TIER          compare with the contract's tools at or below TIER, as a
                            server started with --safety TIER lists them (default mutating)
+      --profile NAME       compare with that profile's contract (as --profile above)
       --schemas DIR        compare with the tool files in DIR (as schemas/tools)
                            instead of the contract built into this paneward
       --timeout SECS       how long the server may take per request (default 30)
@@ -122,6 +149,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut tmux_binary: Option<PathBuf> = None;
     let mut safety: Option<String> = None;
     let mut subcommand: Option<String> = None;
+    let mut positional: Vec<String> = Vec::new();
+    let mut profile: Option<String> = None;
+    let mut audit_log: Option<String> = None;
     let mut json = false;
     let mut reveal_environment = false;
     let mut no_control_mode = false;
@@ -149,21 +179,38 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
             "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
             "--safety" => safety = Some(value("--safety")?),
+            "--profile" => profile = Some(value("--profile")?),
+            "--audit-log" => audit_log = Some(value("--audit-log")?),
             "--reveal-environment" if inline.is_none() => reveal_environment = true,
             "--no-control-mode" if inline.is_none() => no_control_mode = true,
             "--no-native-client" if inline.is_none() => no_native_client = true,
             "--max-tmux-clients" => max_tmux_clients = Some(value("--max-tmux-clients")?),
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
-            "serve" | "tools" if subcommand.is_none() => subcommand = Some(flag),
-            other if other.starts_with('-') => return Err(UsageError(format!("unknown option {other}"))),
+            "serve" | "tools" | "call" | "doctor" if subcommand.is_none() => subcommand = Some(flag),
+            other if other.starts_with('-') && other != "-" => {
+                return Err(UsageError(format!("unknown option {other}")))
+            }
+            _ if subcommand.as_deref() == Some("call") && positional.len() < 2 => positional.push(arg),
             other => {
                 return Err(UsageError(format!(
-                    "unknown command {other:?}; commands are serve, tools and conform"
+                    "unknown command {other:?}; commands are serve, tools, call, doctor and conform"
                 )))
             }
         }
     }
-    let address = resolve_address(socket_name, socket_path, env)?;
+    let (address, address_origin) = resolve_address(socket_name, socket_path, env)?;
+    let profile = match profile.or_else(|| env("PANEWARD_PROFILE").filter(|v| !v.is_empty())) {
+        Some(text) => text
+            .parse::<Profile>()
+            .map_err(|e| UsageError(format!("--profile: {e}")))?,
+        None => Profile::Default,
+    };
+    let audit_log = match audit_log.or_else(|| env("PANEWARD_AUDIT_LOG").filter(|v| !v.is_empty())) {
+        Some(text) if text == "-" => Some(AuditTarget::Stderr),
+        Some(text) if text.is_empty() => return Err(UsageError("--audit-log needs a path, or - for stderr".into())),
+        Some(text) => Some(AuditTarget::File(PathBuf::from(text))),
+        None => None,
+    };
     let safety_text = safety
         .or_else(|| env("PANEWARD_SAFETY"))
         .or_else(|| env("LIBTMUX_SAFETY"));
@@ -193,9 +240,26 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         control_mode,
         native_client,
         max_tmux_clients,
+        profile,
+        audit_log,
+        address_origin,
     };
     Ok(match subcommand.as_deref() {
         Some("tools") => Invocation::Tools { config, json },
+        Some("doctor") => Invocation::Doctor(config),
+        Some("call") => {
+            let mut positional = positional.into_iter();
+            let Some(tool) = positional.next() else {
+                return Err(UsageError(
+                    "call needs a tool name, e.g. paneward call list_panes or paneward call capture_pane '{\"pane_id\":\"%0\"}'".into(),
+                ));
+            };
+            Invocation::Call {
+                config,
+                tool,
+                arguments: positional.next(),
+            }
+        }
         _ => Invocation::Serve(config),
     })
 }
@@ -212,29 +276,33 @@ fn env_switch(key: &str, env: EnvLookup<'_>) -> Result<bool, UsageError> {
     }
 }
 
-/// Flags beat paneward's variables, which beat libtmux-mcp's.
+/// Flags beat paneward's variables, which beat libtmux-mcp's; also says which chose.
 fn resolve_address(
     name: Option<String>,
     path: Option<PathBuf>,
     env: EnvLookup<'_>,
-) -> Result<ServerAddress, UsageError> {
+) -> Result<(ServerAddress, &'static str), UsageError> {
     let non_empty = |key: &str| env(key).filter(|v| !v.is_empty());
+    let from = |origin: &'static str| move |address| (address, origin);
     match (name, path) {
         (Some(_), Some(_)) => Err(UsageError(
             "give either --socket-name or --socket-path, not both".into(),
         )),
-        (Some(name), None) => checked_name(name),
-        (None, Some(path)) => Ok(ServerAddress::Path(path)),
+        (Some(name), None) => checked_name(name).map(from("--socket-name")),
+        (None, Some(path)) => Ok((ServerAddress::Path(path), "--socket-path")),
         (None, None) => match (non_empty("PANEWARD_SOCKET_NAME"), non_empty("PANEWARD_SOCKET_PATH")) {
             (Some(_), Some(_)) => Err(UsageError(
                 "PANEWARD_SOCKET_NAME and PANEWARD_SOCKET_PATH are both set; unset one".into(),
             )),
-            (Some(name), None) => checked_name(name),
-            (None, Some(path)) => Ok(ServerAddress::Path(PathBuf::from(path))),
+            (Some(name), None) => checked_name(name).map(from("PANEWARD_SOCKET_NAME")),
+            (None, Some(path)) => Ok((ServerAddress::Path(PathBuf::from(path)), "PANEWARD_SOCKET_PATH")),
             (None, None) => match non_empty("LIBTMUX_SOCKET") {
-                Some(value) if value.contains('/') => Ok(ServerAddress::Path(PathBuf::from(value))),
-                Some(value) => checked_name(value),
-                None => Ok(ServerAddress::Default),
+                Some(value) if value.contains('/') => Ok((ServerAddress::Path(PathBuf::from(value)), "LIBTMUX_SOCKET")),
+                Some(value) => checked_name(value).map(from("LIBTMUX_SOCKET")),
+                None => Ok((
+                    ServerAddress::Default,
+                    "none: tmux's own default ($TMUX, then the default socket)",
+                )),
             },
         },
     }
@@ -379,5 +447,68 @@ mod tests {
         }
         assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
         assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
+    }
+
+    #[test]
+    fn profile_and_audit_log_come_from_flags_or_variables() {
+        assert_eq!(serve_config(&[], &[]).profile, Profile::Default);
+        assert_eq!(serve_config(&["--profile", "python"], &[]).profile, Profile::Python);
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_PROFILE", "python")]).profile,
+            Profile::Python
+        );
+        assert!(parse_with(&["--profile", "ruby"], &[])
+            .unwrap_err()
+            .0
+            .contains("unknown profile"));
+        assert_eq!(serve_config(&[], &[]).audit_log, None);
+        assert_eq!(
+            serve_config(&["--audit-log", "-"], &[]).audit_log,
+            Some(AuditTarget::Stderr)
+        );
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_AUDIT_LOG", "/tmp/a.log")]).audit_log,
+            Some(AuditTarget::File("/tmp/a.log".into()))
+        );
+        assert!(parse_with(&["--audit-log="], &[]).is_err());
+    }
+
+    #[test]
+    fn the_address_says_what_chose_it() {
+        assert_eq!(serve_config(&["-L", "x"], &[]).address_origin, "--socket-name");
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_SOCKET_PATH", "/s")]).address_origin,
+            "PANEWARD_SOCKET_PATH"
+        );
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_SOCKET", "lib")]).address_origin,
+            "LIBTMUX_SOCKET"
+        );
+        assert!(serve_config(&[], &[]).address_origin.starts_with("none"));
+    }
+
+    #[test]
+    fn call_takes_a_tool_and_optional_json_and_doctor_takes_options() {
+        match parse_with(&["call", "capture_pane", r#"{"pane_id": "%1"}"#, "-L", "w"], &[]).unwrap() {
+            Invocation::Call {
+                config,
+                tool,
+                arguments,
+            } => {
+                assert_eq!(tool, "capture_pane");
+                assert_eq!(arguments.as_deref(), Some(r#"{"pane_id": "%1"}"#));
+                assert_eq!(config.address, ServerAddress::Name("w".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_with(&["-L", "w", "call", "list_panes"], &[]).unwrap() {
+            Invocation::Call { tool, arguments, .. } => assert_eq!((tool.as_str(), arguments), ("list_panes", None)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_with(&["call"], &[]).unwrap_err().0.contains("needs a tool name"));
+        assert!(parse_with(&["call", "a", "{}", "extra"], &[]).is_err());
+        assert!(
+            matches!(parse_with(&["doctor", "--safety", "readonly"], &[]).unwrap(), Invocation::Doctor(c) if c.safety == Tier::Readonly)
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! What the `paneward` binary does with its command line; `main.rs` only calls [`run`].
 
 pub mod args;
+pub mod call;
+pub mod doctor;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -33,6 +35,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(error) => fail(&error),
         },
         Invocation::Serve(config) => serve(config),
+        Invocation::Call {
+            config,
+            tool,
+            arguments,
+        } => {
+            init_logging("warn");
+            call::run(config, &tool, arguments.as_deref())
+        }
+        Invocation::Doctor(config) => doctor::run(&config),
         Invocation::Conform(options) => conform(&options),
     }
 }
@@ -78,18 +89,23 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
     }
     let app = server.app();
     let tier = app.config.safety;
-    let specs: Vec<_> = app.catalog.listed(tier).map(|entry| entry.spec).collect();
-    println!("{} tools at safety tier {tier}:", specs.len());
-    for spec in specs {
-        let summary = spec.title.unwrap_or(spec.description);
-        println!("  {:<24} {:<11} {}", spec.name, spec.tier.as_str(), summary);
+    let entries: Vec<_> = app.catalog.listed(tier).collect();
+    println!("{} tools at safety tier {tier}:", entries.len());
+    for entry in entries {
+        let tool = &entry.tool;
+        let summary = tool
+            .title
+            .as_deref()
+            .unwrap_or(tool.description.as_deref().unwrap_or(""));
+        println!("  {:<24} {:<11} {}", tool.name, entry.tier.as_str(), summary);
     }
     ExitCode::SUCCESS
 }
 
-fn init_logging() {
+/// Logs on standard error, filtered by PANEWARD_LOG or else `default`.
+fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("PANEWARD_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     // Standard output carries the protocol; logs go to standard error only.
     tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -99,8 +115,23 @@ fn init_logging() {
         .init();
 }
 
+/// Said on standard error when a person starts the server at a terminal.
+const TERMINAL_NOTICE: &str = "\
+paneward is an MCP server: an MCP client (Claude Code, Codex, Gemini CLI, VS Code,
+Cursor, ...) starts it and speaks JSON-RPC on its standard input. See README.md,
+\"Quick start\", for the client set-up line.
+To try it from a shell instead:
+  paneward doctor                        what paneward sees and whether it can serve
+  paneward call list_panes               one tool call, its result as JSON
+  paneward call snapshot_pane '{\"pane_id\": \"%0\"}'
+Serving MCP on standard input now; Ctrl-D or Ctrl-C to stop.
+";
+
 fn serve(config: crate::config::Config) -> ExitCode {
-    init_logging();
+    init_logging("info,rmcp=warn");
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprint!("{TERMINAL_NOTICE}");
+    }
     let app = match App::from_env(config) {
         Ok(app) => Arc::new(app),
         Err(error) => return fail(&error),
@@ -116,6 +147,7 @@ fn serve(config: crate::config::Config) -> ExitCode {
         version = env!("CARGO_PKG_VERSION"),
         tools = app.catalog.listed(app.config.safety).count(),
         tier = %app.config.safety,
+        profile = %app.config.profile,
         server = %app.config.address.label(),
         "paneward serving MCP on stdio{FAULT_NOTE}"
     );

@@ -64,30 +64,45 @@ pub fn from_dir(dir: &Path) -> Result<Contract, String> {
     }
     let contract = tools
         .into_iter()
-        .map(|tool| {
-            let ToolFile {
-                name,
-                title,
-                description,
-                tier,
-                input_schema,
-                output_schema,
-                annotations,
-                ..
-            } = tool;
-            let advertised = Advertised {
-                name: &name,
-                title: title.as_deref(),
-                description: &description,
-                input_schema,
-                output_schema,
-                annotations,
-            };
-            let advertised = advertised.into_value();
-            (name, ContractTool { tier, advertised })
-        })
+        .map(|tool| (tool.name.clone(), from_tool_file(tool)))
         .collect();
     Ok(contract)
+}
+
+/// Puts `profile`'s tool files in place of the tools of the same name.
+///
+/// # Errors
+/// A compiled-in profile file that does not load (a build fault).
+pub fn apply_profile(contract: &mut Contract, profile: crate::call::profile::Profile) -> Result<(), String> {
+    for (tool, _) in profile.tools()? {
+        contract.insert(tool.name.clone(), from_tool_file(tool));
+    }
+    Ok(())
+}
+
+fn from_tool_file(tool: ToolFile) -> ContractTool {
+    let ToolFile {
+        name,
+        title,
+        description,
+        tier,
+        input_schema,
+        output_schema,
+        annotations,
+        ..
+    } = tool;
+    let advertised = Advertised {
+        name: &name,
+        title: title.as_deref(),
+        description: &description,
+        input_schema,
+        output_schema,
+        annotations,
+    };
+    ContractTool {
+        tier,
+        advertised: advertised.into_value(),
+    }
 }
 
 /// The members of a tool file that `tools/list` advertises unchanged.

@@ -23,10 +23,11 @@ pub use report::Report;
 /// The contract cannot be loaded, or the server cannot be started, initialized or
 /// listed (it failed, answered with an error or nonsense, or did not answer in time).
 pub fn run(options: &Options) -> Result<Report, String> {
-    let contract = match &options.schemas {
+    let mut contract = match &options.schemas {
         Some(dir) => contract::from_dir(dir)?,
         None => contract::compiled()?,
     };
+    contract::apply_profile(&mut contract, options.profile)?;
     let client_options = ListOptions {
         client_name: "paneward-conform",
         client_version: env!("CARGO_PKG_VERSION"),

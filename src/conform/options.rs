@@ -19,6 +19,8 @@ pub struct Options {
     pub tier: Tier,
     /// A folder of tool files to compare with instead of the compiled contract.
     pub schemas: Option<PathBuf>,
+    /// Compare with this profile's contract (its tool files in place of the default ones).
+    pub profile: crate::call::profile::Profile,
     pub timeout: Duration,
     /// The server command: program, then its arguments.
     pub command: Vec<OsString>,
@@ -33,6 +35,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
     let mut options = Options {
         tier: DEFAULT_TIER,
         schemas: None,
+        profile: crate::call::profile::Profile::Default,
         timeout: DEFAULT_TIMEOUT,
         command: Vec::new(),
     };
@@ -60,6 +63,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
         match flag.as_str() {
             "--tier" => options.tier = value()?.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?,
             "--schemas" => options.schemas = Some(PathBuf::from(value()?)),
+            "--profile" => options.profile = value()?.parse().map_err(|e| format!("--profile: {e}"))?,
             "--timeout" => options.timeout = parse_seconds(&value()?)?,
             other => {
                 return Err(format!(
@@ -107,6 +111,19 @@ mod tests {
         assert_eq!(options.tier, DEFAULT_TIER);
         assert_eq!(options.schemas, Some(PathBuf::from("dir")));
         assert_eq!(options.timeout, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_profile_is_compared_on_request() {
+        use crate::call::profile::Profile;
+        assert_eq!(parse_strs(&["--", "srv"]).unwrap().profile, Profile::Default);
+        assert_eq!(
+            parse_strs(&["--profile", "python", "--", "srv"]).unwrap().profile,
+            Profile::Python
+        );
+        assert!(parse_strs(&["--profile=x", "--", "srv"])
+            .unwrap_err()
+            .contains("unknown profile"));
     }
 
     #[test]

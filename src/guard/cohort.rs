@@ -1,19 +1,22 @@
 //! The cohort check: the one gate every handler that types into a pane goes through.
 //!
 //! tmux delivers input to more panes than the one named: with `synchronize-panes` on,
-//! every pane of the window that has it on too gets the same keys. So immediately
-//! before each input paneward reads the target's whole window in one round trip and
-//! checks every pane the input could reach (the *cohort*): each must exist, be alive
-//! and accept input; none may be the pane paneward itself runs in, or be in a mode
-//! such as copy mode, unless the caller passed `force`.
+//! every pane of the window that has it on too gets the same keys. So with each input
+//! paneward reads the target's whole window and checks every pane the input could
+//! reach (the *cohort*): each must exist, be alive and accept input; none may be the
+//! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
+//! passed `force`. The reading, tmux's own check and the input are one round trip that
+//! tmux runs without interleaving ([`super::verdict`]).
 
 use std::fmt;
 
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::guard::caller::{is_caller, CallerPane};
+use crate::guard::{input, verdict};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tools::keys::KeyInput;
 
 /// What the check reads about every pane of the target's window.
 const COHORT_FIELDS: [&str; 10] = [
@@ -216,13 +219,28 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
     Ok(Cohort { receivers })
 }
 
-/// Checks `target`'s cohort against the live tmux server in one round trip.
+/// Checks `target`'s cohort and types `keys` (then Enter if `enter`) in one indivisible
+/// tmux step (see [`super::verdict`]), and returns the panes that received the input.
 ///
 /// # Errors
-/// A [`ToolError::blocked`] naming the pane and rule, or the tmux failure.
-pub async fn check(app: &App, target: PaneId, force: bool) -> Result<Cohort, ToolError> {
-    let output = match app.tmux.run(read_window(target)).await {
-        Ok(output) => output,
+/// A [`ToolError::blocked`] naming the pane and rule (nothing was typed), or the tmux
+/// failure.
+pub async fn deliver(
+    app: &App,
+    target: PaneId,
+    force: bool,
+    keys: &KeyInput,
+    enter: bool,
+) -> Result<Vec<PaneId>, ToolError> {
+    let caller = app.caller.as_ref();
+    let verdict = verdict::verdict_format(target, force, caller);
+    let input = input::send_commands(keys, target, enter);
+    let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
+    if !input.is_empty() {
+        commands.push(verdict::type_if(target, &verdict, &input));
+    }
+    let outputs = match app.backend.tmux().run_all(&commands).await {
+        Ok(outputs) => outputs,
         Err(error) if error.is_object_gone() => {
             let refusal = Refusal {
                 target,
@@ -234,23 +252,28 @@ pub async fn check(app: &App, target: PaneId, force: bool) -> Result<Cohort, Too
         }
         Err(error) => return Err(error.into()),
     };
-    let window = parse_window(&output, app.caller.as_ref())?;
-    evaluate(target, &window, force).map_err(|refusal| ToolError::blocked(refusal.to_string()))
-}
-
-/// Types `input` into `target` if its cohort passes the check made just before, and
-/// returns the panes that received it. `input` must address `target` only; an empty
-/// `input` checks and types nothing.
-///
-/// # Errors
-/// The check's refusal, or tmux failing to deliver.
-pub async fn deliver(app: &App, target: PaneId, force: bool, input: &[Command]) -> Result<Vec<PaneId>, ToolError> {
-    let cohort = check(app, target, force).await?;
-    if !input.is_empty() {
-        app.tmux.run_all(input).await?;
+    let [window, printed, ..] = outputs.as_slice() else {
+        return Err(ToolError::internal("the cohort check came back without its verdict"));
+    };
+    let window = parse_window(window, caller)?;
+    // tmux's verdict: whether the input went in (it did when `input` holds anything).
+    let allowed = verdict::parse_verdict(printed)
+        .ok_or_else(|| ToolError::internal("tmux printed no verdict for the cohort check"))?;
+    match (evaluate(target, &window, force), allowed) {
+        (Ok(cohort), true) => {
+            tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
+            Ok(cohort.receivers)
+        }
+        (Err(refusal), false) => Err(ToolError::blocked(refusal.to_string())),
+        // The two readings of one state disagree: a paneward fault, reported as such.
+        (Ok(_), false) => Err(ToolError::internal(format!(
+            "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"
+        ))),
+        (Err(refusal), true) => Err(ToolError::internal(format!(
+            "tmux typed into pane {target} although paneward's check refused it: pane {} broke the rule {:?}",
+            refusal.pane, refusal.rule
+        ))),
     }
-    tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-    Ok(cohort.receivers)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 //! The MCP layer: paneward's rmcp server handler and the stdio transport in front of it.
 
+pub mod flight;
 pub mod server;
 pub mod stdio;

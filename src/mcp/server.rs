@@ -9,13 +9,15 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverRequestMethod, DiscoverResult,
-    Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ServerCapabilities,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
-use crate::call::runtime::CallContext;
+use crate::call::runtime::{CallContext, Tier, ToolError};
+use crate::mcp::flight::{Flight, Refusal, TurnGuard};
 use crate::tools::text::{DEFAULT_MAX_LINES, MAX_LINES_CEILING};
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
@@ -26,11 +28,20 @@ pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 #[derive(Clone)]
 pub struct McpServer {
     app: Arc<App>,
+    /// The requests in flight, as the stdio layer registers them.
+    flight: Arc<Flight>,
 }
 
 impl McpServer {
     pub fn new(app: Arc<App>) -> Self {
-        Self { app }
+        Self {
+            app,
+            flight: Arc::default(),
+        }
+    }
+
+    pub fn flight(&self) -> Arc<Flight> {
+        self.flight.clone()
     }
 
     pub fn app(&self) -> &App {
@@ -46,6 +57,66 @@ impl McpServer {
         // it from replies to older peers, so `paneward tools --json` must too.
         result.result_type = None;
         result
+    }
+
+    async fn run(&self, request: &CallToolRequestParams, call: &CallContext) -> CallToolResult {
+        let tier = self.app.config.safety;
+        let arguments = request.arguments.clone();
+        match crate::call::run(&self.app, tier, &request.name, arguments, call).await {
+            #[cfg(feature = "conformance-fault")]
+            Ok(value) => CallToolResult::structured(crate::fault::break_reply(&request.name, value)),
+            #[cfg(not(feature = "conformance-fault"))]
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => {
+                tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
+                error_result(&error)
+            }
+        }
+    }
+
+    /// Runs a call the stdio layer registered as `arrival`: a call that may change
+    /// tmux waits for its turn and, once started, runs to its end (input is never cut
+    /// short); a read stops when cancelled. A cancelled call that has not started never
+    /// starts, and nothing starts once the client is gone.
+    async fn run_in_turn(&self, request: &CallToolRequestParams, call: &CallContext, arrival: i64) -> CallToolResult {
+        let _turn = TurnGuard::new(self.flight.clone(), arrival);
+        let id = call.reply_id().unwrap_or_default();
+        let tool = &request.name;
+        let changes_tmux = self
+            .app
+            .catalog
+            .get(tool)
+            .is_some_and(|entry| entry.spec.tier > Tier::Readonly);
+        if changes_tmux {
+            self.flight.turn(arrival).await;
+        } else {
+            self.flight.release(arrival);
+        }
+        match self.flight.start(arrival) {
+            Ok(()) => {}
+            Err(Refusal::Cancelled) => {
+                tracing::info!(%id, %tool, "request cancelled before it started: not run");
+                return error_result(&ToolError::cancelled());
+            }
+            Err(Refusal::ClientGone) => {
+                tracing::debug!(%id, %tool, "the client is gone: not run");
+                return CallToolResult::error(vec![ContentBlock::text("the client is gone")]);
+            }
+        }
+        if changes_tmux {
+            let result = self.run(request, call).await;
+            if self.flight.is_cancelled(arrival) {
+                tracing::info!(%id, %tool, "request cancelled while running: it ran to its end");
+            }
+            return result;
+        }
+        tokio::select! {
+            result = self.run(request, call) => result,
+            () = self.flight.cancelled(arrival) => {
+                tracing::info!(%id, %tool, "request cancelled while running: stopped");
+                CallToolResult::error(vec![ContentBlock::text("cancelled by the client")])
+            }
+        }
     }
 
     fn instructions(&self) -> String {
@@ -95,17 +166,23 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let call = CallContext::for_request(context.id.clone());
-        let tier = self.app.config.safety;
-        let result = match crate::call::run(&self.app, tier, &request.name, request.arguments, &call).await {
-            #[cfg(feature = "conformance-fault")]
-            Ok(value) => CallToolResult::structured(crate::fault::break_reply(&request.name, value)),
-            #[cfg(not(feature = "conformance-fault"))]
-            Ok(value) => CallToolResult::structured(value),
-            Err(error) => {
-                tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
-                CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
-            }
+        // The stdio layer gave rmcp the arrival number as id; without it (an in-process
+        // server) there is no order to keep.
+        let registered = match context.id {
+            RequestId::Number(arrival) => self.flight.echo(arrival).map(|echo| (arrival, echo)),
+            RequestId::String(_) => None,
+        };
+        let result = match registered {
+            Some((arrival, echo)) => self.run_in_turn(&request, &call.with_reply_id(echo), arrival).await,
+            None => self.run(&request, &call).await,
         };
         Ok(result.into())
     }
+}
+
+/// The `isError` result of a failed call: its message for the model, its kind and
+/// retry safety in `_meta` for programs (see `crate::call::error`).
+fn error_result(error: &ToolError) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
+        .with_meta(Some(rmcp::model::MetaObject(error.meta())))
 }

@@ -18,23 +18,83 @@ struct Arg {
 pub struct Command {
     name: &'static str,
     args: Vec<Arg>,
+    /// Made by [`ReadCommand`]: it changes nothing, so a lost connection may send it again.
+    read_only: bool,
 }
 
-/// tmux commands that change nothing (`display-message` only with `-p` or `-a`).
-const READ_ONLY_COMMANDS: [&str; 12] = [
-    "capture-pane",
-    "display-message",
-    "has-session",
-    "list-buffers",
-    "list-clients",
-    "list-panes",
-    "list-sessions",
-    "list-windows",
-    "show-buffer",
-    "show-environment",
-    "show-hooks",
-    "show-options",
-];
+/// The tmux commands that change nothing: the only ones a readonly tool can send
+/// (`crate::guard::ReadGate` takes nothing else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadVerb {
+    CapturePane,
+    /// Always with `-p`: without it, tmux shows the message on a client.
+    DisplayMessage,
+    HasSession,
+    ListBuffers,
+    ListClients,
+    ListPanes,
+    ListSessions,
+    ListWindows,
+    ShowBuffer,
+    ShowEnvironment,
+    ShowHooks,
+    ShowOptions,
+}
+
+impl ReadVerb {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::CapturePane => "capture-pane",
+            Self::DisplayMessage => "display-message",
+            Self::HasSession => "has-session",
+            Self::ListBuffers => "list-buffers",
+            Self::ListClients => "list-clients",
+            Self::ListPanes => "list-panes",
+            Self::ListSessions => "list-sessions",
+            Self::ListWindows => "list-windows",
+            Self::ShowBuffer => "show-buffer",
+            Self::ShowEnvironment => "show-environment",
+            Self::ShowHooks => "show-hooks",
+            Self::ShowOptions => "show-options",
+        }
+    }
+}
+
+/// A command of the read-only allowlist; arguments are added as to any [`Command`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct ReadCommand(Command);
+
+impl ReadCommand {
+    pub fn new(verb: ReadVerb) -> Self {
+        let mut command = Command::new(verb.name());
+        command.read_only = true;
+        if verb == ReadVerb::DisplayMessage {
+            command = command.arg("-p");
+        }
+        Self(command)
+    }
+
+    #[must_use]
+    pub fn arg(self, text: impl Into<String>) -> Self {
+        Self(self.0.arg(text))
+    }
+
+    pub fn command(&self) -> &Command {
+        &self.0
+    }
+}
+
+impl From<ReadCommand> for Command {
+    fn from(read: ReadCommand) -> Self {
+        read.0
+    }
+}
+
+impl fmt::Debug for ReadCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// The longest diagnostic summary of a command, so an error never echoes a huge input.
 const SUMMARY_LIMIT: usize = 160;
@@ -42,7 +102,11 @@ const SUMMARY_LIMIT: usize = 160;
 impl Command {
     /// Starts a command; `name` is always one of ours, never caller text.
     pub fn new(name: &'static str) -> Self {
-        Self { name, args: Vec::new() }
+        Self {
+            name,
+            args: Vec::new(),
+            read_only: false,
+        }
     }
 
     /// Adds an argument that may appear in logs and error messages.
@@ -65,14 +129,10 @@ impl Command {
         self
     }
 
-    /// Whether the command only reads, so running it twice is harmless (a lost
-    /// connection may then retry it).
+    /// Whether the command only reads (it was made as a [`ReadCommand`]), so running it
+    /// twice is harmless: a lost connection may send it again.
     pub fn is_read_only(&self) -> bool {
-        if self.name == "display-message" {
-            // Without -p (print) or -a (list variables) it shows a message on a client.
-            return self.args.iter().any(|a| a.text == "-p" || a.text == "-a");
-        }
-        READ_ONLY_COMMANDS.contains(&self.name)
+        self.read_only
     }
 
     /// The command name followed by its arguments, as tmux receives them.
@@ -127,12 +187,19 @@ mod tests {
     }
 
     #[test]
-    fn only_commands_that_change_nothing_are_read_only() {
-        assert!(Command::new("capture-pane").arg("-p").is_read_only());
-        assert!(Command::new("display-message").arg("-p").arg("x").is_read_only());
-        assert!(Command::new("display-message").arg("-a").is_read_only());
-        assert!(!Command::new("display-message").arg("x").is_read_only());
+    fn only_commands_of_the_read_allowlist_are_read_only() {
+        assert!(Command::from(ReadCommand::new(ReadVerb::CapturePane).arg("-p")).is_read_only());
+        assert!(!Command::new("capture-pane").is_read_only());
         assert!(!Command::new("send-keys").arg("x").is_read_only());
+    }
+
+    #[test]
+    fn a_display_message_read_always_prints() {
+        let read = ReadCommand::new(ReadVerb::DisplayMessage).arg("x");
+        assert_eq!(
+            read.command().argv().collect::<Vec<_>>(),
+            ["display-message", "-p", "x"]
+        );
     }
 
     #[test]

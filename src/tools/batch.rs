@@ -8,6 +8,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::{Duration, Instant};
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -19,20 +20,42 @@ use crate::generated::types::{
     CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError, CallReadToolsBatchInputOperationsItem,
     CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
 };
+use crate::guard::ReadGate;
 
 /// The most bytes of one JSON-RPC response line, newline included (the contract's own
 /// number: clients and hosts cap what they read per message).
 pub const REPLY_LINE_LIMIT: usize = 1_000_000;
 
-type NestedCall<'a> = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'a>>;
+/// What one row of a batch came to, before any envelope encodes it.
+pub struct RowOutcome {
+    pub result: Result<Value, ToolError>,
+    /// From the start of the batch's rows to this row's end.
+    pub elapsed: Duration,
+}
+
+type NestedCall<'a> = Pin<Box<dyn Future<Output = RowOutcome> + Send + 'a>>;
 
 /// Runs one operation as a top-level call at the readonly tier would run. Boxed because
 /// the request path can lead back here (batch, dispatch, batch): the future's type
 /// would otherwise contain itself.
-fn call_nested<'a>(app: &'a App, tool: &'a str, arguments: Option<JsonObject>) -> NestedCall<'a> {
+fn call_nested<'a>(
+    app: &'a App,
+    batch: &'a CallContext,
+    started: Instant,
+    tool: &'a str,
+    arguments: Option<JsonObject>,
+) -> NestedCall<'a> {
     Box::pin(async move {
-        let context = CallContext::nested();
-        crate::call::run(app, Tier::Readonly, tool, arguments, &context).await
+        let context = batch.row_of();
+        let result = if tool == "call_read_tools_batch" {
+            Err(ToolError::invalid_argument("/tool", "a batch cannot hold a batch"))
+        } else {
+            crate::call::run(app, Tier::Readonly, tool, arguments, &context).await
+        };
+        RowOutcome {
+            result,
+            elapsed: started.elapsed(),
+        }
     })
 }
 
@@ -60,8 +83,7 @@ fn split(operation: &CallReadToolsBatchInputOperationsItem) -> Result<(String, O
 /// # Errors
 /// `operations: null`, or a fault in paneward; a failing operation is a failed row.
 pub async fn call_read_tools_batch(
-    app: &App,
-    context: &CallContext,
+    gate: &ReadGate<'_>,
     input: CallReadToolsBatchInput,
 ) -> Result<CallReadToolsBatchOutput, ToolError> {
     let operations = input
@@ -69,13 +91,13 @@ pub async fn call_read_tools_batch(
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
     let on_error = input.on_error.unwrap_or(OnError::Stop);
     let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
-    let outcomes = run(app, &calls, on_error).await;
+    let outcomes = run_rows(gate.app(), gate.context(), &calls, on_error == OnError::Stop).await;
     let mut results = Vec::with_capacity(operations.len());
     let mut stopped_at = None;
     for (index, ((tool, _), outcome)) in calls.into_iter().zip(outcomes).enumerate() {
         let index = i64::try_from(index).unwrap_or(i64::MAX);
-        let failed = outcome.is_err();
-        results.push(match outcome {
+        let failed = outcome.result.is_err();
+        results.push(match outcome.result {
             Ok(result) => Row {
                 index,
                 tool,
@@ -108,7 +130,7 @@ pub async fn call_read_tools_batch(
         truncated: false,
         truncated_bytes: 0,
     };
-    fit(context, output, REPLY_LINE_LIMIT)
+    fit(gate.context(), output, REPLY_LINE_LIMIT)
 }
 
 /// Runs the operations in order. Over a control connection they are all sent at once:
@@ -116,18 +138,25 @@ pub async fn call_read_tools_batch(
 /// reply. They only read, so those after a failure that stops the batch change nothing
 /// (their outcomes are dropped). Separate tmux processes could overtake each other, so
 /// without the connection each waits for the one before.
-async fn run(app: &App, calls: &[(String, Option<JsonObject>)], on_error: OnError) -> Vec<Result<Value, ToolError>> {
-    if app.tmux.keeps_order().await {
+/// Every envelope of the batch runs its rows here.
+pub async fn run_rows(
+    app: &App,
+    context: &CallContext,
+    calls: &[(String, Option<JsonObject>)],
+    stop_on_error: bool,
+) -> Vec<RowOutcome> {
+    let started = Instant::now();
+    if app.backend.keeps_order().await {
         let nested = calls
             .iter()
-            .map(|(tool, arguments)| call_nested(app, tool, arguments.clone()))
+            .map(|(tool, arguments)| call_nested(app, context, started, tool, arguments.clone()))
             .collect();
         return together(nested).await;
     }
     let mut outcomes = Vec::with_capacity(calls.len());
     for (tool, arguments) in calls {
-        let outcome = call_nested(app, tool, arguments.clone()).await;
-        let stop = outcome.is_err() && on_error == OnError::Stop;
+        let outcome = call_nested(app, context, started, tool, arguments.clone()).await;
+        let stop = outcome.result.is_err() && stop_on_error;
         outcomes.push(outcome);
         if stop {
             break;
@@ -137,8 +166,8 @@ async fn run(app: &App, calls: &[(String, Option<JsonObject>)], on_error: OnErro
 }
 
 /// Drives `calls` together and returns their outcomes in the order given.
-async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<Result<Value, ToolError>> {
-    let mut outcomes: Vec<Option<Result<Value, ToolError>>> = calls.iter().map(|_| None).collect();
+async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<RowOutcome> {
+    let mut outcomes: Vec<Option<RowOutcome>> = calls.iter().map(|_| None).collect();
     std::future::poll_fn(|context| {
         let mut pending = false;
         for (call, outcome) in calls.iter_mut().zip(outcomes.iter_mut()) {
@@ -162,7 +191,7 @@ async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<Result<Value, ToolError
 /// More than the response line for `structured` can take: the line with `null` in its
 /// place, plus the compact JSON, plus its copy as a JSON string, where no byte takes
 /// more than six (`\u001f`).
-fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
+pub(crate) fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

@@ -1,8 +1,8 @@
 //! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too.
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
+use crate::guard::ReadGate;
 use crate::tools::args;
 use crate::tools::pane::capture;
 use crate::tools::text::{keep_newest, split_capture};
@@ -12,11 +12,11 @@ use crate::tools::text::{keep_newest, split_capture};
 /// # Errors
 /// A bad pane id or `max_lines`, a missing pane (`capture-pane` itself fails for one),
 /// or tmux failing.
-pub async fn capture_pane(app: &App, input: CapturePaneInput) -> Result<CapturePaneOutput, ToolError> {
+pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<CapturePaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
     let history = input.history.unwrap_or(false);
-    let text = app.tmux.run(capture(pane, history)).await?;
+    let text = gate.run(capture(pane, history)).await?;
     let bounded = keep_newest(split_capture(&text), max_lines);
     Ok(CapturePaneOutput {
         history,

@@ -7,11 +7,11 @@
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{ShowEnvironmentInput, ShowEnvironmentOutput};
+use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format};
-use crate::tmux::Command;
+use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::objects::{capped, echo, reshape};
 
 /// Each session's id and name.
@@ -102,8 +102,8 @@ struct EnvironmentReply {
     truncated: bool,
 }
 
-fn list_sessions() -> Command {
-    Command::new("list-sessions")
+fn list_sessions() -> ReadCommand {
+    ReadCommand::new(ReadVerb::ListSessions)
         .arg("-F")
         .arg(record_format(&SESSION_NAMES))
 }
@@ -120,7 +120,10 @@ fn names_of(sessions: &[(String, String)]) -> String {
     names.join(", ")
 }
 
-pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<ShowEnvironmentOutput, ToolError> {
+pub async fn show_environment(
+    gate: &ReadGate<'_>,
+    input: ShowEnvironmentInput,
+) -> Result<ShowEnvironmentOutput, ToolError> {
     let parse_sessions = |output: &[u8]| -> Result<Vec<(String, String)>, ToolError> {
         let text = String::from_utf8_lossy(output);
         Ok(parse_records("list-sessions", &SESSION_NAMES, &text)?
@@ -131,8 +134,8 @@ pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<
     let (session, listing) = match &input.session {
         None => {
             // With one session, tmux's current session is that one: one round trip.
-            let show = Command::new("show-environment").arg("-s");
-            let [sessions, listing] = app.tmux.run_each([list_sessions(), show]).await?;
+            let show = ReadCommand::new(ReadVerb::ShowEnvironment).arg("-s");
+            let [sessions, listing] = gate.run_each([list_sessions(), show]).await?;
             let sessions = parse_sessions(&sessions)?;
             match <[(String, String); 1]>::try_from(sessions) {
                 Ok([only]) => (only, listing),
@@ -149,7 +152,7 @@ pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<
             }
         }
         Some(name) => {
-            let sessions = parse_sessions(&app.tmux.run(list_sessions()).await?)?;
+            let sessions = parse_sessions(&gate.run(list_sessions()).await?)?;
             let Some(found) = sessions.iter().find(|(_, n)| n == name).cloned() else {
                 return Err(ToolError::new(
                     ToolErrorKind::NotFound,
@@ -160,15 +163,15 @@ pub async fn show_environment(app: &App, input: ShowEnvironmentInput) -> Result<
                     ),
                 ));
             };
-            let show = Command::new("show-environment")
+            let show = ReadCommand::new(ReadVerb::ShowEnvironment)
                 .arg("-s")
                 .arg("-t")
                 .arg(found.0.as_str());
-            let listing = app.tmux.run(show).await?;
+            let listing = gate.run(show).await?;
             (found, listing)
         }
     };
-    let reveal = app.config.reveal_environment;
+    let reveal = gate.app().config.reveal_environment;
     let variables = parse_shell_form(&String::from_utf8_lossy(&listing))
         .into_iter()
         .map(|variable| Entry {

@@ -7,15 +7,15 @@
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput, GetPaneInfoInput,
     GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,
-    ListPanesOutput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
+    ListPanesInput, ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
 };
+use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format, Record};
-use crate::tmux::{Command, TmuxError};
+use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::objects::{
     capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
@@ -27,8 +27,8 @@ fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
 }
 
-fn list_clients(target: Option<&str>) -> Command {
-    let command = Command::new("list-clients");
+fn list_clients(target: Option<&str>) -> ReadCommand {
+    let command = ReadCommand::new(ReadVerb::ListClients);
     let command = match target {
         Some(session) => command.arg("-t").arg(session),
         None => command,
@@ -49,11 +49,13 @@ struct SessionList {
     truncated: bool,
 }
 
-pub async fn list_sessions(app: &App) -> Result<ListSessionsOutput, ToolError> {
-    let list = Command::new("list-sessions")
+pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
+    // No arguments; destructured so an argument added upstream is a compile error here.
+    let ListSessionsInput {} = input;
+    let list = ReadCommand::new(ReadVerb::ListSessions)
         .arg("-F")
         .arg(record_format(&SESSION_FIELDS));
-    let [sessions, clients] = app.tmux.run_each([list, list_clients(None)]).await?;
+    let [sessions, clients] = gate.run_each([list, list_clients(None)]).await?;
     let attached = AttachedCount::new(&read_clients(&clients)?);
     let text = text(&sessions);
     let sessions = parse_records("list-sessions", &SESSION_FIELDS, &text)?
@@ -76,14 +78,14 @@ struct WindowList {
     truncated: bool,
 }
 
-pub async fn list_windows(app: &App, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
+pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
     // Every window of every session, matched on the exact name here: as a tmux target
     // the name would be matched as a prefix or a pattern.
-    let list = Command::new("list-windows")
+    let list = ReadCommand::new(ReadVerb::ListWindows)
         .arg("-a")
         .arg("-F")
         .arg(record_format(&WINDOW_FIELDS));
-    let output = app.tmux.run(list).await?;
+    let output = gate.run(list).await?;
     let text = text(&output);
     let mut windows = Vec::new();
     for record in parse_records("list-windows", &WINDOW_FIELDS, &text)? {
@@ -120,16 +122,18 @@ struct PaneList {
     truncated: bool,
 }
 
-pub async fn list_panes(app: &App) -> Result<ListPanesOutput, ToolError> {
-    let list = Command::new("list-panes")
+pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
+    // No arguments; destructured so an argument added upstream is a compile error here.
+    let ListPanesInput {} = input;
+    let list = ReadCommand::new(ReadVerb::ListPanes)
         .arg("-a")
         .arg("-F")
         .arg(record_format(&PANE_FIELDS));
-    let output = app.tmux.run(list).await?;
+    let output = gate.run(list).await?;
     let text = text(&output);
     let panes = parse_records("list-panes", &PANE_FIELDS, &text)?
         .iter()
-        .map(|record| pane_from(record, app.caller.as_ref()))
+        .map(|record| pane_from(record, gate.app().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     let (panes, total, truncated) = capped(panes);
     reshape(&PaneList {
@@ -146,16 +150,19 @@ struct SessionInfo {
     clients: Vec<Client>,
 }
 
-pub async fn get_session_info(app: &App, input: GetSessionInfoInput) -> Result<GetSessionInfoOutput, ToolError> {
+pub async fn get_session_info(
+    gate: &ReadGate<'_>,
+    input: GetSessionInfoInput,
+) -> Result<GetSessionInfoOutput, ToolError> {
     let id = args::session_id("/session_id", &input.session_id)?.to_string();
     // Window records carry their session's variables too: one command describes both.
     let names = fields(&[&WINDOW_FIELDS, &SESSION_FIELDS]);
-    let windows = Command::new("list-windows")
+    let windows = ReadCommand::new(ReadVerb::ListWindows)
         .arg("-t")
         .arg(id.as_str())
         .arg("-F")
         .arg(record_format(&names));
-    let [windows, clients] = app.tmux.run_each([windows, list_clients(Some(&id))]).await?;
+    let [windows, clients] = gate.run_each([windows, list_clients(Some(&id))]).await?;
     let clients = read_clients(&clients)?;
     let text = text(&windows);
     let records = parse_records("list-windows", &names, &text)?;
@@ -192,8 +199,8 @@ fn gone(message: String) -> ToolError {
 const WINDOW_DETAIL: [&str; 2] = ["synchronize-panes", "window_linked_sessions"];
 
 /// The panes of window `id`, each record also holding the window's variables.
-fn list_window_panes(id: &str, names: &[&str]) -> Command {
-    Command::new("list-panes")
+fn list_window_panes(id: &str, names: &[&str]) -> ReadCommand {
+    ReadCommand::new(ReadVerb::ListPanes)
         .arg("-t")
         .arg(id)
         .arg("-F")
@@ -222,15 +229,15 @@ struct WindowInfo {
     linked_sessions: i64,
 }
 
-pub async fn get_window_info(app: &App, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
+pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
     let id = args::window_id("/window_id", &input.window_id)?.to_string();
     let names = fields(&[&PANE_FIELDS, &WINDOW_FIELDS, &WINDOW_DETAIL]);
-    let output = app.tmux.run(list_window_panes(&id, &names)).await?;
+    let output = gate.run(list_window_panes(&id, &names)).await?;
     let text = text(&output);
     let records = window_panes(&id, &names, &text)?;
     let panes = records
         .iter()
-        .map(|record| pane_from(record, app.caller.as_ref()))
+        .map(|record| pane_from(record, gate.app().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     let active = panes.iter().find(|pane| pane.active).map(|pane| pane.id.as_str());
     let first = &records[0];
@@ -294,13 +301,13 @@ struct Cursor {
     y: i64,
 }
 
-pub async fn get_pane_info(app: &App, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
+pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let pane_id = args::pane_id("/pane_id", &input.pane_id)?;
     let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
-    let output = app.tmux.run(describe_pane(pane_id, &names)).await?;
+    let output = gate.run(describe_pane(pane_id, &names)).await?;
     let text = text(&output);
     let record = pane_record(pane_id, &names, &text)?;
-    let pane = pane_from(&record, app.caller.as_ref())?;
+    let pane = pane_from(&record, gate.app().caller.as_ref())?;
     let exit_status = exit_status(&record)?;
     let mode = Some(record.text("pane_mode")?)
         .filter(|mode| pane.in_mode && !mode.is_empty())
@@ -387,19 +394,19 @@ struct PaneAtCorner {
 }
 
 pub async fn find_pane_by_position(
-    app: &App,
+    gate: &ReadGate<'_>,
     input: FindPaneByPositionInput,
 ) -> Result<FindPaneByPositionOutput, ToolError> {
     let id = args::window_id("/window_id", &input.window_id)?.to_string();
     let corner = Corner::from(input.position);
     let names = fields(&[&PANE_FIELDS, &["window_zoomed_flag"]]);
-    let output = app.tmux.run(list_window_panes(&id, &names)).await?;
+    let output = gate.run(list_window_panes(&id, &names)).await?;
     let text = text(&output);
     let records = window_panes(&id, &names, &text)?;
     let window_zoomed = records[0].flag("window_zoomed_flag")?;
     let mut panes = records
         .iter()
-        .map(|record| pane_from(record, app.caller.as_ref()))
+        .map(|record| pane_from(record, gate.app().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     // A zoomed pane fills the window; the others keep their unzoomed geometry.
     let index = if window_zoomed {

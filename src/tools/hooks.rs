@@ -8,10 +8,10 @@
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{ShowHooksInput, ShowHooksInputScope, ShowHooksOutput};
-use crate::tmux::Command;
+use crate::guard::ReadGate;
+use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::objects::{reshape, MAX_LISTED};
 use crate::tools::options::{
     is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
@@ -52,7 +52,7 @@ struct HooksReply {
     hooks: Vec<Hook>,
 }
 
-pub async fn show_hooks(app: &App, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
+pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
     if let Some(name) = &input.name {
         if !is_setting_name(name, false) {
             return Err(ToolError::invalid_argument(
@@ -71,13 +71,12 @@ pub async fn show_hooks(app: &App, input: ShowHooksInput) -> Result<ShowHooksOut
     let level = level(scope, input.target.as_deref())?;
     // The two global listings, then the level's own, first (a pane's window comes
     // second and is not read).
-    let commands: Vec<Command> = [Source::GlobalSession, Source::GlobalWindow]
+    let commands: Vec<ReadCommand> = [Source::GlobalSession, Source::GlobalWindow]
         .iter()
         .chain(level_sources(&level))
-        .map(|source| listing_command("show-hooks", *source, &level))
+        .map(|source| listing_command(ReadVerb::ShowHooks, *source, &level))
         .collect();
-    let listings: Vec<Listing> = app
-        .tmux
+    let listings: Vec<Listing> = gate
         .run_all(&commands)
         .await?
         .iter()

@@ -1,4 +1,4 @@
-//! What a `keys` argument means and the `send-keys` commands that type it.
+//! What a `keys` argument means: key names checked against tmux's grammar, or literal text.
 //!
 //! Without `literal`, `keys` is a list of tmux key names separated by whitespace, each
 //! one key press (`C-c`, `Enter`, `Escape`, `Up`, `q`). tmux itself types a word it
@@ -7,7 +7,6 @@
 //! With `literal`, the text is typed exactly, whatever it holds.
 
 use crate::call::error::ToolError;
-use crate::tmux::{Command, PaneId};
 
 /// The longest `keys`, in characters: at 4 UTF-8 bytes each, 4,000 still fit in the
 /// 16 KiB message a tmux client sends its server (4,096 do not).
@@ -40,7 +39,8 @@ impl KeyInput {
     ///
     /// # Errors
     /// More than [`MAX_KEYS_CHARS`] characters, a word that is not a tmux key name
-    /// (named by position, never quoted: it may be a secret), or nothing to send.
+    /// (named by position, never quoted: it may be a secret), a NUL in literal text
+    /// (likewise named by position), or nothing to send.
     pub fn parse(field: &str, keys: &str, literal: bool, enter: bool) -> Result<Self, ToolError> {
         let length = keys.chars().count();
         if length > MAX_KEYS_CHARS {
@@ -50,6 +50,19 @@ impl KeyInput {
             ));
         }
         let input = if literal {
+            // tmux takes each argument as a C string: a NUL ends it, and what follows
+            // would be dropped while the reply said it was typed. Every other character
+            // arrives whole (checked against tmux 3.3a in UTF-8, C and POSIX locales).
+            if let Some(position) = keys.chars().position(|c| c == '\0') {
+                return Err(ToolError::invalid_argument(
+                    field,
+                    format!(
+                        "character {} is a NUL (U+0000), which tmux cannot type: it would cut the text there; \
+                         nothing was typed",
+                        position + 1
+                    ),
+                ));
+            }
             Self::Literal(keys.to_string())
         } else {
             let names: Vec<String> = keys.split_ascii_whitespace().map(str::to_string).collect();
@@ -80,30 +93,6 @@ impl KeyInput {
             Self::Literal(text) => text.is_empty(),
             Self::Names(names) => names.is_empty(),
         }
-    }
-
-    /// The `send-keys` commands that type this into `pane`, then Enter if asked; the
-    /// caller's text travels as sensitive arguments, after `--` so that a leading `-`
-    /// is never read as a flag.
-    pub fn commands(&self, pane: PaneId, enter: bool) -> Vec<Command> {
-        let send = || Command::new("send-keys").arg("-t").arg(pane.to_string());
-        let mut commands = Vec::new();
-        match self {
-            Self::Literal(text) if !text.is_empty() => {
-                commands.push(send().arg("-l").arg("--").sensitive_arg(text.as_str()));
-            }
-            Self::Names(names) if !names.is_empty() => {
-                let command = names
-                    .iter()
-                    .fold(send().arg("--"), |c, name| c.sensitive_arg(name.as_str()));
-                commands.push(command);
-            }
-            _ => {}
-        }
-        if enter {
-            commands.push(send().arg("Enter"));
-        }
-        commands
     }
 }
 
@@ -211,29 +200,21 @@ mod tests {
     fn nothing_to_send_is_an_error_but_enter_alone_is_fine() {
         assert!(KeyInput::parse("/keys", "", false, false).is_err());
         assert!(KeyInput::parse("/keys", "", true, false).is_err());
-        let enter_only = KeyInput::parse("/keys", "  ", false, true).unwrap();
-        let argv: Vec<Vec<String>> = enter_only
-            .commands(PaneId(3), true)
-            .iter()
-            .map(|c| c.argv().map(str::to_string).collect())
-            .collect();
-        assert_eq!(argv, [["send-keys", "-t", "%3", "Enter"]]);
+        assert_eq!(
+            KeyInput::parse("/keys", "  ", false, true).unwrap(),
+            KeyInput::Names(Vec::new())
+        );
     }
 
     #[test]
-    fn typed_text_is_passed_after_a_double_dash_and_redacted() {
-        let literal = KeyInput::Literal("-secret".into()).commands(PaneId(1), true);
-        assert_eq!(literal.len(), 2);
-        assert_eq!(
-            literal[0].argv().collect::<Vec<_>>(),
-            ["send-keys", "-t", "%1", "-l", "--", "-secret"]
+    fn a_nul_in_literal_text_is_refused_by_position_without_echoing_the_text() {
+        let error = KeyInput::parse("/operations/1/keys", "sécret\0byte", true, true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("invalid arguments: /operations/1/keys: character 7 is a NUL"),
+            "{error}"
         );
-        assert_eq!(literal[0].summary(), "send-keys -t %1 -l -- <redacted>");
-        let names = KeyInput::Names(vec!["C-c".into(), "-".into()]).commands(PaneId(1), false);
-        assert_eq!(names.len(), 1);
-        assert_eq!(
-            names[0].argv().collect::<Vec<_>>(),
-            ["send-keys", "-t", "%1", "--", "C-c", "-"]
-        );
+        assert!(!error.contains("cret") && !error.contains("byte"), "{error}");
     }
 }

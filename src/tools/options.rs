@@ -11,10 +11,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{ShowOptionInput, ShowOptionInputScope, ShowOptionOutput};
-use crate::tmux::{Command, PaneId, SessionId, WindowId};
+use crate::guard::ReadGate;
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;
 use crate::tools::objects::{reshape, MAX_LISTED};
 
@@ -298,8 +298,8 @@ pub enum Source {
 
 /// The listing of `source` for `level` by `command` (`show-options` or `show-hooks`,
 /// which take the same flags).
-pub fn listing_command(command: &'static str, source: Source, level: &Level) -> Command {
-    let command = Command::new(command);
+pub fn listing_command(command: ReadVerb, source: Source, level: &Level) -> ReadCommand {
+    let command = ReadCommand::new(command);
     let target = match level {
         Level::Default(target) => target.clone(),
         Level::Session(id) => Some(id.to_string()),
@@ -385,7 +385,7 @@ struct OptionReply {
     values: Option<Vec<Item>>,
 }
 
-pub async fn show_option(app: &App, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
+pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
     if !is_setting_name(&input.name, true) {
         return Err(ToolError::invalid_argument(
             "/name",
@@ -396,11 +396,11 @@ pub async fn show_option(app: &App, input: ShowOptionInput) -> Result<ShowOption
     let level = level(scope, input.target.as_deref())?;
     let mut sources = vec![Source::GlobalServer, Source::GlobalSession, Source::GlobalWindow];
     sources.extend_from_slice(level_sources(&level));
-    let commands: Vec<Command> = sources
+    let commands: Vec<ReadCommand> = sources
         .iter()
-        .map(|s| listing_command("show-options", *s, &level))
+        .map(|s| listing_command(ReadVerb::ShowOptions, *s, &level))
         .collect();
-    let outputs = app.tmux.run_all(&commands).await?;
+    let outputs = gate.run_all(&commands).await?;
     let listings: HashMap<Source, Listing> = sources
         .iter()
         .zip(&outputs)

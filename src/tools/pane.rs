@@ -3,7 +3,7 @@
 use crate::call::error::ToolError;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::tmux::format::{parse_one, record_format, Record};
-use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 
 /// The variables `snapshot_pane` needs, plus the server's identity for the caller check.
 pub const SNAPSHOT_FIELDS: [&str; 16] = [
@@ -53,17 +53,19 @@ pub struct PaneState {
 /// `display-message -t` does not fail for a missing pane (tmux treats its target as
 /// optional), so callers must chain a command that does, or check the id that came
 /// back as [`pane_record`] does.
-pub fn describe_pane(pane: PaneId, names: &[&str]) -> Command {
-    Command::new("display-message")
-        .arg("-p")
+pub fn describe_pane(pane: PaneId, names: &[&str]) -> ReadCommand {
+    ReadCommand::new(ReadVerb::DisplayMessage)
         .arg("-t")
         .arg(pane.to_string())
         .arg(record_format(names))
 }
 
 /// `capture-pane` for the visible screen, or the whole scrollback with `history`.
-pub fn capture(pane: PaneId, history: bool) -> Command {
-    let command = Command::new("capture-pane").arg("-p").arg("-t").arg(pane.to_string());
+pub fn capture(pane: PaneId, history: bool) -> ReadCommand {
+    let command = ReadCommand::new(ReadVerb::CapturePane)
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string());
     if history {
         command.arg("-S").arg("-").arg("-E").arg("-")
     } else {

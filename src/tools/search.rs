@@ -6,13 +6,13 @@
 
 use regex::{Regex, RegexBuilder};
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{
     SearchPanesInput, SearchPanesOutput, SearchPanesOutputPanesItem, SearchPanesOutputPanesItemMatchesItem,
 };
+use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format, Record};
-use crate::tmux::{Command, PaneId, TmuxError};
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::pane::capture;
 use crate::tools::text::{split_capture, MAX_TEXT_BYTES};
@@ -118,14 +118,13 @@ fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
 
 /// Lists the panes and reads their screens: two round trips however many panes there
 /// are. Returns the screens and how many panes were left unread.
-async fn read_screens(app: &App) -> Result<(Vec<Screen>, usize), ToolError> {
+async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolError> {
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let listing = app
-            .tmux
+        let listing = gate
             .run(
-                Command::new("list-panes")
+                ReadCommand::new(ReadVerb::ListPanes)
                     .arg("-a")
                     .arg("-F")
                     .arg(record_format(&FIELDS)),
@@ -148,7 +147,7 @@ async fn read_screens(app: &App) -> Result<(Vec<Screen>, usize), ToolError> {
         if captures.is_empty() {
             return Ok((Vec::new(), left_out));
         }
-        match app.tmux.run_all(&captures).await {
+        match gate.run_all(&captures).await {
             Ok(outputs) => {
                 let screens = places
                     .into_iter()
@@ -172,7 +171,7 @@ async fn read_screens(app: &App) -> Result<(Vec<Screen>, usize), ToolError> {
 ///
 /// # Errors
 /// An empty or invalid pattern, a limit out of range, or tmux failing.
-pub async fn search_panes(app: &App, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
+pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
     let max_panes = args::count("/max_lines", input.max_lines, DEFAULT_PANES, MAX_PER_REQUEST)?;
     let max_matches = args::count(
         "/max_matches_per_pane",
@@ -181,7 +180,7 @@ pub async fn search_panes(app: &App, input: SearchPanesInput) -> Result<SearchPa
         MAX_PER_REQUEST,
     )?;
     let matcher = Matcher::new(&input.pattern, input.regex.unwrap_or(false))?;
-    let (screens, panes_not_searched) = read_screens(app).await?;
+    let (screens, panes_not_searched) = read_screens(gate).await?;
     Ok(collect(&matcher, screens, panes_not_searched, max_panes, max_matches))
 }
 

@@ -1,16 +1,16 @@
 //! `send_keys` and `send_keys_batch`: typing into panes through the cohort check.
 //!
 //! Every row's arguments are checked before anything is typed, so a malformed batch
-//! changes nothing; each row's cohort is then checked immediately before its own
-//! input (never all up front), because earlier rows can change what later rows reach.
+//! changes nothing; each row's cohort is then checked in the same indivisible tmux
+//! step as its own input (never all up front), because earlier rows can change what
+//! later rows reach.
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{
     SendKeysBatchInput, SendKeysBatchInputOnError, SendKeysBatchOutput, SendKeysBatchOutputFailuresItem,
     SendKeysBatchOutputTargetsItem, SendKeysInput, SendKeysOutput,
 };
-use crate::guard::cohort;
+use crate::guard::ChangeGate;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::keys::KeyInput;
@@ -49,8 +49,8 @@ impl InputRow {
     ///
     /// # Errors
     /// The cohort check's refusal, or tmux failing.
-    async fn deliver(&self, app: &App) -> Result<Vec<PaneId>, ToolError> {
-        cohort::deliver(app, self.pane, self.force, &self.keys.commands(self.pane, self.enter)).await
+    async fn deliver(&self, gate: &ChangeGate<'_>) -> Result<Vec<PaneId>, ToolError> {
+        gate.deliver(self.pane, self.force, &self.keys, self.enter).await
     }
 }
 
@@ -71,9 +71,9 @@ fn index(row: usize) -> Result<i64, ToolError> {
 ///
 /// # Errors
 /// Bad arguments, a refusal naming the pane and rule, or a tmux failure.
-pub async fn send_keys(app: &App, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
+pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
     let row = InputRow::parse("", &input.pane_id, &input.keys, input.enter, input.literal, input.force)?;
-    let received = row.deliver(app).await?;
+    let received = row.deliver(gate).await?;
     Ok(SendKeysOutput {
         pane_id: row
             .pane
@@ -89,7 +89,10 @@ pub async fn send_keys(app: &App, input: SendKeysInput) -> Result<SendKeysOutput
 ///
 /// # Errors
 /// Bad arguments in any row (before anything is typed).
-pub async fn send_keys_batch(app: &App, input: SendKeysBatchInput) -> Result<SendKeysBatchOutput, ToolError> {
+pub async fn send_keys_batch(
+    gate: &ChangeGate<'_>,
+    input: SendKeysBatchInput,
+) -> Result<SendKeysBatchOutput, ToolError> {
     let rows = input
         .operations
         .iter()
@@ -112,7 +115,7 @@ pub async fn send_keys_batch(app: &App, input: SendKeysBatchInput) -> Result<Sen
         targets: Vec::new(),
     };
     for (row_index, row) in rows.iter().enumerate() {
-        match row.deliver(app).await {
+        match row.deliver(gate).await {
             Ok(received) => {
                 output.completed += 1;
                 output.targets.push(SendKeysBatchOutputTargetsItem {

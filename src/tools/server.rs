@@ -4,11 +4,11 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::app::App;
 use crate::call::error::ToolError;
-use crate::generated::types::{GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
+use crate::generated::types::{GetServerInfoInput, GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
+use crate::guard::ReadGate;
 use crate::tmux::format::{parse_one, parse_records, record_format};
-use crate::tmux::Command;
+use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::objects::{reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
 
 /// The server's own variables.
@@ -36,20 +36,20 @@ struct ServerInfo {
     paneward_version: &'static str,
 }
 
-pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError> {
+pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> Result<GetServerInfoOutput, ToolError> {
+    // No arguments; destructured so an argument added upstream is a compile error here.
+    let GetServerInfoInput {} = input;
     let commands = [
-        Command::new("display-message")
-            .arg("-p")
-            .arg(record_format(&SERVER_FIELDS)),
-        Command::new("list-panes")
+        ReadCommand::new(ReadVerb::DisplayMessage).arg(record_format(&SERVER_FIELDS)),
+        ReadCommand::new(ReadVerb::ListPanes)
             .arg("-a")
             .arg("-F")
             .arg(record_format(&COUNT_FIELDS)),
-        Command::new("list-clients")
+        ReadCommand::new(ReadVerb::ListClients)
             .arg("-F")
             .arg(record_format(&CLIENT_FIELDS)),
     ];
-    let [server, panes, clients] = app.tmux.run_each(commands).await?;
+    let [server, panes, clients] = gate.run_each(commands).await?;
     let server = String::from_utf8_lossy(&server);
     let server = parse_one("display-message", &SERVER_FIELDS, &server)?;
     let panes = String::from_utf8_lossy(&panes);
@@ -62,7 +62,8 @@ pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError
     let socket_path = server.text("socket_path")?.to_string();
     let pid = server.int("pid")?;
     // Only a caller pane this server still has: TMUX may name a pane since closed.
-    let caller_pane_id = app
+    let caller_pane_id = gate
+        .app()
         .caller
         .as_ref()
         .filter(|caller| caller.is_on_server(&socket_path, pid))
@@ -82,8 +83,8 @@ pub async fn get_server_info(app: &App) -> Result<GetServerInfoOutput, ToolError
         attached_clients,
         clients,
         caller_pane_id,
-        safety: app.config.safety.as_str(),
-        environment_values_revealed: app.config.reveal_environment,
+        safety: gate.app().config.safety.as_str(),
+        environment_values_revealed: gate.app().config.reveal_environment,
         paneward_version: env!("CARGO_PKG_VERSION"),
     })
 }
@@ -163,12 +164,15 @@ struct Variables {
     unknown: Vec<String>,
 }
 
-pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Result<GetTmuxVariablesOutput, ToolError> {
+pub async fn get_tmux_variables(
+    gate: &ReadGate<'_>,
+    input: GetTmuxVariablesInput,
+) -> Result<GetTmuxVariablesOutput, ToolError> {
     if let Some(names) = &input.names {
         checked_names(names)?;
     }
     // The names tmux knows in its current context.
-    let listing = app.tmux.run(Command::new("display-message").arg("-a")).await?;
+    let listing = gate.run(ReadCommand::new(ReadVerb::DisplayMessage).arg("-a")).await?;
     let known = listed_names(&String::from_utf8_lossy(&listing));
     let (wanted, unknown) = match input.names {
         None => (known.into_iter().take(MAX_LISTED).collect::<Vec<_>>(), Vec::new()),
@@ -194,16 +198,12 @@ pub async fn get_tmux_variables(app: &App, input: GetTmuxVariablesInput) -> Resu
     // tmux itself listed (and that match the identifier pattern) enter these formats.
     // The context goes last in the same round trip, so it names the pane the values
     // describe even if tmux's current pane changed since the listing.
-    let mut reads: Vec<Command> = wanted
+    let mut reads: Vec<ReadCommand> = wanted
         .iter()
-        .map(|name| Command::new("display-message").arg("-p").arg(format!("#{{{name}}}")))
+        .map(|name| ReadCommand::new(ReadVerb::DisplayMessage).arg(format!("#{{{name}}}")))
         .collect();
-    reads.push(
-        Command::new("display-message")
-            .arg("-p")
-            .arg(record_format(&CONTEXT_FIELDS)),
-    );
-    let mut values = app.tmux.run_all(&reads).await?;
+    reads.push(ReadCommand::new(ReadVerb::DisplayMessage).arg(record_format(&CONTEXT_FIELDS)));
+    let mut values = gate.run_all(&reads).await?;
     let context_output = values.pop().unwrap_or_default();
     let context_text = String::from_utf8_lossy(&context_output);
     let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;

@@ -4,10 +4,10 @@
 //! program will return to, and the numbers that place them; `tail.rs` then finds the
 //! cursor's anchor in them.
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
-use crate::tmux::{Command, PaneId, TmuxError};
+use crate::guard::ReadGate;
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::cursor::CursorKey;
 use crate::tools::pane::{describe_pane, pane_record};
@@ -33,8 +33,8 @@ const FIELDS: [&str; 8] = [
 
 /// The newest [`SCAN_ROWS`] history rows and the screen. It comes first in the round
 /// trip because, unlike `display-message`, it fails for a missing pane.
-fn scan(pane: PaneId) -> Command {
-    Command::new("capture-pane")
+fn scan(pane: PaneId) -> ReadCommand {
+    ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
@@ -44,8 +44,8 @@ fn scan(pane: PaneId) -> Command {
 
 /// The normal screen a program on the alternate screen will return to (`-q`: no
 /// error when there is none).
-fn saved_screen(pane: PaneId) -> Command {
-    Command::new("capture-pane")
+fn saved_screen(pane: PaneId) -> ReadCommand {
+    ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-a")
         .arg("-q")
@@ -119,7 +119,7 @@ fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Read
 /// # Errors
 /// A bad pane id, `max_lines` or cursor (checked before tmux is asked anything), a
 /// missing pane, or tmux failing.
-pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
+pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
     let key = CursorKey::process()?;
@@ -140,8 +140,7 @@ pub async fn capture_since(app: &App, input: CaptureSinceInput) -> Result<Captur
             Some(cursor)
         }
     };
-    let [scanned, saved, state] = app
-        .tmux
+    let [scanned, saved, state] = gate
         .run_each([scan(pane), saved_screen(pane), describe_pane(pane, &FIELDS)])
         .await?;
     let reading = read(pane, &scanned, &saved, &state)?;

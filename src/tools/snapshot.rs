@@ -1,27 +1,26 @@
 //! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip.
 
-use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{
     SnapshotPaneInput, SnapshotPaneOutput, SnapshotPaneOutputPane, SnapshotPaneOutputPaneGeometry,
 };
+use crate::guard::ReadGate;
 
 use crate::tools::args;
 use crate::tools::pane::{capture, describe_pane, parse_pane, SNAPSHOT_FIELDS};
 use crate::tools::text::{keep_newest, split_capture};
 
-pub async fn snapshot_pane(app: &App, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
+pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
     // The capture comes first: unlike display-message, it fails for a missing pane.
-    let [text, state] = app
-        .tmux
+    let [text, state] = gate
         .run_each([
             capture(pane, input.history.unwrap_or(false)),
             describe_pane(pane, &SNAPSHOT_FIELDS),
         ])
         .await?;
-    let state = parse_pane(pane, &state, app.caller.as_ref())?;
+    let state = parse_pane(pane, &state, gate.app().caller.as_ref())?;
     let bounded = keep_newest(split_capture(&text), max_lines);
     Ok(SnapshotPaneOutput {
         dead: state.dead,

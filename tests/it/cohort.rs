@@ -265,3 +265,225 @@ fn a_pane_that_turns_synchronize_panes_off_is_left_out_and_the_window_is_not_rep
     let info = client.call_ok("get_window_info", json!({"window_id": window}));
     assert_eq!(info["synchronizePanes"], true);
 }
+
+/// Flips `synchronize-panes` on `window` as fast as one control client can ask, until
+/// dropped: a `tmux -C` client fed a stream of `set-option` lines.
+struct Toggler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    writer: Option<std::thread::JoinHandle<()>>,
+    client: std::process::Child,
+}
+
+impl Toggler {
+    fn start(tmux: &TmuxServer, window: &str) -> Self {
+        use std::io::{Read, Write};
+        use std::process::Stdio;
+        let mut client = tmux
+            .command()
+            .args(["-C", "attach-session", "-t", window])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = client.stdin.take().unwrap();
+        let mut stdout = client.stdout.take().unwrap();
+        // Drained so tmux never waits on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = [0u8; 65536];
+            while matches!(stdout.read(&mut sink), Ok(n) if n > 0) {}
+        });
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopping = stop.clone();
+        let window = window.to_string();
+        let writer = std::thread::spawn(move || {
+            // Bounded in time whatever happens to the test.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(40);
+            let lines = format!(
+                "set-option -w -t {window} synchronize-panes on\nset-option -w -t {window} synchronize-panes off\n"
+            );
+            while !stopping.load(std::sync::atomic::Ordering::Relaxed) && std::time::Instant::now() < deadline {
+                if stdin.write_all(lines.as_bytes()).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            stop,
+            writer: Some(writer),
+            client,
+        }
+    }
+}
+
+impl Drop for Toggler {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+        let _ = self.client.kill();
+        let _ = self.client.wait();
+    }
+}
+
+/// While another client flips `synchronize-panes` on the caller's window, hundreds of
+/// rows aimed at a sibling of the caller pane: no input reaches the caller pane, and
+/// every accepted reply names exactly the panes that received its token.
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(flags: &[&str]) {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let caller = tmux.window_running(&format!("cat > {}", scratch.path("caller")));
+    let sibling = tmux.split(&caller, "-v", &format!("cat > {}", scratch.path("sibling")));
+    let env = [("TMUX", tmux.tmux_env()), ("TMUX_PANE", caller.clone())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut client = tmux.paneward_with(flags, &env);
+    client.initialize();
+
+    let toggler = Toggler::start(&tmux, &caller);
+    let mut accepted = Vec::new();
+    let mut refused = 0;
+    for i in 0..300 {
+        let token = format!("token-{i}");
+        let result = client.call("send_keys", json!({"paneId": sibling, "keys": token, "literal": true}));
+        if result["isError"] == json!(true) {
+            let reason = result["content"][0]["text"].as_str().unwrap();
+            assert!(reason.contains("is the caller pane"), "{reason}");
+            refused += 1;
+        } else {
+            let received = &result["structuredContent"]["resolvedPaneIds"];
+            assert_eq!(received, &json!([sibling]), "row {i}");
+            accepted.push(token);
+        }
+    }
+    drop(toggler);
+    assert!(
+        !accepted.is_empty() && refused > 0,
+        "the toggling must meet both states to test anything: {} accepted, {refused} refused",
+        accepted.len()
+    );
+
+    // Settle both recorders with one last line each, typed with synchronize-panes off.
+    tmux.tmux(&["set-option", "-w", "-t", &caller, "synchronize-panes", "off"]);
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": sibling, "keys": "sibling-end", "literal": true}),
+    );
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": caller, "keys": "caller-end", "literal": true, "force": true}),
+    );
+    let sibling_lines = scratch.wait_for_lines("sibling", accepted.len() + 1);
+    let caller_lines = scratch.wait_for_lines("caller", 1);
+    assert_eq!(caller_lines, "caller-end\n", "input reached the caller pane");
+    let mut expected: Vec<String> = accepted;
+    expected.push("sibling-end".into());
+    assert_eq!(sibling_lines.lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_over_control_mode() {
+    toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(&[]);
+}
+
+#[test]
+fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane_without_control_mode() {
+    toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(&["--no-control-mode"]);
+}
+
+/// tmux's verdict (a format) and paneward's (`evaluate`) judge the same reading; they
+/// must agree on every state, or paneward reports an internal error instead of a reply.
+/// Walks every combination of: synchronize-panes on the window and per pane, panes in
+/// copy mode, with input off, dead, the caller among them, zoom, and force.
+#[test]
+fn tmux_and_paneward_agree_on_every_cohort_state() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.window_running("cat");
+    let target = tmux.split(&caller, "-v", "cat");
+    let sibling = tmux.split(&caller, "-v", "cat");
+    tmux.tmux(&["set-option", "-g", "remain-on-exit", "on"]);
+    let dead = tmux.split(&caller, "-v", "read line; exit 0");
+    tmux.tmux(&["send-keys", "-t", &dead, "Enter"]);
+    tmux.wait_for_exit_status(&dead, 0);
+    let mut client = tmux.paneward_in(&caller);
+
+    let (mut allowed, mut refused) = (0, 0);
+    // 2 window flags x 4 sibling states x 3 target states x 2 x 2 x 2 x 2 = 384 states.
+    for state in 0..384 {
+        let window_sync = state % 2 == 1;
+        let sibling_state = (state / 2) % 4; // normal, copy mode, input off, own sync off
+        let target_state = (state / 8) % 3; // normal, copy mode, input off
+        let dead_sync_off = (state / 24) % 2 == 1;
+        let caller_sync_off = (state / 48) % 2 == 1;
+        let zoomed = (state / 96) % 2 == 1;
+        let force = (state / 192) % 2 == 1;
+        let on_off = |on: bool| if on { "on" } else { "off" };
+        let mut script: Vec<String> = Vec::new();
+        let mut add = |args: &[&str]| {
+            if !script.is_empty() {
+                script.push(";".into());
+            }
+            script.extend(args.iter().map(|a| (*a).to_string()));
+        };
+        add(&[
+            "set-option",
+            "-w",
+            "-t",
+            &target,
+            "synchronize-panes",
+            on_off(window_sync),
+        ]);
+        for (pane, off) in [
+            (&sibling, sibling_state == 3),
+            (&dead, dead_sync_off),
+            (&caller, caller_sync_off),
+        ] {
+            if off {
+                add(&["set-option", "-p", "-t", pane, "synchronize-panes", "off"]);
+            } else {
+                add(&["set-option", "-p", "-u", "-t", pane, "synchronize-panes"]);
+            }
+        }
+        for (pane, pane_state) in [(&sibling, sibling_state), (&target, target_state)] {
+            add(&["copy-mode", "-q", "-t", pane]);
+            add(&["select-pane", "-e", "-t", pane]);
+            match pane_state {
+                1 => add(&["copy-mode", "-t", pane]),
+                2 => add(&["select-pane", "-d", "-t", pane]),
+                _ => {}
+            }
+        }
+        add(&[
+            "if-shell",
+            "-F",
+            "-t",
+            &target,
+            "#{window_zoomed_flag}",
+            &format!("resize-pane -Z -t {target}"),
+        ]);
+        if zoomed {
+            add(&["resize-pane", "-Z", "-t", &target]);
+        }
+        let script: Vec<&str> = script.iter().map(String::as_str).collect();
+        tmux.tmux(&script);
+
+        for aimed in [&target, &sibling] {
+            let result = client.call(
+                "send_keys",
+                json!({"paneId": aimed, "keys": "k", "literal": true, "enter": false, "force": force}),
+            );
+            let text = result["content"][0]["text"].as_str().unwrap();
+            if result["isError"] == json!(true) {
+                assert!(
+                    text.contains("nothing was typed") && !text.contains("paneward's"),
+                    "state {state}, aimed at {aimed}: {text}"
+                );
+                refused += 1;
+            } else {
+                assert_eq!(result["structuredContent"]["resolvedPaneIds"][0], json!(aimed));
+                allowed += 1;
+            }
+        }
+    }
+    assert!(allowed > 0 && refused > 0, "{allowed} allowed, {refused} refused");
+}

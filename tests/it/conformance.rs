@@ -48,6 +48,33 @@ fn the_official_python_and_typescript_clients_accept_every_tool() {
     assert!(report.passed(), "the conformance suite failed: {:#?}", report.problems);
 }
 
+/// `--profile python`: the clients check `call_read_tools_batch` against the Python
+/// page's outputSchema. The cases are the default ones with that tool's replaced by
+/// `cases-python-profile.json`.
+#[test]
+fn the_official_clients_accept_the_python_profile() {
+    if !clients_installed() {
+        return;
+    }
+    let mut cases: Value = serde_json::from_str(&std::fs::read_to_string(suite::data("cases.json")).unwrap()).unwrap();
+    let profile: Value =
+        serde_json::from_str(&std::fs::read_to_string(suite::data("cases-python-profile.json")).unwrap()).unwrap();
+    for (tool, tool_cases) in profile["tools"].as_object().unwrap() {
+        cases["tools"][tool] = tool_cases.clone();
+    }
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-python-profile-cases.json");
+    std::fs::write(&path, cases.to_string()).unwrap();
+    let report = suite::run_with(
+        Path::new(PANEWARD),
+        &["--profile", "python"],
+        "python-profile",
+        &path,
+        &suite::data("expected-failures.yaml"),
+    );
+    suite::show(&report.text);
+    assert!(report.passed(), "the conformance suite failed: {:#?}", report.problems);
+}
+
 /// Builds paneward with the test-only feature `conformance-fault`, which breaks
 /// `snapshot_pane`'s reply *after* the request path's own output-schema check (that check
 /// would otherwise turn it into an isError), so that only the clients can catch it.

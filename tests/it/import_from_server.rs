@@ -60,6 +60,7 @@ fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
             "name": committed["name"],
             "description": "stale",
             "tier": committed["tier"],
+            "handler": committed["handler"],
             "source": committed["source"],
             "inputSchema": {"type": "object"},
             "outputSchema": {"type": "object"},

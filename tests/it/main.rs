@@ -5,20 +5,25 @@
 
 mod support;
 
+mod audit;
 mod batch;
 mod capture;
+mod cli;
 mod cohort;
 mod conform;
 mod conformance;
 mod contract;
 mod control;
 mod control_sessions;
+mod errors;
+mod gates;
 mod generated;
 mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
 mod native;
+mod profile;
 mod protocol;
 mod search;
 mod send_keys;

@@ -4,7 +4,7 @@
 //! Why each of these needs pinning: docs/mcp-quirks.md.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::{Client, TmuxServer};
+use crate::support::{Client, Scratch, TmuxServer};
 use serde_json::{json, Value};
 
 #[test]
@@ -237,4 +237,207 @@ fn version_and_the_tools_listing_say_what_this_build_offers() {
             .any(|l| l.split_whitespace().take(2).eq(["send_keys", "mutating"])),
         "{mutating}"
     );
+}
+
+/// Reads lines until `done` says the replies seen so far are all that is wanted;
+/// returns every reply, by id.
+fn replies_until(client: &mut Client, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let mut replies = Vec::new();
+    while !done(&replies) {
+        replies.push(next_message(client));
+    }
+    replies
+}
+
+fn replies_to<'a>(replies: &'a [Value], id: &Value) -> Vec<&'a Value> {
+    replies.iter().filter(|reply| &reply["id"] == id).collect()
+}
+
+fn send_keys_line(id: &Value, pane: &str, text: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "send_keys",
+        "arguments": {"paneId": pane, "keys": text, "literal": true, "enter": true}}})
+    .to_string()
+}
+
+fn cancel_line(id: &Value) -> String {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": "test"}})
+        .to_string()
+}
+
+/// 100 numbered lines typed by pipelined `send_keys` reach the pane in request order.
+fn pipelined_input_keeps_its_order(tmux: &TmuxServer, args: &[&str]) {
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_with(args, &[]);
+    client.initialize();
+    let ids: Vec<Value> = (0..100).map(|i| json!(1000 + i)).collect();
+    let lines: Vec<String> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| send_keys_line(id, &pane, &format!("line {i}")))
+        .collect();
+    client.send_line(&lines.join("\n"));
+    let replies = replies_until(&mut client, |seen| seen.len() == ids.len());
+    for reply in &replies {
+        assert_ne!(reply["result"]["isError"], json!(true), "{reply}");
+    }
+    let typed = scratch.wait_for_lines("typed", 100);
+    let expected: Vec<String> = (0..100).map(|i| format!("line {i}")).collect();
+    assert_eq!(typed.lines().collect::<Vec<_>>(), expected, "{args:?}");
+}
+
+#[test]
+fn pipelined_input_arrives_in_request_order_without_control_mode() {
+    let tmux = TmuxServer::start();
+    pipelined_input_keeps_its_order(&tmux, &["--no-control-mode"]);
+}
+
+#[test]
+fn pipelined_input_arrives_in_request_order_when_control_mode_is_refused() {
+    let tmux = TmuxServer::start();
+    // Two detached sessions: paneward answers through its native client, one connection per call.
+    tmux.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    pipelined_input_keeps_its_order(&tmux, &[]);
+}
+
+#[test]
+fn malformed_tool_calls_get_invalid_params_naming_the_field() {
+    let mut client = Client::spawn(&["-L", "pw-unused-params"], &[]);
+    client.initialize();
+    let cases = [
+        (json!(null), "/params"),
+        (json!({}), "/params"),
+        (json!({"name": 5}), "/params/name"),
+        (json!({"name": "list_sessions", "arguments": [1]}), "/params/arguments"),
+        (json!({"name": "list_sessions", "arguments": "a"}), "/params/arguments"),
+        (json!({"name": "list_sessions", "arguments": 3}), "/params/arguments"),
+    ];
+    for (i, (params, field)) in cases.into_iter().enumerate() {
+        let id = json!(100 + i);
+        let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call"});
+        if !params.is_null() {
+            request["params"] = params.clone();
+        }
+        client.send(&request);
+        let answer = client.response(&id);
+        assert_eq!(answer["error"]["code"], -32602, "{params}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(&format!("{field}:")), "{params}: {message}");
+    }
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn every_id_that_parsed_is_echoed_even_where_rmcp_cannot_carry_it() {
+    let mut client = Client::spawn(&["-L", "pw-unused-ids"], &[]);
+    client.initialize();
+    client.send_line(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#);
+    let answer = next_message(&mut client);
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (json!(7), json!(-32602))
+    );
+    // Too large for rmcp's i64, and a float: answered with the id as written.
+    for (id, method) in [("18446744073709551615", "ping"), ("2.5", "ping"), ("-9", "tools/list")] {
+        client.send_line(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#));
+        let line = client.next_raw_line().unwrap();
+        assert!(
+            line.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":"#)),
+            "{line}"
+        );
+    }
+    client.send_line(r#"{"jsonrpc":"1.0","id":"old","method":"ping"}"#);
+    let answer = next_message(&mut client);
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (json!("old"), json!(-32600))
+    );
+}
+
+/// A ping line of exactly `len` bytes before its newline, padded with spaces.
+fn ping_of_length(id: u32, len: usize) -> String {
+    let mut line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+    line.push_str(&" ".repeat(len - line.len()));
+    line
+}
+
+#[test]
+fn every_line_is_answered_up_to_the_limit_and_beyond_it() {
+    const LIMIT: usize = 16 * 1024 * 1024;
+    let mut client = Client::spawn(&["-L", "pw-unused-long"], &[]);
+    client.initialize();
+    // Enough requests that the arrival number rmcp sees is longer than the id below.
+    for _ in 0..12 {
+        client.request("ping", json!({}));
+    }
+    // With its newline, a line may hold LIMIT bytes: rmcp's own limit.
+    client.send_line(&ping_of_length(5, LIMIT - 1));
+    let answer = next_message(&mut client);
+    assert_eq!((answer["id"].clone(), answer["result"].clone()), (json!(5), json!({})));
+    for len in [LIMIT, LIMIT + 1] {
+        client.send_line(&ping_of_length(6, len));
+        let answer = next_message(&mut client);
+        assert_eq!(answer["error"]["code"], -32600, "{len}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(&LIMIT.to_string()), "{message}");
+    }
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn a_request_whose_id_is_in_flight_is_refused_and_not_run() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    let k = json!("k");
+    let end = json!("end");
+    let lines = [
+        send_keys_line(&k, &pane, "dup 0"),
+        send_keys_line(&k, &pane, "dup 1"),
+        send_keys_line(&k, &pane, "dup 2"),
+        send_keys_line(&end, &pane, "end"),
+    ];
+    client.send_line(&lines.join("\n"));
+    let replies = replies_until(&mut client, |seen| {
+        replies_to(seen, &k).len() == 3 && !replies_to(seen, &end).is_empty()
+    });
+    let codes: Vec<Value> = replies_to(&replies, &k)
+        .iter()
+        .map(|reply| reply["error"]["code"].clone())
+        .collect();
+    assert_eq!(
+        codes.iter().filter(|code| **code == json!(-32600)).count(),
+        2,
+        "{replies:?}"
+    );
+    let typed = scratch.wait_for_lines("typed", 2);
+    assert_eq!(typed, "dup 0\nend\n");
+}
+
+#[test]
+fn a_cancelled_request_that_has_not_started_never_runs_and_gets_no_reply() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_with(&["--no-control-mode"], &[]);
+    client.initialize();
+    let mut lines: Vec<String> = (1..=50)
+        .map(|i| send_keys_line(&json!(i), &pane, &format!("row {i}")))
+        .collect();
+    lines.extend((26..=50).map(|i| cancel_line(&json!(i))));
+    lines.push(send_keys_line(&json!("end"), &pane, "end"));
+    client.send_line(&lines.join("\n"));
+    let replies = replies_until(&mut client, |seen| {
+        !replies_to(seen, &json!("end")).is_empty() && seen.iter().filter(|reply| reply["id"].is_i64()).count() >= 25
+    });
+    let mut answered: Vec<Value> = replies.iter().map(|reply| reply["id"].clone()).collect();
+    answered.sort_by_key(|id| id.as_i64().unwrap_or(i64::MAX));
+    let mut expected: Vec<Value> = (1..=25).map(|i| json!(i)).collect();
+    expected.push(json!("end"));
+    assert_eq!(answered, expected);
+    let typed = scratch.wait_for_lines("typed", 26);
+    let mut rows: Vec<String> = (1..=25).map(|i| format!("row {i}")).collect();
+    rows.push("end".into());
+    assert_eq!(typed.lines().collect::<Vec<_>>(), rows);
 }

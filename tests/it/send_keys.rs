@@ -257,3 +257,96 @@ fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
         "the typed text was on a command line: {argv}"
     );
 }
+
+/// Text that tmux's command parser would change if the gate's nesting quoted it wrong:
+/// quotes, escapes, formats, `;`, braces, a leading `-`, and the longest quote runs.
+fn texts_the_gate_must_carry_exactly() -> Vec<String> {
+    vec![
+        "it's \"quoted\" $HOME `id` ; a\\;b {x} } { ~ # \\ \\\\ \t %1 %% ünïcødé 中文 😀".to_string(),
+        "#{pane_id} #{?1,a,b} #{P:x} ## #[fg=red]".to_string(),
+        "-l -- --help".to_string(),
+        "'\\''".to_string(),
+        "'".repeat(4_000),
+        "\\".repeat(4_000),
+    ]
+}
+
+fn every_text_arrives_exactly_through_the_gate(flags: &[&str]) {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward_with(flags, &[]);
+    client.initialize();
+    let texts = texts_the_gate_must_carry_exactly();
+    for text in &texts {
+        let reply = client.call_ok("send_keys", literal(&pane, text));
+        assert_eq!(reply["resolvedPaneIds"], json!([pane]));
+    }
+    // A newline inside the text is typed as one too.
+    client.call_ok("send_keys", literal(&pane, "first\nsecond"));
+    let typed = scratch.wait_for_lines("typed", texts.len() + 2);
+    let mut expected: String = texts.iter().map(|t| format!("{t}\n")).collect();
+    expected.push_str("first\nsecond\n");
+    assert_eq!(typed, expected);
+}
+
+#[test]
+fn text_arrives_byte_for_byte_through_the_gate_over_control_mode() {
+    every_text_arrives_exactly_through_the_gate(&[]);
+}
+
+#[test]
+fn text_arrives_byte_for_byte_through_the_gate_without_control_mode() {
+    every_text_arrives_exactly_through_the_gate(&["--no-control-mode"]);
+}
+
+#[test]
+fn a_misspelt_field_at_any_level_is_refused_by_pointer_and_nothing_is_typed() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    let error = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [{"paneId": pane, "keys": "X", "literal": true, "enterr": false}], "onError": "continue"}),
+    );
+    assert!(
+        error.starts_with("invalid arguments: /operations/0/enterr: is not a known field"),
+        "{error}"
+    );
+    assert!(error.contains("enter, force, keys, literal, paneId"), "{error}");
+    let error = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [literal(&pane, "Y")], "onerror": "continue"}),
+    );
+    assert!(
+        error.starts_with("invalid arguments: /onerror: is not a known field"),
+        "{error}"
+    );
+    client.call_ok("send_keys", literal(&pane, "only-this"));
+    assert_eq!(scratch.wait_for_lines("typed", 1), "only-this\n");
+}
+
+#[test]
+fn a_nul_in_literal_text_is_refused_by_row_and_position_and_nothing_is_typed() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    let error = client.call_err("send_keys", literal(&pane, "nul\u{0}byte"));
+    assert!(
+        error.starts_with("invalid arguments: /keys: character 4 is a NUL"),
+        "{error}"
+    );
+    assert!(!error.contains("byte"), "the text is never echoed: {error}");
+    let error = client.call_err(
+        "send_keys_batch",
+        json!({"operations": [literal(&pane, "first"), literal(&pane, "\u{0}")]}),
+    );
+    assert!(
+        error.starts_with("invalid arguments: /operations/1/keys: character 1 is a NUL"),
+        "{error}"
+    );
+    client.call_ok("send_keys", literal(&pane, "only-this"));
+    assert_eq!(scratch.wait_for_lines("typed", 1), "only-this\n");
+}

@@ -8,7 +8,7 @@ use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::process::{Command, Stdio};
 
-use crate::support::{clean_env, PATIENCE};
+use crate::support::{clean_env, wait_for, Scratch, TmuxServer, PATIENCE};
 use serde_json::{json, Value};
 
 const HANDSHAKE: [&str; 3] = [
@@ -79,4 +79,41 @@ fn a_socket_as_standard_input_and_output_works() {
     drop((writer, reader));
     let status = child.wait().unwrap();
     assert!(status.success());
+}
+
+#[test]
+fn a_client_that_closed_standard_output_is_left_and_nothing_more_is_typed() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut child = paneward_on(&tmux)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The client stops reading but keeps standard input open.
+    drop(child.stdout.take());
+    let mut lines: Vec<String> = HANDSHAKE[..2].iter().map(ToString::to_string).collect();
+    lines.extend((0..5).map(|i| {
+        json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "send_keys",
+            "arguments": {"paneId": pane, "keys": format!("typed {i}"), "literal": true, "enter": true}}})
+        .to_string()
+    }));
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+    let status = wait_for("paneward to exit", || child.try_wait().unwrap());
+    assert!(!status.success(), "{status}");
+    drop(stdin);
+    // Typed input arrives in order, so a marker typed now comes after anything typed before.
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", "marker"]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    assert_eq!(scratch.wait_for_lines("typed", 1), "marker\n");
+}
+
+fn paneward_on(tmux: &TmuxServer) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    command.env("PANEWARD_LOG", "error").args(["-L", &tmux.name]);
+    command
 }

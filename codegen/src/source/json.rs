@@ -106,6 +106,7 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         title: optional_string(&origin, object, "title")?,
         description: optional_string(&origin, object, "description")?,
         source: optional_string(&origin, object, "source")?,
+        handler: optional_string(&origin, object, "handler")?,
         origin,
         name,
         input_schema,

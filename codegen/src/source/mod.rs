@@ -35,6 +35,8 @@ pub struct ContractTool {
     pub source: Option<String>,
     /// Only paneward's own tool files carry a tier.
     pub tier: Option<Tier>,
+    /// Only paneward's own tool files name a handler module.
+    pub handler: Option<String>,
     /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, `_meta`, …).
     pub ignored: Vec<String>,
 }
@@ -69,6 +71,7 @@ impl ContractTool {
             annotations: tool.annotations.clone(),
             source: Some(tool.source.clone()),
             tier: Some(tool.tier),
+            handler: tool.handler.clone(),
             ignored: Vec::new(),
         }
     }

@@ -92,6 +92,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ContractTool, CodegenError> {
         annotations,
         source: source_line(&lines),
         tier: None,
+        handler: None,
         ignored: Vec::new(),
     })
 }

@@ -58,6 +58,12 @@ fn options(schemas: &Path, seed: &Seed) -> Options {
     options
 }
 
+/// The handler module the committed file names (paneward's own field, like the tier).
+fn committed_handler(file: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(&committed(file)).unwrap();
+    value["handler"].as_str().map(str::to_string)
+}
+
 fn committed(file: &str) -> String {
     std::fs::read_to_string(schemas().join(file)).unwrap()
 }
@@ -71,6 +77,7 @@ fn importing_each_seed_page_as_a_new_tool_writes_exactly_the_committed_file() {
         let mut options = options(&copy, seed);
         options.tier = Some(seed.tier);
         options.source = seed.source_flag.map(str::to_string);
+        options.handler = committed_handler(seed.file);
         let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options).unwrap();
         assert_eq!(outcome.planned.len(), 1, "{}", seed.page);
         assert_eq!(outcome.planned[0].path, target);

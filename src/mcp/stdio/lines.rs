@@ -2,9 +2,10 @@
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-/// The longest message line accepted from a client (rmcp's own stdio limit): anything
-/// longer is dropped while it streams in, never buffered whole.
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The longest message line accepted from a client, its `\n` included: rmcp's own
+/// stdio limit, counted as rmcp counts it. Anything longer is dropped while it streams
+/// in, never buffered whole, and answered.
+pub const MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 /// What one read produced.
 #[derive(Debug, PartialEq, Eq)]
@@ -17,8 +18,8 @@ pub enum Line {
     End,
 }
 
-/// Reads the next line into `buf` (cleared first), keeping at most `limit` bytes.
-/// A last line without a newline still counts as a line.
+/// Reads the next line into `buf` (cleared first) if it fits in `limit` bytes with its
+/// `\n`. A last line without a newline still counts as a line.
 ///
 /// # Errors
 /// Reading from `reader` failed.
@@ -43,7 +44,8 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
             None => (available, available.len(), false),
         };
         if !too_long {
-            if buf.len() + chunk.len() > limit {
+            // `>=`: the line's `\n` counts too, even when it is yet to come.
+            if buf.len() + chunk.len() >= limit {
                 too_long = true;
                 buf.clear();
             } else {
@@ -97,12 +99,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_line_over_the_limit_is_dropped_and_the_next_one_still_read() {
-        let lines = all_lines(b"0123456789\nok\n0123456789", 5).await;
+        let lines = all_lines(b"0123456789\nok\n1234\n12345\n0123456789", 5).await;
         assert_eq!(
             lines,
             vec![
                 (Line::TooLong, Vec::new()),
                 (Line::Complete, b"ok".to_vec()),
+                (Line::Complete, b"1234".to_vec()),
+                (Line::TooLong, Vec::new()),
                 (Line::TooLong, Vec::new()),
             ]
         );

@@ -1,24 +1,39 @@
 //! MCP over standard input and output: a thin layer in front of rmcp's transport.
 //!
 //! Each line from the client is looked at once ([`triage`]) before rmcp sees it:
-//! malformed JSON, unserved methods and pre-handshake notifications are settled here,
-//! because rmcp 3.11 would stay silent, answer -32602, or end the session (see
-//! docs/mcp-quirks.md). Everything else reaches rmcp unchanged through an in-memory
-//! pipe, and one writer puts whole lines on standard output, so answers from here and
-//! from rmcp never interleave. Standard output carries nothing but protocol.
+//! malformed JSON, unserved methods, bad params and pre-handshake notifications are
+//! settled here, because rmcp 3.11 would stay silent, answer with the wrong code or
+//! without the id, or end the session (see docs/mcp-quirks.md). Each request reaches
+//! rmcp under its arrival number as id ([`ids`]), registered in the server's
+//! [`Flight`], which orders tool calls, refuses an id still in flight and records
+//! cancellations; the response goes back with the client's id. One writer puts whole
+//! lines on standard output, so answers from here and from rmcp never interleave;
+//! when a write fails the client is gone, and the server stops. Standard output
+//! carries nothing but protocol.
 
+pub mod ids;
 pub mod lines;
+pub mod params;
 pub mod streams;
 pub mod triage;
 
+use std::sync::Arc;
+
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::service::ServerInitializeError;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::ServiceExt;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::mpsc;
 
+use crate::mcp::flight::Flight;
 use crate::mcp::server::McpServer;
 use lines::{read_line, Line, MAX_LINE_BYTES};
-use triage::{triage, with_null_id, Triage};
+use triage::{triage, with_null_id, Request, Triage};
+
+/// rmcp's line limit here: ours plus what an id swap can add, so every line we
+/// forward is one rmcp reads (its default would drop a full-length line whose id grew).
+const RMCP_LINE_BYTES: usize = MAX_LINE_BYTES + ids::ID_GROWTH;
 
 /// Bytes buffered between this layer and rmcp in each direction; larger messages
 /// stream through.
@@ -50,28 +65,46 @@ where
     let (to_rmcp, rmcp_input) = tokio::io::duplex(PIPE_CAPACITY);
     let (rmcp_output, from_rmcp) = tokio::io::duplex(PIPE_CAPACITY);
     let (answers, queued_answers) = mpsc::channel(ANSWER_QUEUE);
-    let reader = tokio::spawn(read_client(input, to_rmcp, answers));
-    let writer = tokio::spawn(write_client(output, from_rmcp, queued_answers));
-    let served = match server.serve((rmcp_input, rmcp_output)).await {
+    let flight = server.flight();
+    let reader = tokio::spawn(read_client(input, to_rmcp, answers, flight.clone()));
+    let writer = tokio::spawn(write_client(output, from_rmcp, queued_answers, flight));
+    let transport = AsyncRwTransport::new_server(rmcp_input, rmcp_output).with_max_line_length(RMCP_LINE_BYTES);
+    let served = match server.serve(transport).await {
         Ok(running) => running.waiting().await.map(drop).map_err(|e| e.to_string()),
         // The client left before the handshake: as ordinary an end as leaving after it.
         Err(ServerInitializeError::ConnectionClosed(_)) => Ok(()),
         Err(error) => Err(error.to_string()),
     };
     // rmcp has dropped its pipe ends, so the writer drains what is left and stops.
-    let _ = writer.await;
+    let written = writer.await.unwrap_or(Ok(()));
     reader.abort();
-    served
+    written.and(served)
 }
 
-/// Reads client lines, answers what [`triage`] settles, and passes the rest to rmcp.
-async fn read_client<R: AsyncRead + Unpin>(input: R, mut to_rmcp: DuplexStream, answers: mpsc::Sender<String>) {
+/// Reads client lines, answers what [`triage`] settles, and passes the rest to rmcp,
+/// until the client closes its end or is gone.
+async fn read_client<R: AsyncRead + Unpin>(
+    input: R,
+    mut to_rmcp: DuplexStream,
+    answers: mpsc::Sender<String>,
+    flight: Arc<Flight>,
+) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
     let mut initialize_seen = false;
     loop {
-        let verdict = match read_line(&mut input, &mut line, MAX_LINE_BYTES).await {
-            Ok(Line::Complete) => triage(&line, initialize_seen),
+        let read = tokio::select! {
+            read = read_line(&mut input, &mut line, MAX_LINE_BYTES) => read,
+            () = flight.gone() => break,
+        };
+        let verdict = match read {
+            Ok(Line::Complete) => {
+                // RFC 8259 lets a parser skip a byte order mark; rmcp does.
+                if line.starts_with(b"\xEF\xBB\xBF") {
+                    line.drain(..3);
+                }
+                triage(&line, initialize_seen)
+            }
             Ok(Line::TooLong) => Triage::Answer(triage::line_too_long(MAX_LINE_BYTES)),
             Ok(Line::End) => break,
             Err(error) => {
@@ -79,32 +112,87 @@ async fn read_client<R: AsyncRead + Unpin>(input: R, mut to_rmcp: DuplexStream, 
                 break;
             }
         };
-        match verdict {
+        let forward = match verdict {
             Triage::Forward { initialize } => {
                 initialize_seen |= initialize;
                 line.push(b'\n');
-                if to_rmcp.write_all(&line).await.is_err() {
-                    break;
+                std::mem::take(&mut line)
+            }
+            Triage::Request(request) => {
+                initialize_seen |= request.initialize;
+                match admit(&flight, &line, request, initialize_seen) {
+                    Ok(forward) => forward,
+                    Err(answer) => {
+                        if answers.send(answer).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
                 }
+            }
+            Triage::Cancel { key } => {
+                match flight.cancel(&key) {
+                    Some(cancelled) => tracing::debug!(id = %key, started = cancelled.started, "cancellation received"),
+                    None => tracing::debug!(id = %key, "cancellation of a request not in flight"),
+                }
+                continue;
             }
             Triage::Answer(message) => {
                 if answers.send(message).await.is_err() {
                     break;
                 }
+                continue;
             }
-            Triage::Ignore(why) => tracing::debug!("ignored a client line: {why}"),
+            Triage::Ignore(why) => {
+                tracing::debug!("ignored a client line: {why}");
+                continue;
+            }
+        };
+        if to_rmcp.write_all(&forward).await.is_err() {
+            break;
         }
     }
     // Closing rmcp's input is how rmcp learns that the client has gone.
     let _ = to_rmcp.shutdown().await;
 }
 
-/// Writes rmcp's lines and this layer's answers to the client, one whole line at a time.
+/// Registers `request` (its line is `text`) and returns the line for rmcp, its id
+/// swapped for the arrival number, or the answer that refuses it.
+fn admit(flight: &Flight, text: &[u8], request: Request, initialize_seen: bool) -> Result<Vec<u8>, String> {
+    let echo = &text[request.id_span.clone()];
+    // Before the handshake rmcp may drop a tool call unanswered; it then takes no turn.
+    let takes_turn = request.tool_call && initialize_seen;
+    let echo_text = String::from_utf8_lossy(echo).into_owned();
+    let Some(arrival) = flight.admit(request.key, echo_text, takes_turn) else {
+        return Err(triage::id_in_flight(echo));
+    };
+    let mut forward = ids::replace(text, request.id_span, arrival.to_string().as_bytes());
+    // rmcp would answer a request it cannot read without its id: check as rmcp reads.
+    let refusal = match serde_json::from_slice::<ClientJsonRpcMessage>(&forward) {
+        Ok(JsonRpcMessage::Request(parsed)) if matches!(parsed.request, ClientRequest::CustomRequest(_)) => {
+            Some(triage::invalid_params(echo, "the params do not fit the method"))
+        }
+        Ok(_) if forward.len() >= RMCP_LINE_BYTES => Some(triage::line_too_long_with_id(echo, MAX_LINE_BYTES)),
+        Ok(_) => None,
+        Err(error) => Some(triage::unreadable(echo, &error)),
+    };
+    if let Some(refusal) = refusal {
+        flight.finish(arrival);
+        return Err(refusal);
+    }
+    forward.push(b'\n');
+    Ok(forward)
+}
+
+/// Writes rmcp's lines, with the client's ids, and this layer's answers to the client,
+/// one whole line at a time. A failed write means the client is gone: nothing more
+/// may start, and the server stops.
 async fn write_client<W: AsyncWrite + Unpin>(
     mut output: W,
     from_rmcp: DuplexStream,
     mut answers: mpsc::Receiver<String>,
-) {
+    flight: Arc<Flight>,
+) -> Result<(), String> {
     let mut from_rmcp = BufReader::new(from_rmcp);
     let mut line = Vec::new();
     let mut answers_open = true;
@@ -114,10 +202,10 @@ async fn write_client<W: AsyncWrite + Unpin>(
         let message = tokio::select! {
             read = from_rmcp.read_until(b'\n', &mut line) => match read {
                 Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let whole = std::mem::take(&mut line);
-                    with_null_id(&whole).unwrap_or(whole)
-                }
+                Ok(_) => match for_client(std::mem::take(&mut line), &flight) {
+                    Some(message) => message,
+                    None => continue,
+                },
             },
             answer = answers.recv(), if answers_open => match answer {
                 Some(answer) => answer.into_bytes(),
@@ -127,16 +215,38 @@ async fn write_client<W: AsyncWrite + Unpin>(
                 }
             },
         };
-        if write_line(&mut output, &message).await.is_err() {
-            return;
-        }
+        write_or_stop(&mut output, &message, &flight).await?;
     }
     // Answers already made still go out after rmcp has finished.
     while let Ok(answer) = answers.try_recv() {
-        if write_line(&mut output, answer.as_bytes()).await.is_err() {
-            return;
-        }
+        write_or_stop(&mut output, answer.as_bytes(), &flight).await?;
     }
+    Ok(())
+}
+
+/// A line of rmcp's as the client gets it: a response carries the client's id, and
+/// the response to a cancelled request is dropped.
+fn for_client(line: Vec<u8>, flight: &Flight) -> Option<Vec<u8>> {
+    let Some((arrival, span)) = ids::response_arrival(&line) else {
+        return Some(with_null_id(&line).unwrap_or(line));
+    };
+    match flight.finish(arrival) {
+        Some(finished) if finished.cancelled => {
+            tracing::debug!(id = %finished.echo, "the reply to a cancelled request is dropped");
+            None
+        }
+        Some(finished) => Some(ids::replace(&line, span, finished.echo.as_bytes())),
+        None => Some(line),
+    }
+}
+
+async fn write_or_stop<W: AsyncWrite + Unpin>(output: &mut W, line: &[u8], flight: &Flight) -> Result<(), String> {
+    write_line(output, line).await.map_err(|error| {
+        flight.client_gone();
+        let message = format!("cannot write to standard output ({error}): the client is gone, stopping");
+        tracing::warn!("{message}");
+        message
+    })
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(output: &mut W, line: &[u8]) -> std::io::Result<()> {

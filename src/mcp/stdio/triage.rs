@@ -4,7 +4,11 @@
 //! before `initialize` with -32602 ("_meta is missing"), and ends the whole server on
 //! a notification that arrives before `initialize`. Clients probing with
 //! `server/discover` wait on, or misread, those answers. So these cases are settled
-//! here, and everything else goes to rmcp unchanged. See docs/mcp-quirks.md.
+//! here. Requests with an id are checked further (`jsonrpc`, params) and handed back
+//! for the id swap (see `ids`); cancellations are the stdio layer's own business.
+//! Everything else goes to rmcp unchanged. See docs/mcp-quirks.md.
+
+use std::ops::Range;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -16,6 +20,7 @@ pub const SERVED_METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tool
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
 
 /// The longest method name echoed back in an error message.
 const METHOD_ECHO_CHARS: usize = 100;
@@ -23,19 +28,34 @@ const METHOD_ECHO_CHARS: usize = 100;
 /// The decision for one line.
 #[derive(Debug, PartialEq)]
 pub enum Triage {
-    /// Hand the line to rmcp; `initialize` says it is the handshake request.
+    /// Hand the line to rmcp unchanged; `initialize` says it is the handshake request.
     Forward { initialize: bool },
+    /// A well-formed request for a served method: hand it to rmcp under a new id.
+    Request(Request),
+    /// `notifications/cancelled` for the request the client called `key`.
+    Cancel { key: String },
     /// Answer the client with this message (one JSON line) and give rmcp nothing.
     Answer(String),
     /// Ignore the line; the reason goes to the debug log.
     Ignore(&'static str),
 }
 
-/// Decides what happens to `line` (one message, without its newline);
-/// `initialize_seen` says whether an `initialize` request was already forwarded.
-pub fn triage(line: &[u8], initialize_seen: bool) -> Triage {
-    // RFC 8259 lets a parser skip a byte order mark; rmcp does.
-    let text = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+/// A request to forward.
+#[derive(Debug, PartialEq)]
+pub struct Request {
+    /// The client's id as canonical JSON, to compare ids.
+    pub key: String,
+    /// Where the id stands in the line, to echo it as written and to swap it.
+    pub id_span: Range<usize>,
+    /// A tool call, which may change tmux and so waits for its turn.
+    pub tool_call: bool,
+    pub initialize: bool,
+}
+
+/// Decides what happens to `text` (one message, without its newline or a leading
+/// byte order mark); `initialize_seen` says whether an `initialize` request was
+/// already forwarded.
+pub fn triage(text: &[u8], initialize_seen: bool) -> Triage {
     if text.iter().all(u8::is_ascii_whitespace) {
         return Triage::Ignore("blank line");
     }
@@ -49,9 +69,13 @@ pub fn triage(line: &[u8], initialize_seen: bool) -> Triage {
     let id = usable_id(&message);
     match (method, id) {
         (Some(method), Some(id)) if !SERVED_METHODS.contains(&method) => Triage::Answer(method_not_found(id, method)),
-        (Some(method), Some(_)) => Triage::Forward {
-            initialize: method == "initialize",
-        },
+        (Some(method), Some(id)) => request(text, &message, method, id),
+        (Some("notifications/cancelled"), None) if initialize_seen && !message.contains_key("id") => {
+            match message.get("params").and_then(|params| params.get("requestId")) {
+                Some(id) if id.is_string() || id.is_number() => Triage::Cancel { key: id.to_string() },
+                _ => Triage::Ignore("a cancellation without a request id"),
+            }
+        }
         // Before the handshake rmcp ends the session on anything but a request.
         (Some(_), None) if !initialize_seen && !message.contains_key("id") => {
             Triage::Ignore("a notification before initialize")
@@ -61,11 +85,32 @@ pub fn triage(line: &[u8], initialize_seen: bool) -> Triage {
     }
 }
 
-/// A request id rmcp can route: a string or an integer.
+/// A request id JSON-RPC allows and the client can match: a string or a number.
 fn usable_id(message: &Map<String, Value>) -> Option<&Value> {
-    message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+    message.get("id").filter(|id| id.is_string() || id.is_number())
+}
+
+/// Checks a request for a served method; rmcp would refuse these without the id.
+fn request(text: &[u8], message: &Map<String, Value>, method: &str, id: &Value) -> Triage {
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        let problem = "invalid request: /jsonrpc must be \"2.0\"".to_string();
+        return Triage::Answer(error_message(id, INVALID_REQUEST, problem));
+    }
+    if let Some(problem) = crate::mcp::stdio::params::problem(method, message) {
+        return Triage::Answer(error_message(id, INVALID_PARAMS, format!("invalid params: {problem}")));
+    }
+    match crate::mcp::stdio::ids::id_span(text) {
+        Some(id_span) => Triage::Request(Request {
+            key: id.to_string(),
+            id_span,
+            tool_call: method == "tools/call",
+            initialize: method == "initialize",
+        }),
+        // Cannot happen for a line serde_json read as an object with an id.
+        None => Triage::Forward {
+            initialize: method == "initialize",
+        },
+    }
 }
 
 fn is_response(message: &Map<String, Value>) -> bool {
@@ -88,6 +133,32 @@ pub fn line_too_long(limit: usize) -> String {
         INVALID_REQUEST,
         format!("invalid request: a message line may hold at most {limit} bytes"),
     )
+}
+
+/// The answer to a request whose id is already taken by one in flight.
+pub fn id_in_flight(id: &[u8]) -> String {
+    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
+    let message = format!("invalid request: id {id} belongs to a request still in flight; use a new id");
+    error_message(&id, INVALID_REQUEST, message)
+}
+
+/// The answer to a request rmcp could not read, with the client's id.
+pub fn unreadable(id: &[u8], error: &serde_json::Error) -> String {
+    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
+    error_message(&id, INVALID_REQUEST, format!("invalid request: {error}"))
+}
+
+/// The answer to a request whose params rmcp would not read as its method's.
+pub fn invalid_params(id: &[u8], problem: &str) -> String {
+    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
+    error_message(&id, INVALID_PARAMS, format!("invalid params: {problem}"))
+}
+
+/// The answer to a message line longer than the transport accepts, with its id.
+pub fn line_too_long_with_id(id: &[u8], limit: usize) -> String {
+    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
+    let message = format!("invalid request: a message line may hold at most {limit} bytes");
+    error_message(&id, INVALID_REQUEST, message)
 }
 
 fn method_not_found(id: &Value, method: &str) -> String {
@@ -163,17 +234,44 @@ mod tests {
         }
     }
 
+    fn request_of(triage: Triage) -> Request {
+        match triage {
+            Triage::Request(request) => request,
+            other => panic!("expected a request, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn served_methods_and_everything_after_the_handshake_go_to_rmcp() {
-        let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#;
-        assert_eq!(triage(init, false), Triage::Forward { initialize: true });
-        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}"#;
-        assert_eq!(triage(call, true), Triage::Forward { initialize: false });
-        let note = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
-        assert_eq!(triage(note, true), Triage::Forward { initialize: false });
+    fn served_requests_are_handed_back_with_their_id_and_where_it_stands() {
+        let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+        let request = request_of(triage(init, false));
+        assert!(request.initialize && !request.tool_call);
+        assert_eq!(&init[request.id_span], b"0");
+        let call = br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}"#;
+        let request = request_of(triage(call, true));
+        assert!(request.tool_call);
+        assert_eq!(request.key, "18446744073709551615");
+        let list = br#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#;
+        assert_eq!(request_of(triage(list, true)).key, "\"a\"");
+    }
+
+    #[test]
+    fn bad_params_and_a_bad_version_are_answered_here_with_the_id() {
+        let bad_params = br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#;
+        assert_eq!(answer_code(triage(bad_params, true)), (INVALID_PARAMS, json!(7)));
+        let no_name = br#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":5}}"#;
+        assert_eq!(answer_code(triage(no_name, true)), (INVALID_PARAMS, json!("c")));
+        let old = br#"{"jsonrpc":"1.0","id":8,"method":"ping"}"#;
+        assert_eq!(answer_code(triage(old, true)), (INVALID_REQUEST, json!(8)));
+    }
+
+    #[test]
+    fn cancellations_after_the_handshake_are_kept_and_odd_shapes_go_to_rmcp() {
+        let note = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"k"}}"#;
+        assert_eq!(triage(note, true), Triage::Cancel { key: "\"k\"".into() });
         // Odd ids and odd shapes are rmcp's to refuse.
         for line in [
-            &br#"{"jsonrpc":"2.0","id":1.5,"method":"foo"}"#[..],
+            &br#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#[..],
             b"[1,2]",
             b"{\"foo\":1}",
         ] {

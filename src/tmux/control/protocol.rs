@@ -231,14 +231,37 @@ fn parse_segment(transcript: &Transcript, start: usize, end: usize, reply: &mut 
                 .map(|g| (i, g))
         })
         .ok_or("a command's block never ended")?;
-    let (close_index, guard) = close;
+    let (close_index, mut guard) = close;
     let mut output = transcript.span(content_start, close_index).to_vec();
     let mut index = close_index + 1;
     while index < end {
         let line = transcript.line(index);
         match Guard::parse(line) {
-            Some(guard) if guard.kind == GuardKind::Begin => {
-                index = skip_foreign_block(transcript, index + 1, end, guard.number);
+            // A command may queue commands of its own right after itself (`if-shell`
+            // runs its branch so); tmux guards them as ours, and their output is part
+            // of this command's.
+            Some(inner)
+                if inner.kind == GuardKind::Begin && inner.flags == FLAG_CONTROL && guard.kind == GuardKind::End =>
+            {
+                // Its last closing guard, as for the command itself: pane text inside
+                // the block cannot end it early.
+                let inner_close = (index + 1..end)
+                    .rev()
+                    .find_map(|i| {
+                        Guard::parse(transcript.line(i))
+                            .filter(|g| g.closes(inner.number) && g.flags == FLAG_CONTROL)
+                            .map(|g| (i, g))
+                    })
+                    .ok_or("a queued command's block never ended")?;
+                if inner_close.1.kind == GuardKind::Error {
+                    output.clear();
+                }
+                output.extend_from_slice(transcript.span(index + 1, inner_close.0));
+                guard = inner_close.1;
+                index = inner_close.0;
+            }
+            Some(inner) if inner.kind == GuardKind::Begin => {
+                index = skip_foreign_block(transcript, index + 1, end, inner.number);
             }
             _ => note(line, reply),
         }
@@ -338,6 +361,45 @@ mod tests {
         );
         assert_eq!(reply.failure, None);
         assert_eq!(reply.notifications, ["window-renamed"]);
+    }
+
+    #[test]
+    fn commands_a_command_queues_add_their_output_to_its_own() {
+        let nonce = Nonce::new();
+        let s = sep(&nonce);
+        let t = transcript(&[
+            "%begin 1 10 1",
+            "%end 1 10 1",
+            "%begin 1 11 0",
+            "a hook's output",
+            "%end 1 11 0",
+            "%begin 1 12 1",
+            "from the branch",
+            "%end 1 12 1",
+            "%begin 1 13 1",
+            &s,
+            "%end 1 13 1",
+            "%begin 1 14 1",
+            "next",
+            "%end 1 14 1",
+        ]);
+        let reply = parse_reply(&t, &nonce, 2).unwrap();
+        assert_eq!(reply.outputs, vec![b"from the branch\n".to_vec(), b"next\n".to_vec()]);
+    }
+
+    #[test]
+    fn a_failing_queued_command_fails_the_round_trip() {
+        let nonce = Nonce::new();
+        let t = transcript(&[
+            "%begin 1 10 1",
+            "%end 1 10 1",
+            "%begin 1 12 1",
+            "no such pane",
+            "%error 1 12 1",
+        ]);
+        let reply = parse_reply(&t, &nonce, 1).unwrap();
+        assert!(reply.outputs.is_empty());
+        assert_eq!(reply.failure.as_deref(), Some(&b"no such pane"[..]));
     }
 
     #[test]

@@ -367,6 +367,17 @@ fn judge_tool(
 /// (normally `data("cases.json")` and `data("expected-failures.yaml")`); `label` names
 /// the run in its output.
 pub fn run(binary: &Path, label: &str, cases_path: &Path, expected_failures_path: &Path) -> SuiteReport {
+    run_with(binary, &[], label, cases_path, expected_failures_path)
+}
+
+/// [`run`] with `extra` arguments for the server (such as `--profile python`).
+pub fn run_with(
+    binary: &Path,
+    extra: &[&str],
+    label: &str,
+    cases_path: &Path,
+    expected_failures_path: &Path,
+) -> SuiteReport {
     let fixture = Fixture::start();
     let cases = load_cases(&fixture, cases_path);
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
@@ -377,13 +388,14 @@ pub fn run(binary: &Path, label: &str, cases_path: &Path, expected_failures_path
     let cases_file =
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{label}-{}.json", fixture.tmux.name));
     std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
-    let server = [
+    let mut server = vec![
         binary.to_string_lossy().into_owned(),
         "-L".into(),
         fixture.tmux.name.clone(),
         "--safety".into(),
         "destructive".into(),
     ];
+    server.extend(extra.iter().map(|arg| (*arg).to_string()));
 
     let mut text = String::new();
     let mut problems = Vec::new();

@@ -1,0 +1,226 @@
+//! `paneward doctor`: what paneward would do with this command line and environment,
+//! and whether it can serve. Each check prints one line; the last says yes, or why not.
+//! It reads tmux with one process per query (and tries the native client once) and
+//! never attaches a control client.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::app::App;
+use crate::config::{AuditTarget, Config};
+use crate::guard::caller::CallerPane;
+use crate::tmux::command::Command;
+use crate::tmux::control::policy;
+use crate::tmux::Tmux;
+
+/// What the server said about itself.
+struct ServerFacts {
+    pid: i64,
+    socket_path: String,
+    sessions: usize,
+    windows: usize,
+    panes: usize,
+}
+
+/// Exit status 0 when paneward can serve, 1 with the reason when not.
+pub fn run(config: &Config) -> ExitCode {
+    let mut report = Report::default();
+    let verdict = diagnose(config, &mut report);
+    for (label, text) in &report.lines {
+        println!("{label:<14} {text}");
+    }
+    match verdict {
+        Ok(()) => {
+            println!("\nok: paneward can serve");
+            ExitCode::SUCCESS
+        }
+        Err(reason) => {
+            println!("\nNOT OK: {reason}");
+            eprintln!("paneward doctor: {reason}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[derive(Default)]
+struct Report {
+    lines: Vec<(&'static str, String)>,
+}
+
+impl Report {
+    fn line(&mut self, label: &'static str, text: impl Into<String>) {
+        self.lines.push((label, text.into()));
+    }
+}
+
+fn diagnose(config: &Config, report: &mut Report) -> Result<(), String> {
+    let binary = resolve_binary(&config.tmux_binary);
+    let version = tmux_version(&binary);
+    report.line(
+        "tmux",
+        format!(
+            "{} ({})",
+            binary.display(),
+            version.as_deref().unwrap_or_else(|e| e.as_str())
+        ),
+    );
+    report.line(
+        "socket",
+        format!("{}, chosen by {}", config.address.label(), config.address_origin),
+    );
+    // The audit log is not opened here: doctor must not create the file.
+    let app = App::from_env(Config {
+        audit_log: None,
+        ..config.clone()
+    })?;
+    report.line(
+        "safety tier",
+        format!(
+            "{} ({} tools listed)",
+            config.safety,
+            app.catalog.listed(config.safety).count()
+        ),
+    );
+    report.line("profile", config.profile.to_string());
+    report.line(
+        "audit log",
+        match &config.audit_log {
+            None => "off (--audit-log PATH|- to keep one)".to_string(),
+            Some(AuditTarget::Stderr) => "standard error".to_string(),
+            Some(AuditTarget::File(path)) => path.display().to_string(),
+        },
+    );
+    if let Err(error) = version {
+        return Err(format!("cannot run tmux: {error}"));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let tmux = Tmux::subprocess_only(config.tmux_binary.clone(), config.address.clone());
+    let server = runtime.block_on(server_facts(&tmux));
+    let server = match server {
+        Ok(facts) => {
+            report.line(
+                "server",
+                format!(
+                    "answers: pid {}, socket {}, {} sessions, {} windows, {} panes",
+                    facts.pid, facts.socket_path, facts.sessions, facts.windows, facts.panes
+                ),
+            );
+            facts
+        }
+        Err(error) => {
+            report.line("server", format!("does not answer: {error}"));
+            return Err(format!(
+                "no tmux server answers on {}; start one (tmux {} new-session -d) or pick another socket",
+                config.address.label(),
+                config.address.flags().join(" ")
+            ));
+        }
+    };
+    report.line("caller pane", caller_line(app.caller.as_ref(), &server));
+    report.line("connection", runtime.block_on(connection_line(config, &tmux)));
+    Ok(())
+}
+
+/// The binary as it will be run: a bare name is looked up on PATH.
+fn resolve_binary(binary: &Path) -> PathBuf {
+    if binary.components().count() > 1 {
+        return binary.to_path_buf();
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(binary))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| binary.to_path_buf())
+}
+
+fn tmux_version(binary: &Path) -> Result<String, String> {
+    let output = std::process::Command::new(binary)
+        .arg("-V")
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+    if !output.status.success() {
+        return Err(format!("{} -V failed", binary.display()));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+async fn server_facts(tmux: &Tmux) -> Result<ServerFacts, String> {
+    let [identity, sessions, windows, panes] = tmux
+        .run_each([
+            Command::new("display-message").arg("-p").arg("#{pid} #{socket_path}"),
+            Command::new("list-sessions").arg("-F").arg("#{session_id}"),
+            Command::new("list-windows").arg("-a").arg("-F").arg("#{window_id}"),
+            Command::new("list-panes").arg("-a").arg("-F").arg("#{pane_id}"),
+        ])
+        .await
+        .map_err(|e| e.to_string())?;
+    let identity = String::from_utf8_lossy(&identity).trim().to_string();
+    let (pid, socket_path) = identity.split_once(' ').unwrap_or((identity.as_str(), ""));
+    let count = |bytes: &[u8]| String::from_utf8_lossy(bytes).lines().filter(|l| !l.is_empty()).count();
+    Ok(ServerFacts {
+        pid: pid.parse().unwrap_or(0),
+        socket_path: socket_path.to_string(),
+        sessions: count(&sessions),
+        windows: count(&windows),
+        panes: count(&panes),
+    })
+}
+
+fn caller_line(caller: Option<&CallerPane>, server: &ServerFacts) -> String {
+    match caller {
+        None if std::env::var_os("TMUX_PANE").is_none() => {
+            "none: not run inside tmux (TMUX_PANE unset), so no pane of paneward's own to protect".into()
+        }
+        None => "none: TMUX or TMUX_PANE is malformed".into(),
+        Some(caller) if caller.is_on_server(&server.socket_path, server.pid) => format!(
+            "{}, from TMUX_PANE; TMUX names this server (socket and pid match)",
+            caller.pane
+        ),
+        Some(caller) => format!(
+            "none on this server: TMUX names {} (pid {}), another server",
+            caller.socket_path, caller.server_pid
+        ),
+    }
+}
+
+/// Which connection calls would use, and why not control mode when not.
+async fn connection_line(config: &Config, tmux: &Tmux) -> String {
+    if !config.control_mode {
+        let one_shot = one_shot_line(config).await;
+        return format!("{one_shot}: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)");
+    }
+    let facts = match tmux.run_all(&policy::facts_query()).await {
+        Ok(outputs) => policy::parse_facts(&outputs),
+        Err(error) => Err(error),
+    };
+    match facts.map(|facts| policy::choose(&facts)) {
+        Ok(Ok(session)) => format!("control mode (tmux -C): would attach to session {session} at the first call"),
+        Ok(Err(refusal)) => format!("{}: {refusal}", one_shot_line(config).await),
+        Err(error) => format!("{}: cannot read the sessions ({error})", one_shot_line(config).await),
+    }
+}
+
+/// How a call goes without control mode: tried once, so a protocol mismatch shows.
+async fn one_shot_line(config: &Config) -> String {
+    let options = crate::tmux::Options {
+        control: false,
+        native: config.native_client,
+        max_clients: 1,
+    };
+    let probe = Tmux::with_options(config.tmux_binary.clone(), config.address.clone(), options);
+    let _ = probe
+        .run(crate::tmux::Command::new("display-message").arg("-p").arg("x"))
+        .await;
+    let report = probe.transport_report().await;
+    match report.transport {
+        crate::tmux::Transport::Native => "tmux's client protocol over its socket, no process per call".into(),
+        _ => match report.why.split_once("; ") {
+            Some((_, reason)) => format!("one tmux process per call ({reason})"),
+            None => "one tmux process per call".into(),
+        },
+    }
+}

@@ -1,0 +1,286 @@
+//! The gates: the only way a handler reaches tmux. The generated dispatch hands each
+//! handler the gate of its tool's tier, so what a handler can send is decided by its
+//! type, not by a check it must remember:
+//!
+//! - [`ReadGate`] (readonly tools) sends only [`ReadCommand`]s, the read-only allowlist.
+//! - [`ChangeGate`] (mutating tools) also sends [`ChangeCommand`]s, and reaches a pane's
+//!   input only through the cohort check ([`ChangeGate::deliver`]).
+//! - [`EndGate`] (destructive tools) also ends things, only through the checks of
+//!   `guard::end`, which refuse the caller's pane, window, session and server.
+//!
+//! The tmux handle itself sits in [`Backend`], whose field only this module can read.
+//!
+//! What each gate refuses is a compile error. A readonly handler cannot change tmux,
+//! nor send a command outside the read allowlist:
+//! ```compile_fail,E0599
+//! async fn handler(gate: &paneward::guard::ReadGate<'_>) {
+//!     let _ = gate.change_all(&[]).await;
+//! }
+//! ```
+//! ```compile_fail,E0308
+//! async fn handler(gate: &paneward::guard::ReadGate<'_>) {
+//!     let _ = gate.run(paneward::tmux::Command::new("kill-server")).await;
+//! }
+//! ```
+//! A mutating handler has no input verb to send around the cohort check, and cannot end
+//! anything:
+//! ```compile_fail,E0599
+//! let _ = paneward::guard::ChangeVerb::SendKeys;
+//! ```
+//! ```compile_fail,E0599
+//! async fn handler(gate: &paneward::guard::ChangeGate<'_>) {
+//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//! }
+//! ```
+//! A destructive handler can do all of it (this one compiles):
+//! ```no_run
+//! async fn handler(gate: &paneward::guard::EndGate<'_>) {
+//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//!     let _ = gate.change_all(&[]).await;
+//!     let _ = gate.run(paneward::tmux::ReadCommand::new(paneward::tmux::ReadVerb::ListPanes)).await;
+//! }
+//! ```
+
+use std::ops::Deref;
+use std::time::Duration;
+
+use crate::app::App;
+use crate::call::error::ToolError;
+use crate::call::runtime::CallContext;
+use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, COMMAND_TIMEOUT};
+use crate::tools::keys::KeyInput;
+
+/// The tmux server paneward drives, reachable for commands only through a gate.
+#[derive(Debug, Clone)]
+pub struct Backend {
+    tmux: Tmux,
+}
+
+impl Backend {
+    pub fn new(tmux: Tmux) -> Self {
+        Self { tmux }
+    }
+
+    /// Whether round trips sent together reach tmux in the order they were sent.
+    pub async fn keeps_order(&self) -> bool {
+        self.tmux.keeps_order().await
+    }
+
+    /// How the last round trip was sent, if one ran.
+    pub async fn last_transport(&self) -> Option<Transport> {
+        self.tmux.last_transport().await
+    }
+
+    /// The handle, for the gates' own checks in this module's siblings.
+    pub(super) fn tmux(&self) -> &Tmux {
+        &self.tmux
+    }
+}
+
+/// What a readonly handler can do: read tmux, read paneward's configuration.
+pub struct ReadGate<'a> {
+    app: &'a App,
+    context: &'a CallContext,
+}
+
+impl<'a> ReadGate<'a> {
+    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
+        Self { app, context }
+    }
+
+    /// paneward's state: configuration, catalogue, caller pane (never a way to tmux).
+    pub fn app(&self) -> &'a App {
+        self.app
+    }
+
+    pub fn context(&self) -> &'a CallContext {
+        self.context
+    }
+
+    /// Runs one read and returns its standard output.
+    ///
+    /// # Errors
+    /// See [`TmuxError`].
+    pub async fn run(&self, command: ReadCommand) -> Result<Vec<u8>, TmuxError> {
+        self.app.backend.tmux().run(command.into()).await
+    }
+
+    /// Runs `commands` in one round trip; one output per command.
+    ///
+    /// # Errors
+    /// The first command's failure.
+    pub async fn run_all(&self, commands: &[ReadCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
+        self.run_all_within(commands, COMMAND_TIMEOUT).await
+    }
+
+    /// [`ReadGate::run_all`] with a timeout of its own.
+    ///
+    /// # Errors
+    /// As [`ReadGate::run_all`].
+    pub async fn run_all_within(&self, commands: &[ReadCommand], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let commands: Vec<Command> = commands.iter().cloned().map(Command::from).collect();
+        self.app.backend.tmux().run_all_within(&commands, timeout).await
+    }
+
+    /// [`ReadGate::run_all`] for a fixed number of commands, their outputs by position.
+    ///
+    /// # Errors
+    /// As [`ReadGate::run_all`]; also a reply with another number of outputs.
+    pub async fn run_each<const N: usize>(&self, commands: [ReadCommand; N]) -> Result<[Vec<u8>; N], TmuxError> {
+        self.app.backend.tmux().run_each(commands.map(Command::from)).await
+    }
+}
+
+/// A command that changes tmux but neither types into a pane nor ends anything: those
+/// go through [`ChangeGate::deliver`] and `EndGate` only. Built from a [`ChangeVerb`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct ChangeCommand(Command);
+
+/// The tmux commands a mutating tool may send directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeVerb {
+    NewSession,
+    NewWindow,
+    SplitWindow,
+    RenameSession,
+    RenameWindow,
+    SelectWindow,
+    SelectPane,
+    SelectLayout,
+    ResizePane,
+    ResizeWindow,
+    SwapPane,
+    MoveWindow,
+    JoinPane,
+    BreakPane,
+    ClearHistory,
+    SetOption,
+    SetEnvironment,
+    SetBuffer,
+    LoadBuffer,
+    DeleteBuffer,
+    CopyMode,
+    PipePane,
+    WaitFor,
+}
+
+impl ChangeVerb {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NewSession => "new-session",
+            Self::NewWindow => "new-window",
+            Self::SplitWindow => "split-window",
+            Self::RenameSession => "rename-session",
+            Self::RenameWindow => "rename-window",
+            Self::SelectWindow => "select-window",
+            Self::SelectPane => "select-pane",
+            Self::SelectLayout => "select-layout",
+            Self::ResizePane => "resize-pane",
+            Self::ResizeWindow => "resize-window",
+            Self::SwapPane => "swap-pane",
+            Self::MoveWindow => "move-window",
+            Self::JoinPane => "join-pane",
+            Self::BreakPane => "break-pane",
+            Self::ClearHistory => "clear-history",
+            Self::SetOption => "set-option",
+            Self::SetEnvironment => "set-environment",
+            Self::SetBuffer => "set-buffer",
+            Self::LoadBuffer => "load-buffer",
+            Self::DeleteBuffer => "delete-buffer",
+            Self::CopyMode => "copy-mode",
+            Self::PipePane => "pipe-pane",
+            Self::WaitFor => "wait-for",
+        }
+    }
+}
+
+impl ChangeCommand {
+    pub fn new(verb: ChangeVerb) -> Self {
+        Self(Command::new(verb.name()))
+    }
+
+    #[must_use]
+    pub fn arg(self, text: impl Into<String>) -> Self {
+        Self(self.0.arg(text))
+    }
+
+    /// An argument that never appears in logs or errors.
+    #[must_use]
+    pub fn sensitive_arg(self, text: impl Into<String>) -> Self {
+        Self(self.0.sensitive_arg(text))
+    }
+}
+
+/// A read may stand in a list of changes (to read back what a change did, in the same
+/// round trip).
+impl From<ReadCommand> for ChangeCommand {
+    fn from(read: ReadCommand) -> Self {
+        Self(read.into())
+    }
+}
+
+/// What a mutating handler can do: everything a readonly one can, change tmux, and type
+/// into panes through the cohort check.
+pub struct ChangeGate<'a> {
+    read: ReadGate<'a>,
+}
+
+impl<'a> ChangeGate<'a> {
+    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
+        Self {
+            read: ReadGate::new(app, context),
+        }
+    }
+
+    /// Runs `commands` (changes, and reads among them) in one round trip, in order.
+    ///
+    /// # Errors
+    /// The first command's failure.
+    pub async fn change_all(&self, commands: &[ChangeCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let commands: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
+        self.read.app.backend.tmux().run_all(&commands).await
+    }
+
+    /// Types `keys` (then Enter if `enter`) into `target` in one tmux step with the
+    /// cohort check (`guard::cohort`); returns the panes that received it.
+    ///
+    /// # Errors
+    /// The check refused (the message names the pane and the rule), or tmux failed.
+    pub async fn deliver(
+        &self,
+        target: PaneId,
+        force: bool,
+        keys: &KeyInput,
+        enter: bool,
+    ) -> Result<Vec<PaneId>, ToolError> {
+        super::cohort::deliver(self.read.app, target, force, keys, enter).await
+    }
+}
+
+impl<'a> Deref for ChangeGate<'a> {
+    type Target = ReadGate<'a>;
+    fn deref(&self) -> &ReadGate<'a> {
+        &self.read
+    }
+}
+
+/// What a destructive handler can do: everything a mutating one can, and end things
+/// through the checks of `guard::end`.
+pub struct EndGate<'a> {
+    change: ChangeGate<'a>,
+}
+
+impl<'a> EndGate<'a> {
+    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
+        Self {
+            change: ChangeGate::new(app, context),
+        }
+    }
+}
+
+impl<'a> Deref for EndGate<'a> {
+    type Target = ChangeGate<'a>;
+    fn deref(&self) -> &ChangeGate<'a> {
+        &self.change
+    }
+}

@@ -1,0 +1,108 @@
+//! The cohort check and the input as one indivisible step inside tmux.
+//!
+//! tmux runs one client's `;`-chained command list to its end before it runs another
+//! client's commands: a client's queue is run until it is empty unless a command waits
+//! (cmd-queue.c `cmdq_next`), and none of these wait (`if-shell -F` decides at once
+//! and inserts its commands right after itself). So one round trip reads the target's
+//! window, prints tmux's own verdict on the rules, and types only if that verdict
+//! holds; nothing another client does can fall between the check and the input.
+//!
+//! The verdict is a tmux format built from pane ids, the server pid and constants
+//! only; caller text never enters it, and typed text stays inside the `send-keys`
+//! arguments. It mirrors [`super::cohort::evaluate`], which explains a refusal or names
+//! the receivers from the same reading; the two must agree.
+
+use crate::guard::caller::CallerPane;
+use crate::tmux::script::command_line;
+use crate::tmux::{Command, PaneId};
+
+/// Expands to `x` for a pane that breaks a rule `force` does not lift, else to nothing.
+/// The caller pane is recognised by its id and the server's pid (a stricter test than
+/// [`super::caller::is_caller`], which also compares socket paths).
+fn breaks_a_rule(force: bool, caller: Option<&CallerPane>) -> String {
+    let mut rules = String::from("#{?#{pane_dead},x,}#{?#{pane_input_off},x,}");
+    if !force {
+        rules.push_str("#{?#{pane_in_mode},x,}");
+        if let Some(caller) = caller {
+            rules.push_str(&format!(
+                "#{{?#{{&&:#{{==:#{{pane_id}},{}}},#{{==:#{{pid}},{}}}}},x,}}",
+                caller.pane, caller.server_pid
+            ));
+        }
+    }
+    rules
+}
+
+/// A format that, expanded for `target`, is `1` when input to `target` may go in and
+/// `0` when a member of its cohort breaks a rule: the target itself, and with
+/// `synchronize-panes` on in the target, every pane of its window that has it on too.
+pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&CallerPane>) -> String {
+    let rules = breaks_a_rule(force, caller);
+    // `#{P:…}` expands once per pane of the window, each with its own options.
+    let member = format!("#{{?#{{||:#{{==:#{{pane_id}},{target}}},#{{synchronize-panes}}}},{rules},}}");
+    format!("#{{?#{{?#{{synchronize-panes}},#{{P:{member}}},{rules}}},0,1}}")
+}
+
+/// Prints the verdict, as the input that follows in the same round trip will see it.
+pub(super) fn print_verdict(target: PaneId, verdict: &str) -> Command {
+    Command::new("display-message")
+        .arg("-p")
+        .arg("-t")
+        .arg(target.to_string())
+        .arg(verdict)
+}
+
+/// Runs `input` (commands for `target`) only if the verdict is `1` at that moment. The
+/// commands travel as one argument in tmux's command language, which tmux parses back
+/// into exactly the arguments they were built with; it is sensitive, as typed text is.
+pub(super) fn type_if(target: PaneId, verdict: &str, input: &[Command]) -> Command {
+    Command::new("if-shell")
+        .arg("-F")
+        .arg("-t")
+        .arg(target.to_string())
+        .arg(verdict)
+        .sensitive_arg(command_line(input))
+}
+
+/// Reads the printed verdict: `Some(true)` if the input went in.
+pub(super) fn parse_verdict(output: &[u8]) -> Option<bool> {
+    match output.strip_suffix(b"\n").unwrap_or(output) {
+        b"1" => Some(true),
+        b"0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdict_holds_only_ids_numbers_and_constants() {
+        let caller = CallerPane::from_env(Some("/tmp/odd,}{#path/s,4242,0"), Some("%9"));
+        let format = verdict_format(PaneId(3), false, caller.as_ref());
+        assert!(format.contains("#{==:#{pane_id},%3}") && format.contains("#{==:#{pid},4242}"));
+        assert!(!format.contains("odd"), "the socket path never enters a format");
+        assert!(!verdict_format(PaneId(3), true, caller.as_ref()).contains("pane_in_mode"));
+        let opens = format.matches('{').count();
+        assert_eq!(opens, format.matches('}').count(), "{format}");
+    }
+
+    #[test]
+    fn the_input_is_one_redacted_argument() {
+        let send = Command::new("send-keys").arg("-t").arg("%3").sensitive_arg("a'b\n;c");
+        let command = type_if(PaneId(3), "1", std::slice::from_ref(&send));
+        assert_eq!(command.summary(), "if-shell -F -t %3 1 <redacted>");
+        let inner = command.argv().last().unwrap_or_default().to_string();
+        assert_eq!(inner, command_line(&[send]));
+        assert!(!inner.contains('\n'), "a control character travels as an escape");
+    }
+
+    #[test]
+    fn only_a_printed_one_or_zero_is_a_verdict() {
+        assert_eq!(parse_verdict(b"1\n"), Some(true));
+        assert_eq!(parse_verdict(b"0\n"), Some(false));
+        assert_eq!(parse_verdict(b""), None);
+        assert_eq!(parse_verdict(b"10\n"), None);
+    }
+}

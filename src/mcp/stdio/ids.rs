@@ -1,0 +1,174 @@
+//! Swapping request ids in message lines without re-encoding the rest of the line.
+//!
+//! rmcp can carry only string and 64-bit signed integer ids and answers any other
+//! (a float, 18446744073709551615) without one. So each request reaches rmcp with
+//! its arrival number as id, and the response goes back with the client's id exactly
+//! as it was written. Only the id's bytes change; the rest of the line is untouched,
+//! so a line grows by at most [`ID_GROWTH`] bytes on its way to rmcp.
+
+use std::ops::Range;
+
+/// The most bytes an id swap adds to a line: an arrival number is at most 19
+/// digits, and the shortest id a client can write is one byte.
+pub const ID_GROWTH: usize = 18;
+
+/// The byte range of the value of the top-level member `id` of `text`, a JSON object
+/// already known to be valid. Of repeated members the last counts, as in serde_json.
+pub fn id_span(text: &[u8]) -> Option<Range<usize>> {
+    let mut at = skip_space(text, 0);
+    if text.get(at) != Some(&b'{') {
+        return None;
+    }
+    at += 1;
+    let mut found = None;
+    loop {
+        at = skip_space(text, at);
+        match text.get(at)? {
+            b'}' => return found,
+            b',' => {
+                at += 1;
+                continue;
+            }
+            b'"' => {}
+            _ => return None,
+        }
+        let key_end = string_end(text, at)?;
+        let raw_key = &text[at..key_end];
+        // Only a key with an escape needs decoding to tell whether it is `id`.
+        let is_id = raw_key == b"\"id\""
+            || (raw_key.contains(&b'\\') && serde_json::from_slice::<String>(raw_key).ok()? == "id");
+        at = skip_space(text, key_end);
+        if text.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_space(text, at + 1);
+        let value_end = value_end(text, at)?;
+        if is_id {
+            found = Some(at..value_end);
+        }
+        at = value_end;
+    }
+}
+
+/// `text` with the bytes in `span` replaced by `id`.
+pub fn replace(text: &[u8], span: Range<usize>, id: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + id.len() + 1);
+    out.extend_from_slice(&text[..span.start]);
+    out.extend_from_slice(id);
+    out.extend_from_slice(&text[span.end..]);
+    out
+}
+
+/// rmcp writes responses as `{"jsonrpc":"2.0","id":<id>,…`.
+const RESPONSE_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+
+/// The arrival number a response line of rmcp's answers, and where it stands.
+pub fn response_arrival(line: &[u8]) -> Option<(i64, Range<usize>)> {
+    let rest = line.strip_prefix(RESPONSE_HEAD)?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit() || **b == b'-').count();
+    if rest.get(digits) != Some(&b',') {
+        return None;
+    }
+    let number = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    Some((number, RESPONSE_HEAD.len()..RESPONSE_HEAD.len() + digits))
+}
+
+fn skip_space(text: &[u8], mut at: usize) -> usize {
+    while text.get(at).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+        at += 1;
+    }
+    at
+}
+
+/// The index after the string that opens at `start`.
+fn string_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut at = start + 1;
+    loop {
+        match text.get(at)? {
+            b'\\' => at += 2,
+            b'"' => return Some(at + 1),
+            _ => at += 1,
+        }
+    }
+}
+
+/// The index after the JSON value that starts at `start`.
+fn value_end(text: &[u8], start: usize) -> Option<usize> {
+    match text.get(start)? {
+        b'"' => string_end(text, start),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut at = start;
+            loop {
+                match text.get(at)? {
+                    b'"' => {
+                        at = string_end(text, at)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+        }
+        _ => {
+            let mut at = start;
+            while text
+                .get(at)
+                .is_some_and(|b| !matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'))
+            {
+                at += 1;
+            }
+            Some(at)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id_of(text: &str) -> Option<&str> {
+        id_span(text.as_bytes()).map(|span| &text[span])
+    }
+
+    #[test]
+    fn the_top_level_id_is_found_whatever_surrounds_it() {
+        assert_eq!(id_of(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#), Some("7"));
+        assert_eq!(
+            id_of(r#" { "params" : {"id": 1, "x": ["}", "\"id\""]}, "id" : "a\"b" } "#),
+            Some(r#""a\"b""#)
+        );
+        assert_eq!(id_of(r#"{"id":18446744073709551615}"#), Some("18446744073709551615"));
+        assert_eq!(id_of(r#"{"id":1.5e3,"method":"x"}"#), Some("1.5e3"));
+        assert_eq!(id_of(r#"{"\u0069d":1}"#), Some("1"), "escaped key");
+        assert_eq!(id_of(r#"{"id":1,"id":2}"#), Some("2"), "the last one, as serde_json");
+        assert_eq!(id_of(r#"{"method":"x","params":{"id":3}}"#), None);
+        assert_eq!(id_of("[1]"), None);
+    }
+
+    #[test]
+    fn a_swap_changes_only_the_id() {
+        let text = br#"{"id": "k" , "method":"ping"}"#;
+        let span = id_span(text).unwrap();
+        assert_eq!(replace(text, span, b"42"), br#"{"id": 42 , "method":"ping"}"#);
+    }
+
+    #[test]
+    fn responses_name_their_arrival_number() {
+        let line = br#"{"jsonrpc":"2.0","id":12,"result":{}}"#;
+        let (arrival, span) = response_arrival(line).unwrap();
+        assert_eq!(arrival, 12);
+        assert_eq!(
+            replace(line, span, br#""k""#),
+            br#"{"jsonrpc":"2.0","id":"k","result":{}}"#
+        );
+        assert_eq!(response_arrival(br#"{"jsonrpc":"2.0","error":{}}"#), None);
+    }
+}

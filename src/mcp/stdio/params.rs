@@ -1,0 +1,93 @@
+//! Checking the `params` of the requests paneward serves before rmcp sees them.
+//!
+//! rmcp 3.11 reads a request whose params do not fit its method as a custom request
+//! and answers -32601 with the bare method name (`tools/call` with `"name": 5`), or,
+//! for params that are not an object, answers -32600 without the id. JSON-RPC wants
+//! -32602; the answer here names the member at fault by its JSON pointer.
+
+use rmcp::model::{CallToolRequestParams, InitializeRequestParams, PaginatedRequestParams};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use serde_path_to_error::Segment;
+
+/// What is wrong with the params of a request for `method`, if anything.
+pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
+    let params = message.get("params");
+    match method {
+        "initialize" => fits::<InitializeRequestParams>(params, true),
+        "tools/call" => fits::<CallToolRequestParams>(params, true),
+        "tools/list" => fits::<PaginatedRequestParams>(params, false),
+        _ => fits::<Map<String, Value>>(params, false),
+    }
+}
+
+fn fits<P: DeserializeOwned>(params: Option<&Value>, required: bool) -> Option<String> {
+    let params = match params {
+        None if required => return Some("/params: missing; this method takes an object".into()),
+        None => return None,
+        Some(params) if !params.is_object() => return Some("/params: must be an object".into()),
+        Some(params) => params,
+    };
+    let error = serde_path_to_error::deserialize::<_, P>(params).err()?;
+    let pointer: String = error
+        .path()
+        .iter()
+        .filter_map(|segment| match segment {
+            Segment::Seq { index } => Some(format!("/{index}")),
+            Segment::Map { key } => Some(format!("/{}", paneward_contract::pointer_token(key))),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect();
+    Some(format!("/params{pointer}: {}", error.into_inner()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problem_of(method: &str, message: Value) -> Option<String> {
+        problem(method, message.as_object().unwrap())
+    }
+
+    #[test]
+    fn a_tool_call_names_the_member_at_fault() {
+        let cases = [
+            (json!({}), "/params: missing"),
+            (json!({"params": {}}), "/params: missing field `name`"),
+            (json!({"params": {"name": 5}}), "/params/name: invalid type"),
+            (
+                json!({"params": {"name": "x", "arguments": [1]}}),
+                "/params/arguments: invalid type",
+            ),
+            (
+                json!({"params": {"name": "x", "arguments": "a"}}),
+                "/params/arguments: invalid type",
+            ),
+            (
+                json!({"params": {"name": "x", "arguments": 3}}),
+                "/params/arguments: invalid type",
+            ),
+            (json!({"params": [1]}), "/params: must be an object"),
+        ];
+        for (message, expected) in cases {
+            let found = problem_of("tools/call", message.clone()).unwrap_or_default();
+            assert!(found.starts_with(expected), "{message}: {found}");
+        }
+        assert_eq!(problem_of("tools/call", json!({"params": {"name": "x"}})), None);
+        let with_arguments = json!({"params": {"name": "x", "arguments": {"a": 1}}});
+        assert_eq!(problem_of("tools/call", with_arguments), None);
+    }
+
+    #[test]
+    fn params_are_optional_objects_elsewhere() {
+        assert_eq!(problem_of("tools/list", json!({})), None);
+        assert_eq!(problem_of("ping", json!({"params": {}})), None);
+        for method in ["tools/list", "ping"] {
+            let found = problem_of(method, json!({"params": []})).unwrap_or_default();
+            assert!(found.starts_with("/params: must be an object"), "{method}: {found}");
+        }
+        let found = problem_of("tools/list", json!({"params": {"cursor": 1}})).unwrap_or_default();
+        assert!(found.starts_with("/params/cursor"), "{found}");
+    }
+}

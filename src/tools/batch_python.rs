@@ -1,0 +1,242 @@
+//! `call_read_tools_batch` in the envelope of libtmux-mcp's Python server
+//! (`--profile python`, `schemas/profiles/python/call_read_tools_batch.json`): the same
+//! rows as the default batch ([`super::batch::run_rows`]), encoded the Python way, and
+//! held to the same 1,000,000-byte response line.
+
+use rmcp::model::JsonObject;
+use serde_json::{json, Value};
+
+use crate::app::App;
+use crate::call::error::ToolError;
+use crate::call::runtime::CallContext;
+use crate::tools::batch::{line_bound, run_rows, RowOutcome, REPLY_LINE_LIMIT};
+
+/// The most operations one batch runs; the Python schema sets no bound, paneward keeps
+/// the default contract's.
+pub const MAX_OPERATIONS: usize = 16;
+
+/// Runs the batch that `arguments` (already valid against the profile's input schema)
+/// asks for and encodes it.
+///
+/// # Errors
+/// More than [`MAX_OPERATIONS`] operations, or a fault in paneward; a failing operation
+/// is a failed row.
+pub async fn call_read_tools_batch(app: &App, context: &CallContext, arguments: Value) -> Result<Value, ToolError> {
+    let (calls, stop_on_error) = operations(&arguments)?;
+    let rows = run_rows(app, context, &calls, stop_on_error).await;
+    let output = encode(&calls, rows, stop_on_error);
+    fit(context, output, REPLY_LINE_LIMIT)
+}
+
+type Calls = Vec<(String, Option<JsonObject>)>;
+
+fn operations(arguments: &Value) -> Result<(Calls, bool), ToolError> {
+    let Some(items) = arguments.get("operations").and_then(Value::as_array) else {
+        return Err(ToolError::invalid_argument(
+            "/operations",
+            "must be a list of operations",
+        ));
+    };
+    if items.len() > MAX_OPERATIONS {
+        return Err(ToolError::invalid_argument(
+            "/operations",
+            format!("at most {MAX_OPERATIONS} operations, not {}", items.len()),
+        ));
+    }
+    let calls = items
+        .iter()
+        .map(|item| {
+            let tool = item.get("tool").and_then(Value::as_str).unwrap_or_default().to_string();
+            let arguments = item.get("arguments").and_then(Value::as_object).cloned();
+            (tool, arguments)
+        })
+        .collect();
+    let stop = arguments.get("on_error").and_then(Value::as_str) != Some("continue");
+    Ok((calls, stop))
+}
+
+/// The Python envelope of the rows: attempted rows in order, up to the first failure
+/// when stopping on errors.
+fn encode(calls: &Calls, rows: Vec<RowOutcome>, stop_on_error: bool) -> Value {
+    let mut results = Vec::with_capacity(rows.len());
+    let (mut succeeded, mut failed, mut stopped_at) = (0u64, 0u64, Value::Null);
+    for (index, ((tool, _), row)) in calls.iter().zip(rows).enumerate() {
+        let (success, error, content, structured) = match row.result {
+            Ok(structured) => {
+                let text = structured.to_string();
+                (true, Value::Null, json!([{"type": "text", "text": text}]), structured)
+            }
+            Err(error) => {
+                let message = error.message().to_string();
+                (
+                    false,
+                    json!(message),
+                    json!([{"type": "text", "text": message}]),
+                    Value::Null,
+                )
+            }
+        };
+        if success {
+            succeeded += 1;
+        } else {
+            failed += 1;
+        }
+        results.push(json!({
+            "index": index,
+            "tool": tool,
+            "success": success,
+            "elapsed_seconds": row.elapsed.as_secs_f64(),
+            "error": error,
+            "content": content,
+            "structured_content": structured,
+            "meta": Value::Null,
+        }));
+        if !success && stop_on_error {
+            stopped_at = json!(index);
+            break;
+        }
+    }
+    json!({
+        "results": results,
+        "succeeded": succeeded,
+        "failed": failed,
+        "stopped_at": stopped_at,
+        "response_truncated": false,
+        "response_truncated_bytes": 0,
+    })
+}
+
+/// Elides whole rows' payloads (`content` and `structured_content`), largest first,
+/// until the response line fits in `limit` bytes; `response_truncated_bytes` counts
+/// their compact JSON.
+///
+/// # Errors
+/// The reply cannot be measured, or does not fit with every payload elided.
+fn fit(context: &CallContext, output: Value, limit: usize) -> Result<Value, ToolError> {
+    if line_bound(context, &output)? <= limit {
+        return Ok(output);
+    }
+    let mut measured = context.reply_line_len(output.clone())?;
+    if measured <= limit {
+        return Ok(output);
+    }
+    let mut fields = match output {
+        Value::Object(fields) => fields,
+        _ => return Err(ToolError::internal("the batch reply is not an object")),
+    };
+    let Some(Value::Array(mut results)) = fields.remove("results") else {
+        return Err(ToolError::internal("the batch reply has no results"));
+    };
+    let mut payloads: Vec<Payload> = results.iter().enumerate().filter_map(payload).collect();
+    // Largest first; of equal ones, the later row goes first so earlier rows survive.
+    payloads.sort_by(|a, b| b.saving.cmp(&a.saving).then(b.row.cmp(&a.row)));
+    let mut payloads = payloads.into_iter();
+    let mut dropped = 0usize;
+    loop {
+        // Drop by the predicted saving until the line should fit, then measure once.
+        let mut predicted = measured;
+        while predicted > limit {
+            let Some(next) = payloads.next() else { break };
+            if let Some(Value::Object(item)) = results.get_mut(next.row) {
+                item.insert("content".into(), json!([]));
+                item.insert("structured_content".into(), Value::Null);
+            }
+            dropped += next.size;
+            predicted = predicted.saturating_sub(next.saving);
+        }
+        let mut candidate = fields.clone();
+        candidate.insert("results".into(), Value::Array(results.clone()));
+        candidate.insert("response_truncated".into(), json!(true));
+        candidate.insert("response_truncated_bytes".into(), json!(dropped));
+        let candidate = Value::Object(candidate);
+        measured = context.reply_line_len(candidate.clone())?;
+        if measured <= limit {
+            return Ok(candidate);
+        }
+        if payloads.len() == 0 {
+            return Err(ToolError::internal(format!(
+                "the batch reply is {measured} bytes with every result elided, over the {limit}-byte limit"
+            )));
+        }
+    }
+}
+
+/// What eliding one row's payload saves.
+struct Payload {
+    row: usize,
+    /// Bytes the response line loses: the payload in `structuredContent` and, escaped,
+    /// in its text copy, less the `[]` and `null` that replace it.
+    saving: usize,
+    /// The payload's compact JSON length, which `response_truncated_bytes` counts.
+    size: usize,
+}
+
+fn payload((row, item): (usize, &Value)) -> Option<Payload> {
+    let mut saving = 0;
+    let mut size = 0;
+    for (key, empty) in [("content", "[]"), ("structured_content", "null")] {
+        let Some(value) = item.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let compact = value.to_string();
+        if compact == empty {
+            continue;
+        }
+        let escaped = Value::String(compact.clone()).to_string().len() - 2;
+        size += compact.len();
+        saving += (compact.len() - empty.len()) + escaped.saturating_sub(empty.len());
+    }
+    (size > 0).then_some(Payload { row, saving, size })
+}
+
+/// The compact JSON bytes of a row's payload.
+#[cfg(test)]
+fn payload_size(row: &Value) -> usize {
+    payload((0, row)).map_or(0, |p| p.size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::RequestId;
+
+    fn row(index: usize, text: &str) -> Value {
+        json!({"index": index, "tool": "capture_pane", "success": true, "elapsed_seconds": 0.0,
+               "error": null, "content": [{"type": "text", "text": text}],
+               "structured_content": {"lines": [text]}, "meta": null})
+    }
+
+    fn output(rows: Vec<Value>) -> Value {
+        json!({"results": rows, "succeeded": 3, "failed": 0, "stopped_at": null,
+               "response_truncated": false, "response_truncated_bytes": 0})
+    }
+
+    #[test]
+    fn the_largest_payloads_are_elided_until_the_line_fits() {
+        let context = CallContext::for_request(RequestId::Number(1));
+        let big = "\"x\" ".repeat(20_000);
+        let before = output(vec![row(0, "small"), row(1, &big), row(2, &big)]);
+        let limit = context.reply_line_len(before.clone()).unwrap() - 1000;
+        let fitted = fit(&context, before.clone(), limit).unwrap();
+        assert!(context.reply_line_len(fitted.clone()).unwrap() <= limit);
+        assert_eq!(fitted["response_truncated"], true);
+        assert_eq!(fitted["results"][0], before["results"][0]);
+        assert_eq!(
+            fitted["results"][1], before["results"][1],
+            "the earlier of equal rows stays"
+        );
+        assert_eq!(fitted["results"][2]["structured_content"], Value::Null);
+        assert_eq!(fitted["results"][2]["content"], json!([]));
+        assert_eq!(
+            fitted["response_truncated_bytes"],
+            json!(payload_size(&before["results"][2]))
+        );
+    }
+
+    #[test]
+    fn more_than_sixteen_operations_are_refused() {
+        let ops: Vec<Value> = (0..17).map(|_| json!({"tool": "list_sessions"})).collect();
+        let error = operations(&json!({"operations": ops})).unwrap_err();
+        assert!(error.message().contains("/operations"), "{}", error.message());
+    }
+}

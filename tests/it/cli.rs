@@ -1,0 +1,197 @@
+//! The operator's commands: `paneward call`, `paneward doctor`, and the notice a
+//! person sees when starting the server at a terminal.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+use crate::support::{clean_env, TmuxServer};
+
+fn paneward(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    command.envs(env.iter().copied()).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn call_prints_the_structured_result_as_json() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_showing("echo called-from-a-shell", "called-from-a-shell");
+    let out = paneward(&["call", "list_panes", "-L", &tmux.name], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let panes: Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::support::assert_valid_output("list_panes", &panes);
+    assert!(text(&out.stdout).contains("\n  "), "pretty-printed");
+    let args = json!({"pane_id": pane}).to_string();
+    let out = paneward(&["-L", &tmux.name, "call", "snapshot_pane", &args], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let snapshot: Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::support::assert_valid_output("snapshot_pane", &snapshot);
+    assert!(snapshot.to_string().contains("called-from-a-shell"));
+}
+
+#[test]
+fn call_errors_go_to_stderr_with_status_one_and_nothing_changes() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    // Bad input: the pointer and rule, exit 1.
+    let out = paneward(&["-L", &tmux.name, "call", "capture_pane", r#"{"pane_id": 7}"#], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("/pane_id"), "{}", text(&out.stderr));
+    // The tier holds: send_keys is refused at readonly, and nothing is typed.
+    let args = json!({"paneId": pane, "keys": "echo typed-by-call", "enter": true}).to_string();
+    let out = paneward(
+        &["-L", &tmux.name, "--safety", "readonly", "call", "send_keys", &args],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("send_keys"), "{}", text(&out.stderr));
+    assert!(!tmux.capture(&pane).contains("typed-by-call"));
+    let out = paneward(&["-L", &tmux.name, "call", "no_such_tool"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = paneward(&["-L", &tmux.name, "call", "list_panes", "[]"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("JSON object"));
+}
+
+#[test]
+fn doctor_reports_a_server_that_answers_and_exits_zero() {
+    let tmux = TmuxServer::start();
+    tmux.window_running("exec sleep 100000");
+    let out = paneward(&["doctor", "-L", &tmux.name], &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains(&format!("socket name {:?} (-L), chosen by --socket-name", tmux.name)),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 sessions, 2 windows, 2 panes"), "{stdout}");
+    assert!(stdout.contains("safety tier    mutating"), "{stdout}");
+    assert!(stdout.contains("profile        default"), "{stdout}");
+    assert!(stdout.contains("caller pane    none: not run inside tmux"), "{stdout}");
+    assert!(stdout.contains("connection     control mode"), "{stdout}");
+    assert!(stdout.contains("ok: paneward can serve"), "{stdout}");
+
+    let out = paneward(
+        &["doctor", "--no-control-mode", "--profile", "python"],
+        &[("PANEWARD_SOCKET_NAME", &tmux.name)],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("chosen by PANEWARD_SOCKET_NAME"), "{stdout}");
+    assert!(stdout.contains("profile        python"), "{stdout}");
+    assert!(
+        stdout.contains("tmux's client protocol over its socket, no process per call: control mode is off"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn doctor_says_why_control_mode_is_refused() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-option", "-g", "detach-on-destroy", "no-detached"]);
+    let out = paneward(&["doctor", "-L", &tmux.name], &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "tmux's client protocol over its socket, no process per call: a session uses detach-on-destroy no-detached"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn doctor_says_when_the_native_client_cannot_speak_to_tmux() {
+    let tmux = TmuxServer::start();
+    let out = paneward(
+        &["doctor", "-L", &tmux.name, "--no-control-mode"],
+        &[("PANEWARD_NATIVE_PROTOCOL", "7")],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("one tmux process per call (tmux speaks client protocol version 8, paneward spoke 7)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn doctor_without_a_server_exits_one_with_the_reason() {
+    let name = format!("pw-doctor-none-{}", std::process::id());
+    let out = paneward(&["doctor", "-L", &name], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no tmux server answers on socket name"), "{stderr}");
+    assert!(
+        text(&out.stdout).contains("server         does not answer"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = paneward(&["doctor", "--tmux", "/nonexistent/tmux"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot run tmux"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn help_names_every_new_flag_and_subcommand() {
+    let out = paneward(&["--help"], &[]);
+    let help = text(&out.stdout);
+    for word in [
+        "paneward call TOOL [JSON]",
+        "paneward doctor",
+        "--profile NAME",
+        "PANEWARD_PROFILE",
+        "--audit-log PATH|-",
+    ] {
+        assert!(help.contains(word), "--help lacks {word}");
+    }
+}
+
+#[test]
+fn at_a_terminal_the_server_says_how_it_is_meant_to_be_run_and_then_serves() {
+    let tmux = TmuxServer::start();
+    let binary = env!("CARGO_BIN_EXE_paneward");
+    // `script` gives paneward a terminal on standard input; Ctrl-D typed there ends it.
+    let mut command = Command::new("script");
+    clean_env(&mut command);
+    let out = command
+        .args(["-qec", &format!("{binary} -L {}", tmux.name), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"\x04")?;
+            child.wait_with_output()
+        })
+        .expect("run script (util-linux)");
+    let seen = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{seen}");
+    for line in [
+        "paneward is an MCP server",
+        "paneward doctor",
+        "paneward call list_panes",
+    ] {
+        assert!(seen.contains(line), "{line:?} missing from:\n{seen}");
+    }
+    // Started by a client (standard input a pipe), it says nothing of the kind.
+    let mut command = Command::new(binary);
+    clean_env(&mut command);
+    let piped = command
+        .args(["-L", &tmux.name])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        !text(&piped.stderr).contains("paneward is an MCP server"),
+        "{}",
+        text(&piped.stderr)
+    );
+}

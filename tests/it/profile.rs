@@ -1,0 +1,199 @@
+//! `--profile python`: `call_read_tools_batch` advertised exactly as the Python page
+//! states it and answered in its envelope; every other tool unchanged.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use serde_json::{json, Value};
+
+use crate::support::{seed_blocks, TmuxServer};
+
+const SEED: &str = "001_039d2ea31acf6622.txt";
+
+fn python_schema(member: &str) -> Value {
+    let text =
+        std::fs::read_to_string(crate::support::root().join("schemas/profiles/python/call_read_tools_batch.json"))
+            .unwrap();
+    serde_json::from_str::<Value>(&text).unwrap()[member].clone()
+}
+
+#[track_caller]
+fn assert_valid_python_batch(value: &Value) {
+    let validator = jsonschema::validator_for(&python_schema("outputSchema")).unwrap();
+    let problems: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(problems.is_empty(), "{problems:?}\n{value}");
+}
+
+fn batch_tool(list: &Value) -> Value {
+    list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "call_read_tools_batch")
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn the_python_profile_advertises_the_seed_page_contract_and_nothing_else_changes() {
+    let tmux = TmuxServer::start();
+    let mut python = tmux.paneward_with(&["--profile", "python", "--safety", "destructive"], &[]);
+    python.initialize();
+    let list = python.list_tools();
+    let tool = batch_tool(&list);
+    let blocks = seed_blocks(SEED);
+    assert_eq!(tool["inputSchema"], blocks[0], "input schema is the page's");
+    assert_eq!(tool["outputSchema"], blocks[1], "output schema is the page's");
+    assert_eq!(
+        tool["annotations"],
+        json!({"destructiveHint": true, "idempotentHint": false, "openWorldHint": true, "readOnlyHint": false})
+    );
+    assert_eq!(
+        tool["description"],
+        "Call several inspect tools serially and return per-tool results."
+    );
+    assert!(tool.get("title").is_none());
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_json_snapshot!("tools_list_python_destructive", list);
+    });
+    // The other tools are the default ones.
+    let mut default = tmux.paneward_with(&["--safety", "destructive"], &[]);
+    default.initialize();
+    let default_list = default.list_tools();
+    let others = |list: &Value| -> Vec<Value> {
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["name"] != "call_read_tools_batch")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(&list), others(&default_list));
+    assert_ne!(batch_tool(&default_list), tool);
+}
+
+#[test]
+fn the_python_batch_answers_in_the_python_envelope() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward_with(&["--profile", "python"], &[]);
+    client.initialize();
+    let result = client.call(
+        "call_read_tools_batch",
+        json!({"operations": [
+            {"tool": "list_sessions"},
+            {"tool": "capture_pane", "arguments": {"pane_id": pane}},
+            {"tool": "get_pane_info", "arguments": {"pane_id": "%999999"}},
+            {"tool": "list_panes"}
+        ]}),
+    );
+    assert_ne!(result["isError"], json!(true), "{result}");
+    let reply = &result["structuredContent"];
+    assert_valid_python_batch(reply);
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(2), json!(1))
+    );
+    assert_eq!(reply["stopped_at"], 2, "on_error defaults to stop");
+    assert_eq!(reply["response_truncated"], false);
+    let rows = reply["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["tool"], "list_sessions");
+    assert_eq!(rows[0]["index"], 0);
+    assert!(rows[0]["elapsed_seconds"].is_number());
+    assert_eq!(rows[0]["structured_content"]["sessions"][0]["name"], "main");
+    let text = rows[0]["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(text).unwrap(),
+        rows[0]["structured_content"]
+    );
+    assert_eq!(rows[2]["success"], false);
+    assert!(rows[2]["error"].as_str().unwrap().contains("%999999"), "{}", rows[2]);
+    assert_eq!(rows[2]["structured_content"], Value::Null);
+
+    // continue runs every row; a tool that changes tmux is refused as a row.
+    let result = client.call(
+        "call_read_tools_batch",
+        json!({"on_error": "continue", "operations": [
+            {"tool": "send_keys", "arguments": {"paneId": pane, "keys": "x"}},
+            {"tool": "call_read_tools_batch", "arguments": {"operations": []}},
+            {"tool": "list_sessions"}
+        ]}),
+    );
+    let reply = result["structuredContent"].clone();
+    assert_valid_python_batch(&reply);
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_eq!(reply["stopped_at"], Value::Null);
+    // Input that breaks the page's input schema is refused by pointer.
+    let error = client.call_err(
+        "call_read_tools_batch",
+        json!({"operations": [{"tool": "x", "extra": 1}]}),
+    );
+    assert!(error.contains("/operations/0"), "{error}");
+}
+
+#[test]
+fn a_python_batch_over_the_line_cap_elides_the_largest_payloads() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-option", "-g", "history-limit", "10000"]);
+    // 6,000 rows of 79 characters, numbered: 16 captures of 1,500 rows are megabytes (a
+    // row travels four times: as content text and structured, each again in the text copy).
+    let pane = tmux.window_running(
+        "awk 'BEGIN { s = sprintf(\"%74s\", \"\"); gsub(/ /, \"x\", s); \
+         for (i = 1; i <= 6000; i++) printf \"%05d%s\\n\", i, s }'; exec sleep 100000",
+    );
+    tmux.wait_for_text(&pane, "06000x");
+    let mut client = tmux.paneward_with(&["--profile", "python"], &[]);
+    client.initialize();
+    let operations: Vec<Value> = (0..16)
+        .map(|_| json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "history": true, "max_lines": 1500}}))
+        .collect();
+    client.send(&json!({"jsonrpc": "2.0", "id": 100, "method": "tools/call",
+        "params": {"name": "call_read_tools_batch", "arguments": {"operations": operations}}}));
+    let (line, response) = client.response_line(&json!(100));
+    let written = line.len() + 1;
+    assert!(written <= 1_000_000, "{written} bytes");
+    let reply = &response["result"]["structuredContent"];
+    assert_valid_python_batch(reply);
+    assert_eq!(reply["response_truncated"], true);
+    assert_eq!(reply["succeeded"], 16);
+    let rows = reply["results"].as_array().unwrap();
+    let kept: Vec<&Value> = rows.iter().filter(|r| !r["structured_content"].is_null()).collect();
+    assert!(!kept.is_empty() && kept.len() < 16, "{} rows kept", kept.len());
+    // Each kept row is whole; the earliest of equal rows is the one kept.
+    assert!(!rows[0]["structured_content"].is_null());
+    assert_eq!(kept[0]["structured_content"]["lines"].as_array().unwrap().len(), 1500);
+    let each = {
+        let row = kept[0];
+        row["content"].to_string().len() + row["structured_content"].to_string().len()
+    };
+    assert_eq!(reply["response_truncated_bytes"], json!((16 - kept.len()) * each));
+}
+
+#[test]
+fn conform_compares_with_the_profile() {
+    let tmux = TmuxServer::start();
+    let paneward = env!("CARGO_BIN_EXE_paneward");
+    let conform = |profile_args: &[&str], server_args: &[&str]| {
+        let mut command = std::process::Command::new(paneward);
+        crate::support::clean_env(&mut command);
+        command
+            .arg("conform")
+            .args(profile_args)
+            .arg("--")
+            .arg(paneward)
+            .args(["-L", &tmux.name])
+            .args(server_args);
+        command.output().unwrap()
+    };
+    let same = conform(&["--profile", "python"], &["--profile", "python"]);
+    assert_eq!(same.status.code(), Some(0), "{}", String::from_utf8_lossy(&same.stdout));
+    let differs = conform(&["--profile", "python"], &[]);
+    assert_eq!(differs.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&differs.stdout).contains("call_read_tools_batch"));
+}
