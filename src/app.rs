@@ -32,10 +32,15 @@ impl App {
             Some(target) => Some(AuditLog::open(target, catalog.input_schemas())?),
             None => None,
         };
-        let backend = Backend::new(Tmux::build(
+        let options = crate::tmux::Options {
+            control: config.control_mode,
+            native: config.native_client,
+            max_clients: config.max_tmux_clients,
+        };
+        let backend = Backend::new(Tmux::with_options(
             config.tmux_binary.clone(),
             config.address.clone(),
-            config.control_mode,
+            options,
         ));
         Ok(Self {
             config,

@@ -21,6 +21,12 @@ pub struct Config {
     /// Whether tmux may be driven over a persistent control-mode client (where it goes
     /// unnoticed); off, every round trip is a tmux process of its own.
     pub control_mode: bool,
+    /// Whether tmux may be driven as tmux's own command client does, over its socket
+    /// with no process spawned; off, a round trip outside control mode is a tmux process.
+    pub native_client: bool,
+    /// The most tmux connections or processes paneward has open at once, besides the
+    /// control connection.
+    pub max_tmux_clients: usize,
     /// Which contract is advertised (`--profile`).
     pub profile: Profile,
     /// Where the audit log goes, if anywhere (`--audit-log`).
@@ -36,3 +42,7 @@ pub enum AuditTarget {
     Stderr,
     File(PathBuf),
 }
+
+/// [`Config::max_tmux_clients`] unless set: enough for a burst of parallel calls,
+/// too few to flood the server.
+pub const DEFAULT_MAX_TMUX_CLIENTS: usize = 8;

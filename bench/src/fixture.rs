@@ -5,8 +5,34 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Panes per window: 64 panes in one window would not fit on a 200×50 screen.
+/// Panes per window in the default layout.
 const PANES_PER_WINDOW: usize = 4;
+
+/// How the panes are laid out and what else is on the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub panes: usize,
+    /// Every pane in one window (on a screen big enough for 64) instead of four a window.
+    pub one_window: bool,
+    /// Detached sessions on the server, `bench` included: with two or more, paneward
+    /// may not attach a control client (it would change which session `tmux attach`
+    /// picks), so it answers through its native client.
+    pub sessions: usize,
+}
+
+impl Shape {
+    /// How the tables name this shape.
+    pub fn label(&self) -> String {
+        let mut label = self.panes.to_string();
+        if self.one_window {
+            label.push_str(", one window");
+        }
+        if self.sessions > 1 {
+            label.push_str(&format!(", {} detached sessions", self.sessions));
+        }
+        label
+    }
+}
 /// Lines the target pane prints, so a 2,000-line history capture is full.
 pub const HISTORY_LINES: usize = 3_000;
 /// Lines the long-history pane prints: 191,079 rows of history on a 50-row screen, as
@@ -25,13 +51,25 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// Starts `tmux -L <unique>` with `panes` panes in session `bench`, and with
+    /// Starts `tmux -L <unique>` with `shape.panes` panes in session `bench`, and with
     /// `long_history` a session `long` whose one pane has [`LONG_LINES`] of history.
     ///
     /// # Errors
     /// tmux failed, or a history pane did not print its history in time.
-    pub fn start(panes: usize, long_history: bool) -> Result<Self, String> {
-        let socket = format!("pwbench-{}-{panes}", std::process::id());
+    pub fn start(shape: Shape, long_history: bool) -> Result<Self, String> {
+        let panes = shape.panes;
+        let per_window = if shape.one_window { usize::MAX } else { PANES_PER_WINDOW };
+        let (width, height) = if shape.one_window {
+            ("400", "120")
+        } else {
+            ("200", "50")
+        };
+        let socket = format!(
+            "pwbench-{}-{panes}-{}-{}",
+            std::process::id(),
+            shape.sessions,
+            u8::from(shape.one_window)
+        );
         let mut fixture = Self {
             socket,
             panes: Vec::new(),
@@ -50,9 +88,9 @@ impl Fixture {
             "-s",
             "bench",
             "-x",
-            "200",
+            width,
             "-y",
-            "50",
+            height,
             &history,
         ])?;
         fixture.socket_path = Some(PathBuf::from(
@@ -62,13 +100,27 @@ impl Fixture {
         fixture.tmux(&["set-option", "-g", "default-shell", "/bin/sh"])?;
         let filler = "printf 'a pane of the benchmark\\n'; exec sleep 1000000";
         for index in 1..panes {
-            if index % PANES_PER_WINDOW == 0 {
+            if index % per_window == 0 {
                 fixture.tmux(&["new-window", "-d", "-t", "bench:", filler])?;
             } else {
-                let window = format!("bench:{}", index / PANES_PER_WINDOW);
+                let window = format!("bench:{}", index / per_window);
                 fixture.tmux(&["split-window", "-d", "-t", &window, filler])?;
                 fixture.tmux(&["select-layout", "-t", &window, "tiled"])?;
             }
+        }
+        for extra in 1..shape.sessions {
+            let name = format!("other{extra}");
+            fixture.tmux(&[
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "80",
+                "-y",
+                "24",
+                "exec sleep 1000000",
+            ])?;
         }
         fixture.panes = fixture
             .tmux(&["list-panes", "-s", "-t", "bench", "-F", "#{pane_id}"])?

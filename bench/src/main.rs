@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cases::{Case, Flavour};
-use fixture::Fixture;
+use fixture::{Fixture, Shape};
 use mcp::Launch;
 
 pub struct Options {
@@ -26,11 +26,15 @@ pub struct Options {
     pub calls: usize,
     pub startups: usize,
     panes: Vec<usize>,
+    sessions: Vec<usize>,
+    layouts: Vec<bool>,
     pub cases: Vec<Case>,
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
-[--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
+[--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
+[--layouts windows,one-window (windows)] \
+[--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -40,6 +44,8 @@ fn parse_options() -> Result<Options, String> {
         calls: 200,
         startups: 20,
         panes: vec![1, 16, 64],
+        sessions: vec![1],
+        layouts: vec![false],
         cases: Case::ALL.to_vec(),
     };
     let mut args = std::env::args().skip(1);
@@ -55,6 +61,25 @@ fn parse_options() -> Result<Options, String> {
                 options.panes = value()?
                     .split(',')
                     .map(|n| n.trim().parse().map_err(|_| format!("bad pane count {n:?}")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--sessions" => {
+                options.sessions = value()?
+                    .split(',')
+                    .map(|n| match n.trim().parse() {
+                        Ok(n) if n >= 1 => Ok(n),
+                        _ => Err(format!("bad session count {n:?}")),
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "--layouts" => {
+                options.layouts = value()?
+                    .split(',')
+                    .map(|name| match name.trim() {
+                        "windows" => Ok(false),
+                        "one-window" => Ok(true),
+                        other => Err(format!("unknown layout {other:?}: windows or one-window")),
+                    })
                     .collect::<Result<_, _>>()?;
             }
             "--cases" => {
@@ -126,14 +151,20 @@ fn run(options: &Options) -> Result<String, String> {
     }
     let mut runs = Vec::new();
     for &panes in &options.panes {
-        eprintln!("{panes} panes");
-        let long_history = options.cases.iter().any(|case| case.long_history());
-        let fixture = Fixture::start(panes, long_history)?;
-        runs.push(measure::measure(
-            &fixture,
-            options,
-            &launches(options, &fixture.socket),
-        )?);
+        for &one_window in &options.layouts {
+            for &sessions in &options.sessions {
+                let shape = Shape {
+                    panes,
+                    one_window,
+                    sessions,
+                };
+                eprintln!("{} panes", shape.label());
+                let long_history = options.cases.iter().any(|case| case.long_history());
+                let fixture = Fixture::start(shape, long_history)?;
+                let launches = launches(options, &fixture.socket);
+                runs.push(measure::measure(&fixture, shape, options, &launches)?);
+            }
+        }
     }
     Ok(report::report(&runs, options))
 }

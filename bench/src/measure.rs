@@ -9,7 +9,7 @@ use paneward::tools::pane::{capture, describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
 use crate::cases::{Case, Flavour};
-use crate::fixture::Fixture;
+use crate::fixture::{Fixture, Shape};
 use crate::mcp::{Launch, Server};
 use crate::raw::RawControl;
 use crate::stats::Samples;
@@ -44,7 +44,9 @@ impl Figures {
 
 /// Everything measured at one pane count.
 pub struct Run {
-    pub panes: usize,
+    /// The shape's label, as the tables print it.
+    pub panes: String,
+    pub shape: Shape,
     pub floors: Vec<(Case, Samples)>,
     /// snapshot_pane's commands through paneward's library (no MCP).
     pub library: Samples,
@@ -125,7 +127,12 @@ fn call_once(
 ///
 /// # Errors
 /// The fixture's tmux or the raw control client failed.
-pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launch)]) -> Result<Run, String> {
+pub fn measure(
+    fixture: &Fixture,
+    shape: Shape,
+    options: &Options,
+    launches: &[(Flavour, Launch)],
+) -> Result<Run, String> {
     let mut servers = Vec::new();
     let mut contenders = Vec::new();
     for (flavour, launch) in launches {
@@ -147,7 +154,14 @@ pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launc
             Err(error) => servers.push((*flavour, Err(error))),
         }
     }
-    let mut raw = RawControl::attach(&fixture.socket, "bench")?;
+    // The raw floor is a control client: on a server of several detached sessions it
+    // would attach one and so make an attach acceptable to paneward too. There the
+    // floor is not run, and paneward is compared with its own one-session figures.
+    let mut raw = if shape.sessions > 1 {
+        None
+    } else {
+        Some(RawControl::attach(&fixture.socket, "bench")?)
+    };
     let library = Library::new(fixture)?;
 
     eprintln!("  ping");
@@ -186,9 +200,11 @@ pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launc
         // take milliseconds, and between them paneward would sit idle and wake cold).
         for round in 0..WARM_UP_CALLS + options.calls {
             let measured = round >= WARM_UP_CALLS;
-            let elapsed = raw.round_trip(&line, blocks)?;
-            if measured {
-                floor.push(elapsed);
+            if let Some(raw) = raw.as_mut() {
+                let elapsed = raw.round_trip(&line, blocks)?;
+                if measured {
+                    floor.push(elapsed);
+                }
             }
             if case == Case::SnapshotPane {
                 let elapsed = library.snapshot()?;
@@ -219,7 +235,8 @@ pub fn measure(fixture: &Fixture, options: &Options, launches: &[(Flavour, Launc
         servers.push((contender.flavour, Ok(contender.figures)));
     }
     Ok(Run {
-        panes: fixture.panes.len(),
+        panes: shape.label(),
+        shape,
         floors,
         library: library_samples,
         servers,

@@ -50,13 +50,17 @@ pub fn report(runs: &[Run], options: &Options) -> String {
             let ours = server(Flavour::Paneward)
                 .and_then(|r| r.as_ref().ok())
                 .and_then(|f| f.median(*case));
+            let floor_cell = if floor.is_empty() {
+                "not run (it would attach)".to_string()
+            } else {
+                format!("{} / {}", show(floor.median()), show(floor.p99()))
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} / {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 run.panes,
                 case.label(),
-                show(floor.median()),
-                show(floor.p99()),
+                floor_cell,
                 cell(server(Flavour::Paneward), *case, None),
                 cell(server(Flavour::TmuxMcp), *case, ours),
                 cell(server(Flavour::LibtmuxMcp), *case, ours),
@@ -92,7 +96,7 @@ pub fn report(runs: &[Run], options: &Options) -> String {
         let floor = run
             .floors
             .iter()
-            .find(|(c, _)| *c == Case::SnapshotPane)
+            .find(|(c, s)| *c == Case::SnapshotPane && !s.is_empty())
             .map(|(_, s)| s.median());
         let call = run
             .servers
@@ -129,6 +133,30 @@ fn targets(runs: &[Run]) -> String {
         let Some(ours) = find(Flavour::Paneward) else { continue };
         for (case, floor) in &run.floors {
             let Some(median) = ours.median(*case) else { continue };
+            if floor.is_empty() {
+                // Several detached sessions: no control mode; compare with paneward's
+                // control-mode figure for the same panes in this run.
+                let control = runs
+                    .iter()
+                    .filter(|r| r.shape.sessions == 1 && r.shape.panes == run.shape.panes)
+                    .filter(|r| r.shape.one_window == run.shape.one_window)
+                    .filter_map(|r| r.servers.iter().find(|(f, _)| *f == Flavour::Paneward))
+                    .filter_map(|(_, r)| r.as_ref().ok())
+                    .find_map(|f| f.median(*case));
+                if let Some(control) = control {
+                    check(
+                        median.as_secs_f64() <= 1.5 * control.as_secs_f64(),
+                        format!(
+                            "{} panes, {}: {} ≤ 1.5 × control mode's {}",
+                            run.panes,
+                            case.label(),
+                            show(median),
+                            show(control)
+                        ),
+                    );
+                }
+                continue;
+            }
             let limit = floor.median().mul_f64(1.5) + Duration::from_micros(150);
             check(
                 median <= limit,

@@ -7,6 +7,10 @@ use std::time::Duration;
 pub struct Samples(Vec<Duration>);
 
 impl Samples {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn push(&mut self, sample: Duration) {
         self.0.push(sample);
     }

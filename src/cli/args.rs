@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use paneward_contract::Tier;
 
 use crate::call::profile::Profile;
-use crate::config::{AuditTarget, Config};
+use crate::config::{AuditTarget, Config, DEFAULT_MAX_TMUX_CLIENTS};
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,9 +86,15 @@ Options:
       --reveal-environment show_environment returns values, not only
                            names (values may be secrets)
                                                     [env PANEWARD_REVEAL_ENVIRONMENT=1]
-      --no-control-mode    never attach a control-mode client (tmux -C); run one
-                           tmux process per call (slower)
+      --no-control-mode    never attach a control-mode client (tmux -C); talk to
+                           tmux as its own command client does, per call
                                                     [env PANEWARD_NO_CONTROL_MODE=1]
+      --no-native-client   outside control mode, run one tmux process per call
+                           instead of speaking tmux's socket protocol (slower)
+                                                    [env PANEWARD_NO_NATIVE_CLIENT=1]
+      --max-tmux-clients N at most N tmux connections or processes at once
+                           besides the control client (default 8)
+                                                    [env PANEWARD_MAX_TMUX_CLIENTS]
       --profile NAME       default | python: python serves the tool files of
                            schemas/profiles/python in place of the default ones
                            (call_read_tools_batch in the Python server's envelope)
@@ -149,6 +155,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut json = false;
     let mut reveal_environment = false;
     let mut no_control_mode = false;
+    let mut no_native_client = false;
+    let mut max_tmux_clients: Option<String> = None;
     while let Some(arg) = args.next() {
         let arg = arg?;
         let (flag, inline) = match arg.split_once('=') {
@@ -175,6 +183,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "--audit-log" => audit_log = Some(value("--audit-log")?),
             "--reveal-environment" if inline.is_none() => reveal_environment = true,
             "--no-control-mode" if inline.is_none() => no_control_mode = true,
+            "--no-native-client" if inline.is_none() => no_native_client = true,
+            "--max-tmux-clients" => max_tmux_clients = Some(value("--max-tmux-clients")?),
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
             "serve" | "tools" | "call" | "doctor" if subcommand.is_none() => subcommand = Some(flag),
             other if other.starts_with('-') && other != "-" => {
@@ -213,12 +223,23 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         .unwrap_or_else(|| PathBuf::from("tmux"));
     let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
     let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
+    let native_client = !(no_native_client || env_switch("PANEWARD_NO_NATIVE_CLIENT", env)?);
+    let max_tmux_clients = match max_tmux_clients.or_else(|| env("PANEWARD_MAX_TMUX_CLIENTS")) {
+        None => DEFAULT_MAX_TMUX_CLIENTS,
+        Some(text) => text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=256).contains(n))
+            .ok_or_else(|| UsageError("--max-tmux-clients must be a number from 1 to 256".into()))?,
+    };
     let config = Config {
         tmux_binary,
         address,
         safety,
         reveal_environment,
         control_mode,
+        native_client,
+        max_tmux_clients,
         profile,
         audit_log,
         address_origin,
@@ -376,6 +397,21 @@ mod tests {
         assert!(!serve_config(&["--no-control-mode"], &[]).control_mode);
         assert!(!serve_config(&[], &[("PANEWARD_NO_CONTROL_MODE", "1")]).control_mode);
         assert!(parse_with(&[], &[("PANEWARD_NO_CONTROL_MODE", "maybe")]).is_err());
+    }
+
+    #[test]
+    fn the_native_client_is_on_unless_turned_off_and_clients_are_bounded() {
+        let config = serve_config(&[], &[]);
+        assert!(config.native_client);
+        assert_eq!(config.max_tmux_clients, DEFAULT_MAX_TMUX_CLIENTS);
+        assert!(!serve_config(&["--no-native-client"], &[]).native_client);
+        assert!(!serve_config(&[], &[("PANEWARD_NO_NATIVE_CLIENT", "1")]).native_client);
+        assert_eq!(serve_config(&["--max-tmux-clients", "3"], &[]).max_tmux_clients, 3);
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_MAX_TMUX_CLIENTS", "2")]).max_tmux_clients,
+            2
+        );
+        assert!(parse_with(&["--max-tmux-clients", "0"], &[]).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `paneward doctor`: what paneward would do with this command line and environment,
 //! and whether it can serve. Each check prints one line; the last says yes, or why not.
-//! It reads tmux with one process per query and never attaches a control client.
+//! It reads tmux with one process per query (and tries the native client once) and
+//! never attaches a control client.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -187,10 +188,10 @@ fn caller_line(caller: Option<&CallerPane>, server: &ServerFacts) -> String {
 }
 
 /// Which connection calls would use, and why not control mode when not.
-// A native socket client (planned in src/tmux) will report its own line here.
 async fn connection_line(config: &Config, tmux: &Tmux) -> String {
     if !config.control_mode {
-        return "one tmux process per call: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)".into();
+        let one_shot = one_shot_line(config).await;
+        return format!("{one_shot}: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)");
     }
     let facts = match tmux.run_all(&policy::facts_query()).await {
         Ok(outputs) => policy::parse_facts(&outputs),
@@ -198,7 +199,28 @@ async fn connection_line(config: &Config, tmux: &Tmux) -> String {
     };
     match facts.map(|facts| policy::choose(&facts)) {
         Ok(Ok(session)) => format!("control mode (tmux -C): would attach to session {session} at the first call"),
-        Ok(Err(refusal)) => format!("one tmux process per call: {refusal}"),
-        Err(error) => format!("one tmux process per call: cannot read the sessions ({error})"),
+        Ok(Err(refusal)) => format!("{}: {refusal}", one_shot_line(config).await),
+        Err(error) => format!("{}: cannot read the sessions ({error})", one_shot_line(config).await),
+    }
+}
+
+/// How a call goes without control mode: tried once, so a protocol mismatch shows.
+async fn one_shot_line(config: &Config) -> String {
+    let options = crate::tmux::Options {
+        control: false,
+        native: config.native_client,
+        max_clients: 1,
+    };
+    let probe = Tmux::with_options(config.tmux_binary.clone(), config.address.clone(), options);
+    let _ = probe
+        .run(crate::tmux::Command::new("display-message").arg("-p").arg("x"))
+        .await;
+    let report = probe.transport_report().await;
+    match report.transport {
+        crate::tmux::Transport::Native => "tmux's client protocol over its socket, no process per call".into(),
+        _ => match report.why.split_once("; ") {
+            Some((_, reason)) => format!("one tmux process per call ({reason})"),
+            None => "one tmux process per call".into(),
+        },
     }
 }

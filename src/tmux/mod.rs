@@ -11,6 +11,8 @@ pub mod control;
 pub mod error;
 pub mod format;
 pub mod ids;
+pub mod native;
+pub mod oneshot;
 pub mod script;
 mod subprocess;
 
@@ -19,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use command::{summarize, Command, ReadCommand, ReadVerb};
-pub use control::Transport;
+pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 
@@ -57,6 +59,27 @@ impl ServerAddress {
     }
 }
 
+/// Which transports a [`Tmux`] may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// A persistent control-mode client, where it goes unnoticed.
+    pub control: bool,
+    /// tmux's socket protocol for one-shot round trips (else a process each).
+    pub native: bool,
+    /// The most one-shot clients at once.
+    pub max_clients: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            control: true,
+            native: true,
+            max_clients: crate::config::DEFAULT_MAX_TMUX_CLIENTS,
+        }
+    }
+}
+
 /// A handle on one tmux server; clones share one control connection.
 #[derive(Debug, Clone)]
 pub struct Tmux {
@@ -71,15 +94,49 @@ impl Tmux {
 
     /// A handle that always runs one tmux process per round trip.
     pub fn subprocess_only(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
-        Self::build(binary.into(), address, false)
+        let options = Options {
+            control: false,
+            native: false,
+            ..Options::default()
+        };
+        Self::with_options(binary.into(), address, options)
     }
 
-    /// A handle that uses control mode where it can if `control`, else one tmux process
-    /// per round trip.
+    /// A handle that uses control mode where it can if `control`, else the native
+    /// client, with the default bound on clients at once.
     pub fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
+        Self::with_options(
+            binary,
+            address,
+            Options {
+                control,
+                ..Options::default()
+            },
+        )
+    }
+
+    /// A handle with every transport choice spelled out.
+    pub fn with_options(binary: PathBuf, address: ServerAddress, options: Options) -> Self {
         Self {
-            executor: Arc::new(control::Executor::new(binary, address, control)),
+            executor: Arc::new(control::Executor::new(
+                binary,
+                address,
+                options.control,
+                options.native,
+                options.max_clients,
+            )),
         }
+    }
+
+    /// Which transport a round trip would use now, and why (`paneward doctor`).
+    pub async fn transport_report(&self) -> TransportReport {
+        self.executor.report().await
+    }
+
+    /// The most one-shot clients (native connections or tmux processes) that were ever
+    /// open at once.
+    pub fn peak_one_shot_clients(&self) -> usize {
+        self.executor.peak_one_shots()
     }
 
     /// Whether round trips sent together reach tmux in the order they were sent (over

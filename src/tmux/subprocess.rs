@@ -21,7 +21,7 @@ use super::ServerAddress;
 
 /// The most output one round trip may return, as on the control connection: a whole
 /// scrollback of a wide pane fits many times over.
-const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
@@ -122,7 +122,7 @@ pub async fn run_all(
 }
 
 /// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
-fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
+pub fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
     let mut parts = Vec::with_capacity(count);
     let mut current = Vec::new();
     let mut rest = stdout;

@@ -37,7 +37,13 @@ impl LoggingTmux {
     fn client(&self, tmux: &TmuxServer) -> Client {
         let binary = self.dir.join("tmux");
         // Without control mode every round trip is a tmux process the wrapper logs.
-        let mut client = tmux.paneward_with(&["--tmux", binary.to_str().unwrap(), "--no-control-mode"], &[]);
+        let args = [
+            "--tmux",
+            binary.to_str().unwrap(),
+            "--no-control-mode",
+            "--no-native-client",
+        ];
+        let mut client = tmux.paneward_with(&args, &[]);
         client.initialize();
         client
     }

@@ -87,7 +87,7 @@ fn doctor_reports_a_server_that_answers_and_exits_zero() {
     assert!(stdout.contains("chosen by PANEWARD_SOCKET_NAME"), "{stdout}");
     assert!(stdout.contains("profile        python"), "{stdout}");
     assert!(
-        stdout.contains("one tmux process per call: control mode is off"),
+        stdout.contains("tmux's client protocol over its socket, no process per call: control mode is off"),
         "{stdout}"
     );
 }
@@ -100,7 +100,24 @@ fn doctor_says_why_control_mode_is_refused() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
-        stdout.contains("one tmux process per call: a session uses detach-on-destroy no-detached"),
+        stdout.contains(
+            "tmux's client protocol over its socket, no process per call: a session uses detach-on-destroy no-detached"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn doctor_says_when_the_native_client_cannot_speak_to_tmux() {
+    let tmux = TmuxServer::start();
+    let out = paneward(
+        &["doctor", "-L", &tmux.name, "--no-control-mode"],
+        &[("PANEWARD_NATIVE_PROTOCOL", "7")],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("one tmux process per call (tmux speaks client protocol version 8, paneward spoke 7)"),
         "{stdout}"
     );
 }

@@ -10,7 +10,7 @@ use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_with_no_session_is_driven_by_subprocesses() {
+async fn a_server_with_no_session_is_driven_by_the_native_client() {
     let server = TmuxServer::start();
     server.tmux(&["set-option", "-s", "exit-empty", "off"]);
     server.tmux(&["kill-session", "-t", "main"]);
@@ -19,7 +19,7 @@ async fn a_server_with_no_session_is_driven_by_subprocesses() {
         .run(Command::new("list-sessions").arg("-F").arg("#{session_id}"))
         .await;
     assert_eq!(text(&out.unwrap()), "");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert_eq!(tmux.last_transport().await, Some(Transport::Native));
 
     // Once a session exists, the next attempt after ATTACH_RETRY attaches.
     server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
@@ -59,7 +59,7 @@ async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
     });
     let tmux = tmux_for(&server);
     tmux.run(display("x")).await.unwrap();
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert_eq!(tmux.last_transport().await, Some(Transport::Native));
     assert!(control_clients(&server).is_empty());
     assert_eq!(activity(), before, "no session was touched");
 }
@@ -88,7 +88,7 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
     });
     wait_for_async("paneward to leave the session", async || {
         tmux.run(display("y")).await.unwrap();
-        (tmux.last_transport().await == Some(Transport::Subprocess)).then_some(())
+        (tmux.last_transport().await == Some(Transport::Native)).then_some(())
     })
     .await;
     wait_for("paneward's client to go", || {
@@ -152,7 +152,7 @@ async fn a_destroy_unattached_session_is_never_attached_to() {
     server.tmux(&["set-option", "-t", "main", "destroy-unattached", "on"]);
     let tmux = tmux_for(&server);
     assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
-    assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
+    assert_eq!(tmux.last_transport().await, Some(Transport::Native));
     assert_eq!(control_clients(&server).len(), 1, "only the user's client");
     // When the user leaves, the session goes, as it would without paneward.
     drop(user);
@@ -205,7 +205,7 @@ async fn a_subprocess_only_handle_never_attaches() {
 }
 
 #[test]
-fn no_control_mode_keeps_paneward_to_one_tmux_process_per_call() {
+fn no_control_mode_keeps_paneward_from_attaching_a_control_client() {
     let server = TmuxServer::start();
     let pane = server.first_pane();
     let mut client = server.paneward_with(&["--no-control-mode"], &[]);

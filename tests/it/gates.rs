@@ -24,6 +24,8 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         safety: Tier::Destructive,
         reveal_environment: false,
         control_mode,
+        native_client: true,
+        max_tmux_clients: paneward::config::DEFAULT_MAX_TMUX_CLIENTS,
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",

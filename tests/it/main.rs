@@ -22,6 +22,7 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod native;
 mod profile;
 mod protocol;
 mod search;

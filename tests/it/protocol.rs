@@ -295,7 +295,7 @@ fn pipelined_input_arrives_in_request_order_without_control_mode() {
 #[test]
 fn pipelined_input_arrives_in_request_order_when_control_mode_is_refused() {
     let tmux = TmuxServer::start();
-    // Two detached sessions: paneward runs one tmux process per call.
+    // Two detached sessions: paneward answers through its native client, one connection per call.
     tmux.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
     pipelined_input_keeps_its_order(&tmux, &[]);
 }

@@ -226,7 +226,8 @@ fn too_many_rows_or_a_bad_pane_id_are_rejected_before_any_input() {
 
 #[test]
 fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
-    // Without control mode every round trip is a tmux process; a wrapper records the
+    // With neither control mode nor the native client every round trip is a tmux
+    // process (the native client spawns none); a wrapper records the
     // arguments each one was started with, as any local user could read them in /proc.
     let tmux = TmuxServer::start();
     let scratch = Scratch::new();
@@ -240,7 +241,7 @@ fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
     let executable = <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755);
     std::fs::set_permissions(&wrapper, executable).unwrap();
     let pane = tmux.recorder(&scratch.path("typed"));
-    let mut client = tmux.paneward_with(&["--tmux", &wrapper, "--no-control-mode"], &[]);
+    let mut client = tmux.paneward_with(&["--tmux", &wrapper, "--no-control-mode", "--no-native-client"], &[]);
     client.initialize();
 
     let secret = "hunter2-correct-horse";

@@ -1,5 +1,6 @@
-//! Running commands over a persistent tmux control-mode connection, with one tmux
-//! process per command as the fallback.
+//! Running commands over a persistent tmux control-mode connection, with a one-shot
+//! client per command ([`super::oneshot`]: tmux's socket protocol, else a process) as
+//! the fallback.
 //!
 //! A tool call then costs a write and a read on a pipe instead of a process spawn. The
 //! connection is made on first use, attached only where the user cannot tell (see
@@ -23,7 +24,8 @@ use self::connection::{Failure, Handle};
 use self::protocol::{round_trip_text, Nonce, Reply};
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
-use super::{subprocess, ServerAddress};
+use super::oneshot::{NativeState, OneShot, Used};
+use super::ServerAddress;
 
 pub use self::connection::{MAX_LINE_BYTES, MAX_REPLY_BYTES};
 
@@ -36,8 +38,18 @@ pub const ATTACH_RETRY: Duration = Duration::from_secs(1);
 pub enum Transport {
     /// Over the persistent `tmux -C` connection.
     Control,
+    /// As tmux's own command client, over the server's socket, one connection per round
+    /// trip and no process.
+    Native,
     /// One tmux process per round trip.
     Subprocess,
+}
+
+/// Which transport a round trip would use now, and why (for `paneward doctor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransportReport {
+    pub transport: Transport,
+    pub why: String,
 }
 
 /// The executor state behind [`crate::tmux::Tmux`].
@@ -46,6 +58,7 @@ pub struct Executor {
     address: ServerAddress,
     control_enabled: bool,
     slot: Mutex<Slot>,
+    oneshot: OneShot,
 }
 
 #[derive(Default)]
@@ -54,6 +67,8 @@ struct Slot {
     /// No attach attempt before this instant.
     retry_at: Option<Instant>,
     last_transport: Option<Transport>,
+    /// Why the last attach was refused or failed.
+    refusal: Option<String>,
 }
 
 impl std::fmt::Debug for Executor {
@@ -67,12 +82,47 @@ impl std::fmt::Debug for Executor {
 }
 
 impl Executor {
-    pub fn new(binary: PathBuf, address: ServerAddress, control_enabled: bool) -> Self {
+    /// `native` allows the socket-protocol client; `limit` bounds one-shot clients.
+    pub fn new(binary: PathBuf, address: ServerAddress, control_enabled: bool, native: bool, limit: usize) -> Self {
         Self {
+            oneshot: OneShot::new(binary.clone(), address.clone(), native, limit),
             binary,
             address,
             control_enabled,
             slot: Mutex::new(Slot::default()),
+        }
+    }
+
+    /// The most one-shot round trips that were ever in flight at once.
+    pub fn peak_one_shots(&self) -> usize {
+        self.oneshot.peak_in_flight()
+    }
+
+    /// Which transport a round trip would use now, and why.
+    pub async fn report(&self) -> TransportReport {
+        let slot = self.slot.lock().await;
+        if slot.connection.as_ref().is_some_and(|c| c.is_open()) {
+            return TransportReport {
+                transport: Transport::Control,
+                why: "a control-mode client is attached where no one can tell".into(),
+            };
+        }
+        let control = if !self.control_enabled {
+            "control mode is turned off".to_string()
+        } else if let Some(refusal) = &slot.refusal {
+            format!("control mode is refused ({refusal})")
+        } else {
+            "no control-mode client is attached yet".to_string()
+        };
+        match self.oneshot.native_state() {
+            NativeState::Ready { socket, .. } => TransportReport {
+                transport: Transport::Native,
+                why: format!("{control}; tmux's client protocol on {}", socket.display()),
+            },
+            NativeState::Off(reason) => TransportReport {
+                transport: Transport::Subprocess,
+                why: format!("{control}; {reason}"),
+            },
         }
     }
 
@@ -134,8 +184,12 @@ impl Executor {
                 }
             }
         }
-        self.slot.lock().await.last_transport = Some(Transport::Subprocess);
-        subprocess::run_all(&self.binary, &self.address, commands, timeout, false).await
+        let (result, used) = self.oneshot.run_all(commands, timeout, false).await;
+        self.slot.lock().await.last_transport = Some(match used {
+            Used::Native => Transport::Native,
+            Used::Process => Transport::Subprocess,
+        });
+        result
     }
 
     fn outputs(&self, commands: &[Command], reply: Reply) -> Result<Vec<Vec<u8>>, TmuxError> {
@@ -193,11 +247,13 @@ impl Executor {
                 let connection = Arc::new(connection);
                 slot.connection = Some(Arc::clone(&connection));
                 slot.retry_at = None;
+                slot.refusal = None;
                 slot.last_transport = Some(Transport::Control);
                 Some(connection)
             }
             Err(reason) => {
-                tracing::debug!(%reason, "using one tmux process per command");
+                tracing::debug!(%reason, "using a one-shot tmux client per command");
+                slot.refusal = Some(reason);
                 slot.retry_at = Some(Instant::now() + ATTACH_RETRY);
                 None
             }
@@ -207,9 +263,8 @@ impl Executor {
     /// Chooses a session with a client-less query and attaches to it.
     async fn attach(&self) -> Result<Handle, String> {
         let query = policy::facts_query();
-        let outputs = subprocess::run_all(&self.binary, &self.address, &query, super::COMMAND_TIMEOUT, true)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (outputs, _) = self.oneshot.run_all(&query, super::COMMAND_TIMEOUT, true).await;
+        let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
         let handle = connection::open(&self.binary, &self.address.flags(), &session, super::COMMAND_TIMEOUT).await?;

@@ -5,8 +5,8 @@
 //! sit there the session counts as attached (so a bare `tmux attach`, which prefers the
 //! most recent *unattached* session, and `detach-on-destroy no-detached` skip it, and
 //! `destroy-unattached` never fires for it). The rules below attach only where none of
-//! that changes what the user's own clients do; everywhere else paneward runs one tmux
-//! process per command instead.
+//! that changes what the user's own clients do; everywhere else paneward uses a one-shot
+//! client per command instead ([`crate::tmux::oneshot`]), which never attaches.
 
 use crate::tmux::command::Command;
 use crate::tmux::format::{parse_records, record_format};

@@ -224,6 +224,33 @@ impl Drop for TmuxServer {
     }
 }
 
+/// The variable that runs every paneward the tests start without control mode:
+/// `native` (tmux's socket protocol per call) or `subprocess` (a tmux process per call).
+/// CI runs the tmux-facing tests once more with it set (see `.ci/run`).
+pub const FORCED_TRANSPORT_VAR: &str = "PANEWARD_TEST_TRANSPORT";
+
+/// The forced transport, if the tests run with one.
+pub fn forced_transport_name() -> Option<String> {
+    std::env::var(FORCED_TRANSPORT_VAR).ok().filter(|v| !v.is_empty())
+}
+
+/// Turns control mode (and for `subprocess` the native client) off in `command`, as
+/// [`FORCED_TRANSPORT_VAR`] asks.
+fn forced_transport(command: &mut Command) {
+    match forced_transport_name().as_deref() {
+        None => {}
+        Some("native") => {
+            command.env("PANEWARD_NO_CONTROL_MODE", "1");
+        }
+        Some("subprocess") => {
+            command
+                .env("PANEWARD_NO_CONTROL_MODE", "1")
+                .env("PANEWARD_NO_NATIVE_CLIENT", "1");
+        }
+        Some(other) => panic!("{FORCED_TRANSPORT_VAR}={other}: use native or subprocess"),
+    }
+}
+
 /// Clears the environment but for what tmux and a shell need, so that an outer tmux
 /// (`TMUX`, `TMUX_PANE`) or user settings never leak into a test.
 pub fn clean_env(command: &mut Command) {
@@ -283,21 +310,27 @@ pub struct Client {
 impl Client {
     /// Spawns the binary with `args` and `env` on top of a clean environment.
     pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::spawn_with_stderr(args, env, Stdio::inherit())
+    }
+
+    /// [`Client::spawn`] with paneward's standard error (its log) going to `stderr`.
+    pub fn spawn_with_stderr(args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
         clean_env(&mut command);
         command.env("PANEWARD_LOG", "error");
+        forced_transport(&mut command);
         for (key, value) in env {
             command.env(key, value);
         }
-        Self::spawn_command(command, args)
+        Self::spawn_command(command, args, stderr)
     }
 
-    fn spawn_command(mut command: Command, args: &[&str]) -> Self {
+    fn spawn_command(mut command: Command, args: &[&str], stderr: Stdio) -> Self {
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("spawn paneward");
         let lines = line_channel(child.stdout.take().expect("stdout"));
@@ -321,7 +354,8 @@ impl Client {
             }
         }
         command.env("TERM", "xterm-256color").env("PANEWARD_LOG", "error");
-        Self::spawn_command(command, args)
+        forced_transport(&mut command);
+        Self::spawn_command(command, args, Stdio::inherit())
     }
 
     /// Writes one raw line to the server.

@@ -1,0 +1,294 @@
+//! One conversation with the tmux server, as the `tmux` binary has it for
+//! `tmux -u source-file -`: identify, send the command, feed the script when tmux asks
+//! for standard input, collect what tmux writes to standard output and error, and stop
+//! at the exit message. The client never attaches, so nothing a person sees changes.
+
+use std::collections::HashMap;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::UnixStream;
+
+use super::imsg::{int, int_at, kind, push_versioned_frame, take_frame, Frame, MAX_PAYLOAD, PROTOCOL_VERSION};
+
+/// tmux's `CLIENT_UTF8` (`tmux -u`): output in UTF-8 whatever the locale.
+const CLIENT_UTF8: u64 = 0x10000;
+/// tmux's `CLIENT_DEFAULTSOCKET`: the socket path was built from a name.
+const CLIENT_DEFAULTSOCKET: u64 = 0x0800_0000;
+/// `EBADF`, the error tmux's own client answers for a file it will not open.
+const EBADF: i32 = 9;
+
+/// What the client tells the server about itself.
+pub struct Identity<'a> {
+    /// The protocol version announced: [`PROTOCOL_VERSION`] but to test the fallback.
+    pub protocol: u32,
+    pub default_socket: bool,
+    /// `NAME=value` entries, as the `tmux` binary passes its environment.
+    pub environment: Vec<Vec<u8>>,
+    pub term: &'a [u8],
+    pub cwd: &'a [u8],
+}
+
+impl Identity<'_> {
+    /// The process's environment as the server needs it, without `TMUX_PANE` when
+    /// `clientless`.
+    ///
+    /// tmux 3.3a's server reads a command client's environment in few places: `TMUX_PANE`
+    /// (the current pane of a command with no target), `TMUX` (whether the client is
+    /// nested), `PATH` (the path of a pane the client spawns), and the variables named in
+    /// `update-environment`, copied into a session only by `new-session` (and by attaching
+    /// commands, which a client with no terminal cannot run). So the whole environment
+    /// goes only with a `new-session` (`whole`); every other round trip sends those three,
+    /// and saves the server one message per variable (about a third of a round trip's
+    /// cost with a usual environment).
+    pub fn environment(clientless: bool, whole: bool) -> Vec<Vec<u8>> {
+        std::env::vars_os()
+            .filter(|(key, _)| !(clientless && key == "TMUX_PANE"))
+            .filter(|(key, _)| whole || key == "TMUX_PANE" || key == "TMUX" || key == "PATH")
+            .map(|(key, value)| {
+                let mut entry = key.as_bytes().to_vec();
+                entry.push(b'=');
+                entry.extend_from_slice(value.as_bytes());
+                entry
+            })
+            .collect()
+    }
+}
+
+/// How a conversation ended.
+#[derive(Debug)]
+pub struct Exit {
+    pub status: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Why a conversation gave no exit status.
+#[derive(Debug)]
+pub enum Failure {
+    /// The socket could not be reached; a `tmux` process says why in tmux's words.
+    NotReached(std::io::Error),
+    /// This server cannot be spoken to this way (another protocol version, or a reply
+    /// this client does not understand). `sent` says whether the command had gone out.
+    Unspoken { reason: String, sent: bool },
+    /// Standard output passed `cap` bytes.
+    TooLarge,
+    /// Reading or writing the socket failed after the command went out.
+    Io(std::io::Error),
+}
+
+/// Runs `script` through `source-file -` on the server at `socket`.
+///
+/// # Errors
+/// See [`Failure`].
+pub async fn converse(socket: &Path, identity: &Identity<'_>, script: &[u8], cap: usize) -> Result<Exit, Failure> {
+    let stream = UnixStream::connect(socket).await.map_err(Failure::NotReached)?;
+    let (mut reader, mut writer) = stream.into_split();
+    let mut outbox = opening(identity);
+    let mut inbox = Vec::with_capacity(64 * 1024);
+    let mut conversation = Conversation {
+        script,
+        protocol: identity.protocol,
+        script_sent: false,
+        sinks: HashMap::new(),
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        cap,
+    };
+    loop {
+        tokio::select! {
+            read = reader.read_buf(&mut inbox) => {
+                match read {
+                    Ok(0) => {
+                        // The server went away without an exit message: what tmux's own
+                        // client reports then.
+                        let mut stderr = conversation.stderr;
+                        stderr.extend_from_slice(b"server exited unexpectedly\n");
+                        return Ok(Exit { status: 1, stdout: conversation.stdout, stderr });
+                    }
+                    Ok(_) => {}
+                    Err(error) => return Err(Failure::Io(error)),
+                }
+                while let Some(frame) = take_frame(&mut inbox).map_err(|reason| Failure::Unspoken { reason, sent: true })? {
+                    if let Some(status) = conversation.on_frame(&frame, &mut outbox)? {
+                        return Ok(Exit { status, stdout: conversation.stdout, stderr: conversation.stderr });
+                    }
+                }
+            }
+            written = writer.write(&outbox), if !outbox.is_empty() => {
+                let written = written.map_err(Failure::Io)?;
+                outbox.drain(..written);
+            }
+        }
+    }
+}
+
+/// The identify messages and the command, in the order `tmux` sends them.
+fn opening(identity: &Identity<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 * 1024);
+    let push_frame =
+        |out: &mut Vec<u8>, kind, payload: &[u8]| push_versioned_frame(out, kind, identity.protocol, payload);
+    let flags = CLIENT_UTF8
+        | if identity.default_socket {
+            CLIENT_DEFAULTSOCKET
+        } else {
+            0
+        };
+    // The short form is a C int; these flags fit in it.
+    push_frame(&mut out, kind::IDENTIFY_FLAGS, &int(i32::try_from(flags).unwrap_or(0)));
+    push_frame(&mut out, kind::IDENTIFY_LONGFLAGS, &flags.to_ne_bytes());
+    push_frame(&mut out, kind::IDENTIFY_TERM, &c_string(identity.term));
+    push_frame(&mut out, kind::IDENTIFY_FEATURES, &int(0));
+    // No terminal: an empty name, and standard input and output without descriptors,
+    // so the server treats us as the `tmux` of a script, never as a terminal client.
+    push_frame(&mut out, kind::IDENTIFY_TTYNAME, b"\0");
+    let cwd = if identity.cwd.len() < MAX_PAYLOAD {
+        identity.cwd
+    } else {
+        b"/"
+    };
+    push_frame(&mut out, kind::IDENTIFY_CWD, &c_string(cwd));
+    push_frame(&mut out, kind::IDENTIFY_STDIN, &[]);
+    push_frame(&mut out, kind::IDENTIFY_STDOUT, &[]);
+    let pid = i32::try_from(std::process::id()).unwrap_or(0);
+    push_frame(&mut out, kind::IDENTIFY_CLIENTPID, &int(pid));
+    for entry in &identity.environment {
+        // tmux's client skips what does not fit in one message; so do we.
+        if entry.len() < MAX_PAYLOAD && !entry.contains(&0) {
+            push_frame(&mut out, kind::IDENTIFY_ENVIRON, &c_string(entry));
+        }
+    }
+    push_frame(&mut out, kind::IDENTIFY_DONE, &[]);
+    // `source-file -`: argc, then the arguments packed with their terminating NULs.
+    let mut command = int(2).to_vec();
+    command.extend_from_slice(b"source-file\0-\0");
+    push_frame(&mut out, kind::COMMAND, &command);
+    out
+}
+
+fn c_string(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    out.extend_from_slice(bytes);
+    out.push(0);
+    out
+}
+
+/// The state of one conversation after the opening.
+struct Conversation<'a> {
+    script: &'a [u8],
+    protocol: u32,
+    script_sent: bool,
+    /// Which of our streams (1 standard output, 2 standard error) each tmux stream is.
+    sinks: HashMap<i32, i32>,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    cap: usize,
+}
+
+impl Conversation<'_> {
+    /// Handles one frame; `Some(status)` once tmux has said the client may exit.
+    fn on_frame(&mut self, frame: &Frame, outbox: &mut Vec<u8>) -> Result<Option<i32>, Failure> {
+        let unspoken = |reason: String| Failure::Unspoken { reason, sent: true };
+        if frame.kind == kind::VERSION {
+            return Err(Failure::Unspoken {
+                reason: format!(
+                    "tmux speaks client protocol version {}, paneward spoke {}",
+                    frame.version, self.protocol
+                ),
+                sent: false,
+            });
+        }
+        if frame.version != PROTOCOL_VERSION {
+            return Err(unspoken(format!(
+                "tmux sent a message of protocol version {}, paneward speaks {PROTOCOL_VERSION}",
+                frame.version
+            )));
+        }
+        let payload = frame.payload.as_slice();
+        let short = || unspoken(format!("tmux sent a message of type {} that is too short", frame.kind));
+        match frame.kind {
+            kind::READ_OPEN => {
+                let stream = int_at(payload, 0).ok_or_else(short)?;
+                let fd = int_at(payload, 4).ok_or_else(short)?;
+                self.open_read(stream, fd, outbox);
+            }
+            kind::WRITE_OPEN => {
+                let stream = int_at(payload, 0).ok_or_else(short)?;
+                let fd = int_at(payload, 4).ok_or_else(short)?;
+                let error = if fd == 1 || fd == 2 {
+                    self.sinks.insert(stream, fd);
+                    0
+                } else {
+                    // A file tmux wants the client to write: paneward writes none.
+                    EBADF
+                };
+                let mut reply = int(stream).to_vec();
+                reply.extend_from_slice(&int(error));
+                push_versioned_frame(outbox, kind::WRITE_READY, self.protocol, &reply);
+            }
+            kind::WRITE => {
+                let stream = int_at(payload, 0).ok_or_else(short)?;
+                let data = &payload[4..];
+                match self.sinks.get(&stream) {
+                    Some(1) => {
+                        if self.stdout.len() + data.len() > self.cap {
+                            return Err(Failure::TooLarge);
+                        }
+                        self.stdout.extend_from_slice(data);
+                    }
+                    // Error text is short; keep a bounded amount of it.
+                    Some(_) if self.stderr.len() < 64 * 1024 => self.stderr.extend_from_slice(data),
+                    _ => {}
+                }
+            }
+            kind::EXIT => {
+                let status = int_at(payload, 0).unwrap_or(0);
+                if let Some(message) = payload.get(4..).filter(|m| m.first().is_some_and(|&b| b != 0)) {
+                    let text = message.split(|&b| b == 0).next().unwrap_or_default();
+                    self.stderr.extend_from_slice(text);
+                    self.stderr.push(b'\n');
+                }
+                return Ok(Some(status));
+            }
+            kind::SHUTDOWN => {
+                self.stderr.extend_from_slice(b"server exited unexpectedly\n");
+                return Ok(Some(1));
+            }
+            kind::READY | kind::DETACH | kind::DETACHKILL => {
+                return Err(unspoken(format!(
+                    "tmux treated the command client as attached (message {})",
+                    frame.kind
+                )));
+            }
+            kind::OLDSTDERR..=kind::OLDSTDOUT => {
+                return Err(unspoken("the tmux server is older than protocol 8".into()));
+            }
+            // Flag changes, the end of an exit and closes of our standard streams need
+            // no answer; a later tmux may add messages a command client can ignore.
+            kind::FLAGS | kind::EXITED | kind::WRITE_CLOSE => {}
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// tmux asks for standard input (`source-file -`): the script, once, then its end.
+    fn open_read(&mut self, stream: i32, fd: i32, outbox: &mut Vec<u8>) {
+        let mut error = 0;
+        if fd == 0 && !self.script_sent {
+            self.script_sent = true;
+            for chunk in self.script.chunks(MAX_PAYLOAD - 4) {
+                let mut data = Vec::with_capacity(chunk.len() + 4);
+                data.extend_from_slice(&int(stream));
+                data.extend_from_slice(chunk);
+                push_versioned_frame(outbox, kind::READ, self.protocol, &data);
+            }
+        } else if fd != 0 {
+            // A file tmux wants the client to read: paneward reads none.
+            error = EBADF;
+        }
+        let mut done = int(stream).to_vec();
+        done.extend_from_slice(&int(error));
+        push_versioned_frame(outbox, kind::READ_DONE, self.protocol, &done);
+    }
+}

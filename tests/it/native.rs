@@ -1,0 +1,195 @@
+//! The native client (tmux's own socket protocol, no process) against real tmux
+//! servers: where it is used, what it leaves behind (nothing), that what it returns and
+//! the errors it reports match a `tmux` process, output of any size, the bound on
+//! clients at once, and the fallback to processes when tmux cannot be spoken to.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::process::Stdio;
+use std::sync::Arc;
+
+use crate::support::control::{display, text};
+use crate::support::{Client, Scratch, TmuxServer};
+use paneward::tmux::{Command, ErrorKind, Options, ServerAddress, Tmux, Transport};
+use serde_json::json;
+
+fn native_only(server: &TmuxServer, max_clients: usize) -> Tmux {
+    let options = Options {
+        control: false,
+        native: true,
+        max_clients,
+    };
+    Tmux::with_options("tmux".into(), ServerAddress::Name(server.name.clone()), options)
+}
+
+/// A server where control mode is refused: two detached sessions.
+fn two_detached_sessions() -> TmuxServer {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    server
+}
+
+fn client_count(server: &TmuxServer) -> usize {
+    server.tmux(&["list-clients", "-F", "#{client_name}"]).lines().count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_control_mode_is_refused_the_native_client_answers_and_nothing_attaches() {
+    let server = two_detached_sessions();
+    let tmux = Tmux::new("tmux", ServerAddress::Name(server.name.clone()));
+    for round in 0..3 {
+        let out = tmux.run(display(&format!("round {round}"))).await.unwrap();
+        assert_eq!(text(&out), format!("round {round}\n"));
+        assert_eq!(tmux.last_transport().await, Some(Transport::Native));
+    }
+    assert_eq!(client_count(&server), 0, "no client stays on the server");
+    let attached = server.tmux(&["list-sessions", "-F", "#{session_attached}"]);
+    assert_eq!(attached, "0\n0\n");
+    let report = tmux.transport_report().await;
+    assert_eq!(report.transport, Transport::Native);
+    assert!(report.why.contains("refused"), "{}", report.why);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_and_outputs_match_a_tmux_process() {
+    let server = TmuxServer::start();
+    let native = native_only(&server, 8);
+    let process = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    for value in [
+        "plain",
+        "it's \"quoted\" $HOME ~ #{session_name} ; \\ end",
+        "line\nbreak\ttab\u{1f}unit",
+        "ends in a semicolon;",
+        "ends in an escaped one\\;",
+        "ünïcödé ✓",
+    ] {
+        native
+            .run(Command::new("set-buffer").arg("-b").arg("pw").sensitive_arg(value))
+            .await
+            .unwrap();
+        assert_eq!(native.last_transport().await, Some(Transport::Native));
+        assert_eq!(server.tmux(&["show-buffer", "-b", "pw"]), value, "{value:?}");
+        // show-buffer writes to its own stream with no newline added, so it goes alone.
+        let shown = native
+            .run(Command::new("show-buffer").arg("-b").arg("pw"))
+            .await
+            .unwrap();
+        assert_eq!(shown, value.as_bytes(), "{value:?}");
+        let commands = [
+            Command::new("display-message").arg("-p").arg("#{buffer_sample}"),
+            Command::new("list-buffers").arg("-F").arg("#{buffer_name}"),
+            Command::new("display-message").arg("-p").arg("#{session_name}"),
+        ];
+        let ours = native.run_all(&commands).await.unwrap();
+        let theirs = process.run_all(&commands).await.unwrap();
+        assert_eq!(ours, theirs, "{value:?}");
+        assert_eq!(text(&ours[2]), "main\n");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_are_reported_as_a_tmux_process_reports_them() {
+    let server = TmuxServer::start();
+    let native = native_only(&server, 8);
+    let process = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    let cases = [
+        vec![Command::new("capture-pane").arg("-p").arg("-t").arg("%99")],
+        // (tmux 3.3a's server crashes on `select-layout zigzag`, so not that one.)
+        vec![Command::new("set-option").arg("-g").arg("no-such-option-pw").arg("1")],
+        vec![Command::new("no-such-command")],
+        vec![display("first"), Command::new("kill-window").arg("-t").arg("@99")],
+    ];
+    for commands in cases {
+        let ours = native.run_all(&commands).await.unwrap_err();
+        let theirs = process.run_all(&commands).await.unwrap_err();
+        assert_eq!(ours.kind(), theirs.kind(), "{commands:?}");
+        assert_eq!(ours.to_string(), theirs.to_string(), "{commands:?}");
+    }
+    drop(server);
+    let gone = native.run(display("x")).await.unwrap_err();
+    assert_eq!(gone.kind(), ErrorKind::ServerGone, "{gone}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_megabytes_come_back_whole_and_more_than_the_cap_fails_at_once() {
+    let server = TmuxServer::start();
+    let scratch = Scratch::new();
+    let line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012345678\n";
+    let big = line.repeat(50 * 1024 * 1024 / line.len());
+    std::fs::write(scratch.path("big"), &big).unwrap();
+    server.tmux(&["load-buffer", "-b", "big", &scratch.path("big")]);
+    let native = native_only(&server, 8);
+    let out = native
+        .run(Command::new("show-buffer").arg("-b").arg("big"))
+        .await
+        .unwrap();
+    assert_eq!(out.len(), big.len());
+    assert!(out == big.as_bytes(), "the bytes differ");
+    drop(out);
+    let huge = line.repeat(70 * 1024 * 1024 / line.len());
+    std::fs::write(scratch.path("huge"), &huge).unwrap();
+    server.tmux(&["load-buffer", "-b", "huge", &scratch.path("huge")]);
+    let error = native
+        .run(Command::new("show-buffer").arg("-b").arg("huge"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Transport);
+    assert!(error.to_string().contains("passed"), "{error}");
+    // The server is not left waiting on us.
+    assert_eq!(text(&native.run(display("after")).await.unwrap()), "after\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixty_four_parallel_calls_never_hold_more_than_the_configured_clients() {
+    let server = TmuxServer::start();
+    for (tmux, used) in [
+        (native_only(&server, 3), Transport::Native),
+        (
+            Tmux::with_options(
+                "tmux".into(),
+                ServerAddress::Name(server.name.clone()),
+                Options {
+                    control: false,
+                    native: false,
+                    max_clients: 3,
+                },
+            ),
+            Transport::Subprocess,
+        ),
+    ] {
+        let tmux = Arc::new(tmux);
+        let calls = (0..64).map(|i| {
+            let tmux = Arc::clone(&tmux);
+            tokio::spawn(async move { tmux.run(display(&format!("call {i}"))).await })
+        });
+        for (i, call) in calls.collect::<Vec<_>>().into_iter().enumerate() {
+            assert_eq!(text(&call.await.unwrap().unwrap()), format!("call {i}\n"));
+        }
+        assert_eq!(tmux.last_transport().await, Some(used));
+        let peak = tmux.peak_one_shot_clients();
+        assert!((1..=3).contains(&peak), "{peak} clients at once with a bound of 3");
+    }
+}
+
+#[test]
+fn a_protocol_mismatch_falls_back_to_tmux_processes_and_says_why_once() {
+    let server = two_detached_sessions();
+    let scratch = Scratch::new();
+    let log = std::fs::File::create(scratch.path("log")).unwrap();
+    // Announcing protocol 7 to a real tmux 3.x makes it answer with MSG_VERSION.
+    let env = [
+        ("PANEWARD_NATIVE_PROTOCOL", "7"),
+        ("PANEWARD_NO_NATIVE_CLIENT", "0"),
+        ("PANEWARD_LOG", "warn"),
+    ];
+    let mut client = Client::spawn_with_stderr(&["-L", &server.name], &env, Stdio::from(log));
+    client.initialize();
+    for _ in 0..3 {
+        let panes = client.call_ok("list_panes", json!({}));
+        assert!(panes.to_string().contains("main"), "{panes}");
+    }
+    client.close();
+    let log = scratch.read("log");
+    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("protocol version")).collect();
+    assert_eq!(warnings.len(), 1, "{log}");
+    assert!(warnings[0].contains("tmux speaks client protocol version 8"), "{log}");
+}
