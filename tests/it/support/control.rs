@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use paneward::tmux::{Command, ServerAddress, Tmux};
+use paneward::tmux::{Command, ReadCommand, ReadVerb, ServerAddress, Tmux};
 
 use super::{wait_for, TmuxServer, PATIENCE};
 
@@ -52,8 +52,9 @@ pub fn tmux_for(server: &TmuxServer) -> Tmux {
     Tmux::new("tmux", ServerAddress::Name(server.name.clone()))
 }
 
+/// `display-message -p TEXT`, as a read (so a lost connection may send it again).
 pub fn display(text: &str) -> Command {
-    Command::new("display-message").arg("-p").arg(text)
+    ReadCommand::new(ReadVerb::DisplayMessage).arg(text).into()
 }
 
 pub fn text(output: &[u8]) -> String {
