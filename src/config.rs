@@ -43,6 +43,3 @@ pub enum AuditTarget {
     File(PathBuf),
 }
 
-/// [`Config::max_tmux_clients`] unless set: enough for a burst of parallel calls,
-/// too few to flood the server.
-pub const DEFAULT_MAX_TMUX_CLIENTS: usize = 8;

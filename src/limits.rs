@@ -86,8 +86,26 @@ pub const SINCE_SCAN_MAX_ROWS: u64 = 20_000;
 
 /// One round trip to tmux; a server busier than this is reported, not waited on.
 pub const TMUX_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
-/// Output of one tmux process (the subprocess path): a 50 MB buffer still fits.
+/// Output of one round trip over a tmux process or the native client: a 50 MB buffer
+/// still fits; more fails at once rather than filling memory.
 pub const SUBPROCESS_OUTPUT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+/// tmux processes and native-client connections open at once, unless configured: enough
+/// for a burst of parallel calls, too few to flood the server.
+pub const TMUX_CLIENTS_DEFAULT_MAX: usize = 8;
+/// One line from the control-mode client: longer lines are skipped, not buffered.
+pub const CONTROL_LINE_MAX_BYTES: usize = 1 << 20;
+/// One reply over the control-mode client, as for a tmux process.
+pub const CONTROL_REPLY_MAX_BYTES: usize = 64 << 20;
+/// Round trips queued on the control connection before callers wait.
+pub const CONTROL_QUEUE_DEPTH: usize = 64;
+/// Round trips written to the control client in one write.
+pub const CONTROL_WRITE_COALESCE: usize = 32;
+/// How long an idle control connection waits on a timer (it has nothing to time out).
+pub const CONTROL_IDLE_TIMER: Duration = Duration::from_secs(3600);
+/// Transcript bytes a control connection keeps allocated between replies.
+pub const CONTROL_RETAINED_BYTES: usize = 256 * 1024;
+/// How long after a failed attach paneward tries control mode again.
+pub const CONTROL_ATTACH_RETRY: Duration = Duration::from_secs(1);
 
 // MCP transport.
 

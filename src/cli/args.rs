@@ -4,6 +4,7 @@
 //! one. A bad setting stops start-up with a message; it never silently widens what a
 //! model may do.
 
+use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 use paneward_contract::Tier;
 
 use crate::call::profile::Profile;
-use crate::config::{AuditTarget, Config, DEFAULT_MAX_TMUX_CLIENTS};
+use crate::config::{AuditTarget, Config, TMUX_CLIENTS_DEFAULT_MAX};
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,7 +226,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
     let native_client = !(no_native_client || env_switch("PANEWARD_NO_NATIVE_CLIENT", env)?);
     let max_tmux_clients = match max_tmux_clients.or_else(|| env("PANEWARD_MAX_TMUX_CLIENTS")) {
-        None => DEFAULT_MAX_TMUX_CLIENTS,
+        None => TMUX_CLIENTS_DEFAULT_MAX,
         Some(text) => text
             .parse::<usize>()
             .ok()
@@ -403,7 +404,7 @@ mod tests {
     fn the_native_client_is_on_unless_turned_off_and_clients_are_bounded() {
         let config = serve_config(&[], &[]);
         assert!(config.native_client);
-        assert_eq!(config.max_tmux_clients, DEFAULT_MAX_TMUX_CLIENTS);
+        assert_eq!(config.max_tmux_clients, TMUX_CLIENTS_DEFAULT_MAX);
         assert!(!serve_config(&["--no-native-client"], &[]).native_client);
         assert!(!serve_config(&[], &[("PANEWARD_NO_NATIVE_CLIENT", "1")]).native_client);
         assert_eq!(serve_config(&["--max-tmux-clients", "3"], &[]).max_tmux_clients, 3);

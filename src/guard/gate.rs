@@ -41,13 +41,14 @@
 //! }
 //! ```
 
+use crate::limits::{TMUX_COMMAND_TIMEOUT};
 use std::ops::Deref;
 use std::time::Duration;
 
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, COMMAND_TIMEOUT};
+use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, TMUX_COMMAND_TIMEOUT};
 use crate::tools::keys::KeyInput;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.
@@ -110,7 +111,7 @@ impl<'a> ReadGate<'a> {
     /// # Errors
     /// The first command's failure.
     pub async fn run_all(&self, commands: &[ReadCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
-        self.run_all_within(commands, COMMAND_TIMEOUT).await
+        self.run_all_within(commands, TMUX_COMMAND_TIMEOUT).await
     }
 
     /// [`ReadGate::run_all`] with a timeout of its own.

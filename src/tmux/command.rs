@@ -4,6 +4,7 @@
 //! typed into a pane) are marked sensitive so logs and error messages show a
 //! placeholder instead.
 
+use crate::limits::{COMMAND_SUMMARY_MAX_CHARS};
 use std::fmt;
 
 /// One argument, with whether it may be shown in diagnostics.
@@ -96,8 +97,6 @@ impl fmt::Debug for ReadCommand {
     }
 }
 
-/// The longest diagnostic summary of a command, so an error never echoes a huge input.
-const SUMMARY_LIMIT: usize = 160;
 
 impl Command {
     /// Starts a command; `name` is always one of ours, never caller text.
@@ -150,8 +149,8 @@ impl Command {
             } else {
                 out.extend(arg.text.escape_debug());
             }
-            if out.len() > SUMMARY_LIMIT {
-                let mut end = SUMMARY_LIMIT;
+            if out.len() > COMMAND_SUMMARY_MAX_CHARS {
+                let mut end = COMMAND_SUMMARY_MAX_CHARS;
                 while !out.is_char_boundary(end) {
                     end -= 1;
                 }
@@ -205,6 +204,6 @@ mod tests {
     #[test]
     fn a_long_summary_is_cut() {
         let command = Command::new("display-message").arg("x".repeat(10_000));
-        assert!(command.summary().chars().count() <= SUMMARY_LIMIT + 1);
+        assert!(command.summary().chars().count() <= COMMAND_SUMMARY_MAX_CHARS + 1);
     }
 }

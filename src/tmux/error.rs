@@ -99,9 +99,8 @@ pub fn classify(command: &str, socket: &str, stderr: &str) -> TmuxError {
 
 /// tmux prints one line per error; keep the first, bounded.
 fn first_line(stderr: &str) -> String {
-    const LIMIT: usize = 300;
     let line = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
-    paneward_contract::excerpt(line, LIMIT)
+    paneward_contract::excerpt(line, crate::limits::TMUX_STDERR_MAX_CHARS)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod oneshot;
 pub mod script;
 mod subprocess;
 
+use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX, TMUX_COMMAND_TIMEOUT};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,8 +26,6 @@ pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 
-/// How long one round trip to tmux may take before the call fails.
-pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Which tmux server to talk to; fixed for the life of the process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +74,7 @@ impl Default for Options {
         Self {
             control: true,
             native: true,
-            max_clients: crate::config::DEFAULT_MAX_TMUX_CLIENTS,
+            max_clients: crate::config::TMUX_CLIENTS_DEFAULT_MAX,
         }
     }
 }
@@ -168,7 +167,7 @@ impl Tmux {
     /// # Errors
     /// The first command's failure, as a [`TmuxError`].
     pub async fn run_all(&self, commands: &[Command]) -> Result<Vec<Vec<u8>>, TmuxError> {
-        self.run_all_within(commands, COMMAND_TIMEOUT).await
+        self.run_all_within(commands, TMUX_COMMAND_TIMEOUT).await
     }
 
     /// [`Tmux::run_all`] for a fixed number of commands, their outputs by position.
@@ -184,7 +183,7 @@ impl Tmux {
         })
     }
 
-    /// [`Tmux::run_all`] with a timeout other than [`COMMAND_TIMEOUT`].
+    /// [`Tmux::run_all`] with a timeout other than [`TMUX_COMMAND_TIMEOUT`].
     ///
     /// # Errors
     /// As [`Tmux::run_all`].

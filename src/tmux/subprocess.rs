@@ -7,6 +7,7 @@
 //! separator goes between the commands, and the combined output is split on those
 //! lines; pane text cannot forge a separator it never saw.
 
+use crate::limits::{SUBPROCESS_OUTPUT_MAX_BYTES};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -19,9 +20,6 @@ use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
 
-/// The most output one round trip may return, as on the control connection: a whole
-/// scrollback of a wide pane fits many times over.
-pub const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
@@ -78,14 +76,14 @@ pub async fn run_all(
         let read_out = async {
             let mut out = Vec::new();
             stdout
-                .take(MAX_OUTPUT_BYTES + 1)
+                .take(SUBPROCESS_OUTPUT_MAX_BYTES + 1)
                 .read_to_end(&mut out)
                 .await
                 .map_err(spawn_error)?;
-            if out.len() as u64 > MAX_OUTPUT_BYTES {
+            if out.len() as u64 > SUBPROCESS_OUTPUT_MAX_BYTES {
                 return Err(TmuxError::Protocol {
                     command: summarize(commands),
-                    detail: format!("the output passed {MAX_OUTPUT_BYTES} bytes"),
+                    detail: format!("the output passed {SUBPROCESS_OUTPUT_MAX_BYTES} bytes"),
                 });
             }
             Ok(out)

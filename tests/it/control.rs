@@ -3,6 +3,7 @@
 //! in pane text. Which session it attaches to is in `control_sessions.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
+use paneward::limits::{CONTROL_ATTACH_RETRY};
 use std::time::Duration;
 
 use crate::support::control::{
@@ -107,7 +108,7 @@ async fn the_connection_survives_kill_server_and_a_restart() {
     let error = tmux.run(display("between")).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
     start_main_again(&server);
-    // The failed attach above waits ATTACH_RETRY before control mode is tried again;
+    // The failed attach above waits CONTROL_ATTACH_RETRY before control mode is tried again;
     // calls in between still succeed, through subprocesses.
     let out = tmux.run(display("after")).await.unwrap();
     assert_eq!(text(&out), "after\n");

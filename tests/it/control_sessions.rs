@@ -2,6 +2,7 @@
 //! command instead: the user's tmux must not be able to tell it is there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
+use paneward::limits::{CONTROL_ATTACH_RETRY};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};
@@ -21,7 +22,7 @@ async fn a_server_with_no_session_is_driven_by_the_native_client() {
     assert_eq!(text(&out.unwrap()), "");
     assert_eq!(tmux.last_transport().await, Some(Transport::Native));
 
-    // Once a session exists, the next attempt after ATTACH_RETRY attaches.
+    // Once a session exists, the next attempt after CONTROL_ATTACH_RETRY attaches.
     server.tmux(&["new-session", "-d", "-s", "late", "/bin/sh"]);
     wait_for_async("control mode to start", async || {
         tmux.run(display("x")).await.unwrap();

@@ -7,6 +7,8 @@
 //! Reading is done with `fill_buf`/`consume`, so a read interrupted by another branch of
 //! the loop loses nothing.
 
+use crate::limits::CONTROL_LINE_MAX_BYTES;
+use crate::limits::{CONTROL_IDLE_TIMER, CONTROL_QUEUE_DEPTH, CONTROL_REPLY_MAX_BYTES, CONTROL_WRITE_COALESCE};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::process::Stdio;
@@ -21,17 +23,6 @@ use tokio::time::Instant;
 
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
 
-/// The longest line kept: far above a pane row or a format record we ask for.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
-/// The most one round trip may return: a long scrollback fits; more fails the call
-/// instead of exhausting memory.
-pub const MAX_REPLY_BYTES: usize = 64 << 20;
-/// Requests waiting to be written; callers beyond it wait for room.
-const QUEUE_DEPTH: usize = 64;
-/// Where the deadline timer waits while nothing is in flight (it is not polled then).
-const IDLE_TIMER: Duration = Duration::from_secs(3600);
-/// Requests sent in one write at most: a full batch and then some.
-const WRITE_COALESCE: usize = 32;
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -48,7 +39,7 @@ pub enum Failure {
     Lost { written: bool },
     /// The front request outlived its deadline; the connection was closed.
     TimedOut,
-    /// The reply went past [`MAX_REPLY_BYTES`] or a line past [`MAX_LINE_BYTES`].
+    /// The reply went past [`CONTROL_REPLY_MAX_BYTES`] or a line past [`CONTROL_LINE_MAX_BYTES`].
     TooLarge,
     /// The reply's blocks did not match the commands.
     Malformed(String),
@@ -154,7 +145,7 @@ pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Durat
         Ok(Err(message)) => return Err(message),
         Err(_) => return Err(format!("tmux did not attach within {timeout:?}")),
     }
-    let (requests, queue) = mpsc::channel(QUEUE_DEPTH);
+    let (requests, queue) = mpsc::channel(CONTROL_QUEUE_DEPTH);
     let recheck = Arc::new(AtomicBool::new(false));
     let task = Task {
         child,
@@ -225,7 +216,7 @@ struct LineReader {
     stdout: BufReader<ChildStdout>,
     /// The part of a line read so far.
     pending: Vec<u8>,
-    /// The current line went past [`MAX_LINE_BYTES`]; the rest of it is skipped.
+    /// The current line went past [`CONTROL_LINE_MAX_BYTES`]; the rest of it is skipped.
     overlong: bool,
 }
 
@@ -260,7 +251,7 @@ impl LineReader {
         };
         let body = &buffer[..if done { taken - 1 } else { taken }];
         if !self.overlong {
-            if self.pending.len() + body.len() > MAX_LINE_BYTES {
+            if self.pending.len() + body.len() > CONTROL_LINE_MAX_BYTES {
                 self.overlong = true;
                 self.pending.clear();
             } else {
@@ -372,7 +363,7 @@ impl Task {
     async fn serve(&mut self) -> String {
         let mut accepting = true;
         // One timer for the front request's deadline, moved only when the front changes.
-        let timer = tokio::time::sleep(IDLE_TIMER);
+        let timer = tokio::time::sleep(CONTROL_IDLE_TIMER);
         tokio::pin!(timer);
         let mut armed: Option<Instant> = None;
         loop {
@@ -434,7 +425,7 @@ impl Task {
     /// once per request (a batch's sixteen operations arrive together).
     async fn write(&mut self, first: Request) -> Result<(), String> {
         let mut requests = vec![first];
-        while requests.len() < WRITE_COALESCE {
+        while requests.len() < CONTROL_WRITE_COALESCE {
             match self.queue.try_recv() {
                 Ok(request) => requests.push(request),
                 Err(_) => break,
@@ -491,7 +482,7 @@ impl Task {
             self.end_seen = true;
             return Ok(());
         }
-        if self.transcript.byte_len() + line.len() > MAX_REPLY_BYTES {
+        if self.transcript.byte_len() + line.len() > CONTROL_REPLY_MAX_BYTES {
             self.oversized = true;
         }
         if !self.oversized {

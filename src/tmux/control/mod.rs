@@ -13,6 +13,8 @@ mod connection;
 pub mod policy;
 pub mod protocol;
 
+use crate::limits::CONTROL_LINE_MAX_BYTES;
+use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES, TMUX_COMMAND_TIMEOUT};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,11 +29,8 @@ use super::error::{classify, TmuxError};
 use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
 
-pub use self::connection::{MAX_LINE_BYTES, MAX_REPLY_BYTES};
+pub use self::connection::{CONTROL_LINE_MAX_BYTES, CONTROL_REPLY_MAX_BYTES};
 
-/// How long to use subprocesses after an attach was refused or failed, before trying
-/// again: a server with no suitable session should not pay for an attempt on every call.
-pub const ATTACH_RETRY: Duration = Duration::from_secs(1);
 
 /// How a command was (or will be) sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +171,7 @@ impl Executor {
                     return Err(TmuxError::Protocol {
                         command: summarize(commands),
                         detail: format!(
-                            "the reply is larger than {MAX_REPLY_BYTES} bytes (or a line larger than {MAX_LINE_BYTES})"
+                            "the reply is larger than {CONTROL_REPLY_MAX_BYTES} bytes (or a line larger than {CONTROL_LINE_MAX_BYTES})"
                         ),
                     })
                 }
@@ -233,7 +232,7 @@ impl Executor {
                 // Our presence would now show; leave, and give tmux time to see us go
                 // before facts are read again (or they would count us).
                 Verdict::Leave => {
-                    slot.retry_at = Some(Instant::now() + ATTACH_RETRY);
+                    slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
                     return None;
                 }
                 Verdict::Broken => {}
@@ -254,7 +253,7 @@ impl Executor {
             Err(reason) => {
                 tracing::debug!(%reason, "using a one-shot tmux client per command");
                 slot.refusal = Some(reason);
-                slot.retry_at = Some(Instant::now() + ATTACH_RETRY);
+                slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
                 None
             }
         }
@@ -263,18 +262,18 @@ impl Executor {
     /// Chooses a session with a client-less query and attaches to it.
     async fn attach(&self) -> Result<Handle, String> {
         let query = policy::facts_query();
-        let (outputs, _) = self.oneshot.run_all(&query, super::COMMAND_TIMEOUT, true).await;
+        let (outputs, _) = self.oneshot.run_all(&query, super::TMUX_COMMAND_TIMEOUT, true).await;
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
-        let handle = connection::open(&self.binary, &self.address.flags(), &session, super::COMMAND_TIMEOUT).await?;
+        let handle = connection::open(&self.binary, &self.address.flags(), &session, super::TMUX_COMMAND_TIMEOUT).await?;
         // tmux reports our own attach (`%session-changed`) before it reads a command, so
         // once a first round trip is back, that report has been read and can be dropped.
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
         let nonce = Nonce::new();
         let text = round_trip_text(&query, &nonce);
         let name = handle
-            .send(text, nonce, 1, super::COMMAND_TIMEOUT)
+            .send(text, nonce, 1, super::TMUX_COMMAND_TIMEOUT)
             .await
             .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
         handle.take_recheck();
@@ -292,7 +291,7 @@ impl Executor {
         let query = policy::facts_query();
         let nonce = Nonce::new();
         let text = round_trip_text(&query, &nonce);
-        let reply = match connection.send(text, nonce, query.len(), super::COMMAND_TIMEOUT).await {
+        let reply = match connection.send(text, nonce, query.len(), super::TMUX_COMMAND_TIMEOUT).await {
             Ok(reply) => reply,
             Err(_) => return Verdict::Broken,
         };

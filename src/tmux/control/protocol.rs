@@ -9,6 +9,7 @@
 //! end nonce, and each command's block is cut from between two separators, ending at the
 //! *last* guard that carries its number; forged guards inside the block come before it.
 
+use crate::limits::{CONTROL_RETAINED_BYTES};
 use crate::tmux::command::Command;
 use crate::tmux::script::separated_chain;
 pub use crate::tmux::script::Nonce;
@@ -71,9 +72,6 @@ pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
     out
 }
 
-/// Buffer kept between round trips: a screenful of text many times over; a long
-/// scrollback capture borrows more and gives it back.
-const RETAINED_BYTES: usize = 256 * 1024;
 
 /// The lines tmux sent for one round trip, kept in one buffer as tmux sent them (each
 /// followed by its newline), so a block's output is one slice of it.
@@ -111,8 +109,8 @@ impl Transcript {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.lines.clear();
-        self.bytes.shrink_to(RETAINED_BYTES);
-        self.lines.shrink_to(RETAINED_BYTES / 64);
+        self.bytes.shrink_to(CONTROL_RETAINED_BYTES);
+        self.lines.shrink_to(CONTROL_RETAINED_BYTES / 64);
     }
 
     fn line(&self, index: usize) -> &[u8] {

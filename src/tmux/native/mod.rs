@@ -23,13 +23,14 @@ mod exchange;
 pub mod imsg;
 pub mod socket;
 
+use crate::limits::{SUBPROCESS_OUTPUT_MAX_BYTES};
 use std::path::Path;
 use std::time::Duration;
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
-use super::subprocess::{split_outputs, MAX_OUTPUT_BYTES};
+use super::subprocess::{split_outputs, SUBPROCESS_OUTPUT_MAX_BYTES};
 use exchange::{converse, Failure, Identity};
 
 /// What a native round trip came to.
@@ -79,7 +80,7 @@ pub async fn run_all(
         term: std::os::unix::ffi::OsStrExt::as_bytes(term.as_os_str()),
         cwd: std::os::unix::ffi::OsStrExt::as_bytes(cwd.as_os_str()),
     };
-    let cap = usize::try_from(MAX_OUTPUT_BYTES).unwrap_or(usize::MAX);
+    let cap = usize::try_from(SUBPROCESS_OUTPUT_MAX_BYTES).unwrap_or(usize::MAX);
     let conversation = converse(socket, &identity, script.as_bytes(), cap);
     let exit = match tokio::time::timeout(timeout, conversation).await {
         Err(_) => {
@@ -93,7 +94,7 @@ pub async fn run_all(
         Ok(Err(Failure::TooLarge)) => {
             return Outcome::Done(Err(TmuxError::Protocol {
                 command: summarize(commands),
-                detail: format!("the output passed {MAX_OUTPUT_BYTES} bytes"),
+                detail: format!("the output passed {SUBPROCESS_OUTPUT_MAX_BYTES} bytes"),
             }))
         }
         Ok(Err(Failure::Io(error))) => {
