@@ -42,4 +42,3 @@ pub enum AuditTarget {
     Stderr,
     File(PathBuf),
 }
-

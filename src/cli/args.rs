@@ -4,7 +4,7 @@
 //! one. A bad setting stops start-up with a message; it never silently widens what a
 //! model may do.
 
-use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX};
+use crate::limits::TMUX_CLIENTS_DEFAULT_MAX;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use paneward_contract::Tier;
 
 use crate::call::profile::Profile;
-use crate::config::{AuditTarget, Config, TMUX_CLIENTS_DEFAULT_MAX};
+use crate::config::{AuditTarget, Config};
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -41,14 +41,14 @@
 //! }
 //! ```
 
-use crate::limits::{TMUX_COMMAND_TIMEOUT};
+use crate::limits::TMUX_COMMAND_TIMEOUT;
 use std::ops::Deref;
 use std::time::Duration;
 
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, TMUX_COMMAND_TIMEOUT};
+use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport};
 use crate::tools::keys::KeyInput;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.

@@ -4,7 +4,7 @@
 //! typed into a pane) are marked sensitive so logs and error messages show a
 //! placeholder instead.
 
-use crate::limits::{COMMAND_SUMMARY_MAX_CHARS};
+use crate::limits::COMMAND_SUMMARY_MAX_CHARS;
 use std::fmt;
 
 /// One argument, with whether it may be shown in diagnostics.
@@ -96,7 +96,6 @@ impl fmt::Debug for ReadCommand {
         self.0.fmt(f)
     }
 }
-
 
 impl Command {
     /// Starts a command; `name` is always one of ours, never caller text.

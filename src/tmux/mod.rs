@@ -26,7 +26,6 @@ pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 
-
 /// Which tmux server to talk to; fixed for the life of the process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerAddress {
@@ -74,7 +73,7 @@ impl Default for Options {
         Self {
             control: true,
             native: true,
-            max_clients: crate::config::TMUX_CLIENTS_DEFAULT_MAX,
+            max_clients: TMUX_CLIENTS_DEFAULT_MAX,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! separator goes between the commands, and the combined output is split on those
 //! lines; pane text cannot forge a separator it never saw.
 
-use crate::limits::{SUBPROCESS_OUTPUT_MAX_BYTES};
+use crate::limits::SUBPROCESS_OUTPUT_MAX_BYTES;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -19,7 +19,6 @@ use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
-
 
 /// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick

@@ -3,7 +3,6 @@
 //! in pane text. Which session it attaches to is in `control_sessions.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use paneward::limits::{CONTROL_ATTACH_RETRY};
 use std::time::Duration;
 
 use crate::support::control::{

@@ -2,7 +2,6 @@
 //! command instead: the user's tmux must not be able to tell it is there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use paneward::limits::{CONTROL_ATTACH_RETRY};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};

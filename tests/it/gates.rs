@@ -4,7 +4,7 @@
 //! the `compile_fail` examples in src/guard/gate.rs); the cohort gate by cohort.rs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use paneward::limits::{TMUX_CLIENTS_DEFAULT_MAX};
+use paneward::limits::TMUX_CLIENTS_DEFAULT_MAX;
 use std::path::PathBuf;
 
 use paneward::app::App;
@@ -26,7 +26,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         reveal_environment: false,
         control_mode,
         native_client: true,
-        max_tmux_clients: paneward::config::TMUX_CLIENTS_DEFAULT_MAX,
+        max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",

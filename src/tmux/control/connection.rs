@@ -23,7 +23,6 @@ use tokio::time::Instant;
 
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
 
-
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
     "sessions-changed",

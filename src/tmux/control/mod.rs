@@ -14,7 +14,7 @@ pub mod policy;
 pub mod protocol;
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
-use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES, TMUX_COMMAND_TIMEOUT};
+use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,9 +28,6 @@ use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
-
-pub use self::connection::{CONTROL_LINE_MAX_BYTES, CONTROL_REPLY_MAX_BYTES};
-
 
 /// How a command was (or will be) sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,7 +263,13 @@ impl Executor {
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
-        let handle = connection::open(&self.binary, &self.address.flags(), &session, super::TMUX_COMMAND_TIMEOUT).await?;
+        let handle = connection::open(
+            &self.binary,
+            &self.address.flags(),
+            &session,
+            super::TMUX_COMMAND_TIMEOUT,
+        )
+        .await?;
         // tmux reports our own attach (`%session-changed`) before it reads a command, so
         // once a first round trip is back, that report has been read and can be dropped.
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
@@ -291,7 +294,10 @@ impl Executor {
         let query = policy::facts_query();
         let nonce = Nonce::new();
         let text = round_trip_text(&query, &nonce);
-        let reply = match connection.send(text, nonce, query.len(), super::TMUX_COMMAND_TIMEOUT).await {
+        let reply = match connection
+            .send(text, nonce, query.len(), super::TMUX_COMMAND_TIMEOUT)
+            .await
+        {
             Ok(reply) => reply,
             Err(_) => return Verdict::Broken,
         };

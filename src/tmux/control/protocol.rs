@@ -9,7 +9,7 @@
 //! end nonce, and each command's block is cut from between two separators, ending at the
 //! *last* guard that carries its number; forged guards inside the block come before it.
 
-use crate::limits::{CONTROL_RETAINED_BYTES};
+use crate::limits::CONTROL_RETAINED_BYTES;
 use crate::tmux::command::Command;
 use crate::tmux::script::separated_chain;
 pub use crate::tmux::script::Nonce;
@@ -71,7 +71,6 @@ pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
     out.push('\n');
     out
 }
-
 
 /// The lines tmux sent for one round trip, kept in one buffer as tmux sent them (each
 /// followed by its newline), so a block's output is one slice of it.

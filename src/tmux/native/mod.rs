@@ -23,14 +23,14 @@ mod exchange;
 pub mod imsg;
 pub mod socket;
 
-use crate::limits::{SUBPROCESS_OUTPUT_MAX_BYTES};
+use crate::limits::SUBPROCESS_OUTPUT_MAX_BYTES;
 use std::path::Path;
 use std::time::Duration;
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
-use super::subprocess::{split_outputs, SUBPROCESS_OUTPUT_MAX_BYTES};
+use super::subprocess::split_outputs;
 use exchange::{converse, Failure, Identity};
 
 /// What a native round trip came to.
