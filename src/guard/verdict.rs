@@ -43,6 +43,13 @@ pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&Caller
     format!("#{{?#{{?#{{synchronize-panes}},#{{P:{member}}},{rules}}},0,1}}")
 }
 
+/// A format that, expanded for `target`, is `1` when `target` alone may take input
+/// (a paste, which tmux does not copy to synchronized panes) and `0` when it breaks a
+/// rule.
+pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>) -> String {
+    format!("#{{?{},0,1}}", breaks_a_rule(force, caller))
+}
+
 /// Prints the verdict, as the input that follows in the same round trip will see it.
 pub(super) fn print_verdict(target: PaneId, verdict: &str) -> Command {
     Command::new("display-message")

@@ -5,6 +5,8 @@
 pub mod args;
 pub mod batch;
 pub mod batch_python;
+pub mod buffers;
+pub mod copy_mode;
 pub mod capture;
 pub mod cursor;
 pub mod environment;
@@ -17,6 +19,7 @@ pub mod pane;
 pub mod search;
 pub mod send_keys;
 pub mod server;
+pub mod settings;
 pub mod since;
 pub mod snapshot;
 pub mod tail;
