@@ -335,16 +335,16 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     let name = own_buffer(&buffer_name)?;
     let max_lines = max_lines.map(|n| i64::try_from(n.get()).unwrap_or(i64::MAX));
     let max_lines = args::count("/max_lines", max_lines, DEFAULT_MAX_LINES, 5_000)?;
+    let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
+    // Alone in its round trip: a tmux process run with `source-file -` can write a
+    // buffer to its standard output only before anything else printed there, and
+    // prints nothing after it (docs/tmux-quirks.md).
     let show = ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg(name);
-    let [size, shown] = match gate.run_each([size_command(name), show]).await {
-        Ok(outputs) => outputs,
+    let shown = match gate.run(show).await {
+        Ok(output) => output,
         Err(error) if is_missing_buffer(&error) => return Err(missing(name)),
         Err(error) => return Err(error.into()),
     };
-    let size: usize = String::from_utf8_lossy(&size)
-        .trim()
-        .parse()
-        .map_err(|_| ToolError::internal("tmux printed no buffer size"))?;
     let content = buffer_content(&shown, size);
     let text = String::from_utf8_lossy(&content);
     let ends_with_newline = text.ends_with('\n');
