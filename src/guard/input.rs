@@ -34,7 +34,11 @@ pub(super) fn send_commands(keys: &KeyInput, pane: PaneId, enter: bool) -> Vec<C
 /// `paste-buffer` writes to `pane` alone (tmux does not copy a paste to synchronized
 /// panes); the Enter is a `send-keys`, which it does copy.
 pub(super) fn paste_commands(buffer: &str, pane: PaneId, bracket: bool, delete: bool, enter: bool) -> Vec<Command> {
-    let mut paste = Command::new("paste-buffer").arg("-b").arg(buffer).arg("-t").arg(pane.to_string());
+    let mut paste = Command::new("paste-buffer")
+        .arg("-b")
+        .arg(buffer)
+        .arg("-t")
+        .arg(pane.to_string());
     if bracket {
         paste = paste.arg("-p");
     }
@@ -101,7 +105,10 @@ mod tests {
             ]
         );
         let commands = paste_commands("paneward_x", PaneId(4), false, true, false);
-        assert_eq!(argv(&commands), [["paste-buffer", "-b", "paneward_x", "-t", "%4", "-d"]]);
+        assert_eq!(
+            argv(&commands),
+            [["paste-buffer", "-b", "paneward_x", "-t", "%4", "-d"]]
+        );
     }
 
     /// Only `guard` may build a command that types into a pane; a handler that did

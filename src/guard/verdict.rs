@@ -96,6 +96,18 @@ mod tests {
     }
 
     #[test]
+    fn a_paste_verdict_looks_at_the_target_alone() {
+        let caller = CallerPane::from_env(Some("/tmp/s,4242,0"), Some("%9"));
+        let format = target_verdict_format(false, caller.as_ref());
+        assert!(
+            !format.contains("synchronize-panes") && !format.contains("#{P:"),
+            "{format}"
+        );
+        assert!(format.contains("pane_in_mode") && format.contains("#{==:#{pane_id},%9}"));
+        assert!(!target_verdict_format(true, caller.as_ref()).contains("pane_in_mode"));
+    }
+
+    #[test]
     fn the_input_is_one_redacted_argument() {
         let send = Command::new("send-keys").arg("-t").arg("%3").sensitive_arg("a'b\n;c");
         let command = type_if(PaneId(3), "1", std::slice::from_ref(&send));

@@ -256,7 +256,13 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     let text = checked_text(&text)?;
     let name = stage(gate, text, None).await?;
     let pasted = gate
-        .paste(pane, force.unwrap_or(false), &name, (bracket.unwrap_or(true), true), enter.unwrap_or(false))
+        .paste(
+            pane,
+            force.unwrap_or(false),
+            &name,
+            (bracket.unwrap_or(true), true),
+            enter.unwrap_or(false),
+        )
         .await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
@@ -282,7 +288,10 @@ pub async fn load_buffer(gate: &ChangeGate<'_>, input: LoadBufferInput) -> Resul
     let label = label.as_ref().map(|l| l.to_string());
     if let Some(label) = &label {
         if !label.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) || label.len() > 64 {
-            return Err(ToolError::invalid_argument("/label", "must be 1 to 64 of A-Z a-z 0-9 _ . -"));
+            return Err(ToolError::invalid_argument(
+                "/label",
+                "must be 1 to 64 of A-Z a-z 0-9 _ . -",
+            ));
         }
     }
     let name = stage(gate, text, label.as_deref()).await?;
@@ -312,7 +321,13 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     }
     let delete = delete.unwrap_or(false);
     let pasted = gate
-        .paste(pane, force.unwrap_or(false), name, (bracket.unwrap_or(true), delete), enter.unwrap_or(false))
+        .paste(
+            pane,
+            force.unwrap_or(false),
+            name,
+            (bracket.unwrap_or(true), delete),
+            enter.unwrap_or(false),
+        )
         .await?;
     if delete {
         gate.app().staged_buffers.remove(name);
@@ -468,7 +483,13 @@ mod tests {
 
     #[test]
     fn other_buffer_names_are_not_own_names() {
-        for name in ["buffer0", "paneward_", "paneward_xyz", "paneward_0123", "Paneward_0000000000000000000000000000000a"] {
+        for name in [
+            "buffer0",
+            "paneward_",
+            "paneward_xyz",
+            "paneward_0123",
+            "Paneward_0000000000000000000000000000000a",
+        ] {
             assert!(!is_own_name(name), "{name}");
         }
         assert!(!is_own_name(&format!("{}_bad label", new_name(None))));

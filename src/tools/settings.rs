@@ -19,7 +19,9 @@ use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
 use crate::tools::environment::parse_shell_form;
 use crate::tools::objects::MAX_LISTED;
-use crate::tools::options::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN};
+use crate::tools::options::{
+    is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
+};
 
 /// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
 /// of new panes, command aliases, the lock command, the copy-pipe default command and
@@ -85,7 +87,10 @@ impl From<SetOptionInputScope> for Scope {
 /// The option lives where the scope cannot set it (named as `/scope`).
 fn source_for(table: Table, level: &Level, name: &str) -> Result<Source, ToolError> {
     let wrong = |scope: &str, fits: &str| {
-        ToolError::invalid_argument("/scope", format!("{name} cannot be set at scope {scope}; use scope {fits}"))
+        ToolError::invalid_argument(
+            "/scope",
+            format!("{name} cannot be set at scope {scope}; use scope {fits}"),
+        )
     };
     Ok(match (level, table) {
         (Level::Global, Table::Server) | (Level::Server, Table::Server | Table::User) => Source::GlobalServer,
@@ -140,7 +145,9 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
     if !is_setting_name(name, true) {
         return Err(ToolError::invalid_argument(
             "/name",
-            format!("must be an exact option name such as status-style or @my-option (at most {MAX_NAME_LEN} characters)"),
+            format!(
+                "must be an exact option name such as status-style or @my-option (at most {MAX_NAME_LEN} characters)"
+            ),
         ));
     }
     if name.starts_with("after-") {
@@ -149,12 +156,19 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
     if COMMAND_OPTIONS.contains(&name) {
         return Err(ToolError::invalid_argument(
             "/name",
-            format!("{name} holds a command tmux runs later; paneward does not set it (set it in the tmux configuration)"),
+            format!(
+                "{name} holds a command tmux runs later; paneward does not set it (set it in the tmux configuration)"
+            ),
         ));
     }
     match (value, unset, append) {
         (Some(_), true, _) => return Err(ToolError::invalid_argument("/value", "must be omitted with unset")),
-        (None, false, _) => return Err(ToolError::invalid_argument("/value", "is required unless unset is true")),
+        (None, false, _) => {
+            return Err(ToolError::invalid_argument(
+                "/value",
+                "is required unless unset is true",
+            ))
+        }
         (_, true, true) => return Err(ToolError::invalid_argument("/append", "cannot be combined with unset")),
         _ => {}
     }
@@ -299,16 +313,27 @@ pub async fn set_environment(
     let session = match (scope, session_id) {
         (SetEnvironmentInputScope::Session, Some(id)) => Some(args::session_id("/session_id", &id)?),
         (SetEnvironmentInputScope::Session, None) => {
-            return Err(ToolError::invalid_argument("/session_id", "scope session needs a session id such as $1"))
+            return Err(ToolError::invalid_argument(
+                "/session_id",
+                "scope session needs a session id such as $1",
+            ))
         }
         (SetEnvironmentInputScope::Global, Some(_)) => {
-            return Err(ToolError::invalid_argument("/session_id", "scope global takes no session; omit it"))
+            return Err(ToolError::invalid_argument(
+                "/session_id",
+                "scope global takes no session; omit it",
+            ))
         }
         (SetEnvironmentInputScope::Global, None) => None,
     };
     match (&value, unset) {
         (Some(_), true) => return Err(ToolError::invalid_argument("/value", "must be omitted with unset")),
-        (None, false) => return Err(ToolError::invalid_argument("/value", "is required unless unset is true")),
+        (None, false) => {
+            return Err(ToolError::invalid_argument(
+                "/value",
+                "is required unless unset is true",
+            ))
+        }
         _ => {}
     }
     let steering = STEERING_VARIABLES.contains(&name.as_str()) || name.starts_with("BASH_FUNC_");
@@ -335,7 +360,10 @@ pub async fn set_environment(
         set = set.sensitive_arg(value.as_str());
     }
     let outputs = gate.change_all(&[show.into(), set]).await?;
-    let before = outputs.first().map(|o| String::from_utf8_lossy(o).into_owned()).unwrap_or_default();
+    let before = outputs
+        .first()
+        .map(|o| String::from_utf8_lossy(o).into_owned())
+        .unwrap_or_default();
     let existed_before = parse_shell_form(&before)
         .iter()
         .any(|variable| variable.name == name && variable.value.is_some());
@@ -361,7 +389,10 @@ mod tests {
             assert!(check_option_request(name, Some("x"), false, false).is_err(), "{name}");
         }
         for value in ["#(id)", "a #{l:#}(id)", "##(id)"] {
-            assert!(check_option_request("status-left", Some(value), false, false).is_err(), "{value}");
+            assert!(
+                check_option_request("status-left", Some(value), false, false).is_err(),
+                "{value}"
+            );
         }
         assert!(check_option_request("status-left", Some("#{pane_id} (x)"), false, false).is_ok());
         assert!(check_option_request("status-left", None, true, false).is_ok());

@@ -29,7 +29,12 @@ fn mebibyte_of_mixed_text() -> String {
 
 /// The text `show_buffer` returned, joined back.
 fn shown_text(reply: &Value) -> String {
-    let lines: Vec<&str> = reply["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    let lines: Vec<&str> = reply["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
     let mut text = lines.join("\n");
     if reply["endsWithNewline"] == json!(true) {
         text.push('\n');
@@ -82,26 +87,44 @@ fn staged_text_never_appears_in_the_arguments_of_any_tmux_process_paneward_start
     // A tmux that writes its arguments to a log, then runs the real tmux.
     let log = scratch.path("argv.log");
     let wrapper = scratch.path("tmux");
-    let real = String::from_utf8(std::process::Command::new("sh").args(["-c", "command -v tmux"]).output().unwrap().stdout)
-        .unwrap();
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
     std::fs::write(
         &wrapper,
-        format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> {log}\nexec {} \"$@\"\n", real.trim()),
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> {log}\nexec {} \"$@\"\n",
+            real.trim()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let pane = tmux.window_running("exec cat > /dev/null");
     let secret = "argv-canary-5f3a91";
-    for args in [&["--tmux", wrapper.as_str()][..], &["--tmux", wrapper.as_str(), "--no-control-mode"][..]] {
+    for args in [
+        &["--tmux", wrapper.as_str()][..],
+        &["--tmux", wrapper.as_str(), "--no-control-mode"][..],
+    ] {
         let mut client = tmux.paneward_with(args, &[]);
         client.initialize();
         let loaded = client.call_ok("load_buffer", json!({"text": format!("{secret} load")}));
         client.call_ok("show_buffer", json!({"buffer_name": loaded["bufferName"]}));
-        client.call_ok("paste_text", json!({"pane_id": pane, "text": format!("{secret} paste")}));
+        client.call_ok(
+            "paste_text",
+            json!({"pane_id": pane, "text": format!("{secret} paste")}),
+        );
         client.close();
     }
     let logged = scratch.read("argv.log");
-    assert!(logged.contains("source-file") || logged.contains("-C"), "the wrapper ran: {logged}");
+    assert!(
+        logged.contains("source-file") || logged.contains("-C"),
+        "the wrapper ran: {logged}"
+    );
     assert!(!logged.contains(secret), "{logged}");
 }
 
@@ -113,7 +136,10 @@ fn a_paste_reaches_only_its_target_though_synchronize_panes_copies_the_enter_aft
     let sibling = tmux.split(
         &target,
         "-h",
-        &format!("while IFS= read -r line; do printf '%s\\n' \"$line\" >> {}; done", scratch.path("sibling")),
+        &format!(
+            "while IFS= read -r line; do printf '%s\\n' \"$line\" >> {}; done",
+            scratch.path("sibling")
+        ),
     );
     tmux.tmux(&["set-option", "-w", "-t", &target, "synchronize-panes", "on"]);
     let mut client = tmux.paneward();
@@ -124,11 +150,18 @@ fn a_paste_reaches_only_its_target_though_synchronize_panes_copies_the_enter_aft
     );
     scratch.wait_for_lines("target", 1);
     // With enter, the Enter is a key press, which tmux copies to the sibling.
-    let reply = client.call_ok("paste_text", json!({"pane_id": target, "text": "second", "enter": true}));
+    let reply = client.call_ok(
+        "paste_text",
+        json!({"pane_id": target, "text": "second", "enter": true}),
+    );
     assert_eq!(reply["resolvedPaneIds"], json!([target]));
     assert_eq!(reply["enterPaneIds"], json!([target, sibling]));
     assert_eq!(scratch.wait_for_lines("target", 2), "pasted line\nsecond\n");
-    assert_eq!(scratch.wait_for_lines("sibling", 1), "\n", "the sibling got the Enter and no text");
+    assert_eq!(
+        scratch.wait_for_lines("sibling", 1),
+        "\n",
+        "the sibling got the Enter and no text"
+    );
     assert_eq!(buffer_names(&tmux), Vec::<String>::new(), "paste_text leaves no buffer");
 }
 
@@ -165,10 +198,17 @@ fn a_paste_is_refused_for_a_pane_that_cannot_take_input_and_for_the_caller_or_a_
         }
     }
     let staged_name = staged["bufferName"].as_str().unwrap().to_string();
-    assert_eq!(buffer_names(&tmux), [staged_name], "a refused paste_text leaves no buffer");
+    assert_eq!(
+        buffer_names(&tmux),
+        [staged_name],
+        "a refused paste_text leaves no buffer"
+    );
     // With force, a paste reaches the program of a pane in copy mode (tmux 3.3a), and
     // the pane stays in the mode.
-    let reply = client.call_ok("paste_text", json!({"pane_id": moded, "text": "through\n", "force": true}));
+    let reply = client.call_ok(
+        "paste_text",
+        json!({"pane_id": moded, "text": "through\n", "force": true}),
+    );
     assert_eq!(reply["resolvedPaneIds"], json!([moded]));
     assert_eq!(scratch.wait_for_lines("moded", 1), "through\n");
     assert_eq!(tmux.pane_value(&moded, "#{pane_in_mode}"), "1");
@@ -188,7 +228,10 @@ fn paste_buffer_pastes_a_staged_buffer_and_deletes_it_only_when_asked_and_a_seco
     );
     assert_eq!(scratch.wait_for_lines("typed", 1), "from a buffer\n");
     client.call_ok("show_buffer", json!({"buffer_name": name}));
-    let reply = client.call_ok("paste_buffer", json!({"buffer_name": name, "pane_id": pane, "delete": true}));
+    let reply = client.call_ok(
+        "paste_buffer",
+        json!({"buffer_name": name, "pane_id": pane, "delete": true}),
+    );
     assert_eq!(reply["deleted"], true);
     assert_eq!(scratch.wait_for_lines("typed", 2), "from a buffer\nfrom a buffer\n");
     assert_eq!(buffer_names(&tmux), Vec::<String>::new());
@@ -205,7 +248,10 @@ fn paste_buffer_pastes_a_staged_buffer_and_deletes_it_only_when_asked_and_a_seco
         client.call_ok("delete_buffer", json!({"buffer_name": other})),
         json!({"bufferName": other, "existed": true})
     );
-    assert_eq!(client.call_ok("delete_buffer", json!({"buffer_name": other}))["existed"], false);
+    assert_eq!(
+        client.call_ok("delete_buffer", json!({"buffer_name": other}))["existed"],
+        false
+    );
 }
 
 #[test]

@@ -13,35 +13,83 @@ fn set_option_stores_the_value_and_returns_the_previous_one_for_undo() {
     let window = tmux.pane_value(&pane, "#{window_id}");
     let mut client = tmux.paneward();
     let set = |client: &mut crate::support::Client, args: serde_json::Value| client.call_ok("set_option", args);
-    let reply = set(&mut client, json!({"name": "status-left", "scope": "session", "target": session, "value": "one ; 'two'"}));
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "value": "one ; 'two'"}),
+    );
     assert_eq!(
         reply,
         json!({"name": "status-left", "scope": "session", "target": session, "optionScope": "session",
                "value": "one ; 'two'", "values": null, "previous": null, "previousValues": null})
     );
-    assert_eq!(tmux.tmux(&["show-options", "-v", "-t", &session, "status-left"]), "one ; 'two'\n");
-    let reply = set(&mut client, json!({"name": "status-left", "scope": "session", "target": session, "value": "-x", "append": true}));
-    assert_eq!((reply["previous"].clone(), reply["value"].clone()), (json!("one ; 'two'"), json!("one ; 'two'-x")));
-    let reply = set(&mut client, json!({"name": "status-left", "scope": "session", "target": session, "unset": true}));
-    assert_eq!((reply["previous"].clone(), reply["value"].clone()), (json!("one ; 'two'-x"), json!(null)));
+    assert_eq!(
+        tmux.tmux(&["show-options", "-v", "-t", &session, "status-left"]),
+        "one ; 'two'\n"
+    );
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "value": "-x", "append": true}),
+    );
+    assert_eq!(
+        (reply["previous"].clone(), reply["value"].clone()),
+        (json!("one ; 'two'"), json!("one ; 'two'-x"))
+    );
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "unset": true}),
+    );
+    assert_eq!(
+        (reply["previous"].clone(), reply["value"].clone()),
+        (json!("one ; 'two'-x"), json!(null))
+    );
     assert_eq!(tmux.tmux(&["show-options", "-t", &session, "status-left"]), "");
 
-    let reply = set(&mut client, json!({"name": "mode-keys", "scope": "window", "target": window, "value": "vi"}));
-    assert_eq!((reply["optionScope"].clone(), reply["value"].clone()), (json!("window"), json!("vi")));
+    let reply = set(
+        &mut client,
+        json!({"name": "mode-keys", "scope": "window", "target": window, "value": "vi"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("window"), json!("vi"))
+    );
     assert_eq!(tmux.tmux(&["show-options", "-wv", "-t", &window, "mode-keys"]), "vi\n");
-    let reply = set(&mut client, json!({"name": "@mark", "scope": "pane", "target": pane, "value": "p"}));
-    assert_eq!((reply["optionScope"].clone(), reply["value"].clone()), (json!("user"), json!("p")));
+    let reply = set(
+        &mut client,
+        json!({"name": "@mark", "scope": "pane", "target": pane, "value": "p"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("user"), json!("p"))
+    );
     assert_eq!(tmux.tmux(&["show-options", "-pv", "-t", &pane, "@mark"]), "p\n");
     let before = tmux.tmux(&["show-options", "-gv", "history-limit"]);
-    let reply = set(&mut client, json!({"name": "history-limit", "scope": "global", "value": "1234"}));
+    let reply = set(
+        &mut client,
+        json!({"name": "history-limit", "scope": "global", "value": "1234"}),
+    );
     assert_eq!(reply["previous"], json!(before.trim()));
     assert_eq!(tmux.tmux(&["show-options", "-gv", "history-limit"]), "1234\n");
-    let reply = set(&mut client, json!({"name": "escape-time", "scope": "server", "value": "7"}));
-    assert_eq!((reply["optionScope"].clone(), reply["value"].clone()), (json!("server"), json!("7")));
+    let reply = set(
+        &mut client,
+        json!({"name": "escape-time", "scope": "server", "value": "7"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("server"), json!("7"))
+    );
     // An array option: an appended item shows in values.
-    let reply = set(&mut client, json!({"name": "update-environment", "scope": "global", "value": "MY_VAR", "append": true}));
-    assert!(reply["values"].as_array().unwrap().contains(&json!("MY_VAR")), "{reply}");
-    assert!(!reply["previousValues"].as_array().unwrap().contains(&json!("MY_VAR")), "{reply}");
+    let reply = set(
+        &mut client,
+        json!({"name": "update-environment", "scope": "global", "value": "MY_VAR", "append": true}),
+    );
+    assert!(
+        reply["values"].as_array().unwrap().contains(&json!("MY_VAR")),
+        "{reply}"
+    );
+    assert!(
+        !reply["previousValues"].as_array().unwrap().contains(&json!("MY_VAR")),
+        "{reply}"
+    );
 }
 
 #[test]
@@ -52,12 +100,30 @@ fn set_option_needs_a_target_of_the_kind_its_scope_names() {
     let window = tmux.pane_value(&pane, "#{window_id}");
     let mut client = tmux.paneward();
     for (arguments, field) in [
-        (json!({"name": "status-left", "scope": "session", "target": window, "value": "x"}), "/target"),
-        (json!({"name": "status-left", "scope": "session", "value": "x"}), "/target"),
-        (json!({"name": "status-left", "scope": "global", "target": session, "value": "x"}), "/target"),
-        (json!({"name": "mode-keys", "scope": "session", "target": session, "value": "vi"}), "/scope"),
-        (json!({"name": "status-left", "scope": "window", "target": window, "value": "x"}), "/scope"),
-        (json!({"name": "escape-time", "scope": "pane", "target": pane, "value": "1"}), "/scope"),
+        (
+            json!({"name": "status-left", "scope": "session", "target": window, "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "status-left", "scope": "session", "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "status-left", "scope": "global", "target": session, "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "mode-keys", "scope": "session", "target": session, "value": "vi"}),
+            "/scope",
+        ),
+        (
+            json!({"name": "status-left", "scope": "window", "target": window, "value": "x"}),
+            "/scope",
+        ),
+        (
+            json!({"name": "escape-time", "scope": "pane", "target": pane, "value": "1"}),
+            "/scope",
+        ),
         (json!({"name": "status-lef", "scope": "global", "value": "x"}), "/name"),
         (json!({"name": "status-left", "value": "x"}), "scope"),
     ] {
@@ -84,17 +150,32 @@ fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run
         "command-alias",
         "lock-command",
     ] {
-        let text = client.call_err("set_option", json!({"name": name, "scope": "global", "value": "run-shell 'touch /tmp/x'"}));
+        let text = client.call_err(
+            "set_option",
+            json!({"name": name, "scope": "global", "value": "run-shell 'touch /tmp/x'"}),
+        );
         assert!(text.contains("/name"), "{name}: {text}");
     }
     for value in ["#(id)", "up #{?1,#(id),}", "#{l:#}(id)"] {
-        let text = client.call_err("set_option", json!({"name": "status-right", "scope": "global", "value": value}));
+        let text = client.call_err(
+            "set_option",
+            json!({"name": "status-right", "scope": "global", "value": value}),
+        );
         assert!(text.contains("/value"), "{value}: {text}");
-        let text = client.call_err("set_option", json!({"name": "@theme", "scope": "global", "value": value}));
+        let text = client.call_err(
+            "set_option",
+            json!({"name": "@theme", "scope": "global", "value": value}),
+        );
         assert!(text.contains("/value"), "{value}: {text}");
     }
-    assert_eq!(tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]), hooks_before);
-    assert_eq!(tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]), options_before);
+    assert_eq!(
+        tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]),
+        hooks_before
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]),
+        options_before
+    );
 }
 
 #[test]
@@ -110,18 +191,33 @@ fn set_environment_never_returns_the_value_and_says_whether_the_name_existed() {
         result["structuredContent"],
         json!({"name": "MY_TOKEN", "scope": "session", "sessionId": session, "unset": false, "existedBefore": false})
     );
-    assert_eq!(tmux.tmux(&["show-environment", "-t", &session, "MY_TOKEN"]), format!("MY_TOKEN={secret}\n"));
+    assert_eq!(
+        tmux.tmux(&["show-environment", "-t", &session, "MY_TOKEN"]),
+        format!("MY_TOKEN={secret}\n")
+    );
     assert_eq!(client.call_ok("set_environment", args)["existedBefore"], true);
     let reply = client.call_ok(
         "set_environment",
         json!({"name": "MY_TOKEN", "scope": "session", "session_id": session, "unset": true}),
     );
-    assert_eq!((reply["unset"].clone(), reply["existedBefore"].clone()), (json!(true), json!(true)));
+    assert_eq!(
+        (reply["unset"].clone(), reply["existedBefore"].clone()),
+        (json!(true), json!(true))
+    );
     assert!(!tmux.try_tmux(&["show-environment", "-t", &session, "MY_TOKEN"]));
-    let reply = client.call_ok("set_environment", json!({"name": "MY_GLOBAL", "scope": "global", "value": "g"}));
-    assert_eq!((reply["sessionId"].clone(), reply["existedBefore"].clone()), (json!(null), json!(false)));
+    let reply = client.call_ok(
+        "set_environment",
+        json!({"name": "MY_GLOBAL", "scope": "global", "value": "g"}),
+    );
+    assert_eq!(
+        (reply["sessionId"].clone(), reply["existedBefore"].clone()),
+        (json!(null), json!(false))
+    );
     assert_eq!(tmux.tmux(&["show-environment", "-g", "MY_GLOBAL"]), "MY_GLOBAL=g\n");
-    let text = client.call_err("set_environment", json!({"name": "X", "scope": "session", "value": "v"}));
+    let text = client.call_err(
+        "set_environment",
+        json!({"name": "X", "scope": "session", "value": "v"}),
+    );
     assert!(text.contains("/session_id"), "{text}");
 }
 
@@ -129,8 +225,18 @@ fn set_environment_never_returns_the_value_and_says_whether_the_name_existed() {
 fn set_environment_refuses_variables_that_steer_every_shell_unless_forced() {
     let tmux = TmuxServer::start();
     let mut client = tmux.paneward();
-    for name in ["BASH_ENV", "ENV", "PROMPT_COMMAND", "LD_PRELOAD", "PATH", "BASH_FUNC_ls%%"] {
-        let result = client.call("set_environment", json!({"name": name, "scope": "global", "value": "/tmp/evil"}));
+    for name in [
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "LD_PRELOAD",
+        "PATH",
+        "BASH_FUNC_ls%%",
+    ] {
+        let result = client.call(
+            "set_environment",
+            json!({"name": name, "scope": "global", "value": "/tmp/evil"}),
+        );
         assert_eq!(result["isError"], true, "{name}: {result}");
     }
     assert!(!tmux.try_tmux(&["show-environment", "-g", "BASH_ENV"]));
@@ -141,6 +247,9 @@ fn set_environment_refuses_variables_that_steer_every_shell_unless_forced() {
     assert_eq!(reply["existedBefore"], false);
     assert_eq!(tmux.tmux(&["show-environment", "-g", "BASH_ENV"]), "BASH_ENV=/tmp/rc\n");
     // Removing one needs no force.
-    client.call_ok("set_environment", json!({"name": "BASH_ENV", "scope": "global", "unset": true}));
+    client.call_ok(
+        "set_environment",
+        json!({"name": "BASH_ENV", "scope": "global", "unset": true}),
+    );
     assert!(!tmux.try_tmux(&["show-environment", "-g", "BASH_ENV"]));
 }
