@@ -71,6 +71,15 @@ fn set_option_stores_the_value_and_returns_the_previous_one_for_undo() {
     assert_eq!(tmux.tmux(&["show-options", "-gv", "history-limit"]), "1234\n");
     let reply = set(
         &mut client,
+        json!({"name": "mode-keys", "scope": "global", "value": "vi"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["previous"].clone()),
+        (json!("window"), json!("emacs"))
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-gwv", "mode-keys"]), "vi\n");
+    let reply = set(
+        &mut client,
         json!({"name": "escape-time", "scope": "server", "value": "7"}),
     );
     assert_eq!(
@@ -140,21 +149,22 @@ fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run
     let mut client = tmux.paneward();
     let hooks_before = tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]);
     let options_before = tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]);
-    for name in [
-        "pane-died",
-        "after-new-window",
-        "session-created",
-        "client-attached",
-        "default-command",
-        "default-shell",
-        "command-alias",
-        "lock-command",
+    for (name, why) in [
+        ("pane-died", "is a hook"),
+        ("after-new-window", "is a hook"),
+        ("session-created", "is a hook"),
+        ("client-attached", "is a hook"),
+        ("window-linked", "is a hook"),
+        ("default-command", "holds a command"),
+        ("default-shell", "holds a command"),
+        ("command-alias", "holds a command"),
+        ("lock-command", "holds a command"),
     ] {
         let text = client.call_err(
             "set_option",
             json!({"name": name, "scope": "global", "value": "run-shell 'touch /tmp/x'"}),
         );
-        assert!(text.contains("/name"), "{name}: {text}");
+        assert!(text.contains("/name") && text.contains(why), "{name}: {text}");
     }
     for value in ["#(id)", "up #{?1,#(id),}", "#{l:#}(id)"] {
         let text = client.call_err(
