@@ -7,6 +7,10 @@
 //! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
 //! passed `force`. The reading, tmux's own check and the input are one round trip that
 //! tmux runs without interleaving ([`super::verdict`]).
+//!
+//! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
+//! only the target is checked and reported ([`paste`]); an Enter after it is a key
+//! press again, copied like any other.
 
 use std::fmt;
 

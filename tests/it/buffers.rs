@@ -323,3 +323,20 @@ fn text_above_a_mebibyte_or_holding_nul_is_refused_and_nothing_is_staged() {
     }
     assert_eq!(buffer_names(&tmux), Vec::<String>::new());
 }
+
+#[test]
+fn a_paste_is_bracketed_by_default_when_the_program_asked_for_it_and_not_with_bracket_false() {
+    let tmux = TmuxServer::start();
+    // The program turns bracketed paste on, then shows what arrives (cat -v).
+    let pane = tmux.window_showing("printf '\\033[?2004h'; stty -echo; echo ready; exec cat -v", "ready");
+    let mut client = tmux.paneward();
+    client.call_ok("paste_text", json!({"pane_id": pane, "text": "one\n"}));
+    tmux.wait_for_text(&pane, "^[[200~one");
+    client.call_ok(
+        "paste_text",
+        json!({"pane_id": pane, "text": "two", "bracket": false, "enter": true}),
+    );
+    // The line reads `^[[201~two`: the end of the first paste, then the bare text.
+    tmux.wait_for_text(&pane, "~two");
+    assert!(!tmux.capture(&pane).contains("[200~two"), "{}", tmux.capture(&pane));
+}
