@@ -1,4 +1,5 @@
-//! Generates the tool types, table, handler trait and dispatch from `schemas/tools`.
+//! Generates the tool types, table and dispatch from `schemas/tools`, with one type per
+//! shared shape of `schemas/shapes`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +9,10 @@ fn main() -> ExitCode {
     println!("cargo:rerun-if-changed=schemas");
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
-    let source = match paneward_codegen::generate_from_dir(&manifest_dir.join("schemas/tools")) {
+    let source = match paneward_codegen::generate_from_dirs(
+        &manifest_dir.join("schemas/tools"),
+        Some(&manifest_dir.join("schemas/shapes")),
+    ) {
         Ok(source) => source,
         Err(error) => {
             // Display, not Debug: this is the message a maintainer reads in cargo's output.

@@ -14,7 +14,9 @@ libtmux_mcp="$libtmux_venv/bin/libtmux-mcp"
 
 if [ ! -x "$tmux_mcp" ]; then
   echo "== installing tmux-mcp 0.1.2 (crates.io) into $peers/tmux-mcp" >&2
-  cargo install --locked --root "$peers/tmux-mcp" tmux-mcp --version 0.1.2 >&2
+  # A machine without crates.io still measures paneward and the other peer.
+  cargo install --locked --root "$peers/tmux-mcp" tmux-mcp --version 0.1.2 >&2 ||
+    echo "== tmux-mcp could not be installed: measuring without it" >&2
 fi
 if [ ! -x "$libtmux_mcp" ]; then
   echo "== installing libtmux-mcp 0.1.0a22 (PyPI) into $libtmux_venv" >&2
@@ -25,10 +27,13 @@ fi
 echo "== building release binaries" >&2
 cargo build --release --locked -p paneward -p paneward-bench >&2
 
+tmux_mcp_flag=()
+if [ -x "$tmux_mcp" ]; then tmux_mcp_flag=(--tmux-mcp "$tmux_mcp"); fi
+
 echo "== load before: $(uptime)" >&2
 ./target/release/paneward-bench \
   --paneward target/release/paneward \
-  --tmux-mcp "$tmux_mcp" \
+  ${tmux_mcp_flag[@]+"${tmux_mcp_flag[@]}"} \
   --libtmux-mcp "$libtmux_mcp" \
   "$@"
 echo "== load after: $(uptime)" >&2

@@ -61,7 +61,7 @@ impl Outcome {
 }
 
 /// One call, as the request path saw it.
-pub struct Record<'a> {
+pub struct CallRecord<'a> {
     pub request_id: Option<RequestId>,
     pub tool: &'a str,
     /// Whether the call was a row of a batch (then `request_id` is the batch's).
@@ -104,7 +104,7 @@ impl AuditLog {
     }
 
     /// Writes one line for `record`; a failed write is logged and the call goes on.
-    pub fn write(&self, record: &Record<'_>) {
+    pub fn write(&self, record: &CallRecord<'_>) {
         let line = self.line(record);
         let Ok(mut sink) = self.sink.lock() else {
             return;
@@ -118,7 +118,7 @@ impl AuditLog {
         }
     }
 
-    fn line(&self, record: &Record<'_>) -> Value {
+    fn line(&self, record: &CallRecord<'_>) -> Value {
         let request_id = match &record.request_id {
             Some(NumberOrString::Number(n)) => json!(*n),
             Some(NumberOrString::String(s)) => self.scrub_string("", s),

@@ -14,6 +14,7 @@ pub mod conform;
 #[cfg(feature = "conformance-fault")]
 pub mod fault;
 pub mod guard;
+pub mod limits;
 pub mod mcp;
 pub mod tmux;
 pub mod tools;

@@ -4,10 +4,10 @@
 use paneward::tmux::format::record_format;
 use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
+use paneward::tools::capture::TEXT_FIELDS;
 use paneward::tools::hierarchy::PANE_DETAIL;
 use paneward::tools::objects::{fields, PANE_FIELDS};
-use paneward::tools::pane::capture;
-use paneward::tools::pane::{describe_pane, SNAPSHOT_FIELDS};
+use paneward::tools::pane::{capture, capture_newest, describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;
@@ -16,6 +16,8 @@ use crate::fixture::Fixture;
 pub const HISTORY_CAPTURE: usize = 2_000;
 /// Operations in the batch call.
 pub const BATCH_OPERATIONS: usize = 16;
+/// Lines a capture of the long history asks for (the most a capture returns).
+pub const LONG_CAPTURE: usize = 5_000;
 
 /// One measured call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,19 +26,36 @@ pub enum Case {
     SnapshotPane,
     CaptureHistory,
     Batch,
+    LongHistory,
+    LongBatch,
 }
 
 impl Case {
-    pub const ALL: [Self; 4] = [Self::ListPanes, Self::SnapshotPane, Self::CaptureHistory, Self::Batch];
+    pub const ALL: [Self; 6] = [
+        Self::ListPanes,
+        Self::SnapshotPane,
+        Self::CaptureHistory,
+        Self::Batch,
+        Self::LongHistory,
+        Self::LongBatch,
+    ];
 
-    /// The tool name, as `--cases` takes it.
+    /// The case's name as `--cases` takes it: the tool's, or `long_*` for the calls on
+    /// the pane with the long history.
     pub fn tool(self) -> &'static str {
         match self {
             Self::ListPanes => "list_panes",
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane",
             Self::Batch => "call_read_tools_batch",
+            Self::LongHistory => "long_history",
+            Self::LongBatch => "long_batch",
         }
+    }
+
+    /// Whether the case reads the pane with [`crate::fixture::LONG_LINES`] of history.
+    pub fn long_history(self) -> bool {
+        matches!(self, Self::LongHistory | Self::LongBatch)
     }
 
     pub fn label(self) -> &'static str {
@@ -45,12 +64,14 @@ impl Case {
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane (history, 2,000 lines)",
             Self::Batch => "call_read_tools_batch (16 operations)",
+            Self::LongHistory => "capture_pane (history, 5,000 of 191,079 lines)",
+            Self::LongBatch => "call_read_tools_batch (16 such captures)",
         }
     }
 
     /// The tmux commands paneward's tool sends for the call, as one control-mode line,
-    /// and how many blocks tmux answers with. A history capture reads the whole
-    /// scrollback: the reply counts the bytes of the lines it drops.
+    /// and how many blocks tmux answers with. A history capture reads the newest rows
+    /// it asks for and the history size, which counts the rows it leaves out.
     pub fn floor(self, fixture: &Fixture) -> (String, usize) {
         let pane = |text: &str| text.parse::<PaneId>().ok();
         let Some(target) = pane(fixture.target()) else {
@@ -65,7 +86,15 @@ impl Case {
                 capture(target, false).into(),
                 describe_pane(target, &SNAPSHOT_FIELDS).into(),
             ],
-            Self::CaptureHistory => vec![capture(target, true).into()],
+            Self::CaptureHistory => newest(target, HISTORY_CAPTURE),
+            Self::LongHistory => fixture
+                .long
+                .as_deref()
+                .and_then(pane)
+                .map_or_else(Vec::new, |long| newest(long, LONG_CAPTURE)),
+            Self::LongBatch => fixture.long.as_deref().and_then(pane).map_or_else(Vec::new, |long| {
+                (0..BATCH_OPERATIONS).flat_map(|_| newest(long, LONG_CAPTURE)).collect()
+            }),
             Self::Batch => batch_panes(fixture)
                 .iter()
                 .filter_map(|text| pane(text))
@@ -81,6 +110,14 @@ impl Case {
         };
         (command_line(&commands), commands.len())
     }
+}
+
+/// What a history capture of `lines` rows sends (when blank rows do not hide its text).
+fn newest(pane: PaneId, lines: usize) -> Vec<Command> {
+    vec![
+        capture_newest(pane, lines as u64).into(),
+        describe_pane(pane, &TEXT_FIELDS).into(),
+    ]
 }
 
 /// What `get_pane_info` sends.
@@ -150,6 +187,25 @@ impl Flavour {
                     .collect();
                 ("call_read_tools_batch", json!({"operations": operations}))
             }
+            Case::LongHistory => ("capture_pane", self.long_capture(fixture)),
+            Case::LongBatch => {
+                let operation = json!({"tool": "capture_pane", "arguments": self.long_capture(fixture)});
+                (
+                    "call_read_tools_batch",
+                    json!({"operations": vec![operation; BATCH_OPERATIONS]}),
+                )
+            }
+        }
+    }
+
+    /// The arguments of a [`LONG_CAPTURE`]-line history capture of the long pane.
+    fn long_capture(self, fixture: &Fixture) -> Value {
+        let pane = fixture.long.clone().unwrap_or_default();
+        let start = -(LONG_CAPTURE as i64);
+        match self {
+            Self::Paneward => json!({"pane_id": pane, "history": true, "max_lines": LONG_CAPTURE}),
+            Self::TmuxMcp => json!({"pane": pane, "start": start}),
+            Self::LibtmuxMcp => json!({"pane_id": pane, "start": start, "max_lines": LONG_CAPTURE}),
         }
     }
 }

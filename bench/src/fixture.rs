@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 const PANES_PER_WINDOW: usize = 4;
 /// Lines the target pane prints, so a 2,000-line history capture is full.
 pub const HISTORY_LINES: usize = 3_000;
+/// Lines the long-history pane prints: 191,079 rows of history on a 50-row screen, as
+/// on the pane where whole-scrollback captures were found to cost up to 0.8 s.
+pub const LONG_LINES: usize = 191_128;
 
 pub struct Fixture {
     /// The `-L` socket name.
@@ -16,20 +19,24 @@ pub struct Fixture {
     /// Every pane id, the target (with the history) first.
     pub panes: Vec<String>,
     pub session_id: String,
+    /// The pane with [`LONG_LINES`] of history, alone in session `long`, when asked for.
+    pub long: Option<String>,
     socket_path: Option<PathBuf>,
 }
 
 impl Fixture {
-    /// Starts `tmux -L <unique>` with `panes` panes in session `bench`.
+    /// Starts `tmux -L <unique>` with `panes` panes in session `bench`, and with
+    /// `long_history` a session `long` whose one pane has [`LONG_LINES`] of history.
     ///
     /// # Errors
-    /// tmux failed, or the target pane did not print its history in time.
-    pub fn start(panes: usize) -> Result<Self, String> {
+    /// tmux failed, or a history pane did not print its history in time.
+    pub fn start(panes: usize, long_history: bool) -> Result<Self, String> {
         let socket = format!("pwbench-{}-{panes}", std::process::id());
         let mut fixture = Self {
             socket,
             panes: Vec::new(),
             session_id: String::new(),
+            long: None,
             socket_path: None,
         };
         let history = format!(
@@ -84,7 +91,48 @@ impl Fixture {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+        if long_history {
+            fixture.long = Some(fixture.long_history_pane()?);
+        }
         Ok(fixture)
+    }
+
+    /// Opens session `long` with one pane printing [`LONG_LINES`] lines, and waits
+    /// until they are all in its history.
+    fn long_history_pane(&self) -> Result<String, String> {
+        self.tmux(&["set-option", "-g", "history-limit", "200000"])?;
+        let command = format!("seq 1 {LONG_LINES}; exec sleep 1000000");
+        let pane = self
+            .tmux(&[
+                "new-session",
+                "-d",
+                "-P",
+                "-F",
+                "#{pane_id}",
+                "-s",
+                "long",
+                "-x",
+                "200",
+                "-y",
+                "50",
+                &command,
+            ])?
+            .trim()
+            .to_string();
+        self.tmux(&["set-option", "-g", "history-limit", "10000"])?;
+        let want = (LONG_LINES + 1 - 50).to_string();
+        let started = Instant::now();
+        while self
+            .tmux(&["display-message", "-p", "-t", &pane, "#{history_size}"])?
+            .trim()
+            != want
+        {
+            if started.elapsed() > Duration::from_secs(120) {
+                return Err("the long-history pane did not finish printing".into());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(pane)
     }
 
     /// The pane with the long history.

@@ -30,7 +30,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
-[--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch]";
+[--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -127,7 +127,8 @@ fn run(options: &Options) -> Result<String, String> {
     let mut runs = Vec::new();
     for &panes in &options.panes {
         eprintln!("{panes} panes");
-        let fixture = Fixture::start(panes)?;
+        let long_history = options.cases.iter().any(|case| case.long_history());
+        let fixture = Fixture::start(panes, long_history)?;
         runs.push(measure::measure(
             &fixture,
             options,

@@ -111,8 +111,14 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
         let count = tools.len();
         // What only generation finds: two schemas that would share one Rust name, also
         // between a profile and the default tools served beside it (as import checks).
-        crate::generate::generate(&crate::generate::generation_set(&dir, tools)?)?;
-        let _ = writeln!(err, "{}: {count} tool files are valid", dir.display());
+        let shapes = crate::shapes_beside(&dir)?;
+        crate::generate::generate(&crate::generate::generation_set(&dir, tools)?, &shapes)?;
+        let _ = writeln!(
+            err,
+            "{}: {count} tool files are valid ({} shared shapes)",
+            dir.display(),
+            shapes.len()
+        );
     }
     Ok(EXIT_UNCHANGED)
 }

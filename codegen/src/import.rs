@@ -322,7 +322,8 @@ fn resolve_tier(
 fn check_generation(dir: &Path, planned: &[Planned]) -> Result<(), CodegenError> {
     let tools = planned.iter().map(|p| p.tool.clone()).collect();
     let tools = crate::generate::generation_set(dir, tools)?;
-    crate::generate::generate(&tools).map(|_| ()).map_err(|mut e| {
+    let shapes = crate::shapes_beside(dir)?;
+    crate::generate::generate(&tools, &shapes).map(|_| ()).map_err(|mut e| {
         e.message = format!("{} (the build would fail after this import)", e.message);
         e
     })

@@ -3,7 +3,7 @@
 //! Three stages, in order: [`load`] checks every file (each problem named by file and
 //! JSON pointer; it lives in `paneward-contract` with [`shape`], because `paneward
 //! conform` applies the same checks), [`naming`] gives every inline schema a unique Rust
-//! name, and [`generate`] hands titled copies to typify and emits the tool table, the
+//! name (one name for each shared shape of [`shapes`]), and [`generate`] hands titled copies to typify and emits the tool table, the
 //! handler trait and the dispatch function. The advertised schemas are embedded untouched.
 //!
 //! For maintainers keeping up with upstream: [`source`] reads contracts from pages,
@@ -16,6 +16,7 @@ pub mod diff;
 pub mod generate;
 pub mod import;
 pub mod naming;
+pub mod shapes;
 pub mod source;
 
 use std::path::Path;
@@ -29,14 +30,39 @@ pub mod error {
 
 pub use error::CodegenError;
 
-/// Loads `dir` (a `schemas/tools` folder) and returns the generated Rust source.
+/// Loads `dir` (a `schemas/tools` folder) and the shapes folder beside it
+/// ([`shapes::beside`]), and returns the generated Rust source.
 ///
 /// # Errors
-/// The first problem with a schema file, or a type-name clash.
+/// The first problem with a schema or shape file, or a type-name clash.
 pub fn generate_from_dir(dir: &Path) -> Result<String, CodegenError> {
-    let tools = load::load_dir(dir)?;
-    if tools.is_empty() {
-        return Err(CodegenError::new(dir, "", "no tool files (*.json) found"));
+    generate_from_dirs(dir, shapes::beside(dir).as_deref())
+}
+
+/// Loads the tool files of `tools` and the shape files of `shapes` (none if `None`)
+/// and returns the generated Rust source.
+///
+/// # Errors
+/// The first problem with a schema or shape file, or a type-name clash.
+pub fn generate_from_dirs(tools: &Path, shapes: Option<&Path>) -> Result<String, CodegenError> {
+    let files = load::load_dir(tools)?;
+    if files.is_empty() {
+        return Err(CodegenError::new(tools, "", "no tool files (*.json) found"));
     }
-    generate::generate(&tools)
+    let shapes = match shapes {
+        Some(dir) => shapes::load_dir(dir)?,
+        None => Vec::new(),
+    };
+    generate::generate(&files, &shapes)
+}
+
+/// The shapes beside `tools` ([`shapes::beside`]), or none.
+///
+/// # Errors
+/// A shape file fails its checks.
+pub fn shapes_beside(tools: &Path) -> Result<Vec<shapes::Shape>, CodegenError> {
+    match shapes::beside(tools) {
+        Some(dir) => shapes::load_dir(&dir),
+        None => Ok(Vec::new()),
+    }
 }

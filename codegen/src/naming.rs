@@ -16,20 +16,49 @@ use paneward_contract::shape::{self, Child};
 use serde_json::Value;
 
 use crate::error::CodegenError;
+use crate::shapes::Shape;
 
-/// Every name handed out so far, with the file and pointer that got it.
+/// Every name handed out so far, with the file and pointer that got it, and the shared
+/// shapes whose names may be handed out again.
 #[derive(Default)]
 pub struct NameRegistry {
-    taken: BTreeMap<String, (std::path::PathBuf, String)>,
+    taken: BTreeMap<String, Claim>,
+    shapes: Vec<Shape>,
+}
+
+/// Who got a name: the first position, and the shape it belongs to if any.
+struct Claim {
+    file: std::path::PathBuf,
+    pointer: String,
+    shape: Option<String>,
 }
 
 impl NameRegistry {
+    /// A registry that titles every object equal to one of `shapes` with its name.
+    pub fn with_shapes(shapes: Vec<Shape>) -> Self {
+        Self {
+            taken: BTreeMap::new(),
+            shapes,
+        }
+    }
+
     /// Claims `name` for the schema at `file` + `pointer`.
     ///
     /// # Errors
     /// The name was already given to another schema.
     pub fn claim(&mut self, name: &str, file: &Path, pointer: &str) -> Result<(), CodegenError> {
-        if let Some((other_file, other_pointer)) = self.taken.get(name) {
+        self.claim_for(name, file, pointer, None)
+    }
+
+    /// Claims `name` for a schema inside shape `shape` (or outside any, for `None`). A
+    /// name of a shape's tree can be claimed again from the same shape, since equal
+    /// schemas title alike; any other second claim is a clash.
+    fn claim_for(&mut self, name: &str, file: &Path, pointer: &str, shape: Option<&str>) -> Result<(), CodegenError> {
+        if let Some(claim) = self.taken.get(name) {
+            if shape.is_some() && claim.shape.as_deref() == shape {
+                return Ok(());
+            }
+            let (other_file, other_pointer) = (&claim.file, &claim.pointer);
             return Err(CodegenError::new(
                 file,
                 pointer,
@@ -40,13 +69,32 @@ impl NameRegistry {
                 ),
             ));
         }
-        self.taken
-            .insert(name.to_string(), (file.to_path_buf(), pointer.to_string()));
+        self.taken.insert(
+            name.to_string(),
+            Claim {
+                file: file.to_path_buf(),
+                pointer: pointer.to_string(),
+                shape: shape.map(str::to_string),
+            },
+        );
         Ok(())
     }
 
     pub fn contains(&self, name: &str) -> bool {
         self.taken.contains_key(name)
+    }
+
+    /// The shapes no schema matched: a tool's copy changed, or the shape did.
+    pub fn unused_shapes(&self) -> impl Iterator<Item = &Shape> {
+        self.shapes.iter().filter(|shape| !self.taken.contains_key(&shape.name))
+    }
+
+    /// The shape `schema` is JSON-equal to (key order aside).
+    fn shape_of(&self, schema: &Value) -> Option<&str> {
+        self.shapes
+            .iter()
+            .find(|shape| shape.schema == *schema)
+            .map(|shape| shape.name.as_str())
     }
 }
 
@@ -85,7 +133,7 @@ pub fn titled_copy(
     registry: &mut NameRegistry,
 ) -> Result<Value, CodegenError> {
     let mut copy = schema.clone();
-    title_in_place(&mut copy, root_name, file, pointer, registry)?;
+    title_in_place(&mut copy, root_name, file, pointer, registry, None)?;
     Ok(copy)
 }
 
@@ -119,19 +167,30 @@ fn is_union_of_types(types: Option<&Value>) -> bool {
     types.iter().filter(|t| t.as_str() != Some("null")).count() > 1
 }
 
+/// Titles `schema` and its parts. `shape` is the shared shape the schema lies in, if
+/// any; a schema equal to a shape starts one, under the shape's name.
 fn title_in_place(
     schema: &mut Value,
     name: &str,
     file: &Path,
     pointer: &str,
     registry: &mut NameRegistry,
+    shape: Option<&str>,
 ) -> Result<(), CodegenError> {
+    let shared = match shape {
+        Some(_) => None,
+        None => registry.shape_of(schema).map(str::to_string),
+    };
+    let (name, shape) = match &shared {
+        Some(shared) => (shared.as_str(), Some(shared.as_str())),
+        None => (name, shape),
+    };
     let Value::Object(object) = schema else {
         return Ok(());
     };
     check_field_names(object, file, pointer)?;
     if needs_name(object) {
-        registry.claim(name, file, pointer)?;
+        registry.claim_for(name, file, pointer, shape)?;
         object.insert("title".into(), Value::String(name.to_string()));
     } else {
         // An upstream title on a plain value would still name a type: drop it here.
@@ -150,7 +209,7 @@ fn title_in_place(
         };
         let child_pointer = format!("{pointer}{}", child.pointer());
         if let Some(sub) = child.of_mut(schema) {
-            title_in_place(sub, &format!("{name}{suffix}"), file, &child_pointer, registry)?;
+            title_in_place(sub, &format!("{name}{suffix}"), file, &child_pointer, registry, shape)?;
         }
     }
     Ok(())

@@ -1,6 +1,10 @@
 //! Tool failures. A [`ToolError`] only ever becomes `isError: true` content with a
-//! message the caller can act on: clients hide JSON-RPC error messages from models.
+//! message the caller can act on (clients hide JSON-RPC error messages from models),
+//! and `_meta["paneward/error"] = {kind, retrySafe}` for programs: the kind in
+//! camelCase ([`ToolErrorKind::as_str`]) and whether sending the same call again is
+//! safe ([`ToolError::retry_safe`]).
 
+use crate::limits::{ECHO_MAX_CHARS, ERROR_MESSAGE_MAX_BYTES};
 use std::fmt;
 
 use crate::tmux::{ErrorKind, TmuxError};
@@ -24,8 +28,34 @@ pub enum ToolErrorKind {
     /// paneward's own safety check refused to type into a pane; the message names the
     /// pane and the rule, and says whether `force` would allow it.
     Blocked,
+    /// tmux did not answer in time; a read changed nothing.
+    Timeout,
+    /// A change was sent and its answer was lost (the connection closed, or tmux did
+    /// not answer in time): it may already have run. Read the state before retrying.
+    MayHaveRun,
+    /// The client cancelled the call before it started, so nothing ran.
+    Cancelled,
     /// A fault in paneward itself.
     Internal,
+}
+
+impl ToolErrorKind {
+    /// The kind as `_meta["paneward/error"].kind` names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidArguments => "invalidArguments",
+            Self::UnknownTool => "unknownTool",
+            Self::NotAllowed => "notAllowed",
+            Self::NotFound => "notFound",
+            Self::TmuxUnavailable => "tmuxUnavailable",
+            Self::Refused => "refused",
+            Self::Blocked => "blocked",
+            Self::Timeout => "timeout",
+            Self::MayHaveRun => "mayHaveRun",
+            Self::Cancelled => "cancelled",
+            Self::Internal => "internal",
+        }
+    }
 }
 
 /// A failed tool call, rendered as the text of an `isError` result.
@@ -35,14 +65,11 @@ pub struct ToolError {
     message: String,
 }
 
-/// The longest message a tool error carries; callers' input is never echoed at length.
-const MESSAGE_LIMIT: usize = 1_000;
-
 impl ToolError {
     pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
         let mut message: String = message.into();
-        if message.len() > MESSAGE_LIMIT {
-            let mut end = MESSAGE_LIMIT;
+        if message.len() > ERROR_MESSAGE_MAX_BYTES {
+            let mut end = ERROR_MESSAGE_MAX_BYTES;
             while !message.is_char_boundary(end) {
                 end -= 1;
             }
@@ -66,7 +93,7 @@ impl ToolError {
     }
 
     pub fn unknown_tool(name: &str) -> Self {
-        let name: String = name.chars().take(80).collect();
+        let name: String = name.chars().take(ECHO_MAX_CHARS).collect();
         Self::new(
             ToolErrorKind::UnknownTool,
             format!("unknown tool `{name}`; call tools/list to see the tools this server offers"),
@@ -101,6 +128,51 @@ impl ToolError {
         self.kind
     }
 
+    /// Whether sending the same call again is safe: nothing of it ran, and the same
+    /// call can succeed later (no server yet, a read that timed out, a cancelled call).
+    /// An argument, tier, target or rule problem fails the same way again; a change
+    /// whose answer was lost may already have run.
+    pub fn retry_safe(&self) -> bool {
+        matches!(
+            self.kind,
+            ToolErrorKind::TmuxUnavailable | ToolErrorKind::Timeout | ToolErrorKind::Cancelled
+        )
+    }
+
+    /// The error of a call that changes tmux: a timeout there means the change may
+    /// already have run, and the message says so.
+    #[must_use]
+    pub fn for_a_change(self) -> Self {
+        if self.kind == ToolErrorKind::Timeout {
+            return Self::new(
+                ToolErrorKind::MayHaveRun,
+                format!(
+                    "{}; the change may already have run: read the state before sending it again",
+                    self.message
+                ),
+            );
+        }
+        self
+    }
+
+    /// The call was cancelled before it started.
+    pub fn cancelled() -> Self {
+        Self::new(
+            ToolErrorKind::Cancelled,
+            "cancelled by the client before it started; nothing ran",
+        )
+    }
+
+    /// `_meta` of the error result: `{"paneward/error": {"kind", "retrySafe"}}`.
+    pub fn meta(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut meta = serde_json::Map::new();
+        meta.insert(
+            "paneward/error".into(),
+            serde_json::json!({"kind": self.kind.as_str(), "retrySafe": self.retry_safe()}),
+        );
+        meta
+    }
+
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -125,10 +197,50 @@ impl From<TmuxError> for ToolError {
                 ToolErrorKind::TmuxUnavailable,
                 "; start tmux on that socket, or restart paneward with the right --socket-name/--socket-path",
             ),
+            ErrorKind::Transport if matches!(error, TmuxError::Lost { .. }) => (ToolErrorKind::MayHaveRun, ""),
             ErrorKind::Transport => (ToolErrorKind::TmuxUnavailable, ""),
-            ErrorKind::Timeout => (ToolErrorKind::TmuxUnavailable, "; try again"),
+            ErrorKind::Timeout => (ToolErrorKind::Timeout, "; try again"),
             ErrorKind::Refused => (ToolErrorKind::Refused, ""),
         };
         Self::new(kind, format!("{error}{hint}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lost_answer_to_a_change_may_have_run_and_is_not_safe_to_retry() {
+        let lost = ToolError::from(TmuxError::Lost {
+            command: "new-window".into(),
+        });
+        assert_eq!(lost.kind(), ToolErrorKind::MayHaveRun);
+        assert!(!lost.retry_safe());
+        assert!(lost.message().contains("may or may not have taken effect"), "{lost}");
+    }
+
+    #[test]
+    fn a_timeout_is_safe_to_retry_for_a_read_but_not_for_a_change() {
+        let timeout = || {
+            ToolError::from(TmuxError::Timeout {
+                command: "x".into(),
+                after: std::time::Duration::from_secs(10),
+            })
+        };
+        assert!(timeout().retry_safe());
+        let change = timeout().for_a_change();
+        assert_eq!(change.kind(), ToolErrorKind::MayHaveRun);
+        assert!(!change.retry_safe());
+        assert!(change.message().contains("may already have run"), "{change}");
+    }
+
+    #[test]
+    fn the_meta_names_the_kind_and_the_retry_safety() {
+        let meta = ToolError::blocked("pane %1 is the caller pane").meta();
+        assert_eq!(
+            serde_json::Value::Object(meta),
+            serde_json::json!({"paneward/error": {"kind": "blocked", "retrySafe": false}})
+        );
     }
 }

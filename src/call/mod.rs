@@ -15,7 +15,7 @@ pub mod runtime;
 pub mod schema;
 
 use crate::app::App;
-use crate::audit::{Outcome, Record};
+use crate::audit::{CallRecord, Outcome};
 use crate::call::profile::Envelope;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::generated;
@@ -39,7 +39,7 @@ pub async fn run(
     let started = Instant::now();
     let logged = arguments.clone();
     let result = checked(app, tier, name, arguments, context).await;
-    audit.write(&Record {
+    audit.write(&CallRecord {
         request_id: context.audit_request_id(),
         tool: name,
         batch_row: context.is_batch_row(),
@@ -68,8 +68,14 @@ async fn checked(
     }
     entry.input.check(&arguments)?;
     let output = match entry.envelope {
-        Envelope::Native => generated::dispatch(app, context, name, arguments).await?,
-        Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await?,
+        Envelope::Native => generated::dispatch(app, context, name, arguments).await,
+        Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await,
+    };
+    let output = match output {
+        Ok(output) => output,
+        // A tool above readonly changes tmux: an unanswered command may have run.
+        Err(error) if entry.tier > Tier::Readonly => return Err(error.for_a_change()),
+        Err(error) => return Err(error),
     };
     // A reply that breaks its own contract is our bug; catch it where it is made.
     #[cfg(debug_assertions)]

@@ -7,6 +7,7 @@
 //! `oneOf`; we write our own, and for a `oneOf` of batch operations we report the
 //! errors of the branch whose `tool` matches.
 
+use crate::limits::{ERROR_ENUM_MAX_CHARS, ERROR_FIELD_NAME_MAX_CHARS, ERROR_RULE_MAX_CHARS, ERROR_VALUE_MAX_CHARS};
 use jsonschema::error::{ValidationError, ValidationErrorKind};
 use paneward_contract::{excerpt, pointer_token};
 use serde_json::Value;
@@ -120,7 +121,10 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
             } else {
                 format!("is not a known field (additionalProperties is false); the fields are: {allowed}")
             };
-            (format!("{at}/{}", pointer_token(&excerpt(name, 60))), rule)
+            (
+                format!("{at}/{}", pointer_token(&excerpt(name, ERROR_FIELD_NAME_MAX_CHARS))),
+                rule,
+            )
         }
         // jsonschema reports a field of a closed object that declares no `properties`
         // at the object itself, holding the field's value: find the field's name.
@@ -136,7 +140,7 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
                 .map(String::as_str)
                 .unwrap_or_default();
             (
-                format!("{at}/{}", pointer_token(&excerpt(name, 60))),
+                format!("{at}/{}", pointer_token(&excerpt(name, ERROR_FIELD_NAME_MAX_CHARS))),
                 "is not allowed: this object takes no fields".into(),
             )
         }
@@ -164,17 +168,24 @@ fn describe(schema: &Value, root: &Value, error: &ValidationError<'_>) -> (Strin
             (at, format!("must be at least {limit} characters long (minLength)"))
         }
         ValidationErrorKind::Pattern { pattern } => (at, format!("must match the pattern {pattern}")),
-        ValidationErrorKind::Enum { options } => (at, format!("must be one of {}", excerpt(&options.to_string(), 300))),
-        ValidationErrorKind::Constant { expected_value } => {
-            (at, format!("must be {}", excerpt(&expected_value.to_string(), 100)))
-        }
+        ValidationErrorKind::Enum { options } => (
+            at,
+            format!("must be one of {}", excerpt(&options.to_string(), ERROR_ENUM_MAX_CHARS)),
+        ),
+        ValidationErrorKind::Constant { expected_value } => (
+            at,
+            format!(
+                "must be {}",
+                excerpt(&expected_value.to_string(), ERROR_VALUE_MAX_CHARS)
+            ),
+        ),
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             describe_variants(schema, root, &schema_at, &at, error.instance(), context)
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => {
             (at, "matches more than one of the allowed shapes (oneOf)".into())
         }
-        _ => (at, excerpt(&error.to_string(), 200)),
+        _ => (at, excerpt(&error.to_string(), ERROR_RULE_MAX_CHARS)),
     }
 }
 

@@ -23,7 +23,7 @@ struct ServerFacts {
 
 /// Exit status 0 when paneward can serve, 1 with the reason when not.
 pub fn run(config: &Config) -> ExitCode {
-    let mut report = Report::default();
+    let mut report = Diagnosis::default();
     let verdict = diagnose(config, &mut report);
     for (label, text) in &report.lines {
         println!("{label:<14} {text}");
@@ -42,17 +42,17 @@ pub fn run(config: &Config) -> ExitCode {
 }
 
 #[derive(Default)]
-struct Report {
+struct Diagnosis {
     lines: Vec<(&'static str, String)>,
 }
 
-impl Report {
+impl Diagnosis {
     fn line(&mut self, label: &'static str, text: impl Into<String>) {
         self.lines.push((label, text.into()));
     }
 }
 
-fn diagnose(config: &Config, report: &mut Report) -> Result<(), String> {
+fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
     let binary = resolve_binary(&config.tmux_binary);
     let version = tmux_version(&binary);
     report.line(

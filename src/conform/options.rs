@@ -1,13 +1,11 @@
 //! The command line of `paneward conform`.
 
+use crate::limits::CONFORM_DEFAULT_TIMEOUT;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use paneward_contract::Tier;
-
-/// How long the server may take to answer one request, unless `--timeout` says.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The tier compared unless `--tier` says: paneward's own default `--safety`.
 pub const DEFAULT_TIER: Tier = Tier::Mutating;
@@ -36,7 +34,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
         tier: DEFAULT_TIER,
         schemas: None,
         profile: crate::call::profile::Profile::Default,
-        timeout: DEFAULT_TIMEOUT,
+        timeout: CONFORM_DEFAULT_TIMEOUT,
         command: Vec::new(),
     };
     while let Some(arg) = args.next() {
@@ -101,7 +99,7 @@ mod tests {
             options.command,
             ["paneward", "--safety", "readonly"].map(OsString::from)
         );
-        assert_eq!(options.timeout, DEFAULT_TIMEOUT);
+        assert_eq!(options.timeout, CONFORM_DEFAULT_TIMEOUT);
         assert_eq!(options.schemas, None);
     }
 

@@ -1,5 +1,6 @@
 //! Comparing the tools a server lists with the contract, and saying how they differ.
 
+use crate::limits::CONFORM_VALUE_MAX_CHARS;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -8,9 +9,6 @@ use serde_json::Value;
 use super::contract::Contract;
 use super::diff::{diff, Change, Difference};
 use paneward_contract::Tier;
-
-/// The longest rendering of one JSON value in a report line.
-const VALUE_CHARS: usize = 120;
 
 /// What is wrong with one tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,9 +159,9 @@ fn counted(count: usize, noun: &str) -> String {
     }
 }
 
-/// Compact JSON, cut to [`VALUE_CHARS`] characters.
+/// Compact JSON, cut to [`CONFORM_VALUE_MAX_CHARS`] characters.
 fn show(value: &Value) -> String {
-    paneward_contract::excerpt(&value.to_string(), VALUE_CHARS)
+    paneward_contract::excerpt(&value.to_string(), CONFORM_VALUE_MAX_CHARS)
 }
 
 #[cfg(test)]
@@ -244,6 +242,6 @@ mod tests {
     #[test]
     fn long_values_are_cut() {
         let long = json!("x".repeat(500));
-        assert!(show(&long).chars().count() <= VALUE_CHARS + 1);
+        assert!(show(&long).chars().count() <= CONFORM_VALUE_MAX_CHARS + 1);
     }
 }

@@ -16,7 +16,7 @@ use tokio::sync::Notify;
 
 /// One request between its arrival and its response line.
 #[derive(Debug)]
-struct Entry {
+struct InFlight {
     /// The client's id as canonical JSON: the key for duplicates and cancellation.
     key: String,
     /// The client's id exactly as it was written, echoed in the response.
@@ -28,7 +28,7 @@ struct Entry {
 
 #[derive(Debug, Default)]
 struct State {
-    entries: BTreeMap<i64, Entry>,
+    entries: BTreeMap<i64, InFlight>,
     by_key: HashMap<String, i64>,
     next: i64,
     /// Standard output failed: nothing more may start.
@@ -37,7 +37,7 @@ struct State {
 
 /// Why a call may not start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub enum NotStarted {
     Cancelled,
     ClientGone,
 }
@@ -83,7 +83,7 @@ impl Flight {
         state.by_key.insert(key.clone(), arrival);
         state.entries.insert(
             arrival,
-            Entry {
+            InFlight {
                 key,
                 echo,
                 holds_turn: takes_turn,
@@ -122,13 +122,13 @@ impl Flight {
     ///
     /// # Errors
     /// The reason it must not start.
-    pub fn start(&self, arrival: i64) -> Result<(), Refusal> {
+    pub fn start(&self, arrival: i64) -> Result<(), NotStarted> {
         let mut state = self.state();
         if state.gone {
-            return Err(Refusal::ClientGone);
+            return Err(NotStarted::ClientGone);
         }
         match state.entries.get_mut(&arrival) {
-            Some(entry) if entry.cancelled => Err(Refusal::Cancelled),
+            Some(entry) if entry.cancelled => Err(NotStarted::Cancelled),
             Some(entry) => {
                 entry.started = true;
                 Ok(())
@@ -261,7 +261,7 @@ mod tests {
             })
         );
         assert!(!waits(&flight, last).await);
-        assert_eq!(flight.start(last), Err(Refusal::Cancelled));
+        assert_eq!(flight.start(last), Err(NotStarted::Cancelled));
     }
 
     #[tokio::test]
@@ -280,6 +280,6 @@ mod tests {
         let second = admit(&flight, "2", true);
         flight.client_gone();
         assert!(!waits(&flight, second).await);
-        assert_eq!(flight.start(first), Err(Refusal::ClientGone));
+        assert_eq!(flight.start(first), Err(NotStarted::ClientGone));
     }
 }

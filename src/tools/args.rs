@@ -3,8 +3,8 @@
 //! error names the field and the rule the same way.
 
 use crate::call::error::ToolError;
+use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
 use crate::tmux::{PaneId, SessionId, WindowId};
-use crate::tools::text::{DEFAULT_MAX_LINES, MAX_LINES_CEILING};
 
 /// Parses a pane id argument; `field` is its JSON pointer, such as `/pane_id`.
 ///
@@ -30,12 +30,12 @@ pub fn session_id(field: &str, text: &str) -> Result<SessionId, ToolError> {
     text.parse().map_err(|e| ToolError::invalid_argument(field, e))
 }
 
-/// The number of lines to keep: [`DEFAULT_MAX_LINES`] when absent, else 1..=ceiling.
+/// The number of lines to keep: [`TEXT_DEFAULT_LINES`] when absent, else 1..=ceiling.
 ///
 /// # Errors
-/// Zero, negative, or above [`MAX_LINES_CEILING`].
+/// Zero, negative, or above [`TEXT_MAX_LINES`].
 pub fn max_lines(field: &str, requested: Option<i64>) -> Result<usize, ToolError> {
-    count(field, requested, DEFAULT_MAX_LINES, MAX_LINES_CEILING)
+    count(field, requested, TEXT_DEFAULT_LINES, TEXT_MAX_LINES)
 }
 
 /// A count the caller may set: `default` when absent, else 1..=`ceiling`.

@@ -3,9 +3,11 @@
 //!
 //! The limit is on the whole JSON-RPC response line as the stdio transport writes it,
 //! and that line holds the results twice (`structuredContent` and its text copy). When
-//! the results do not fit, whole nested results are dropped, largest first; the bytes
-//! each drop saves are computed exactly, and the final line is measured to confirm.
+//! the results do not fit, whole results are kept smallest first and pane text left over
+//! keeps its newest lines within a share of the room (see [`fit`]); the bytes each
+//! result takes are computed exactly, and the final line is measured to confirm.
 
+use crate::limits::REPLY_LINE_MAX_BYTES;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
@@ -21,10 +23,6 @@ use crate::generated::types::{
     CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
 };
 use crate::guard::ReadGate;
-
-/// The most bytes of one JSON-RPC response line, newline included (the contract's own
-/// number: clients and hosts cap what they read per message).
-pub const REPLY_LINE_LIMIT: usize = 1_000_000;
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {
@@ -130,7 +128,7 @@ pub async fn call_read_tools_batch(
         truncated: false,
         truncated_bytes: 0,
     };
-    fit(gate.context(), output, REPLY_LINE_LIMIT)
+    fit(gate.context(), output, REPLY_LINE_MAX_BYTES)
 }
 
 /// Runs the operations in order. Over a control connection they are all sent at once:
@@ -247,7 +245,94 @@ fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
-/// Drops nested results, largest first, until the response line fits in `limit` bytes.
+/// The tools whose results are pane text that may lose its oldest lines and say so.
+const TEXT_TOOLS: [&str; 3] = ["capture_pane", "snapshot_pane", "capture_since"];
+
+fn measure_error(e: &serde_json::Error) -> ToolError {
+    ToolError::internal(format!("cannot measure a result: {e}"))
+}
+
+/// The bytes `value` adds to the response line in place of `null`: its compact JSON
+/// in `structuredContent` and the same escaped again in the text copy.
+fn line_cost(value: &Value) -> Result<usize, ToolError> {
+    let compact = serde_json::to_string(value).map_err(|e| measure_error(&e))?;
+    let escaped = serde_json::to_string(&compact).map_err(|e| measure_error(&e))?.len() - 2;
+    Ok(compact.len() + escaped - 2 * "null".len())
+}
+
+/// What one more line of text adds to the response line: the string and a comma, in
+/// both copies.
+fn text_line_cost(line: &str) -> Result<usize, ToolError> {
+    let compact = serde_json::to_string(line).map_err(|e| measure_error(&e))?;
+    let escaped = serde_json::to_string(&compact).map_err(|e| measure_error(&e))?.len() - 2;
+    Ok(compact.len() + escaped + 2)
+}
+
+/// `fields` with only `kept` lines, counting `cut` more rows of `cut_bytes` bytes as left
+/// out in the result's own truncation fields (`truncatedBytes` only where present: a
+/// result that could not count the bytes still does not).
+fn with_cut(fields: &serde_json::Map<String, Value>, kept: &[Value], cut: usize, cut_bytes: u64) -> Value {
+    let mut out = serde_json::Map::new();
+    for (name, value) in fields {
+        let value = match name.as_str() {
+            "lines" => Value::Array(kept.to_vec()),
+            "truncated" => Value::Bool(value.as_bool().unwrap_or(false) || cut > 0),
+            "truncatedLines" => value.as_u64().map_or(Value::Null, |n| Value::from(n + cut as u64)),
+            "truncatedBytes" => value.as_u64().map_or(Value::Null, |n| Value::from(n + cut_bytes)),
+            _ => value.clone(),
+        };
+        out.insert(name.clone(), value);
+    }
+    Value::Object(out)
+}
+
+/// A pane-text result shortened to its newest lines so that it adds at most `room`
+/// bytes to the response line, its truncation fields updated; `None` when it is not
+/// pane text or not even its fields fit.
+fn shorten(tool: &str, result: &Value, room: usize) -> Result<Option<Value>, ToolError> {
+    if !TEXT_TOOLS.contains(&tool) {
+        return Ok(None);
+    }
+    let Some(fields) = result.as_object() else {
+        return Ok(None);
+    };
+    let Some(Value::Array(lines)) = fields.get("lines") else {
+        return Ok(None);
+    };
+    let Some(texts) = lines.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() else {
+        return Ok(None);
+    };
+    if fields.get("truncated").and_then(Value::as_bool).is_none()
+        || fields.get("truncatedLines").is_some_and(|n| n.as_u64().is_none())
+        || fields.get("truncatedBytes").is_some_and(|n| n.as_u64().is_none())
+    {
+        return Ok(None);
+    }
+    let bytes = |rows: &[&str]| rows.iter().map(|row| row.len() as u64 + 1).sum::<u64>();
+    // The fields with every line cut: the counts at their largest, so their digits too.
+    let mut used = line_cost(&with_cut(fields, &[], texts.len(), bytes(&texts)))?;
+    if used > room {
+        return Ok(None);
+    }
+    let mut keep = 0;
+    for line in texts.iter().rev() {
+        let cost = text_line_cost(line)?;
+        if used + cost > room {
+            break;
+        }
+        used += cost;
+        keep += 1;
+    }
+    let cut = texts.len() - keep;
+    Ok(Some(with_cut(fields, &lines[cut..], cut, bytes(&texts[..cut]))))
+}
+
+/// Makes the response line fit in `limit` bytes. Whole results are kept smallest first
+/// (of equal ones, the earlier row first) while they fit; each of the others is
+/// dropped (`result: null`), except pane text, which keeps its newest lines within an
+/// equal share of the room left and says in its own fields what it left out. Both are
+/// marked `resultTruncated`. The line is measured at the end; should it still be over,
+/// the largest results left are dropped until it fits.
 ///
 /// # Errors
 /// The reply cannot be measured, or does not fit even with every result dropped (the
@@ -267,44 +352,74 @@ fn fit(
     if full <= limit {
         return Ok(output);
     }
-    let mut queue = Vec::new();
+    let mut results = Vec::new();
     for (row, item) in output.results.iter().enumerate() {
         if !item.result.is_null() {
-            queue.push(droppable(row, &item.result)?);
+            results.push(droppable(row, &item.result)?);
         }
     }
-    // Largest first; of equal ones, the later row goes first so earlier rows survive.
-    queue.sort_by(|a, b| b.saving.cmp(&a.saving).then(b.row.cmp(&a.row)));
-    let mut queue = queue.into_iter();
-    // `truncated` turns from `false` to `true` in both copies.
-    let mut predicted = full - 2;
+    results.sort_by(|a, b| a.saving.cmp(&b.saving).then(a.row.cmp(&b.row)));
+    // The line with every result dropped: `truncated` turns from `false` to `true` in
+    // both copies, and `truncatedBytes` grows to at most the size of them all.
+    let all_sizes: usize = results.iter().map(|r| r.size).sum();
+    let all_savings: usize = results.iter().map(|r| r.saving).sum();
+    let floor = (full - 2 - all_savings) + 2 * (digits(all_sizes) - 1);
+    let mut room = limit.saturating_sub(floor);
+    let mut cut = Vec::new();
+    for result in results {
+        if result.saving <= room {
+            room -= result.saving;
+        } else {
+            cut.push(result);
+        }
+    }
+    let textual = cut
+        .iter()
+        .filter(|r| TEXT_TOOLS.contains(&output.results[r.row].tool.as_str()))
+        .count();
+    let share = room / textual.max(1);
     let mut dropped = 0usize;
-    let fits = |predicted: usize, dropped: usize| predicted + 2 * (digits(dropped) - 1) <= limit;
-    while !fits(predicted, dropped) {
-        let Some(next) = queue.next() else { break };
-        let next = drop_row(&mut output, next);
-        predicted -= next.saving;
-        dropped += next.size;
+    for result in &cut {
+        let Some(row) = output.results.get_mut(result.row) else {
+            continue;
+        };
+        let whole = std::mem::take(&mut row.result);
+        row.result_truncated = true;
+        match shorten(&row.tool, &whole, share)? {
+            Some(partial) => {
+                let kept = serde_json::to_string(&partial).map_err(|e| measure_error(&e))?.len();
+                dropped += result.size.saturating_sub(kept);
+                row.result = partial;
+            }
+            None => dropped += result.size,
+        }
     }
     output.truncated = true;
     output.truncated_bytes = i64::try_from(dropped).unwrap_or(i64::MAX);
-    // Confirm on the real encoding; should the prediction ever be short, keep dropping.
+    // Confirm on the real encoding; should the plan ever be short, drop whole results.
     loop {
         let measured = context.reply_line_len(encode_output(&output)?)?;
         if measured <= limit {
-            if measured != predicted + 2 * (digits(dropped) - 1) {
-                tracing::warn!(measured, predicted, "batch reply size prediction was off");
-            }
             return Ok(output);
         }
-        let Some(next) = queue.next() else {
+        let mut largest = None;
+        for (row, item) in output.results.iter().enumerate() {
+            if !item.result.is_null() {
+                let next = droppable(row, &item.result)?;
+                if largest.as_ref().is_none_or(|l: &Droppable| next.saving > l.saving) {
+                    largest = Some(next);
+                }
+            }
+        }
+        let Some(next) = largest else {
             return Err(ToolError::internal(format!(
                 "the batch reply is {measured} bytes with every result dropped, over the {limit}-byte limit"
             )));
         };
-        let next = drop_row(&mut output, next);
-        predicted -= next.saving;
+        tracing::warn!(measured, limit, "batch reply planned over its limit; dropping a result");
+        // A shortened result's size is its remaining size: what it had lost is counted.
         dropped += next.size;
+        drop_row(&mut output, next);
         output.truncated_bytes = i64::try_from(dropped).unwrap_or(i64::MAX);
     }
 }
@@ -364,7 +479,7 @@ mod tests {
     fn a_reply_that_fits_is_left_alone() {
         let context = CallContext::for_request(RequestId::Number(7));
         let small = output(vec![row(0, awkward(1))]);
-        let fitted = fit(&context, small, REPLY_LINE_LIMIT).unwrap();
+        let fitted = fit(&context, small, REPLY_LINE_MAX_BYTES).unwrap();
         assert!(!fitted.truncated && fitted.results[0].result == awkward(1));
     }
 
@@ -407,6 +522,45 @@ mod tests {
         let fitted = fit(&context, before, limit).unwrap();
         let kept: Vec<bool> = fitted.results.iter().map(|r| !r.result_truncated).collect();
         assert_eq!(kept, [true, true, false]);
+    }
+
+    #[test]
+    fn pane_text_keeps_its_newest_lines_within_its_room_and_counts_the_rest() {
+        let lines: Vec<String> = (0..50).map(|i| format!("{i:03} \"q\" {}", "x".repeat(90))).collect();
+        let result = json!({"paneId": "%1", "history": true, "lines": lines, "truncated": false,
+            "truncatedLines": 0, "truncatedBytes": 0});
+        let room = 3_000;
+        let short = shorten("capture_pane", &result, room).unwrap().unwrap();
+        assert!(line_cost(&short).unwrap() <= room);
+        let kept = strings_of(&short["lines"]);
+        assert!(!kept.is_empty() && kept.len() < 50, "{}", kept.len());
+        assert_eq!(kept[..], lines[50 - kept.len()..]);
+        let cut = 50 - kept.len();
+        assert_eq!(short["truncated"], true);
+        assert_eq!(short["truncatedLines"], json!(cut));
+        let bytes: usize = lines[..cut].iter().map(|l| l.len() + 1).sum();
+        assert_eq!(short["truncatedBytes"], json!(bytes));
+        assert_eq!(short["paneId"], "%1");
+        // One more line would not have fitted.
+        let mut longer = short.clone();
+        longer["lines"] = json!(lines[cut - 1..]);
+        assert!(line_cost(&longer).unwrap() > room - 20);
+        // A result without truncatedBytes does not gain one; other tools are not cut.
+        let mut uncounted = result.clone();
+        uncounted.as_object_mut().unwrap().remove("truncatedBytes");
+        let short = shorten("snapshot_pane", &uncounted, room).unwrap().unwrap();
+        assert_eq!(short.get("truncatedBytes"), None);
+        assert_eq!(shorten("list_panes", &result, room).unwrap(), None);
+        assert_eq!(shorten("capture_pane", &result, 10).unwrap(), None);
+    }
+
+    fn strings_of(value: &Value) -> Vec<String> {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
     }
 
     #[test]

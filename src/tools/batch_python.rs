@@ -3,29 +3,26 @@
 //! rows as the default batch ([`super::batch::run_rows`]), encoded the Python way, and
 //! held to the same 1,000,000-byte response line.
 
+use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::tools::batch::{line_bound, run_rows, RowOutcome, REPLY_LINE_LIMIT};
-
-/// The most operations one batch runs; the Python schema sets no bound, paneward keeps
-/// the default contract's.
-pub const MAX_OPERATIONS: usize = 16;
+use crate::tools::batch::{line_bound, run_rows, RowOutcome};
 
 /// Runs the batch that `arguments` (already valid against the profile's input schema)
 /// asks for and encodes it.
 ///
 /// # Errors
-/// More than [`MAX_OPERATIONS`] operations, or a fault in paneward; a failing operation
+/// More than [`BATCH_MAX_OPERATIONS`] operations, or a fault in paneward; a failing operation
 /// is a failed row.
 pub async fn call_read_tools_batch(app: &App, context: &CallContext, arguments: Value) -> Result<Value, ToolError> {
     let (calls, stop_on_error) = operations(&arguments)?;
     let rows = run_rows(app, context, &calls, stop_on_error).await;
     let output = encode(&calls, rows, stop_on_error);
-    fit(context, output, REPLY_LINE_LIMIT)
+    fit(context, output, REPLY_LINE_MAX_BYTES)
 }
 
 type Calls = Vec<(String, Option<JsonObject>)>;
@@ -37,10 +34,10 @@ fn operations(arguments: &Value) -> Result<(Calls, bool), ToolError> {
             "must be a list of operations",
         ));
     };
-    if items.len() > MAX_OPERATIONS {
+    if items.len() > BATCH_MAX_OPERATIONS {
         return Err(ToolError::invalid_argument(
             "/operations",
-            format!("at most {MAX_OPERATIONS} operations, not {}", items.len()),
+            format!("at most {BATCH_MAX_OPERATIONS} operations, not {}", items.len()),
         ));
     }
     let calls = items

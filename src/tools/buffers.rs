@@ -6,7 +6,7 @@
 //! as a process argument or a file. tmux 3.3a parses such a script without a length
 //! limit (the "command too long" limit is for commands a tmux process sends as its own
 //! arguments); the text still goes in slices appended with `set-buffer -a`, so no one
-//! command line grows past [`SLICE_BYTES`].
+//! command line grows past [`SET_BUFFER_SLICE_BYTES`].
 //!
 //! paneward's buffers are named `paneward_<128 random bits in hex>[_label]`, so no
 //! other process guesses or collides with one; every other buffer (a person's
@@ -25,18 +25,18 @@ use crate::generated::types::{
     PasteTextInput, PasteTextOutput, ShowBufferInput, ShowBufferOutput,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
+use crate::limits::{
+    BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
+    TEXT_MAX_LINES,
+};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::text::{keep_newest_within, DEFAULT_MAX_LINES};
+use crate::tools::text::keep_newest_within;
 
 /// The prefix of every buffer paneward creates.
 const PREFIX: &str = "paneward_";
-/// The most text one call stages: 1 MiB of UTF-8.
-pub const MAX_TEXT_BYTES: usize = 1 << 20;
-/// The largest slice of text in one `set-buffer` command.
-const SLICE_BYTES: usize = 64 * 1024;
-/// The most text `show_buffer` returns: all a buffer can hold from paneward.
-const MAX_SHOWN_BYTES: usize = MAX_TEXT_BYTES + 1;
+/// Hex digits of the random part of a buffer name (128 bits).
+const RANDOM_HEX_DIGITS: usize = 32;
 
 /// The buffers this process staged and has not seen deleted, for [`delete_staged`].
 #[derive(Debug, Default)]
@@ -89,13 +89,14 @@ fn is_own_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix(PREFIX) else {
         return false;
     };
-    let (random, label) = match rest.split_at_checked(32) {
+    let (random, label) = match rest.split_at_checked(RANDOM_HEX_DIGITS) {
         Some((random, label)) => (random, label),
         None => return false,
     };
     let label_ok = label.is_empty()
         || label.strip_prefix('_').is_some_and(|l| {
-            (1..=64).contains(&l.len()) && l.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+            (1..=BUFFER_LABEL_MAX_CHARS).contains(&l.len())
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
         });
     random.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')) && label_ok
 }
@@ -115,16 +116,19 @@ fn own_buffer(name: &str) -> Result<&str, ToolError> {
     }
 }
 
-/// Checks the text to stage: at most [`MAX_TEXT_BYTES`], no NUL (tmux's parser ends
+/// Checks the text to stage: at most [`STAGED_TEXT_MAX_BYTES`], no NUL (tmux's parser ends
 /// an argument there).
 ///
 /// # Errors
 /// The rule broken, named as `/text`.
 fn checked_text(text: &str) -> Result<&str, ToolError> {
-    if text.is_empty() || text.len() > MAX_TEXT_BYTES {
+    if text.is_empty() || text.len() > STAGED_TEXT_MAX_BYTES {
         return Err(ToolError::invalid_argument(
             "/text",
-            format!("must be 1 to {MAX_TEXT_BYTES} bytes of UTF-8; got {}", text.len()),
+            format!(
+                "must be 1 to {STAGED_TEXT_MAX_BYTES} bytes of UTF-8; got {}",
+                text.len()
+            ),
         ));
     }
     if text.contains('\0') {
@@ -133,12 +137,12 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
     Ok(text)
 }
 
-/// `text` cut into slices of at most [`SLICE_BYTES`], on character boundaries.
+/// `text` cut into slices of at most [`SET_BUFFER_SLICE_BYTES`], on character boundaries.
 fn slices(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
-        let mut end = rest.len().min(SLICE_BYTES);
+        let mut end = rest.len().min(SET_BUFFER_SLICE_BYTES);
         while !rest.is_char_boundary(end) {
             end -= 1;
         }
@@ -349,7 +353,7 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     let ShowBufferInput { buffer_name, max_lines } = input;
     let name = own_buffer(&buffer_name)?;
     let max_lines = max_lines.map(|n| i64::try_from(n.get()).unwrap_or(i64::MAX));
-    let max_lines = args::count("/max_lines", max_lines, DEFAULT_MAX_LINES, 5_000)?;
+    let max_lines = args::count("/max_lines", max_lines, TEXT_DEFAULT_LINES, TEXT_MAX_LINES)?;
     let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
     // Alone in its round trip: a tmux process run with `source-file -` can write a
     // buffer to its standard output only before anything else printed there, and
@@ -369,7 +373,7 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     } else {
         body.split('\n').map(str::to_string).collect()
     };
-    let bounded = keep_newest_within(lines, max_lines, MAX_SHOWN_BYTES);
+    let bounded = keep_newest_within(lines, max_lines, BUFFER_SHOWN_MAX_BYTES);
     Ok(ShowBufferOutput {
         buffer_name: buffer_string(name)?,
         truncated: bounded.truncated(),
@@ -497,9 +501,9 @@ mod tests {
 
     #[test]
     fn slices_keep_characters_whole_and_rejoin_to_the_text() {
-        let text = "é".repeat(SLICE_BYTES);
+        let text = "é".repeat(SET_BUFFER_SLICE_BYTES);
         let parts = slices(&text);
-        assert!(parts.len() > 1 && parts.iter().all(|p| p.len() <= SLICE_BYTES));
+        assert!(parts.len() > 1 && parts.iter().all(|p| p.len() <= SET_BUFFER_SLICE_BYTES));
         assert_eq!(parts.concat(), text);
     }
 

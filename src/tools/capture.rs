@@ -1,11 +1,90 @@
-//! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too.
+//! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too; and
+//! the reading of a pane's newest rows that `snapshot_pane` shares.
 
 use crate::call::error::ToolError;
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::guard::ReadGate;
+use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::pane::capture;
+use crate::tools::pane::{capture_newest, describe_pane, pane_record};
 use crate::tools::text::{keep_newest, split_capture};
+
+/// The variables [`read_newest`] needs from the description it reads alongside.
+pub const TEXT_FIELDS: [&str; 2] = ["pane_id", "history_size"];
+
+/// A pane's text as a reply carries it.
+#[derive(Debug, Clone)]
+pub struct PaneText {
+    pub lines: Vec<String>,
+    /// Rows left out, the oldest; history rows never read are counted from
+    /// `history_size`.
+    pub truncated_lines: u64,
+    /// UTF-8 bytes of the rows left out, a newline counted after each; `None` when some
+    /// of them are history rows that were never read (counting them would mean reading
+    /// the whole scrollback).
+    pub truncated_bytes: Option<u64>,
+}
+
+impl PaneText {
+    pub fn truncated(&self) -> bool {
+        self.truncated_lines > 0
+    }
+}
+
+/// Reads the newest `max_lines` rows of `pane` (the screen, and with `history` the
+/// scrollback above it) and, in the same round trip, the description `names` (which
+/// must include `pane_id` and `history_size`), returned as tmux printed it.
+///
+/// Only the newest rows are read: the screen and `max_lines` history rows. Blank rows
+/// below the last written one are not returned, so when those leave fewer rows than
+/// wanted and older history exists, it reads again, four times further back each time.
+///
+/// # Errors
+/// A missing pane (`capture-pane` fails for one), or tmux failing.
+pub async fn read_newest(
+    gate: &ReadGate<'_>,
+    pane: PaneId,
+    history: bool,
+    max_lines: usize,
+    names: &[&str],
+) -> Result<(PaneText, Vec<u8>), ToolError> {
+    let mut wanted = if history {
+        u64::try_from(max_lines).unwrap_or(u64::MAX)
+    } else {
+        0
+    };
+    loop {
+        // The capture comes first: unlike display-message, it fails for a missing pane.
+        let [text, state] = gate
+            .run_each([capture_newest(pane, wanted), describe_pane(pane, names)])
+            .await?;
+        let history_size = {
+            let state = String::from_utf8_lossy(&state);
+            let record = pane_record(pane, names, &state)?;
+            u64::try_from(record.int("history_size")?).unwrap_or(0)
+        };
+        let unread = if history {
+            history_size.saturating_sub(wanted)
+        } else {
+            0
+        };
+        let bounded = keep_newest(split_capture(&text), max_lines);
+        // Once rows that were read are left out, older ones would be too.
+        if unread == 0 || bounded.truncated() {
+            let truncated_lines = unread + u64::try_from(bounded.truncated_lines).unwrap_or(0);
+            let read_bytes = u64::try_from(bounded.truncated_bytes).unwrap_or(0);
+            return Ok((
+                PaneText {
+                    lines: bounded.lines,
+                    truncated_lines,
+                    truncated_bytes: (unread == 0).then_some(read_bytes),
+                },
+                state,
+            ));
+        }
+        wanted = wanted.max(1).saturating_mul(4).min(history_size);
+    }
+}
 
 /// `capture_pane`: see the tool's description in `schemas/tools/capture_pane.json`.
 ///
@@ -16,14 +95,13 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
     let history = input.history.unwrap_or(false);
-    let text = gate.run(capture(pane, history)).await?;
-    let bounded = keep_newest(split_capture(&text), max_lines);
+    let (text, _) = read_newest(gate, pane, history, max_lines, &TEXT_FIELDS).await?;
     Ok(CapturePaneOutput {
         history,
         pane_id: pane.to_string(),
-        truncated: bounded.truncated(),
-        truncated_lines: u64::try_from(bounded.truncated_lines).unwrap_or(0),
-        truncated_bytes: u64::try_from(bounded.truncated_bytes).unwrap_or(0),
-        lines: bounded.lines,
+        truncated: text.truncated(),
+        truncated_lines: text.truncated_lines,
+        truncated_bytes: text.truncated_bytes,
+        lines: text.lines,
     })
 }

@@ -7,6 +7,7 @@ use crate::call::error::ToolError;
 use crate::generated::types::{EnterCopyModeInput, EnterCopyModeOutput, ExitCopyModeInput, ExitCopyModeOutput};
 use crate::guard::caller::is_caller;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::limits::COPY_MODE_SCROLL_MAX_LINES;
 use crate::tmux::format::{parse_one, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::args;
@@ -62,8 +63,10 @@ pub async fn enter_copy_mode(
         None => 0,
         Some(n) => u32::try_from(n)
             .ok()
-            .filter(|n| *n <= 100_000)
-            .ok_or_else(|| ToolError::invalid_argument("/scroll_up_lines", "must be 0 to 100000"))?,
+            .filter(|n| *n <= COPY_MODE_SCROLL_MAX_LINES)
+            .ok_or_else(|| {
+                ToolError::invalid_argument("/scroll_up_lines", format!("must be 0 to {COPY_MODE_SCROLL_MAX_LINES}"))
+            })?,
     };
     let before = gate.run(read_pane(pane)).await?;
     let before = parse_pane(gate, pane, &before)?;

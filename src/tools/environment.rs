@@ -5,14 +5,14 @@
 //! is read in tmux's shell form (`show-environment -s`), whose quoting keeps a value
 //! holding newlines in one piece.
 
-use serde::Serialize;
-
 use crate::call::error::{ToolError, ToolErrorKind};
-use crate::generated::types::{ShowEnvironmentInput, ShowEnvironmentOutput};
+use crate::generated::types::{
+    ShowEnvironmentInput, ShowEnvironmentOutput, ShowEnvironmentOutputSession, ShowEnvironmentOutputVariablesItem,
+};
 use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::{capped, echo, reshape};
+use crate::tools::objects::{capped, checked, echo};
 
 /// Each session's id and name.
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
@@ -76,30 +76,6 @@ pub fn parse_shell_form(output: &str) -> Vec<Variable> {
         };
     }
     variables
-}
-
-#[derive(Serialize)]
-struct SessionRef {
-    id: String,
-    name: String,
-}
-
-#[derive(Serialize)]
-struct Entry {
-    name: String,
-    set: bool,
-    value: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EnvironmentReply {
-    session: SessionRef,
-    values_revealed: bool,
-    note: &'static str,
-    variables: Vec<Entry>,
-    total: i64,
-    truncated: bool,
 }
 
 fn list_sessions() -> ReadCommand {
@@ -174,16 +150,16 @@ pub async fn show_environment(
     let reveal = gate.app().config.reveal_environment;
     let variables = parse_shell_form(&String::from_utf8_lossy(&listing))
         .into_iter()
-        .map(|variable| Entry {
+        .map(|variable| ShowEnvironmentOutputVariablesItem {
             name: variable.name,
             set: variable.value.is_some(),
             value: variable.value.filter(|_| reveal),
         })
         .collect();
     let (variables, total, truncated) = capped(variables);
-    reshape(&EnvironmentReply {
-        session: SessionRef {
-            id: session.0,
+    Ok(ShowEnvironmentOutput {
+        session: ShowEnvironmentOutputSession {
+            id: checked(&session.0)?,
             name: session.1,
         },
         values_revealed: reveal,
@@ -191,7 +167,8 @@ pub async fn show_environment(
             "values revealed: paneward was started with --reveal-environment"
         } else {
             "values withheld (they may hold secrets); start paneward with --reveal-environment to include them"
-        },
+        }
+        .to_string(),
         variables,
         total,
         truncated,

@@ -5,21 +5,20 @@
 //! -t $1`, `list-panes -t @2`) or, for a pane, checked against the id that comes back:
 //! `display-message -t` prints empty values for a pane that does not exist.
 
-use serde::Serialize;
-
 use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
-    FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput, GetPaneInfoInput,
-    GetPaneInfoOutput, GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput,
-    ListPanesInput, ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput,
+    Client, FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput,
+    FindPaneByPositionOutputPosition, GetPaneInfoInput, GetPaneInfoOutput, GetPaneInfoOutputCursor,
+    GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput, ListPanesInput,
+    ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput, PaneGeometry,
 };
 use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::objects::{
-    capped, echo, fields, pane_from, reshape, session_from, terminal_clients, window_from, AttachedCount, Client,
-    Geometry, Pane, Session, Window, CLIENT_FIELDS, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
+    capped, echo, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS,
+    PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
 use crate::tools::pane::{describe_pane, exit_status, pane_record};
 
@@ -39,14 +38,7 @@ fn list_clients(target: Option<&str>) -> ReadCommand {
 fn read_clients(output: &[u8]) -> Result<Vec<Client>, ToolError> {
     let text = text(output);
     let records = parse_records("list-clients", &CLIENT_FIELDS, &text)?;
-    Ok(terminal_clients(&records)?)
-}
-
-#[derive(Serialize)]
-struct SessionList {
-    sessions: Vec<Session>,
-    total: i64,
-    truncated: bool,
+    terminal_clients(&records)
 }
 
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
@@ -63,19 +55,11 @@ pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Res
         .map(|record| session_from(record, &attached, None))
         .collect::<Result<Vec<_>, _>>()?;
     let (sessions, total, truncated) = capped(sessions);
-    reshape(&SessionList {
+    Ok(ListSessionsOutput {
         sessions,
         total,
         truncated,
     })
-}
-
-#[derive(Serialize)]
-struct WindowList {
-    session: Option<String>,
-    windows: Vec<Window>,
-    total: i64,
-    truncated: bool,
 }
 
 pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
@@ -107,19 +91,12 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
         ));
     }
     let (windows, total, truncated) = capped(windows);
-    reshape(&WindowList {
+    Ok(ListWindowsOutput {
         session: input.session,
         windows,
         total,
         truncated,
     })
-}
-
-#[derive(Serialize)]
-struct PaneList {
-    panes: Vec<Pane>,
-    total: i64,
-    truncated: bool,
 }
 
 pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
@@ -136,18 +113,11 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
         .map(|record| pane_from(record, gate.app().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     let (panes, total, truncated) = capped(panes);
-    reshape(&PaneList {
+    Ok(ListPanesOutput {
         panes,
         total,
         truncated,
     })
-}
-
-#[derive(Serialize)]
-struct SessionInfo {
-    session: Session,
-    windows: Vec<Window>,
-    clients: Vec<Client>,
 }
 
 pub async fn get_session_info(
@@ -183,7 +153,7 @@ pub async fn get_session_info(
     let (windows, _, _) = capped(windows);
     // The session's attached count above is taken before the cap.
     let (clients, _, _) = capped(clients);
-    reshape(&SessionInfo {
+    Ok(GetSessionInfoOutput {
         session,
         windows,
         clients,
@@ -220,15 +190,6 @@ fn window_panes<'a>(id: &str, names: &'a [&'a str], output: &'a str) -> Result<V
     Ok(records)
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WindowInfo {
-    window: Window,
-    panes: Vec<Pane>,
-    synchronize_panes: bool,
-    linked_sessions: i64,
-}
-
 pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
     let id = args::window_id("/window_id", &input.window_id)?.to_string();
     let names = fields(&[&PANE_FIELDS, &WINDOW_FIELDS, &WINDOW_DETAIL]);
@@ -252,7 +213,7 @@ pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> 
         .all(|on| on);
     let linked_sessions = first.int("window_linked_sessions")?;
     let (panes, _, _) = capped(panes);
-    reshape(&WindowInfo {
+    Ok(GetWindowInfoOutput {
         window,
         panes,
         synchronize_panes,
@@ -278,29 +239,6 @@ pub const PANE_DETAIL: [&str; 13] = [
     "pane_title",
 ];
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PaneInfo {
-    pane: Pane,
-    exit_status: Option<i64>,
-    title: String,
-    tty: String,
-    mode: Option<String>,
-    window_zoomed: bool,
-    history_size: i64,
-    history_limit: i64,
-    history_bytes: i64,
-    cursor: Cursor,
-    alternate_screen: bool,
-    synchronized: bool,
-}
-
-#[derive(Serialize)]
-struct Cursor {
-    x: i64,
-    y: i64,
-}
-
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let pane_id = args::pane_id("/pane_id", &input.pane_id)?;
     let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
@@ -312,7 +250,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
     let mode = Some(record.text("pane_mode")?)
         .filter(|mode| pane.in_mode && !mode.is_empty())
         .map(str::to_string);
-    reshape(&PaneInfo {
+    Ok(GetPaneInfoOutput {
         exit_status,
         title: record.text("pane_title")?.to_string(),
         tty: record.text("pane_tty")?.to_string(),
@@ -321,7 +259,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
         history_size: record.int("history_size")?,
         history_limit: record.int("history_limit")?,
         history_bytes: record.int("history_bytes")?,
-        cursor: Cursor {
+        cursor: GetPaneInfoOutputCursor {
             x: record.int("cursor_x")?,
             y: record.int("cursor_y")?,
         },
@@ -349,6 +287,16 @@ impl Corner {
             Self::BottomRight => "bottom-right",
         }
     }
+
+    /// The corner as the reply names it.
+    fn position(self) -> FindPaneByPositionOutputPosition {
+        match self {
+            Self::TopLeft => FindPaneByPositionOutputPosition::TopLeft,
+            Self::TopRight => FindPaneByPositionOutputPosition::TopRight,
+            Self::BottomLeft => FindPaneByPositionOutputPosition::BottomLeft,
+            Self::BottomRight => FindPaneByPositionOutputPosition::BottomRight,
+        }
+    }
 }
 
 impl From<FindPaneByPositionInputPosition> for Corner {
@@ -362,35 +310,35 @@ impl From<FindPaneByPositionInputPosition> for Corner {
     }
 }
 
+fn right(g: &PaneGeometry) -> i64 {
+    g.left + g.width
+}
+
+fn bottom(g: &PaneGeometry) -> i64 {
+    g.top + g.height
+}
+
 /// The index of the pane at `corner`, from pane geometries.
 ///
 /// Panes tile their window, so the pane at a corner is, among the panes on that
 /// corner's top or bottom edge (least top, or greatest bottom), the one furthest to
 /// that side. Edges are found from the panes themselves rather than the window size,
 /// which keeps this right when pane-border-status puts a status line at the top.
-pub fn corner_pane(geometries: &[Geometry], corner: Corner) -> Option<usize> {
+pub fn corner_pane(geometries: &[PaneGeometry], corner: Corner) -> Option<usize> {
     let top = matches!(corner, Corner::TopLeft | Corner::TopRight);
     let left = matches!(corner, Corner::TopLeft | Corner::BottomLeft);
     let edge = if top {
         geometries.iter().map(|g| g.top).min()?
     } else {
-        geometries.iter().map(|g| g.bottom()).max()?
+        geometries.iter().map(bottom).max()?
     };
-    let on_edge = |g: &Geometry| if top { g.top == edge } else { g.bottom() == edge };
+    let on_edge = |g: &PaneGeometry| if top { g.top == edge } else { bottom(g) == edge };
     let candidates = geometries.iter().enumerate().filter(|(_, g)| on_edge(g));
     if left {
         candidates.min_by_key(|(_, g)| g.left).map(|(index, _)| index)
     } else {
-        candidates.max_by_key(|(_, g)| g.right()).map(|(index, _)| index)
+        candidates.max_by_key(|(_, g)| right(g)).map(|(index, _)| index)
     }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PaneAtCorner {
-    position: &'static str,
-    window_zoomed: bool,
-    pane: Pane,
 }
 
 pub async fn find_pane_by_position(
@@ -412,12 +360,15 @@ pub async fn find_pane_by_position(
     let index = if window_zoomed {
         panes.iter().position(|pane| pane.active)
     } else {
-        corner_pane(&panes.iter().map(|pane| pane.geometry).collect::<Vec<_>>(), corner)
+        corner_pane(
+            &panes.iter().map(|pane| pane.geometry.clone()).collect::<Vec<_>>(),
+            corner,
+        )
     }
     .ok_or_else(|| ToolError::internal(format!("no pane found at the {} corner of {id}", corner.name())))?;
     let pane = panes.swap_remove(index);
-    reshape(&PaneAtCorner {
-        position: corner.name(),
+    Ok(FindPaneByPositionOutput {
+        position: corner.position(),
         window_zoomed,
         pane,
     })
@@ -427,8 +378,8 @@ pub async fn find_pane_by_position(
 mod tests {
     use super::*;
 
-    fn g(left: i64, top: i64, width: i64, height: i64) -> Geometry {
-        Geometry {
+    fn g(left: i64, top: i64, width: i64, height: i64) -> PaneGeometry {
+        PaneGeometry {
             left,
             top,
             width,

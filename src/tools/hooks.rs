@@ -6,13 +6,13 @@
 //! not, which tells an unknown name from an unset one and a session hook from a
 //! window hook.
 
-use serde::Serialize;
-
 use crate::call::error::ToolError;
-use crate::generated::types::{ShowHooksInput, ShowHooksInputScope, ShowHooksOutput};
+use crate::generated::types::{
+    ShowHooksInput, ShowHooksInputScope, ShowHooksOutput, ShowHooksOutputHooksItem, ShowHooksOutputScope,
+};
 use crate::guard::ReadGate;
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::{reshape, MAX_LISTED};
+use crate::tools::objects::MAX_LISTED;
 use crate::tools::options::{
     is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
 };
@@ -30,26 +30,23 @@ impl From<ShowHooksInputScope> for Scope {
     }
 }
 
+/// The scope as the reply echoes it; tmux has no server hooks, refused before.
+fn reply_scope(scope: Scope) -> Result<ShowHooksOutputScope, ToolError> {
+    Ok(match scope {
+        Scope::Default => ShowHooksOutputScope::X,
+        Scope::Global => ShowHooksOutputScope::Global,
+        Scope::Session => ShowHooksOutputScope::Session,
+        Scope::Window => ShowHooksOutputScope::Window,
+        Scope::Pane => ShowHooksOutputScope::Pane,
+        Scope::Server => return Err(ToolError::internal("a server scope reached the hooks reply")),
+    })
+}
+
 /// The levels hooks live at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kept {
     Session,
     Window,
-}
-
-#[derive(Serialize)]
-struct Hook {
-    name: String,
-    index: i64,
-    command: String,
-}
-
-#[derive(Serialize)]
-struct HooksReply {
-    scope: &'static str,
-    target: Option<String>,
-    name: Option<String>,
-    hooks: Vec<Hook>,
 }
 
 pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
@@ -127,7 +124,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
                 continue;
             }
             if let Value::Array(items) = value {
-                hooks.extend(items.iter().map(|(index, command)| Hook {
+                hooks.extend(items.iter().map(|(index, command)| ShowHooksOutputHooksItem {
                     name: name.to_string(),
                     index: *index,
                     command: command.clone(),
@@ -136,8 +133,8 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
         }
     }
     hooks.truncate(MAX_LISTED);
-    reshape(&HooksReply {
-        scope: scope.as_str(),
+    Ok(ShowHooksOutput {
+        scope: reply_scope(scope)?,
         target: input.target,
         name: input.name,
         hooks,

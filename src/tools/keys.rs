@@ -7,10 +7,7 @@
 //! With `literal`, the text is typed exactly, whatever it holds.
 
 use crate::call::error::ToolError;
-
-/// The longest `keys`, in characters: at 4 UTF-8 bytes each, 4,000 still fit in the
-/// 16 KiB message a tmux client sends its server (4,096 do not).
-pub const MAX_KEYS_CHARS: usize = 4_000;
+use crate::limits::KEYS_MAX_CHARS;
 
 /// Key names tmux 3.3a knows besides single characters (compared ignoring case, as
 /// tmux does). Mouse and `User` keys are left out: they mean nothing typed.
@@ -38,15 +35,15 @@ impl KeyInput {
     /// Reads `keys` as the caller meant it; `field` is its JSON pointer.
     ///
     /// # Errors
-    /// More than [`MAX_KEYS_CHARS`] characters, a word that is not a tmux key name
+    /// More than [`KEYS_MAX_CHARS`] characters, a word that is not a tmux key name
     /// (named by position, never quoted: it may be a secret), a NUL in literal text
     /// (likewise named by position), or nothing to send.
     pub fn parse(field: &str, keys: &str, literal: bool, enter: bool) -> Result<Self, ToolError> {
         let length = keys.chars().count();
-        if length > MAX_KEYS_CHARS {
+        if length > KEYS_MAX_CHARS {
             return Err(ToolError::invalid_argument(
                 field,
-                format!("must be at most {MAX_KEYS_CHARS} characters long; got {length}"),
+                format!("must be at most {KEYS_MAX_CHARS} characters long; got {length}"),
             ));
         }
         let input = if literal {
@@ -186,8 +183,8 @@ mod tests {
             KeyInput::parse("/keys", text, true, false).unwrap(),
             KeyInput::Literal(text.into())
         );
-        assert!(KeyInput::parse("/keys", &"😀".repeat(MAX_KEYS_CHARS), true, true).is_ok());
-        let error = KeyInput::parse("/keys", &"x".repeat(MAX_KEYS_CHARS + 1), true, true)
+        assert!(KeyInput::parse("/keys", &"😀".repeat(KEYS_MAX_CHARS), true, true).is_ok());
+        let error = KeyInput::parse("/keys", &"x".repeat(KEYS_MAX_CHARS + 1), true, true)
             .unwrap_err()
             .to_string();
         assert!(

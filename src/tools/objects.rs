@@ -1,32 +1,36 @@
-//! The pane, window, session and client shapes that every inspect reply shares, the
-//! tmux formats that fill them, and the step that turns a reply into its generated type.
+//! The tmux formats that fill the pane, window, session and client objects every
+//! inspect reply shares, and the readers that build them.
 //!
-//! typify gives each tool file its own Rust types, even where the schemas are equal
-//! (the pane object appears in three files). The shapes are therefore written once
-//! here and converted with [`reshape`]; `tests/contract.rs` checks that the
-//! copies in the schema files stay equal.
+//! Each object is one generated type ([`Pane`], [`Window`], [`Session`], [`Client`]),
+//! named by its shape file in `schemas/shapes/`, so every tool returning one uses the
+//! same type and the compiler checks each reply's shape.
 
 use std::collections::HashMap;
-
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use std::fmt::Display;
+use std::str::FromStr;
 
 use crate::call::error::ToolError;
+use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::tmux::format::Record;
-use crate::tmux::{PaneId, TmuxError};
+use crate::tmux::PaneId;
 
 /// The most items a list in a reply carries: a pane is about 450 bytes of JSON, so a
 /// full list stays under half a megabyte (the batch tool caps a whole reply at 1 MB).
 pub const MAX_LISTED: usize = 1_000;
 
-/// Converts a reply built from the shared shapes into the tool's generated type.
+/// A string of a reply whose schema has a pattern (an id), as its generated type.
 ///
 /// # Errors
-/// The reply does not fit the type: a paneward fault, caught here rather than shipped.
-pub fn reshape<T: DeserializeOwned>(reply: &impl Serialize) -> Result<T, ToolError> {
-    let value = serde_json::to_value(reply).map_err(|e| ToolError::internal(format!("encoding a reply: {e}")))?;
-    serde_json::from_value(value).map_err(|e| ToolError::internal(format!("a reply does not fit its contract: {e}")))
+/// The text does not fit the pattern: tmux printed something unexpected, a paneward
+/// fault reported rather than shipped.
+pub fn checked<T>(text: &str) -> Result<T, ToolError>
+where
+    T: FromStr,
+    T::Err: Display,
+{
+    text.parse()
+        .map_err(|e| ToolError::internal(format!("tmux printed {} where the reply needs an id: {e}", echo(text))))
 }
 
 /// The longest piece of a caller's text that an error message repeats.
@@ -37,53 +41,18 @@ pub fn echo(text: &str) -> String {
     format!("\"{}\"", paneward_contract::excerpt(text, ECHO_LIMIT).escape_debug())
 }
 
+/// A count for a reply, whose integers are `i64`.
+pub fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// Keeps the first [`MAX_LISTED`] items; returns them with the full count and whether
 /// some were cut.
 pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
-    let total = i64::try_from(items.len()).unwrap_or(i64::MAX);
+    let total = count(items.len());
     let truncated = items.len() > MAX_LISTED;
     items.truncate(MAX_LISTED);
     (items, total, truncated)
-}
-
-/// Where a pane sits in its window, in cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Geometry {
-    pub left: i64,
-    pub top: i64,
-    pub width: i64,
-    pub height: i64,
-}
-
-impl Geometry {
-    pub fn right(&self) -> i64 {
-        self.left + self.width
-    }
-
-    pub fn bottom(&self) -> i64 {
-        self.top + self.height
-    }
-}
-
-/// A pane, as `list_panes`, `get_pane_info` and `find_pane_by_position` describe it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Pane {
-    pub id: String,
-    pub index: i64,
-    pub session: String,
-    pub session_id: String,
-    pub window: String,
-    pub window_id: String,
-    pub window_index: i64,
-    pub active: bool,
-    pub geometry: Geometry,
-    pub current_command: String,
-    pub current_path: String,
-    pub pid: i64,
-    pub dead: bool,
-    pub in_mode: bool,
-    pub is_caller: bool,
 }
 
 /// The variables a [`Pane`] needs, plus the server's identity for the caller check.
@@ -112,23 +81,23 @@ pub const PANE_FIELDS: [&str; 19] = [
 /// Reads a [`Pane`] from a record that holds [`PANE_FIELDS`].
 ///
 /// # Errors
-/// A field is missing or not a number where one is expected.
-pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pane, TmuxError> {
+/// A field is missing, not a number where one is expected, or not an id where one is.
+pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pane, ToolError> {
     let id = record.text("pane_id")?;
     let is_caller = match id.parse::<PaneId>() {
         Ok(pane) => is_caller(caller, pane, record)?,
         Err(_) => false,
     };
     Ok(Pane {
-        id: id.to_string(),
+        id: checked(id)?,
         index: record.int("pane_index")?,
         session: record.text("session_name")?.to_string(),
-        session_id: record.text("session_id")?.to_string(),
+        session_id: checked(record.text("session_id")?)?,
         window: record.text("window_name")?.to_string(),
-        window_id: record.text("window_id")?.to_string(),
+        window_id: checked(record.text("window_id")?)?,
         window_index: record.int("window_index")?,
         active: record.flag("pane_active")?,
-        geometry: Geometry {
+        geometry: PaneGeometry {
             left: record.int("pane_left")?,
             top: record.int("pane_top")?,
             width: record.int("pane_width")?,
@@ -141,24 +110,6 @@ pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pan
         in_mode: record.flag("pane_in_mode")?,
         is_caller,
     })
-}
-
-/// A window, as `list_windows`, `get_session_info` and `get_window_info` describe it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Window {
-    pub id: String,
-    pub index: i64,
-    pub name: String,
-    pub session: String,
-    pub session_id: String,
-    pub active: bool,
-    pub pane_count: i64,
-    pub active_pane_id: String,
-    pub width: i64,
-    pub height: i64,
-    pub layout: String,
-    pub zoomed: bool,
 }
 
 /// The variables a [`Window`] needs. In a window's own context `pane_id` is its active
@@ -183,39 +134,24 @@ pub const WINDOW_FIELDS: [&str; 12] = [
 ///
 /// # Errors
 /// A field is missing or malformed.
-pub fn window_from(record: &Record<'_>, active_pane: Option<&str>) -> Result<Window, TmuxError> {
+pub fn window_from(record: &Record<'_>, active_pane: Option<&str>) -> Result<Window, ToolError> {
     Ok(Window {
-        id: record.text("window_id")?.to_string(),
+        id: checked(record.text("window_id")?)?,
         index: record.int("window_index")?,
         name: record.text("window_name")?.to_string(),
         session: record.text("session_name")?.to_string(),
-        session_id: record.text("session_id")?.to_string(),
+        session_id: checked(record.text("session_id")?)?,
         active: record.flag("window_active")?,
         pane_count: record.int("window_panes")?,
         active_pane_id: match active_pane {
-            Some(pane) => pane.to_string(),
-            None => record.text("pane_id")?.to_string(),
+            Some(pane) => checked(pane)?,
+            None => checked(record.text("pane_id")?)?,
         },
         width: record.int("window_width")?,
         height: record.int("window_height")?,
         layout: record.text("window_layout")?.to_string(),
         zoomed: record.flag("window_zoomed_flag")?,
     })
-}
-
-/// A session, as `list_sessions` and `get_session_info` describe it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Session {
-    pub id: String,
-    pub name: String,
-    pub window_count: i64,
-    pub attached_clients: i64,
-    pub active_window_id: String,
-    pub created: i64,
-    pub last_activity: i64,
-    pub path: String,
-    pub group: Option<String>,
 }
 
 /// The variables a [`Session`] needs (attached clients are counted from
@@ -241,16 +177,16 @@ pub fn session_from(
     record: &Record<'_>,
     clients: &AttachedCount,
     active_window: Option<&str>,
-) -> Result<Session, TmuxError> {
+) -> Result<Session, ToolError> {
     let id = record.text("session_id")?;
     Ok(Session {
-        id: id.to_string(),
+        id: checked(id)?,
         name: record.text("session_name")?.to_string(),
         window_count: record.int("session_windows")?,
         attached_clients: clients.of(id),
         active_window_id: match active_window {
-            Some(window) => window.to_string(),
-            None => record.text("window_id")?.to_string(),
+            Some(window) => checked(window)?,
+            None => checked(record.text("window_id")?)?,
         },
         created: record.int("session_created")?,
         last_activity: record.int("session_activity")?,
@@ -260,19 +196,6 @@ pub fn session_from(
             .then(|| record.text("session_group").map(str::to_string))
             .transpose()?,
     })
-}
-
-/// A terminal client attached to the server.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Client {
-    pub name: String,
-    pub tty: String,
-    pub session: String,
-    pub session_id: String,
-    pub width: i64,
-    pub height: i64,
-    pub term_name: String,
 }
 
 /// The variables a [`Client`] needs, with the control-mode flag that filters them.
@@ -294,7 +217,7 @@ pub const CLIENT_FIELDS: [&str; 8] = [
 ///
 /// # Errors
 /// A field is malformed.
-pub fn terminal_clients(records: &[Record<'_>]) -> Result<Vec<Client>, TmuxError> {
+pub fn terminal_clients(records: &[Record<'_>]) -> Result<Vec<Client>, ToolError> {
     let mut clients = Vec::new();
     for record in records {
         if record.flag("client_control_mode")? || record.text("session_id")?.is_empty() {
@@ -304,7 +227,7 @@ pub fn terminal_clients(records: &[Record<'_>]) -> Result<Vec<Client>, TmuxError
             name: record.text("client_name")?.to_string(),
             tty: record.text("client_tty")?.to_string(),
             session: record.text("session_name")?.to_string(),
-            session_id: record.text("session_id")?.to_string(),
+            session_id: checked(record.text("session_id")?)?,
             width: record.optional_int("client_width")?.unwrap_or(0),
             height: record.optional_int("client_height")?.unwrap_or(0),
             term_name: record.text("client_termname")?.to_string(),
@@ -321,7 +244,7 @@ impl AttachedCount {
     pub fn new(clients: &[Client]) -> Self {
         let mut counts = HashMap::new();
         for client in clients {
-            *counts.entry(client.session_id.clone()).or_insert(0) += 1;
+            *counts.entry(client.session_id.to_string()).or_insert(0) += 1;
         }
         Self(counts)
     }
@@ -362,6 +285,16 @@ mod tests {
     fn echoed_text_is_short_and_escaped() {
         assert_eq!(echo("a\nb"), "\"a\\nb\"");
         assert!(echo(&"x".repeat(500)).chars().count() < 90);
+    }
+
+    #[test]
+    fn an_id_tmux_printed_wrong_is_an_internal_fault_not_a_reply() {
+        use crate::call::error::ToolErrorKind;
+        use crate::generated::types::PaneId as ReplyPaneId;
+        assert_eq!(checked::<ReplyPaneId>("%3").unwrap().as_str(), "%3");
+        let error = checked::<ReplyPaneId>("3").unwrap_err();
+        assert_eq!(error.kind(), ToolErrorKind::Internal);
+        assert!(error.to_string().contains("\"3\""), "{error}");
     }
 
     #[test]

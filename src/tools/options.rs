@@ -9,14 +9,15 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
 use crate::call::error::ToolError;
-use crate::generated::types::{ShowOptionInput, ShowOptionInputScope, ShowOptionOutput};
+use crate::generated::types::{
+    ShowOptionInput, ShowOptionInputScope, ShowOptionOutput, ShowOptionOutputOptionScope, ShowOptionOutputScope,
+    ShowOptionOutputValuesItem,
+};
 use crate::guard::ReadGate;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;
-use crate::tools::objects::{reshape, MAX_LISTED};
+use crate::tools::objects::MAX_LISTED;
 
 /// The longest option or hook name accepted; tmux's longest is about 30 characters.
 pub const MAX_NAME_LEN: usize = 100;
@@ -53,6 +54,19 @@ impl Scope {
             Self::Session => "session",
             Self::Window => "window",
             Self::Pane => "pane",
+        }
+    }
+}
+
+impl From<Scope> for ShowOptionOutputScope {
+    fn from(scope: Scope) -> Self {
+        match scope {
+            Scope::Default => Self::X,
+            Scope::Global => Self::Global,
+            Scope::Server => Self::Server,
+            Scope::Session => Self::Session,
+            Scope::Window => Self::Window,
+            Scope::Pane => Self::Pane,
         }
     }
 }
@@ -273,6 +287,15 @@ impl Table {
         }
     }
 
+    fn option_scope(self) -> ShowOptionOutputOptionScope {
+        match self {
+            Self::Server => ShowOptionOutputOptionScope::Server,
+            Self::Session => ShowOptionOutputOptionScope::Session,
+            Self::Window => ShowOptionOutputOptionScope::Window,
+            Self::User => ShowOptionOutputOptionScope::User,
+        }
+    }
+
     /// The scopes that read an option of this table, for error messages.
     fn scopes(self) -> &'static str {
         match self {
@@ -366,25 +389,6 @@ fn chain(table: Table, level: &Level, name: &str) -> Result<Vec<Source>, ToolErr
     })
 }
 
-#[derive(Serialize)]
-struct Item {
-    index: i64,
-    value: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OptionReply {
-    name: String,
-    scope: &'static str,
-    target: Option<String>,
-    option_scope: &'static str,
-    set: bool,
-    inherited: bool,
-    value: Option<String>,
-    values: Option<Vec<Item>>,
-}
-
 pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
     if !is_setting_name(&input.name, true) {
         return Err(ToolError::invalid_argument(
@@ -441,7 +445,7 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
                 items
                     .iter()
                     .take(MAX_LISTED)
-                    .map(|(index, value)| Item {
+                    .map(|(index, value)| ShowOptionOutputValuesItem {
                         index: *index,
                         value: value.clone(),
                     })
@@ -450,11 +454,11 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
         ),
         None => (None, None),
     };
-    reshape(&OptionReply {
+    Ok(ShowOptionOutput {
         name: input.name.clone(),
-        scope: scope.as_str(),
+        scope: scope.into(),
         target: input.target.clone(),
-        option_scope: table.as_str(),
+        option_scope: table.option_scope(),
         set: set_here.is_some(),
         inherited,
         value,

@@ -6,8 +6,9 @@ use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 
 /// The variables `snapshot_pane` needs, plus the server's identity for the caller check.
-pub const SNAPSHOT_FIELDS: [&str; 16] = [
+pub const SNAPSHOT_FIELDS: [&str; 17] = [
     "pane_id",
+    "history_size",
     "window_id",
     "pane_index",
     "pane_active",
@@ -70,6 +71,18 @@ pub fn capture(pane: PaneId, history: bool) -> ReadCommand {
         command.arg("-S").arg("-").arg("-E").arg("-")
     } else {
         command
+    }
+}
+
+/// `capture-pane` for the screen and the newest `history_rows` rows of scrollback above
+/// it (tmux starts at the oldest row when fewer exist). Reading only these keeps the
+/// cost of a capture to what it returns, whatever the pane's `history-limit`.
+pub fn capture_newest(pane: PaneId, history_rows: u64) -> ReadCommand {
+    let command = capture(pane, false);
+    if history_rows == 0 {
+        command
+    } else {
+        command.arg("-S").arg(format!("-{history_rows}"))
     }
 }
 

@@ -4,6 +4,10 @@
 //! own search modifiers would put caller text in one. paneward lists the panes, reads
 //! every screen in one more round trip, and matches in Rust.
 
+use crate::limits::{
+    REGEX_MAX_COMPILED_BYTES, REGEX_MAX_DFA_BYTES, REGEX_MAX_NESTING, SEARCH_DEFAULT_MATCHES_PER_PANE,
+    SEARCH_DEFAULT_PANES, SEARCH_MAX_PANES, SEARCH_MAX_PER_REQUEST, SEARCH_READ_ATTEMPTS, TEXT_MAX_BYTES,
+};
 use regex::{Regex, RegexBuilder};
 
 use crate::call::error::ToolError;
@@ -15,25 +19,7 @@ use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::pane::capture;
-use crate::tools::text::{split_capture, MAX_TEXT_BYTES};
-
-/// Matching panes returned when the caller does not say.
-pub const DEFAULT_PANES: i64 = 50;
-/// Matching rows per pane when the caller does not say.
-pub const DEFAULT_MATCHES_PER_PANE: i64 = 20;
-/// The most of either a caller may ask for (the contract's own `maximum`).
-pub const MAX_PER_REQUEST: i64 = 200;
-/// The most panes read per call: one tmux round trip carries a capture for each.
-pub const MAX_PANES_SEARCHED: usize = 1_000;
-/// Compiled-program ceiling for a caller's regex: the `regex` crate matches in linear
-/// time, so size is the only cost a pattern of 4,096 characters can inflate.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
-/// Lazy-DFA cache ceiling per search.
-const REGEX_DFA_LIMIT: usize = 2 << 20;
-/// Deepest nesting of groups and repetitions accepted.
-const REGEX_NEST_LIMIT: u32 = 64;
-/// A pane may close between listing and reading; list again this many times.
-const ATTEMPTS: usize = 3;
+use crate::tools::text::split_capture;
 
 /// Where a pane sits, for the reply.
 const FIELDS: [&str; 7] = [
@@ -60,9 +46,9 @@ impl Matcher {
             return Ok(Self::Literal(pattern.to_string()));
         }
         RegexBuilder::new(pattern)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .dfa_size_limit(REGEX_DFA_LIMIT)
-            .nest_limit(REGEX_NEST_LIMIT)
+            .size_limit(REGEX_MAX_COMPILED_BYTES)
+            .dfa_size_limit(REGEX_MAX_DFA_BYTES)
+            .nest_limit(REGEX_MAX_NESTING)
             .build()
             .map(Self::Regex)
             .map_err(|e| ToolError::invalid_argument("/pattern", regex_problem(&e)))
@@ -132,10 +118,10 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
             .await?;
         let listing = String::from_utf8_lossy(&listing);
         let records = parse_records("list-panes", &FIELDS, &listing)?;
-        let left_out = records.len().saturating_sub(MAX_PANES_SEARCHED);
-        let mut places = Vec::with_capacity(records.len().min(MAX_PANES_SEARCHED));
+        let left_out = records.len().saturating_sub(SEARCH_MAX_PANES);
+        let mut places = Vec::with_capacity(records.len().min(SEARCH_MAX_PANES));
         let mut captures = Vec::with_capacity(places.capacity());
-        for record in records.iter().take(MAX_PANES_SEARCHED) {
+        for record in records.iter().take(SEARCH_MAX_PANES) {
             let item = place(record)?;
             let id: PaneId = item.pane_id.parse().map_err(|e| TmuxError::Protocol {
                 command: "list-panes".into(),
@@ -161,7 +147,7 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
             }
             // tmux stops a chain at the first failure: a pane that closed since the
             // listing fails them all, so list again.
-            Err(error) if error.is_object_gone() && attempt < ATTEMPTS => continue,
+            Err(error) if error.is_object_gone() && attempt < SEARCH_READ_ATTEMPTS => continue,
             Err(error) => return Err(error.into()),
         }
     }
@@ -172,12 +158,17 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
 /// # Errors
 /// An empty or invalid pattern, a limit out of range, or tmux failing.
 pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
-    let max_panes = args::count("/max_lines", input.max_lines, DEFAULT_PANES, MAX_PER_REQUEST)?;
+    let max_panes = args::count(
+        "/max_lines",
+        input.max_lines,
+        SEARCH_DEFAULT_PANES,
+        SEARCH_MAX_PER_REQUEST,
+    )?;
     let max_matches = args::count(
         "/max_matches_per_pane",
         input.max_matches_per_pane,
-        DEFAULT_MATCHES_PER_PANE,
-        MAX_PER_REQUEST,
+        SEARCH_DEFAULT_MATCHES_PER_PANE,
+        SEARCH_MAX_PER_REQUEST,
     )?;
     let matcher = Matcher::new(&input.pattern, input.regex.unwrap_or(false))?;
     let (screens, panes_not_searched) = read_screens(gate).await?;
@@ -185,7 +176,7 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
 }
 
 /// Matches every screen and keeps what fits: `max_panes` panes in tmux's order,
-/// `max_matches` rows each (the lowest), [`MAX_TEXT_BYTES`] of rows in all.
+/// `max_matches` rows each (the lowest), [`TEXT_MAX_BYTES`] of rows in all.
 fn collect(
     matcher: &Matcher,
     screens: Vec<Screen>,
@@ -204,7 +195,7 @@ fn collect(
         truncated_lines: 0,
         truncated_bytes: 0,
     };
-    let mut budget = MAX_TEXT_BYTES;
+    let mut budget = TEXT_MAX_BYTES;
     for Screen { mut place, rows } in screens {
         let matching: Vec<(usize, String)> = rows
             .into_iter()

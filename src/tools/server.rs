@@ -2,14 +2,16 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
-
 use crate::call::error::ToolError;
-use crate::generated::types::{GetServerInfoInput, GetServerInfoOutput, GetTmuxVariablesInput, GetTmuxVariablesOutput};
+use crate::generated::types::{
+    GetServerInfoInput, GetServerInfoOutput, GetServerInfoOutputSafety, GetTmuxVariablesInput, GetTmuxVariablesOutput,
+    GetTmuxVariablesOutputContext, GetTmuxVariablesOutputVariablesItem,
+};
 use crate::guard::ReadGate;
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::{reshape, terminal_clients, Client, CLIENT_FIELDS, MAX_LISTED};
+use crate::tools::objects::{checked, count, terminal_clients, CLIENT_FIELDS, MAX_LISTED};
+use paneward_contract::Tier;
 
 /// The server's own variables.
 const SERVER_FIELDS: [&str; 4] = ["socket_path", "pid", "version", "start_time"];
@@ -17,24 +19,6 @@ const SERVER_FIELDS: [&str; 4] = ["socket_path", "pid", "version", "start_time"]
 /// One short record per pane, enough to count sessions, windows and panes (tmux 3.3a
 /// has no variable for those counts).
 const COUNT_FIELDS: [&str; 3] = ["session_id", "window_id", "pane_id"];
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ServerInfo {
-    socket_path: String,
-    version: String,
-    pid: i64,
-    start_time: i64,
-    session_count: usize,
-    window_count: usize,
-    pane_count: usize,
-    attached_clients: usize,
-    clients: Vec<Client>,
-    caller_pane_id: Option<String>,
-    safety: &'static str,
-    environment_values_revealed: bool,
-    paneward_version: &'static str,
-}
 
 pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> Result<GetServerInfoOutput, ToolError> {
     // No arguments; destructured so an argument added upstream is a compile error here.
@@ -68,24 +52,30 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
         .as_ref()
         .filter(|caller| caller.is_on_server(&socket_path, pid))
         .map(|caller| caller.pane.to_string())
-        .filter(|pane| pane_ids.contains(pane.as_str()));
-    let attached_clients = clients.len();
+        .filter(|pane| pane_ids.contains(pane.as_str()))
+        .map(|pane| checked(&pane))
+        .transpose()?;
+    let attached_clients = count(clients.len());
     let mut clients = clients;
     clients.truncate(MAX_LISTED);
-    reshape(&ServerInfo {
+    Ok(GetServerInfoOutput {
         socket_path,
         version: server.text("version")?.to_string(),
         pid,
         start_time: server.int("start_time")?,
-        session_count: distinct("session_id").len(),
-        window_count: distinct("window_id").len(),
-        pane_count: pane_ids.len(),
+        session_count: count(distinct("session_id").len()),
+        window_count: count(distinct("window_id").len()),
+        pane_count: count(pane_ids.len()),
         attached_clients,
         clients,
         caller_pane_id,
-        safety: gate.app().config.safety.as_str(),
+        safety: match gate.app().config.safety {
+            Tier::Readonly => GetServerInfoOutputSafety::Readonly,
+            Tier::Mutating => GetServerInfoOutputSafety::Mutating,
+            Tier::Destructive => GetServerInfoOutputSafety::Destructive,
+        },
         environment_values_revealed: gate.app().config.reveal_environment,
-        paneward_version: env!("CARGO_PKG_VERSION"),
+        paneward_version: env!("CARGO_PKG_VERSION").to_string(),
     })
 }
 
@@ -143,27 +133,6 @@ pub fn listed_names(output: &str) -> Vec<String> {
 /// value can pose as another.
 const CONTEXT_FIELDS: [&str; 3] = ["session_id", "window_id", "pane_id"];
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Context {
-    session_id: String,
-    window_id: String,
-    pane_id: String,
-}
-
-#[derive(Serialize)]
-struct Variable {
-    name: String,
-    value: String,
-}
-
-#[derive(Serialize)]
-struct Variables {
-    context: Context,
-    variables: Vec<Variable>,
-    unknown: Vec<String>,
-}
-
 pub async fn get_tmux_variables(
     gate: &ReadGate<'_>,
     input: GetTmuxVariablesInput,
@@ -207,10 +176,10 @@ pub async fn get_tmux_variables(
     let context_output = values.pop().unwrap_or_default();
     let context_text = String::from_utf8_lossy(&context_output);
     let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
-    let context = Context {
-        session_id: record.text("session_id")?.to_string(),
-        window_id: record.text("window_id")?.to_string(),
-        pane_id: record.text("pane_id")?.to_string(),
+    let context = GetTmuxVariablesOutputContext {
+        session_id: checked(record.text("session_id")?)?,
+        window_id: checked(record.text("window_id")?)?,
+        pane_id: checked(record.text("pane_id")?)?,
     };
     let variables = wanted
         .into_iter()
@@ -219,10 +188,10 @@ pub async fn get_tmux_variables(
             let value = String::from_utf8_lossy(&value);
             // display-message ends its output with one newline of its own.
             let value = value.strip_suffix('\n').unwrap_or(&value).to_string();
-            Variable { name, value }
+            GetTmuxVariablesOutputVariablesItem { name, value }
         })
         .collect();
-    reshape(&Variables {
+    Ok(GetTmuxVariablesOutput {
         context,
         variables,
         unknown,

@@ -15,13 +15,11 @@ use crate::generated::types::{
     SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
 use crate::tools::environment::parse_shell_form;
-use crate::tools::objects::MAX_LISTED;
-use crate::tools::options::{
-    is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value, MAX_NAME_LEN,
-};
+use crate::tools::options::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value};
 
 /// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
 /// of new panes, command aliases, the lock command, the copy-pipe default command and
@@ -130,7 +128,13 @@ fn split_value(value: Option<&Value>) -> (Option<String>, Option<Vec<String>>) {
         Some(Value::Scalar(text)) => (Some(text.clone()), None),
         Some(Value::Array(items)) => (
             None,
-            Some(items.iter().take(MAX_LISTED).map(|(_, text)| text.clone()).collect()),
+            Some(
+                items
+                    .iter()
+                    .take(LISTED_MAX_ITEMS)
+                    .map(|(_, text)| text.clone())
+                    .collect(),
+            ),
         ),
         None => (None, None),
     }
@@ -146,7 +150,7 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
         return Err(ToolError::invalid_argument(
             "/name",
             format!(
-                "must be an exact option name such as status-style or @my-option (at most {MAX_NAME_LEN} characters)"
+                "must be an exact option name such as status-style or @my-option (at most {OPTION_NAME_MAX_CHARS} characters)"
             ),
         ));
     }

@@ -7,16 +7,13 @@
 use crate::call::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
 use crate::guard::ReadGate;
+use crate::limits::SINCE_SCAN_MAX_ROWS;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::cursor::CursorKey;
+use crate::tools::cursor::{Cursor, CursorKey};
 use crate::tools::pane::{describe_pane, pane_record};
-use crate::tools::tail::NormalRows;
+use crate::tools::tail::{NormalRows, FINGERPRINT_ROWS};
 use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
-
-/// The most history rows read per call, counted up from the screen: bounds the work on
-/// a pane with a huge `history-limit`, at four times the most rows a reply returns.
-pub const SCAN_ROWS: u64 = 20_000;
 
 /// What places the captured rows: ids and pid to check, sizes to number them, and the
 /// terminal cursor on the normal screen (saved while the alternate screen is on).
@@ -31,15 +28,25 @@ const FIELDS: [&str; 8] = [
     "alternate_saved_y",
 ];
 
-/// The newest [`SCAN_ROWS`] history rows and the screen. It comes first in the round
+/// The newest `history_rows` history rows and the screen. It comes first in the round
 /// trip because, unlike `display-message`, it fails for a missing pane.
-fn scan(pane: PaneId) -> ReadCommand {
+fn scan(pane: PaneId, history_rows: u64) -> ReadCommand {
     ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
         .arg("-S")
-        .arg(format!("-{SCAN_ROWS}"))
+        .arg(format!("-{history_rows}"))
+}
+
+/// How many history rows a call reads: with a cursor, up to [`SINCE_SCAN_MAX_ROWS`] to find its
+/// anchor; without one, only those the new cursor's fingerprint covers above the
+/// screen, since the reply is the screen itself.
+fn scan_rows(cursor: Option<&Cursor>) -> u64 {
+    match cursor {
+        Some(_) => SINCE_SCAN_MAX_ROWS,
+        None => FINGERPRINT_ROWS as u64,
+    }
 }
 
 /// The normal screen a program on the alternate screen will return to (`-q`: no
@@ -69,7 +76,7 @@ fn protocol(detail: String) -> ToolError {
     .into()
 }
 
-fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
+fn read(pane: PaneId, scan_rows: u64, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
     let state = String::from_utf8_lossy(state);
     let record = pane_record(pane, &FIELDS, &state)?;
     let number = |name: &str| -> Result<u64, ToolError> {
@@ -84,7 +91,7 @@ fn read(pane: PaneId, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Read
         number("cursor_y")?
     };
     let pane_pid = u32::try_from(number("pane_pid")?).map_err(|_| protocol("pane_pid is too large".into()))?;
-    let scanned_history = history_size.min(SCAN_ROWS);
+    let scanned_history = history_size.min(scan_rows);
     let mut rows = split_rows(scanned);
     let history_rows = usize::try_from(scanned_history).unwrap_or(usize::MAX);
     if rows.len() != history_rows.saturating_add(height) {
@@ -140,10 +147,11 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
             Some(cursor)
         }
     };
+    let scan_rows = scan_rows(cursor.as_ref());
     let [scanned, saved, state] = gate
-        .run_each([scan(pane), saved_screen(pane), describe_pane(pane, &FIELDS)])
+        .run_each([scan(pane, scan_rows), saved_screen(pane), describe_pane(pane, &FIELDS)])
         .await?;
-    let reading = read(pane, &scanned, &saved, &state)?;
+    let reading = read(pane, scan_rows, &scanned, &saved, &state)?;
     let (rows, missed) = match &cursor {
         None => (reading.visible, None),
         Some(cursor) => {

@@ -1,4 +1,5 @@
-//! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip.
+//! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip (more
+//! only when blank rows hide how far back the newest text starts).
 
 use crate::call::error::ToolError;
 use crate::generated::types::{
@@ -7,28 +8,24 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 
 use crate::tools::args;
-use crate::tools::pane::{capture, describe_pane, parse_pane, SNAPSHOT_FIELDS};
-use crate::tools::text::{keep_newest, split_capture};
+use crate::tools::capture::read_newest;
+use crate::tools::pane::{parse_pane, SNAPSHOT_FIELDS};
 
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let max_lines = args::max_lines("/max_lines", input.max_lines)?;
-    // The capture comes first: unlike display-message, it fails for a missing pane.
-    let [text, state] = gate
-        .run_each([
-            capture(pane, input.history.unwrap_or(false)),
-            describe_pane(pane, &SNAPSHOT_FIELDS),
-        ])
-        .await?;
+    let history = input.history.unwrap_or(false);
+    let (text, state) = read_newest(gate, pane, history, max_lines, &SNAPSHOT_FIELDS).await?;
     let state = parse_pane(pane, &state, gate.app().caller.as_ref())?;
-    let bounded = keep_newest(split_capture(&text), max_lines);
     Ok(SnapshotPaneOutput {
         dead: state.dead,
         exit_status: state.exit_status,
-        truncated: bounded.truncated(),
-        truncated_lines: Some(bounded.truncated_lines),
-        truncated_bytes: Some(bounded.truncated_bytes),
-        lines: bounded.lines,
+        truncated: text.truncated(),
+        truncated_lines: Some(i64::try_from(text.truncated_lines).unwrap_or(i64::MAX)),
+        truncated_bytes: text
+            .truncated_bytes
+            .map(|bytes| i64::try_from(bytes).unwrap_or(i64::MAX)),
+        lines: text.lines,
         pane: SnapshotPaneOutputPane {
             active: state.active,
             current_command: state.current_command,

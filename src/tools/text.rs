@@ -1,12 +1,6 @@
 //! Bounding pane text: keep the newest lines, and say exactly what was dropped.
 
-/// How many lines a text reply carries when the caller does not say.
-pub const DEFAULT_MAX_LINES: i64 = 500;
-/// The most lines a caller may ask for.
-pub const MAX_LINES_CEILING: i64 = 5_000;
-/// The most bytes of text one reply carries, whatever `max_lines` says: a wide pane
-/// with 5,000 lines of history could otherwise produce tens of megabytes.
-pub const MAX_TEXT_BYTES: usize = 1_000_000;
+use crate::limits::TEXT_MAX_BYTES;
 
 /// Text lines after bounding, with what was cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,9 +44,9 @@ pub fn trim_blank_tail(rows: &mut Vec<String>) {
     }
 }
 
-/// Keeps the newest `max_lines` lines that also fit in [`MAX_TEXT_BYTES`].
+/// Keeps the newest `max_lines` lines that also fit in [`TEXT_MAX_BYTES`].
 pub fn keep_newest(lines: Vec<String>, max_lines: usize) -> BoundedLines {
-    keep_newest_within(lines, max_lines, MAX_TEXT_BYTES)
+    keep_newest_within(lines, max_lines, TEXT_MAX_BYTES)
 }
 
 /// Keeps the newest `max_lines` lines that also fit in `max_bytes` (a newline counted
@@ -116,7 +110,7 @@ mod tests {
     fn the_byte_ceiling_applies_whatever_max_lines_says() {
         let wide = vec!["x".repeat(9_999); 500];
         let bounded = keep_newest(wide, 5_000);
-        assert_eq!(bounded.lines.len(), MAX_TEXT_BYTES / 10_000);
+        assert_eq!(bounded.lines.len(), TEXT_MAX_BYTES / 10_000);
         assert_eq!(bounded.truncated_lines, 500 - 100);
     }
 

@@ -5,7 +5,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
-use crate::support::{assert_valid_output, Client, TmuxServer};
+use crate::support::{assert_valid_output, strings, Client, TmuxServer};
 use serde_json::{json, Value};
 
 /// A `tmux` that appends its arguments (and the script it reads) to a log, one line per
@@ -222,7 +222,7 @@ fn raw_call(client: &mut Client, id: i64, tool: &str, arguments: Value) -> (Stri
 }
 
 #[test]
-fn results_of_several_megabytes_are_dropped_largest_first_to_fit_one_megabyte_on_stdout() {
+fn results_of_several_megabytes_are_kept_smallest_first_and_the_rest_shortened_to_fit_one_megabyte() {
     let tmux = TmuxServer::start();
     tmux.tmux(&["set-option", "-g", "history-limit", "10000"]);
     // 6,000 rows of 79 characters (no wrapping at 80 columns), numbered.
@@ -259,31 +259,85 @@ fn results_of_several_megabytes_are_dropped_largest_first_to_fit_one_megabyte_on
         (json!(16), json!(true))
     );
 
-    // Retained rows are complete: exactly what the tool returns alone.
+    // Whole results are kept smallest first: the small ones, then one large one (about
+    // 830 kB on the line), of equal results the earliest.
     let alone_big = client.call_ok("capture_pane", big.clone());
     let alone_small = client.call_ok("capture_pane", small.clone());
-    assert_eq!(alone_big["lines"].as_array().unwrap().len(), 5000);
-    assert!(alone_big["lines"][4999].as_str().unwrap().starts_with("06000x"));
+    let all_lines = alone_big["lines"].as_array().unwrap();
+    assert_eq!(all_lines.len(), 5000);
+    assert!(all_lines[4999].as_str().unwrap().starts_with("06000x"));
     let rows = reply["results"].as_array().unwrap();
-    let mut dropped = 0;
+    let mut lost = 0;
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row["success"], true);
         if smalls.contains(&i) {
             assert_eq!(row["result"], alone_small, "row {i}");
             assert_eq!(row["resultTruncated"], false);
-        } else if row["resultTruncated"] == json!(true) {
-            assert_eq!(row["result"], Value::Null, "row {i}");
-            dropped += 1;
-        } else {
-            assert_eq!(row["result"], alone_big, "row {i}");
+            continue;
         }
+        if i == 0 {
+            assert_eq!(row["result"], alone_big, "row {i}");
+            assert_eq!(row["resultTruncated"], false);
+            continue;
+        }
+        // The other large ones keep their newest lines and count the rest themselves.
+        assert_eq!(row["resultTruncated"], true, "row {i}");
+        let result = &row["result"];
+        assert_valid_output("capture_pane", result);
+        let lines = result["lines"].as_array().unwrap();
+        assert!(
+            !lines.is_empty() && lines.len() < 5000,
+            "row {i}: {} lines",
+            lines.len()
+        );
+        assert_eq!(lines[..], all_lines[5000 - lines.len()..], "row {i}: the newest lines");
+        let cut = 5000 - lines.len() as u64;
+        assert_eq!(
+            result["truncatedLines"],
+            json!(alone_big["truncatedLines"].as_u64().unwrap() + cut)
+        );
+        assert_eq!(result["truncated"], true);
+        // The alone result could not count the unread history's bytes; nor can this one.
+        assert_eq!(result.get("truncatedBytes"), alone_big.get("truncatedBytes"));
+        assert_eq!(
+            (&result["paneId"], &result["history"]),
+            (&alone_big["paneId"], &alone_big["history"])
+        );
+        lost += serde_json::to_string(&alone_big).unwrap().len() - serde_json::to_string(result).unwrap().len();
     }
-    // Two large results (about 830 kB each on the line) cannot both fit; one can, and
-    // of equal results the earliest is the one kept.
-    assert_eq!(dropped, 11);
-    assert_eq!(rows[0]["resultTruncated"], false);
-    // truncatedBytes: the compact JSON of the dropped results.
-    let each = serde_json::to_string(&alone_big).unwrap().len();
-    assert_eq!(reply["truncatedBytes"], json!(11 * each));
-    assert!(11 * each > 4_000_000, "several megabytes were dropped: {}", 11 * each);
+    // truncatedBytes: the compact JSON the results lost.
+    assert_eq!(reply["truncatedBytes"], json!(lost));
+    assert!(lost > 4_000_000, "several megabytes were left out: {lost}");
+}
+
+#[test]
+fn sixteen_history_captures_of_a_long_scrollback_all_return_their_newest_rows() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-option", "-g", "history-limit", "250000"]);
+    let pane = tmux.window_running("seq 1 200000; echo done; exec sleep 100000");
+    tmux.wait_for_text(&pane, "done");
+    let mut client = tmux.paneward();
+    let capture = json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "history": true, "max_lines": 5000}});
+    let (line, result) = raw_call(
+        &mut client,
+        7,
+        "call_read_tools_batch",
+        json!({"operations": vec![capture; 16]}),
+    );
+    assert!(line.len() < 1_000_000, "{} bytes", line.len());
+    let reply = result["structuredContent"].clone();
+    assert_valid_output("call_read_tools_batch", &reply);
+    let rows = reply["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    let whole = rows.iter().filter(|row| row["resultTruncated"] == false).count();
+    assert!(whole > 0, "some results fit whole");
+    for (i, row) in rows.iter().enumerate() {
+        let lines = strings(&row["result"]["lines"]);
+        assert_eq!(lines.last().map(String::as_str), Some("done"), "row {i}");
+        let n = u32::try_from(lines.len()).unwrap();
+        let mut expected: Vec<String> = (200_001 - n + 1..=200_000).map(|i| i.to_string()).collect();
+        expected.push("done".into());
+        assert_eq!(lines, expected, "row {i}");
+        assert_eq!(row["resultTruncated"], json!(n < 5000), "row {i}");
+    }
 }

@@ -1,7 +1,7 @@
 //! `capture_pane` and `capture_since` against real tmux servers, through the binary.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::{strings, wait_for, Client, TmuxServer};
+use crate::support::{assert_valid_output, strings, wait_for, Client, TmuxServer};
 use serde_json::{json, Value};
 
 /// A pane that prints each line typed into it once: `cat` with the terminal's echo off.
@@ -62,8 +62,69 @@ fn capture_pane_reads_the_screen_or_the_scrollback_and_keeps_the_newest_lines() 
     assert_eq!(newest["lines"], json!(["98", "99", "100"]));
     assert_eq!(newest["truncated"], true);
     assert_eq!(newest["truncatedLines"], 97);
-    // "1".."9" take 2 bytes with their newline, "10".."97" take 3.
-    assert_eq!(newest["truncatedBytes"], 9 * 2 + 88 * 3);
+    // Only the newest history rows were read: the older ones' bytes are not counted.
+    assert_eq!(newest.get("truncatedBytes"), None, "{newest}");
+    assert_valid_output("capture_pane", &newest);
+
+    // Asking for more rows than history holds reads it all, so the bytes are counted.
+    let most = client.call_ok(
+        "capture_pane",
+        json!({"pane_id": pane, "history": true, "max_lines": 90}),
+    );
+    assert_eq!(strings(&most["lines"]), expected[10..]);
+    assert_eq!(most["truncatedLines"], 10);
+    // "1".."9" take 2 bytes with their newline, "10" takes 3.
+    assert_eq!(most["truncatedBytes"], 9 * 2 + 3);
+}
+
+/// A pane whose scrollback holds `seq 1 200000` (most of it history), the prompt after.
+fn long_history(tmux: &TmuxServer) -> (String, u64) {
+    tmux.tmux(&["set-option", "-g", "history-limit", "250000"]);
+    let pane = tmux.window_running("seq 1 200000; echo done; exec sleep 100000");
+    tmux.wait_for_text(&pane, "done");
+    let history_size: u64 = tmux.pane_value(&pane, "#{history_size}").parse().unwrap();
+    assert!(history_size > 190_000, "{history_size}");
+    (pane, history_size)
+}
+
+#[test]
+fn a_history_capture_of_a_long_scrollback_returns_exactly_the_newest_rows_and_counts_the_rest() {
+    let tmux = TmuxServer::start();
+    let (pane, history_size) = long_history(&tmux);
+    let mut client = tmux.paneward();
+    for (tool, max_lines) in [("capture_pane", 5000), ("snapshot_pane", 5000), ("capture_pane", 1)] {
+        let reply = client.call_ok(tool, json!({"pane_id": pane, "history": true, "max_lines": max_lines}));
+        assert_valid_output(tool, &reply);
+        let lines = strings(&reply["lines"]);
+        // Every row tmux holds is a number or the final "done"; blank rows below it are
+        // not returned.
+        let mut expected: Vec<String> = (200_001 - max_lines + 1..=200_000).map(|i| i.to_string()).collect();
+        expected.push("done".into());
+        expected.drain(..expected.len() - usize::try_from(max_lines).unwrap());
+        assert_eq!(lines, expected, "{tool} max_lines {max_lines}");
+        // Rows written: the history, and the 23 screen rows that are not blank.
+        let written = history_size + 23;
+        assert_eq!(reply["truncated"], true);
+        assert_eq!(reply["truncatedLines"], json!(written - max_lines), "{tool}");
+        assert_eq!(reply.get("truncatedBytes"), None, "{tool}");
+    }
+}
+
+#[test]
+fn blank_rows_below_the_text_do_not_shorten_a_history_capture() {
+    let tmux = TmuxServer::start();
+    // 300 numbered rows, then far more blank rows than max_lines above an empty screen.
+    let pane = tmux.window_running("seq 1 300; i=0; while [ $i -lt 60 ]; do echo; i=$((i+1)); done; exec sleep 100000");
+    wait_for("the blank rows", || {
+        (tmux.pane_value(&pane, "#{history_size}") == "337").then_some(())
+    });
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "capture_pane",
+        json!({"pane_id": pane, "history": true, "max_lines": 5}),
+    );
+    assert_eq!(reply["lines"], json!(["296", "297", "298", "299", "300"]));
+    assert_eq!(reply["truncatedLines"], 295);
 }
 
 #[test]

@@ -40,8 +40,15 @@ fn max_lines_keeps_the_newest_lines_and_counts_the_rest() {
     assert_eq!(reply["lines"], json!(["96", "97", "98", "99", "100"]));
     assert_eq!(reply["truncated"], true);
     assert_eq!(reply["truncatedLines"], 95);
-    // 1..9 take 2 bytes with their newline, 10..95 take 3.
-    assert_eq!(reply["truncatedBytes"], 9 * 2 + 86 * 3);
+    // Only the newest history rows were read: the older ones' bytes are not counted.
+    assert_eq!(reply.get("truncatedBytes"), None, "{reply}");
+    let most = client.call_ok(
+        "snapshot_pane",
+        json!({"pane_id": pane, "history": true, "max_lines": 90}),
+    );
+    assert_eq!(most["truncatedLines"], 10);
+    // With all of history read, they are: 1..9 take 2 bytes with their newline, 10 takes 3.
+    assert_eq!(most["truncatedBytes"], 9 * 2 + 3);
 
     let all = client.call_ok("snapshot_pane", json!({"pane_id": pane, "history": true}));
     assert_eq!(all["lines"].as_array().unwrap().len(), 100);

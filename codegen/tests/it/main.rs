@@ -10,3 +10,4 @@ mod import_errors;
 mod import_seeds;
 mod output;
 mod pages;
+mod shapes;

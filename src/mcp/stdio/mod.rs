@@ -17,6 +17,7 @@ pub mod params;
 pub mod streams;
 pub mod triage;
 
+use crate::limits::{MCP_ANSWER_QUEUE_MESSAGES, MCP_PIPE_CAPACITY_BYTES};
 use std::sync::Arc;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
@@ -34,13 +35,6 @@ use triage::{triage, with_null_id, Request, Triage};
 /// rmcp's line limit here: ours plus what an id swap can add, so every line we
 /// forward is one rmcp reads (its default would drop a full-length line whose id grew).
 const RMCP_LINE_BYTES: usize = MAX_LINE_BYTES + ids::ID_GROWTH;
-
-/// Bytes buffered between this layer and rmcp in each direction; larger messages
-/// stream through.
-const PIPE_CAPACITY: usize = 64 * 1024;
-
-/// Answers made here that may wait for the writer; the reader pauses beyond that.
-const ANSWER_QUEUE: usize = 64;
 
 /// Serves `server` on this process's standard input and output until the client
 /// closes standard input.
@@ -62,9 +56,9 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (to_rmcp, rmcp_input) = tokio::io::duplex(PIPE_CAPACITY);
-    let (rmcp_output, from_rmcp) = tokio::io::duplex(PIPE_CAPACITY);
-    let (answers, queued_answers) = mpsc::channel(ANSWER_QUEUE);
+    let (to_rmcp, rmcp_input) = tokio::io::duplex(MCP_PIPE_CAPACITY_BYTES);
+    let (rmcp_output, from_rmcp) = tokio::io::duplex(MCP_PIPE_CAPACITY_BYTES);
+    let (answers, queued_answers) = mpsc::channel(MCP_ANSWER_QUEUE_MESSAGES);
     let flight = server.flight();
     let reader = tokio::spawn(read_client(input, to_rmcp, answers, flight.clone()));
     let writer = tokio::spawn(write_client(output, from_rmcp, queued_answers, flight));

@@ -8,6 +8,7 @@
 //! for the id swap (see `ids`); cancellations are the stdio layer's own business.
 //! Everything else goes to rmcp unchanged. See docs/mcp-quirks.md.
 
+use crate::limits::METHOD_ECHO_MAX_CHARS;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -21,9 +22,6 @@ pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
-
-/// The longest method name echoed back in an error message.
-const METHOD_ECHO_CHARS: usize = 100;
 
 /// The decision for one line.
 #[derive(Debug, PartialEq)]
@@ -162,7 +160,7 @@ pub fn line_too_long_with_id(id: &[u8], limit: usize) -> String {
 }
 
 fn method_not_found(id: &Value, method: &str) -> String {
-    let method: String = method.chars().take(METHOD_ECHO_CHARS).collect();
+    let method: String = method.chars().take(METHOD_ECHO_MAX_CHARS).collect();
     error_message(id, METHOD_NOT_FOUND, format!("method not found: {method}"))
 }
 

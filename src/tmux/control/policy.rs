@@ -12,8 +12,8 @@ use crate::tmux::command::Command;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::TmuxError;
 
-/// The session variables a decision needs.
-const SESSION_FIELDS: [&str; 4] = [
+/// The session variables a decision needs: the fields of [`SessionFacts`].
+const FACT_FIELDS: [&str; 4] = [
     "session_id",
     "session_attached",
     "destroy-unattached",
@@ -71,9 +71,7 @@ impl std::fmt::Display for Refusal {
 pub fn facts_query() -> Vec<Command> {
     vec![
         Command::new("display-message").arg("-p").arg("#{session_id}"),
-        Command::new("list-sessions")
-            .arg("-F")
-            .arg(record_format(&SESSION_FIELDS)),
+        Command::new("list-sessions").arg("-F").arg(record_format(&FACT_FIELDS)),
     ]
 }
 
@@ -90,7 +88,7 @@ pub fn parse_facts(outputs: &[Vec<u8>]) -> Result<Facts, TmuxError> {
     };
     let current = String::from_utf8_lossy(current).trim().to_string();
     let text = String::from_utf8_lossy(sessions);
-    let records = parse_records("list-sessions", &SESSION_FIELDS, &text)?;
+    let records = parse_records("list-sessions", &FACT_FIELDS, &text)?;
     let sessions = records
         .iter()
         .map(|record| {

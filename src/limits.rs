@@ -1,0 +1,120 @@
+//! Every limit paneward applies, in one place: each name carries its unit, each has the
+//! reason for its value. Nothing else in `src/` writes a bare numeric limit.
+
+use std::time::Duration;
+
+// Replies.
+
+/// The longest JSON-RPC response line of a batch, text copy included: the upstream
+/// batch contract promises at most 1,000,000 bytes.
+pub const REPLY_LINE_MAX_BYTES: usize = 1_000_000;
+/// Pane text in one reply: the same million bytes, so one capture fits a batch line.
+pub const TEXT_MAX_BYTES: usize = 1_000_000;
+/// Lines of pane text returned when the caller does not say: a screenful and its
+/// recent past, without flooding a model's context.
+pub const TEXT_DEFAULT_LINES: i64 = 500;
+/// The most lines of pane text a caller may ask for in one reply.
+pub const TEXT_MAX_LINES: i64 = 5_000;
+/// Items in a list reply: a pane is about 450 bytes of JSON, so a full list stays under
+/// half a megabyte.
+pub const LISTED_MAX_ITEMS: usize = 1_000;
+
+// Messages: errors never echo input at length (it may be huge, or a secret).
+
+/// The longest tool error message.
+pub const ERROR_MESSAGE_MAX_BYTES: usize = 1_000;
+/// The longest piece of a caller's text an error message repeats.
+pub const ECHO_MAX_CHARS: usize = 80;
+/// A field name quoted in an argument error.
+pub const ERROR_FIELD_NAME_MAX_CHARS: usize = 60;
+/// An expected value (a `const`) quoted in an argument error.
+pub const ERROR_VALUE_MAX_CHARS: usize = 100;
+/// The allowed values of an enum listed in an argument error.
+pub const ERROR_ENUM_MAX_CHARS: usize = 300;
+/// Any other schema rule's own wording in an argument error.
+pub const ERROR_RULE_MAX_CHARS: usize = 200;
+/// The longest method name a JSON-RPC error repeats.
+pub const METHOD_ECHO_MAX_CHARS: usize = 100;
+/// Unknown names listed in one error before "and N more".
+pub const NAMES_IN_ERRORS_MAX: usize = 10;
+/// The longest command summary in logs and errors.
+pub const COMMAND_SUMMARY_MAX_CHARS: usize = 160;
+/// The longest line of tmux's stderr quoted in an error.
+pub const TMUX_STDERR_MAX_CHARS: usize = 300;
+
+// Arguments.
+
+/// Characters of `keys` in one row: 4,000 characters of up to 4 bytes, quoted, still
+/// fit the 16 KiB command a tmux client may send.
+pub const KEYS_MAX_CHARS: usize = 4_000;
+/// An option or hook name: tmux's own are far shorter; user options rarely pass 40.
+pub const OPTION_NAME_MAX_CHARS: usize = 100;
+/// Variables one `get_tmux_variables` call may name (tmux 3.3a has about 200).
+pub const VARIABLE_NAMES_MAX: usize = 256;
+/// A tmux format variable name (the longest of tmux 3.3a's is 27).
+pub const VARIABLE_NAME_MAX_CHARS: usize = 64;
+/// Operations in one batch of the Python profile, as the Go contract's batch allows.
+pub const BATCH_MAX_OPERATIONS: usize = 16;
+
+// Buffers and copy mode.
+
+/// Text one `paste_text` or `load_buffer` call stages: 1 MiB, a large file or log.
+pub const STAGED_TEXT_MAX_BYTES: usize = 1 << 20;
+/// Text in one `set-buffer` command; larger text is appended in slices, so no command
+/// line paneward writes to tmux grows without bound.
+pub const SET_BUFFER_SLICE_BYTES: usize = 64 * 1024;
+/// Text `show_buffer` returns: all paneward stages, with a final newline.
+pub const BUFFER_SHOWN_MAX_BYTES: usize = STAGED_TEXT_MAX_BYTES + 1;
+/// A buffer label: readable, and well within tmux's name handling.
+pub const BUFFER_LABEL_MAX_CHARS: usize = 64;
+/// Lines `enter_copy_mode` scrolls up: more than any `history-limit` in use.
+pub const COPY_MODE_SCROLL_MAX_LINES: u32 = 100_000;
+
+// search_panes.
+
+/// Matching panes returned when the caller does not say.
+pub const SEARCH_DEFAULT_PANES: i64 = 50;
+/// Matching lines per pane returned when the caller does not say.
+pub const SEARCH_DEFAULT_MATCHES_PER_PANE: i64 = 20;
+/// The most panes, or lines per pane, a caller may ask for.
+pub const SEARCH_MAX_PER_REQUEST: i64 = 200;
+/// Panes whose screens one search reads: bounds the round trip's size.
+pub const SEARCH_MAX_PANES: usize = 1_000;
+/// A compiled regex (the `regex` crate's size limit): linear-time matching is only
+/// cheap while the program is small.
+pub const REGEX_MAX_COMPILED_BYTES: usize = 1 << 20;
+/// The lazy DFA's cache for one regex.
+pub const REGEX_MAX_DFA_BYTES: usize = 2 << 20;
+/// Nesting depth of a regex, so parsing cannot recurse without bound.
+pub const REGEX_MAX_NESTING: u32 = 64;
+/// Tries to read every pane when panes come and go during the read.
+pub const SEARCH_READ_ATTEMPTS: usize = 3;
+
+// capture_since.
+
+/// Rows a cursor may be behind before the reply says `tooFarBehind`: reading further
+/// back would cost as much as a full history capture.
+pub const SINCE_SCAN_MAX_ROWS: u64 = 20_000;
+
+// tmux.
+
+/// One round trip to tmux; a server busier than this is reported, not waited on.
+pub const TMUX_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);
+/// Output of one tmux process (the subprocess path): a 50 MB buffer still fits.
+pub const SUBPROCESS_OUTPUT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+// MCP transport.
+
+/// Bytes buffered between the stdio layer and rmcp in each direction; larger messages
+/// stream through.
+pub const MCP_PIPE_CAPACITY_BYTES: usize = 64 * 1024;
+/// Answers made by the stdio layer that may wait for the writer; the reader pauses
+/// beyond that.
+pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
+
+// paneward conform.
+
+/// How long `paneward conform` waits for the server under test.
+pub const CONFORM_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest schema value a conform report line quotes.
+pub const CONFORM_VALUE_MAX_CHARS: usize = 120;
