@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::guard::caller::CallerPane;
 use crate::guard::Backend;
 use crate::tmux::Tmux;
+use crate::tools::buffers::StagedBuffers;
 
 pub struct App {
     pub config: Config,
@@ -18,6 +19,8 @@ pub struct App {
     pub caller: Option<CallerPane>,
     /// Where calls that change tmux, and batch rows, are recorded (`--audit-log`).
     pub audit: Option<AuditLog>,
+    /// The tmux buffers this process staged, deleted on a clean exit.
+    pub staged_buffers: StagedBuffers,
 }
 
 impl App {
@@ -48,6 +51,7 @@ impl App {
             backend,
             caller,
             audit,
+            staged_buffers: StagedBuffers::default(),
         })
     }
 

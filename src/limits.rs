@@ -56,6 +56,20 @@ pub const VARIABLE_NAME_MAX_CHARS: usize = 64;
 /// Operations in one batch of the Python profile, as the Go contract's batch allows.
 pub const BATCH_MAX_OPERATIONS: usize = 16;
 
+// Buffers and copy mode.
+
+/// Text one `paste_text` or `load_buffer` call stages: 1 MiB, a large file or log.
+pub const STAGED_TEXT_MAX_BYTES: usize = 1 << 20;
+/// Text in one `set-buffer` command; larger text is appended in slices, so no command
+/// line paneward writes to tmux grows without bound.
+pub const SET_BUFFER_SLICE_BYTES: usize = 64 * 1024;
+/// Text `show_buffer` returns: all paneward stages, with a final newline.
+pub const BUFFER_SHOWN_MAX_BYTES: usize = STAGED_TEXT_MAX_BYTES + 1;
+/// A buffer label: readable, and well within tmux's name handling.
+pub const BUFFER_LABEL_MAX_CHARS: usize = 64;
+/// Lines `enter_copy_mode` scrolls up: more than any `history-limit` in use.
+pub const COPY_MODE_SCROLL_MAX_LINES: u32 = 100_000;
+
 // search_panes.
 
 /// Matching panes returned when the caller does not say.

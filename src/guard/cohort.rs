@@ -7,6 +7,10 @@
 //! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
 //! passed `force`. The reading, tmux's own check and the input are one round trip that
 //! tmux runs without interleaving ([`super::verdict`]).
+//!
+//! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
+//! only the target is checked and reported ([`paste`]); an Enter after it is a key
+//! press again, copied like any other.
 
 use std::fmt;
 
@@ -219,6 +223,24 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
     Ok(Cohort { receivers })
 }
 
+/// Which panes an input can reach besides its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// The target and the panes `synchronize-panes` copies keys to (`send-keys`).
+    Cohort,
+    /// The target alone (`paste-buffer`, which tmux does not copy).
+    TargetOnly,
+}
+
+/// What a paste reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pasted {
+    /// The panes that received the pasted text: the target.
+    pub text: Vec<PaneId>,
+    /// The panes that received the Enter after it (empty without one).
+    pub enter: Vec<PaneId>,
+}
+
 /// Checks `target`'s cohort and types `keys` (then Enter if `enter`) in one indivisible
 /// tmux step (see [`super::verdict`]), and returns the panes that received the input.
 ///
@@ -232,12 +254,50 @@ pub async fn deliver(
     keys: &KeyInput,
     enter: bool,
 ) -> Result<Vec<PaneId>, ToolError> {
-    let caller = app.caller.as_ref();
-    let verdict = verdict::verdict_format(target, force, caller);
     let input = input::send_commands(keys, target, enter);
+    check_and_run(app, target, force, &input, Reach::Cohort).await
+}
+
+/// Checks `target` and pastes tmux buffer `buffer` into it (then Enter if `enter`) in
+/// one indivisible tmux step. Only the target is checked for the paste itself; with
+/// `enter`, the Enter reaches the whole cohort, so the whole cohort is checked.
+///
+/// # Errors
+/// As [`deliver`].
+pub async fn paste(
+    app: &App,
+    target: PaneId,
+    force: bool,
+    buffer: &str,
+    (bracket, delete): (bool, bool),
+    enter: bool,
+) -> Result<Pasted, ToolError> {
+    let input = input::paste_commands(buffer, target, bracket, delete, enter);
+    let reach = if enter { Reach::Cohort } else { Reach::TargetOnly };
+    let receivers = check_and_run(app, target, force, &input, reach).await?;
+    Ok(Pasted {
+        text: vec![target],
+        enter: if enter { receivers } else { Vec::new() },
+    })
+}
+
+/// Reads `target`'s window, prints tmux's verdict and runs `input` only if it holds,
+/// all in one round trip; returns the panes the input reached.
+async fn check_and_run(
+    app: &App,
+    target: PaneId,
+    force: bool,
+    input: &[Command],
+    reach: Reach,
+) -> Result<Vec<PaneId>, ToolError> {
+    let caller = app.caller.as_ref();
+    let verdict = match reach {
+        Reach::Cohort => verdict::verdict_format(target, force, caller),
+        Reach::TargetOnly => verdict::target_verdict_format(force, caller),
+    };
     let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
     if !input.is_empty() {
-        commands.push(verdict::type_if(target, &verdict, &input));
+        commands.push(verdict::type_if(target, &verdict, input));
     }
     let outputs = match app.backend.tmux().run_all(&commands).await {
         Ok(outputs) => outputs,
@@ -255,7 +315,13 @@ pub async fn deliver(
     let [window, printed, ..] = outputs.as_slice() else {
         return Err(ToolError::internal("the cohort check came back without its verdict"));
     };
-    let window = parse_window(window, caller)?;
+    let mut window = parse_window(window, caller)?;
+    if reach == Reach::TargetOnly {
+        // No pane but the target is reached, whatever synchronize-panes says.
+        for pane in &mut window.panes {
+            pane.synchronized = false;
+        }
+    }
     // tmux's verdict: whether the input went in (it did when `input` holds anything).
     let allowed = verdict::parse_verdict(printed)
         .ok_or_else(|| ToolError::internal("tmux printed no verdict for the cohort check"))?;

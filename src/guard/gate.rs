@@ -256,6 +256,29 @@ impl<'a> ChangeGate<'a> {
     ) -> Result<Vec<PaneId>, ToolError> {
         super::cohort::deliver(self.read.app, target, force, keys, enter).await
     }
+
+    /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
+    /// buffer if `delete`, then Enter if `enter`) in one tmux step with the check of
+    /// `guard::cohort::paste`.
+    ///
+    /// # Errors
+    /// As [`ChangeGate::deliver`].
+    pub async fn paste(
+        &self,
+        target: PaneId,
+        force: bool,
+        buffer: &str,
+        (bracket, delete): (bool, bool),
+        enter: bool,
+    ) -> Result<super::cohort::Pasted, ToolError> {
+        super::cohort::paste(self.read.app, target, force, buffer, (bracket, delete), enter).await
+    }
+
+    /// The command that scrolls `pane`'s copy mode up `lines` lines (a copy-mode
+    /// command: it fails for a pane in no mode and never reaches the pane's program).
+    pub fn scroll_copy_mode_up(pane: PaneId, lines: u32) -> ChangeCommand {
+        ChangeCommand(super::input::scroll_up_command(pane, lines))
+    }
 }
 
 impl<'a> Deref for ChangeGate<'a> {

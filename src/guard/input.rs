@@ -30,6 +30,40 @@ pub(super) fn send_commands(keys: &KeyInput, pane: PaneId, enter: bool) -> Vec<C
     commands
 }
 
+/// The commands that paste tmux buffer `buffer` into `pane`, then Enter if asked.
+/// `paste-buffer` writes to `pane` alone (tmux does not copy a paste to synchronized
+/// panes); the Enter is a `send-keys`, which it does copy.
+pub(super) fn paste_commands(buffer: &str, pane: PaneId, bracket: bool, delete: bool, enter: bool) -> Vec<Command> {
+    let mut paste = Command::new("paste-buffer")
+        .arg("-b")
+        .arg(buffer)
+        .arg("-t")
+        .arg(pane.to_string());
+    if bracket {
+        paste = paste.arg("-p");
+    }
+    if delete {
+        paste = paste.arg("-d");
+    }
+    let mut commands = vec![paste];
+    if enter {
+        commands.push(Command::new("send-keys").arg("-t").arg(pane.to_string()).arg("Enter"));
+    }
+    commands
+}
+
+/// Scrolls `pane`'s copy mode up `lines` lines. `send-keys -X` runs a copy-mode
+/// command and fails for a pane in no mode, so it never reaches the pane's program.
+pub(super) fn scroll_up_command(pane: PaneId, lines: u32) -> Command {
+    Command::new("send-keys")
+        .arg("-X")
+        .arg("-N")
+        .arg(lines.to_string())
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg("scroll-up")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +92,23 @@ mod tests {
         assert_eq!(literal[0].summary(), "send-keys -t %1 -l -- <redacted>");
         let names = send_commands(&KeyInput::Names(vec!["C-c".into(), "-".into()]), PaneId(1), false);
         assert_eq!(argv(&names), [["send-keys", "-t", "%1", "--", "C-c", "-"]]);
+    }
+
+    #[test]
+    fn a_paste_names_its_buffer_and_brackets_and_deletes_only_when_asked() {
+        let commands = paste_commands("paneward_x", PaneId(4), true, false, true);
+        assert_eq!(
+            argv(&commands),
+            [
+                vec!["paste-buffer", "-b", "paneward_x", "-t", "%4", "-p"],
+                vec!["send-keys", "-t", "%4", "Enter"]
+            ]
+        );
+        let commands = paste_commands("paneward_x", PaneId(4), false, true, false);
+        assert_eq!(
+            argv(&commands),
+            [["paste-buffer", "-b", "paneward_x", "-t", "%4", "-d"]]
+        );
     }
 
     /// Only `guard` may build a command that types into a pane; a handler that did

@@ -43,6 +43,13 @@ pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&Caller
     format!("#{{?#{{?#{{synchronize-panes}},#{{P:{member}}},{rules}}},0,1}}")
 }
 
+/// A format that, expanded for `target`, is `1` when `target` alone may take input
+/// (a paste, which tmux does not copy to synchronized panes) and `0` when it breaks a
+/// rule.
+pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>) -> String {
+    format!("#{{?{},0,1}}", breaks_a_rule(force, caller))
+}
+
 /// Prints the verdict, as the input that follows in the same round trip will see it.
 pub(super) fn print_verdict(target: PaneId, verdict: &str) -> Command {
     Command::new("display-message")
@@ -86,6 +93,18 @@ mod tests {
         assert!(!verdict_format(PaneId(3), true, caller.as_ref()).contains("pane_in_mode"));
         let opens = format.matches('{').count();
         assert_eq!(opens, format.matches('}').count(), "{format}");
+    }
+
+    #[test]
+    fn a_paste_verdict_looks_at_the_target_alone() {
+        let caller = CallerPane::from_env(Some("/tmp/s,4242,0"), Some("%9"));
+        let format = target_verdict_format(false, caller.as_ref());
+        assert!(
+            !format.contains("synchronize-panes") && !format.contains("#{P:"),
+            "{format}"
+        );
+        assert!(format.contains("pane_in_mode") && format.contains("#{==:#{pane_id},%9}"));
+        assert!(!target_verdict_format(true, caller.as_ref()).contains("pane_in_mode"));
     }
 
     #[test]

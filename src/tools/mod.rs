@@ -5,7 +5,9 @@
 pub mod args;
 pub mod batch;
 pub mod batch_python;
+pub mod buffers;
 pub mod capture;
+pub mod copy_mode;
 pub mod cursor;
 pub mod environment;
 pub mod hierarchy;
@@ -17,6 +19,7 @@ pub mod pane;
 pub mod search;
 pub mod send_keys;
 pub mod server_info;
+pub mod settings;
 pub mod since;
 pub mod snapshot;
 pub mod tail;

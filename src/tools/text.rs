@@ -45,12 +45,18 @@ pub fn trim_blank_tail(rows: &mut Vec<String>) {
 }
 
 /// Keeps the newest `max_lines` lines that also fit in [`TEXT_MAX_BYTES`].
-pub fn keep_newest(mut lines: Vec<String>, max_lines: usize) -> BoundedLines {
+pub fn keep_newest(lines: Vec<String>, max_lines: usize) -> BoundedLines {
+    keep_newest_within(lines, max_lines, TEXT_MAX_BYTES)
+}
+
+/// Keeps the newest `max_lines` lines that also fit in `max_bytes` (a newline counted
+/// after each).
+pub fn keep_newest_within(mut lines: Vec<String>, max_lines: usize, max_bytes: usize) -> BoundedLines {
     let mut kept_bytes = 0usize;
     let mut keep = 0usize;
     for line in lines.iter().rev() {
         let cost = line.len() + 1;
-        if keep == max_lines || kept_bytes + cost > TEXT_MAX_BYTES {
+        if keep == max_lines || kept_bytes + cost > max_bytes {
             break;
         }
         kept_bytes += cost;

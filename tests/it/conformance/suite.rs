@@ -79,6 +79,9 @@ impl Fixture {
         tmux.wait_for_text(&printer, "conformance two");
         let scratch = tmux.window_running("exec cat");
         let pane = tmux.first_pane();
+        // A buffer named as paneward names its own, for the buffer tools to read and paste.
+        let staged = "paneward_00000000000000000000000000000000_conformance";
+        tmux.tmux(&["set-buffer", "-b", staged, "conformance buffer"]);
         let format = |target: &str, what: &str| {
             tmux.tmux(&["display-message", "-p", "-t", target, what])
                 .trim()
@@ -92,6 +95,7 @@ impl Fixture {
             ("printer_window", format(&printer, "#{window_id}")),
             ("printer_pane", printer),
             ("scratch_pane", scratch),
+            ("staged_buffer", staged.to_string()),
             ("missing_pane", "%999999".to_string()),
             ("missing_window", "@999999".to_string()),
             ("missing_session", "$999999".to_string()),

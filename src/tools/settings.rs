@@ -1,0 +1,406 @@
+//! `set_option` and `set_environment`: writing settings that cannot become code.
+//!
+//! Hooks are options to tmux (`set-option pane-died 'run-shell …'` installs one), some
+//! options hold a command tmux runs later (`default-command`, `command-alias`, …), and
+//! `#(…)` in any value that a format later shows runs a shell on every redraw. So
+//! `set_option` refuses hook names, those options and such values; paneward has no
+//! other way to write a hook. `set_environment` never returns or logs the value, and
+//! refuses the variables that steer every shell tmux starts later unless `force`.
+
+use std::collections::HashMap;
+
+use crate::call::error::ToolError;
+use crate::generated::types::{
+    SetEnvironmentInput, SetEnvironmentInputScope, SetEnvironmentOutput, SetEnvironmentOutputScope, SetOptionInput,
+    SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
+};
+use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
+use crate::tmux::{ReadCommand, ReadVerb};
+use crate::tools::args;
+use crate::tools::environment::parse_shell_form;
+use crate::tools::options::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value};
+
+/// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
+/// of new panes, command aliases, the lock command, the copy-pipe default command and
+/// the editor tmux starts.
+const COMMAND_OPTIONS: [&str; 6] = [
+    "default-command",
+    "default-shell",
+    "command-alias",
+    "lock-command",
+    "copy-command",
+    "editor",
+];
+
+/// Value text that a format can turn into a shell command: `#(…)`, and `}(`, with
+/// which a format such as `#{l:#}(…)` rebuilds one for a later expansion.
+const COMMAND_MARKS: [&str; 2] = ["#(", "}("];
+
+/// Variables that steer the shells and programs tmux starts later: start-up files,
+/// prompts, the search path and the dynamic loader.
+const STEERING_VARIABLES: [&str; 16] = [
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "PS0",
+    "PS1",
+    "ZDOTDIR",
+    "PATH",
+    "SHELL",
+    "IFS",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
+    "DYLD_INSERT_LIBRARIES",
+    "PYTHONSTARTUP",
+    "PERL5OPT",
+    "NODE_OPTIONS",
+];
+
+/// Where tmux keeps an option, as `set_option` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Table {
+    Server,
+    Session,
+    Window,
+    User,
+}
+
+impl From<SetOptionInputScope> for Scope {
+    fn from(scope: SetOptionInputScope) -> Self {
+        match scope {
+            SetOptionInputScope::Global => Self::Global,
+            SetOptionInputScope::Server => Self::Server,
+            SetOptionInputScope::Session => Self::Session,
+            SetOptionInputScope::Window => Self::Window,
+            SetOptionInputScope::Pane => Self::Pane,
+        }
+    }
+}
+
+/// The listing that holds the option at the level asked, for this table.
+///
+/// # Errors
+/// The option lives where the scope cannot set it (named as `/scope`).
+fn source_for(table: Table, level: &Level, name: &str) -> Result<Source, ToolError> {
+    let wrong = |scope: &str, fits: &str| {
+        ToolError::invalid_argument(
+            "/scope",
+            format!("{name} cannot be set at scope {scope}; use scope {fits}"),
+        )
+    };
+    Ok(match (level, table) {
+        (Level::Global, Table::Server) | (Level::Server, Table::Server | Table::User) => Source::GlobalServer,
+        (Level::Global, Table::Session | Table::User) => Source::GlobalSession,
+        (Level::Global, Table::Window) => Source::GlobalWindow,
+        (Level::Server, Table::Session) => return Err(wrong("server", "global or session")),
+        (Level::Server, Table::Window) => return Err(wrong("server", "global, window or pane")),
+        (Level::Session(_), Table::Session | Table::User) => Source::Session,
+        (Level::Session(_), Table::Server) | (Level::Window(_) | Level::Pane(_), Table::Server) => {
+            return Err(wrong("session, window or pane", "global or server"))
+        }
+        (Level::Session(_), Table::Window) => return Err(wrong("session", "global, window or pane")),
+        (Level::Window(_), Table::Window | Table::User) => Source::Window,
+        (Level::Window(_), Table::Session) | (Level::Pane(_), Table::Session) => {
+            return Err(wrong("window or pane", "global or session"))
+        }
+        (Level::Pane(_), Table::Window | Table::User) => Source::Pane,
+        (Level::Default(_), _) => return Err(ToolError::internal("set_option has no default scope")),
+    })
+}
+
+/// The `set-option` flags for the level.
+fn level_flags(level: &Level) -> Vec<String> {
+    match level {
+        Level::Global => vec!["-g".into()],
+        Level::Server => vec!["-s".into()],
+        Level::Session(id) => vec!["-t".into(), id.to_string()],
+        Level::Window(id) => vec!["-w".into(), "-t".into(), id.to_string()],
+        Level::Pane(id) => vec!["-p".into(), "-t".into(), id.to_string()],
+        Level::Default(_) => Vec::new(),
+    }
+}
+
+/// A value as the reply carries it: a scalar, or an array's items.
+fn split_value(value: Option<&Value>) -> (Option<String>, Option<Vec<String>>) {
+    match value {
+        Some(Value::Scalar(text)) => (Some(text.clone()), None),
+        Some(Value::Array(items)) => (
+            None,
+            Some(
+                items
+                    .iter()
+                    .take(LISTED_MAX_ITEMS)
+                    .map(|(_, text)| text.clone())
+                    .collect(),
+            ),
+        ),
+        None => (None, None),
+    }
+}
+
+/// Checks what `set_option` refuses before anything reaches tmux.
+///
+/// # Errors
+/// A malformed or command-valued name, a value a format could run, or a value missing
+/// or superfluous for `unset`/`append`.
+fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bool) -> Result<(), ToolError> {
+    if !is_setting_name(name, true) {
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!(
+                "must be an exact option name such as status-style or @my-option (at most {OPTION_NAME_MAX_CHARS} characters)"
+            ),
+        ));
+    }
+    if name.starts_with("after-") {
+        return Err(hook_refusal(name));
+    }
+    if COMMAND_OPTIONS.contains(&name) {
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!(
+                "{name} holds a command tmux runs later; paneward does not set it (set it in the tmux configuration)"
+            ),
+        ));
+    }
+    match (value, unset, append) {
+        (Some(_), true, _) => return Err(ToolError::invalid_argument("/value", "must be omitted with unset")),
+        (None, false, _) => {
+            return Err(ToolError::invalid_argument(
+                "/value",
+                "is required unless unset is true",
+            ))
+        }
+        (_, true, true) => return Err(ToolError::invalid_argument("/append", "cannot be combined with unset")),
+        _ => {}
+    }
+    if let Some(mark) = value.and_then(|v| COMMAND_MARKS.iter().find(|mark| v.contains(**mark))) {
+        return Err(ToolError::invalid_argument(
+            "/value",
+            format!("must not contain {mark:?}: a format showing the option would run it as a shell command"),
+        ));
+    }
+    Ok(())
+}
+
+fn hook_refusal(name: &str) -> ToolError {
+    ToolError::invalid_argument(
+        "/name",
+        format!("{name} is a hook: its value is a command tmux runs on an event, which outlives paneward; paneward writes no hooks (set them in the tmux configuration)"),
+    )
+}
+
+/// Sets, appends to or unsets one option at an explicit level and reads it back.
+///
+/// # Errors
+/// A refused name or value, a scope that does not fit the option, or tmux failing.
+pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<SetOptionOutput, ToolError> {
+    let SetOptionInput {
+        name,
+        value,
+        scope,
+        target,
+        unset,
+        append,
+    } = input;
+    let name = name.to_string();
+    let target = target.map(|t| t.to_string());
+    let (unset, append) = (unset.unwrap_or(false), append.unwrap_or(false));
+    check_option_request(&name, value.as_ref().map(|v| v.as_str()), unset, append)?;
+    let scope_asked = Scope::from(scope);
+    let level = level(scope_asked, target.as_deref())?;
+
+    // Which table the option is in, whether it is a hook, and its value before.
+    let globals = [Source::GlobalServer, Source::GlobalSession, Source::GlobalWindow];
+    let mut reads: Vec<ReadCommand> = globals
+        .iter()
+        .map(|s| listing_command(ReadVerb::ShowOptions, *s, &Level::Global))
+        .collect();
+    reads.push(ReadCommand::new(ReadVerb::ShowHooks).arg("-g"));
+    reads.push(ReadCommand::new(ReadVerb::ShowHooks).arg("-gw"));
+    let outputs = gate.run_all(&reads).await?;
+    let listings: Vec<Listing> = outputs
+        .iter()
+        .map(|output| Listing::parse(&String::from_utf8_lossy(output), false))
+        .collect();
+    let found = |index: usize| listings.get(index).and_then(|l| l.get(&name)).is_some();
+    if found(3) || found(4) {
+        return Err(hook_refusal(&name));
+    }
+    let table = if name.starts_with('@') {
+        Table::User
+    } else if found(0) {
+        Table::Server
+    } else if found(2) {
+        Table::Window
+    } else if found(1) {
+        Table::Session
+    } else {
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!("tmux has no option named {name:?}; names are exact (no prefixes)"),
+        ));
+    };
+    let source = source_for(table, &level, &name)?;
+    let read_level = listing_command(ReadVerb::ShowOptions, source, &level);
+
+    let mut set = ChangeCommand::new(ChangeVerb::SetOption);
+    for flag in level_flags(&level) {
+        set = set.arg(flag);
+    }
+    if unset {
+        set = set.arg("-u");
+    }
+    if append {
+        set = set.arg("-a");
+    }
+    set = set.arg("--").arg(name.as_str());
+    if let Some(value) = &value {
+        set = set.arg(value.as_str());
+    }
+    let outputs = gate
+        .change_all(&[read_level.clone().into(), set, read_level.into()])
+        .await?;
+    let parsed: HashMap<usize, Listing> = outputs
+        .iter()
+        .enumerate()
+        .map(|(index, output)| (index, Listing::parse(&String::from_utf8_lossy(output), false)))
+        .collect();
+    let value_at = |index: usize| parsed.get(&index).and_then(|l| l.get(&name));
+    let (previous, previous_values) = split_value(value_at(0));
+    let (value, values) = split_value(value_at(2));
+    Ok(SetOptionOutput {
+        name,
+        scope: match scope {
+            SetOptionInputScope::Global => SetOptionOutputScope::Global,
+            SetOptionInputScope::Server => SetOptionOutputScope::Server,
+            SetOptionInputScope::Session => SetOptionOutputScope::Session,
+            SetOptionInputScope::Window => SetOptionOutputScope::Window,
+            SetOptionInputScope::Pane => SetOptionOutputScope::Pane,
+        },
+        target,
+        option_scope: match table {
+            Table::Server => SetOptionOutputOptionScope::Server,
+            Table::Session => SetOptionOutputOptionScope::Session,
+            Table::Window => SetOptionOutputOptionScope::Window,
+            Table::User => SetOptionOutputOptionScope::User,
+        },
+        value,
+        values,
+        previous,
+        previous_values,
+    })
+}
+
+/// Sets or unsets one variable of a session's or the global environment; the value is
+/// never echoed.
+///
+/// # Errors
+/// A steering variable without `force`, a missing or superfluous session or value, or
+/// tmux failing.
+pub async fn set_environment(
+    gate: &ChangeGate<'_>,
+    input: SetEnvironmentInput,
+) -> Result<SetEnvironmentOutput, ToolError> {
+    let SetEnvironmentInput {
+        name,
+        value,
+        scope,
+        session_id,
+        unset,
+        force,
+    } = input;
+    let name = name.to_string();
+    let unset = unset.unwrap_or(false);
+    let session = match (scope, session_id) {
+        (SetEnvironmentInputScope::Session, Some(id)) => Some(args::session_id("/session_id", &id)?),
+        (SetEnvironmentInputScope::Session, None) => {
+            return Err(ToolError::invalid_argument(
+                "/session_id",
+                "scope session needs a session id such as $1",
+            ))
+        }
+        (SetEnvironmentInputScope::Global, Some(_)) => {
+            return Err(ToolError::invalid_argument(
+                "/session_id",
+                "scope global takes no session; omit it",
+            ))
+        }
+        (SetEnvironmentInputScope::Global, None) => None,
+    };
+    match (&value, unset) {
+        (Some(_), true) => return Err(ToolError::invalid_argument("/value", "must be omitted with unset")),
+        (None, false) => {
+            return Err(ToolError::invalid_argument(
+                "/value",
+                "is required unless unset is true",
+            ))
+        }
+        _ => {}
+    }
+    let steering = STEERING_VARIABLES.contains(&name.as_str()) || name.starts_with("BASH_FUNC_");
+    if steering && !unset && !force.unwrap_or(false) {
+        return Err(ToolError::blocked(format!(
+            "{name} steers every shell or program tmux starts later, including ones a person opens; setting it needs force: true; nothing changed"
+        )));
+    }
+    let where_flags: Vec<String> = match session {
+        Some(id) => vec!["-t".into(), id.to_string()],
+        None => vec!["-g".into()],
+    };
+    let mut show = ReadCommand::new(ReadVerb::ShowEnvironment).arg("-s");
+    let mut set = ChangeCommand::new(ChangeVerb::SetEnvironment);
+    for flag in &where_flags {
+        show = show.arg(flag.as_str());
+        set = set.arg(flag.as_str());
+    }
+    if unset {
+        set = set.arg("-u");
+    }
+    set = set.arg("--").arg(name.as_str());
+    if let Some(value) = &value {
+        set = set.sensitive_arg(value.as_str());
+    }
+    let outputs = gate.change_all(&[show.into(), set]).await?;
+    let before = outputs
+        .first()
+        .map(|o| String::from_utf8_lossy(o).into_owned())
+        .unwrap_or_default();
+    let existed_before = parse_shell_form(&before)
+        .iter()
+        .any(|variable| variable.name == name && variable.value.is_some());
+    Ok(SetEnvironmentOutput {
+        name,
+        scope: match scope {
+            SetEnvironmentInputScope::Session => SetEnvironmentOutputScope::Session,
+            SetEnvironmentInputScope::Global => SetEnvironmentOutputScope::Global,
+        },
+        session_id: session.map(|id| id.to_string()),
+        unset,
+        existed_before,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_valued_options_hooks_and_runnable_values_are_refused() {
+        for name in COMMAND_OPTIONS.iter().chain(&["after-new-window"]) {
+            assert!(check_option_request(name, Some("x"), false, false).is_err(), "{name}");
+        }
+        for value in ["#(id)", "a #{l:#}(id)", "##(id)"] {
+            assert!(
+                check_option_request("status-left", Some(value), false, false).is_err(),
+                "{value}"
+            );
+        }
+        assert!(check_option_request("status-left", Some("#{pane_id} (x)"), false, false).is_ok());
+        assert!(check_option_request("status-left", None, true, false).is_ok());
+        assert!(check_option_request("status-left", Some("x"), true, false).is_err());
+        assert!(check_option_request("status-left", None, false, false).is_err());
+    }
+}

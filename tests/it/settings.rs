@@ -1,0 +1,265 @@
+//! Writing settings (`set_option`, `set_environment`) against real tmux servers: what
+//! is stored, what is returned for undo, and what is refused.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::TmuxServer;
+use serde_json::json;
+
+#[test]
+fn set_option_stores_the_value_and_returns_the_previous_one_for_undo() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let session = tmux.pane_value(&pane, "#{session_id}");
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let mut client = tmux.paneward();
+    let set = |client: &mut crate::support::Client, args: serde_json::Value| client.call_ok("set_option", args);
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "value": "one ; 'two'"}),
+    );
+    assert_eq!(
+        reply,
+        json!({"name": "status-left", "scope": "session", "target": session, "optionScope": "session",
+               "value": "one ; 'two'", "values": null, "previous": null, "previousValues": null})
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-v", "-t", &session, "status-left"]),
+        "one ; 'two'\n"
+    );
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "value": "-x", "append": true}),
+    );
+    assert_eq!(
+        (reply["previous"].clone(), reply["value"].clone()),
+        (json!("one ; 'two'"), json!("one ; 'two'-x"))
+    );
+    let reply = set(
+        &mut client,
+        json!({"name": "status-left", "scope": "session", "target": session, "unset": true}),
+    );
+    assert_eq!(
+        (reply["previous"].clone(), reply["value"].clone()),
+        (json!("one ; 'two'-x"), json!(null))
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-t", &session, "status-left"]), "");
+
+    let reply = set(
+        &mut client,
+        json!({"name": "mode-keys", "scope": "window", "target": window, "value": "vi"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("window"), json!("vi"))
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-wv", "-t", &window, "mode-keys"]), "vi\n");
+    let reply = set(
+        &mut client,
+        json!({"name": "@mark", "scope": "pane", "target": pane, "value": "p"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("user"), json!("p"))
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-pv", "-t", &pane, "@mark"]), "p\n");
+    let before = tmux.tmux(&["show-options", "-gv", "history-limit"]);
+    let reply = set(
+        &mut client,
+        json!({"name": "history-limit", "scope": "global", "value": "1234"}),
+    );
+    assert_eq!(reply["previous"], json!(before.trim()));
+    assert_eq!(tmux.tmux(&["show-options", "-gv", "history-limit"]), "1234\n");
+    let reply = set(
+        &mut client,
+        json!({"name": "mode-keys", "scope": "global", "value": "vi"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["previous"].clone()),
+        (json!("window"), json!("emacs"))
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-gwv", "mode-keys"]), "vi\n");
+    let reply = set(
+        &mut client,
+        json!({"name": "escape-time", "scope": "server", "value": "7"}),
+    );
+    assert_eq!(
+        (reply["optionScope"].clone(), reply["value"].clone()),
+        (json!("server"), json!("7"))
+    );
+    // An array option: an appended item shows in values.
+    let reply = set(
+        &mut client,
+        json!({"name": "update-environment", "scope": "global", "value": "MY_VAR", "append": true}),
+    );
+    assert!(
+        reply["values"].as_array().unwrap().contains(&json!("MY_VAR")),
+        "{reply}"
+    );
+    assert!(
+        !reply["previousValues"].as_array().unwrap().contains(&json!("MY_VAR")),
+        "{reply}"
+    );
+}
+
+#[test]
+fn set_option_needs_a_target_of_the_kind_its_scope_names() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let session = tmux.pane_value(&pane, "#{session_id}");
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let mut client = tmux.paneward();
+    for (arguments, field) in [
+        (
+            json!({"name": "status-left", "scope": "session", "target": window, "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "status-left", "scope": "session", "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "status-left", "scope": "global", "target": session, "value": "x"}),
+            "/target",
+        ),
+        (
+            json!({"name": "mode-keys", "scope": "session", "target": session, "value": "vi"}),
+            "/scope",
+        ),
+        (
+            json!({"name": "status-left", "scope": "window", "target": window, "value": "x"}),
+            "/scope",
+        ),
+        (
+            json!({"name": "escape-time", "scope": "pane", "target": pane, "value": "1"}),
+            "/scope",
+        ),
+        (json!({"name": "status-lef", "scope": "global", "value": "x"}), "/name"),
+        (json!({"name": "status-left", "value": "x"}), "scope"),
+    ] {
+        let text = client.call_err("set_option", arguments.clone());
+        assert!(text.contains(field), "{arguments}: {text}");
+    }
+    assert_eq!(tmux.tmux(&["show-options", "-t", &session, "status-left"]), "");
+    assert_eq!(tmux.tmux(&["show-options", "-w", "-t", &window]), "");
+}
+
+#[test]
+fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let hooks_before = tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]);
+    let options_before = tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]);
+    for (name, why) in [
+        ("pane-died", "is a hook"),
+        ("after-new-window", "is a hook"),
+        ("session-created", "is a hook"),
+        ("client-attached", "is a hook"),
+        ("window-linked", "is a hook"),
+        ("default-command", "holds a command"),
+        ("default-shell", "holds a command"),
+        ("command-alias", "holds a command"),
+        ("lock-command", "holds a command"),
+    ] {
+        let text = client.call_err(
+            "set_option",
+            json!({"name": name, "scope": "global", "value": "run-shell 'touch /tmp/x'"}),
+        );
+        assert!(text.contains("/name") && text.contains(why), "{name}: {text}");
+    }
+    for value in ["#(id)", "up #{?1,#(id),}", "#{l:#}(id)"] {
+        let text = client.call_err(
+            "set_option",
+            json!({"name": "status-right", "scope": "global", "value": value}),
+        );
+        assert!(text.contains("/value"), "{value}: {text}");
+        let text = client.call_err(
+            "set_option",
+            json!({"name": "@theme", "scope": "global", "value": value}),
+        );
+        assert!(text.contains("/value"), "{value}: {text}");
+    }
+    assert_eq!(
+        tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]),
+        hooks_before
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]),
+        options_before
+    );
+}
+
+#[test]
+fn set_environment_never_returns_the_value_and_says_whether_the_name_existed() {
+    let tmux = TmuxServer::start();
+    let session = tmux.pane_value(&tmux.first_pane(), "#{session_id}");
+    let mut client = tmux.paneward();
+    let secret = "s3cr3t-value-e81c";
+    let args = json!({"name": "MY_TOKEN", "scope": "session", "session_id": session, "value": secret});
+    let result = client.call("set_environment", args.clone());
+    assert!(!result.to_string().contains(secret), "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"name": "MY_TOKEN", "scope": "session", "sessionId": session, "unset": false, "existedBefore": false})
+    );
+    assert_eq!(
+        tmux.tmux(&["show-environment", "-t", &session, "MY_TOKEN"]),
+        format!("MY_TOKEN={secret}\n")
+    );
+    assert_eq!(client.call_ok("set_environment", args)["existedBefore"], true);
+    let reply = client.call_ok(
+        "set_environment",
+        json!({"name": "MY_TOKEN", "scope": "session", "session_id": session, "unset": true}),
+    );
+    assert_eq!(
+        (reply["unset"].clone(), reply["existedBefore"].clone()),
+        (json!(true), json!(true))
+    );
+    assert!(!tmux.try_tmux(&["show-environment", "-t", &session, "MY_TOKEN"]));
+    let reply = client.call_ok(
+        "set_environment",
+        json!({"name": "MY_GLOBAL", "scope": "global", "value": "g"}),
+    );
+    assert_eq!(
+        (reply["sessionId"].clone(), reply["existedBefore"].clone()),
+        (json!(null), json!(false))
+    );
+    assert_eq!(tmux.tmux(&["show-environment", "-g", "MY_GLOBAL"]), "MY_GLOBAL=g\n");
+    let text = client.call_err(
+        "set_environment",
+        json!({"name": "X", "scope": "session", "value": "v"}),
+    );
+    assert!(text.contains("/session_id"), "{text}");
+}
+
+#[test]
+fn set_environment_refuses_variables_that_steer_every_shell_unless_forced() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    for name in [
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "LD_PRELOAD",
+        "PATH",
+        "BASH_FUNC_ls%%",
+    ] {
+        let result = client.call(
+            "set_environment",
+            json!({"name": name, "scope": "global", "value": "/tmp/evil"}),
+        );
+        assert_eq!(result["isError"], true, "{name}: {result}");
+    }
+    assert!(!tmux.try_tmux(&["show-environment", "-g", "BASH_ENV"]));
+    let reply = client.call_ok(
+        "set_environment",
+        json!({"name": "BASH_ENV", "scope": "global", "value": "/tmp/rc", "force": true}),
+    );
+    assert_eq!(reply["existedBefore"], false);
+    assert_eq!(tmux.tmux(&["show-environment", "-g", "BASH_ENV"]), "BASH_ENV=/tmp/rc\n");
+    // Removing one needs no force.
+    client.call_ok(
+        "set_environment",
+        json!({"name": "BASH_ENV", "scope": "global", "unset": true}),
+    );
+    assert!(!tmux.try_tmux(&["show-environment", "-g", "BASH_ENV"]));
+}
