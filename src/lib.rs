@@ -1,9 +1,11 @@
 //! paneward: a Model Context Protocol server for tmux, built schema-first.
 //!
 //! The contracts in `schemas/tools/*.json` are the source of truth; `build.rs` turns
-//! them into [`generated`] (types, the tool table, the handler trait, dispatch). The
-//! rest is hand-written: [`server`] speaks MCP, [`request`] is the path of a call,
-//! [`tools`] holds the handlers, [`tmux`] drives tmux.
+//! them into [`generated`] (types, the tool table, the dispatch that calls each handler).
+//! The rest is hand-written, in the order a request travels: [`mcp`] speaks MCP,
+//! [`call`] is the path of a call, [`guard`] holds every safety rule and the gates
+//! handlers reach tmux through, [`tools`] holds the handlers, [`tmux`] drives tmux;
+//! [`cli`] and [`config`] start it all, and [`limits`] holds every limit.
 
 pub mod app;
 pub mod audit;
