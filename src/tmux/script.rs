@@ -23,21 +23,9 @@ pub struct Nonce {
 static NONCE_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Nonce {
-    /// A fresh nonce: 128 bits from two SipHash runs with the process's random keys.
+    /// A fresh nonce: see [`random_hex128`].
     pub fn new() -> Self {
-        let count = NONCE_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let mut words = [0u64; 2];
-        for (index, word) in words.iter_mut().enumerate() {
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u64(count);
-            hasher.write_u128(nanos);
-            hasher.write_usize(index);
-            *word = hasher.finish();
-        }
-        let secret = format!("pw{:016x}{:016x}", words[0], words[1]);
+        let secret = format!("pw{}", random_hex128());
         Self {
             separator: format!("{secret}s"),
             end: format!("{secret}e"),
@@ -58,6 +46,26 @@ impl Nonce {
     pub fn end_line(&self) -> &[u8] {
         self.end.as_bytes()
     }
+}
+
+/// 128 bits as 32 hex digits, from two SipHash runs keyed by the process's random
+/// `RandomState` keys (fresh per call) over a counter and the time, so two calls in the
+/// same nanosecond still differ. Used wherever a name must be unguessable to pane text
+/// and other clients: framing nonces, staged buffer names.
+pub fn random_hex128() -> String {
+    let count = NONCE_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut words = [0u64; 2];
+    for (index, word) in words.iter_mut().enumerate() {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(count);
+        hasher.write_u128(nanos);
+        hasher.write_usize(index);
+        *word = hasher.finish();
+    }
+    format!("{:016x}{:016x}", words[0], words[1])
 }
 
 impl Default for Nonce {

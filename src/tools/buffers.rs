@@ -14,7 +14,6 @@
 //! cleanly ([`delete_staged`]).
 
 use std::collections::BTreeSet;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::Mutex;
 
 use crate::app::App;
@@ -29,6 +28,7 @@ use crate::limits::{
     BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
     TEXT_MAX_LINES,
 };
+use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::text::keep_newest_within;
@@ -63,20 +63,10 @@ impl StagedBuffers {
     }
 }
 
-/// A new buffer name: the prefix, 128 bits from two SipHash runs with the process's
-/// random keys (fresh per call), and the label if given.
+/// A new buffer name: the prefix, 128 unguessable bits ([`random_hex128`]), and the
+/// label if given.
 fn new_name(label: Option<&str>) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let mut words = [0u64; 2];
-    for (index, word) in words.iter_mut().enumerate() {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(nanos);
-        hasher.write_usize(index);
-        *word = hasher.finish();
-    }
-    let mut name = format!("{PREFIX}{:016x}{:016x}", words[0], words[1]);
+    let mut name = format!("{PREFIX}{}", random_hex128());
     if let Some(label) = label {
         name.push('_');
         name.push_str(label);
