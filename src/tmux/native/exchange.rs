@@ -1,7 +1,8 @@
 //! One conversation with the tmux server, as the `tmux` binary has it for
-//! `tmux -u source-file -`: identify, send the command, feed the script when tmux asks
-//! for standard input, collect what tmux writes to standard output and error, and stop
-//! at the exit message. The client never attaches, so nothing a person sees changes.
+//! `tmux -u source-file -` (or for a command given as arguments): identify, send the
+//! command, feed the script when tmux asks for standard input, collect what tmux writes
+//! to standard output and error, and stop at the exit message. The client never
+//! attaches, so nothing a person sees changes.
 
 use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
@@ -78,14 +79,53 @@ pub enum Failure {
     Io(std::io::Error),
 }
 
-/// Runs `script` through `source-file -` on the server at `socket`.
+/// What the client asks tmux to run.
+pub enum Request<'a> {
+    /// `source-file -`, with this script given when tmux asks for standard input.
+    Script(&'a [u8]),
+    /// A `MSG_COMMAND` payload (see [`command_payload`]): no standard input to ask for.
+    Arguments(&'a [u8]),
+}
+
+/// The payload of `MSG_COMMAND` for `argv`: argc, then the arguments packed with their
+/// terminating NULs; `None` when it does not fit one message or an argument holds a NUL.
+pub fn command_payload<'a>(argv: impl IntoIterator<Item = &'a str>) -> Option<Vec<u8>> {
+    let mut argc: i32 = 0;
+    let mut packed = Vec::with_capacity(1024);
+    for arg in argv {
+        if arg.as_bytes().contains(&0) {
+            return None;
+        }
+        packed.extend_from_slice(arg.as_bytes());
+        packed.push(0);
+        argc = argc.checked_add(1)?;
+    }
+    let mut payload = int(argc).to_vec();
+    payload.append(&mut packed);
+    (payload.len() <= MAX_PAYLOAD).then_some(payload)
+}
+
+/// Runs `request` on the server at `socket`.
 ///
 /// # Errors
 /// See [`Failure`].
-pub async fn converse(socket: &Path, identity: &Identity<'_>, script: &[u8], cap: usize) -> Result<Exit, Failure> {
+pub async fn converse(
+    socket: &Path,
+    identity: &Identity<'_>,
+    request: Request<'_>,
+    cap: usize,
+) -> Result<Exit, Failure> {
     let stream = UnixStream::connect(socket).await.map_err(Failure::NotReached)?;
     let (mut reader, mut writer) = stream.into_split();
-    let mut outbox = opening(identity);
+    let source_file;
+    let (command, script): (&[u8], &[u8]) = match request {
+        Request::Script(script) => {
+            source_file = command_payload(["source-file", "-"]).unwrap_or_default();
+            (&source_file, script)
+        }
+        Request::Arguments(payload) => (payload, b""),
+    };
+    let mut outbox = opening(identity, command);
     let mut inbox = Vec::with_capacity(64 * 1024);
     let mut conversation = Conversation {
         script,
@@ -124,8 +164,9 @@ pub async fn converse(socket: &Path, identity: &Identity<'_>, script: &[u8], cap
     }
 }
 
-/// The identify messages and the command, in the order `tmux` sends them.
-fn opening(identity: &Identity<'_>) -> Vec<u8> {
+/// The identify messages and the command (a `MSG_COMMAND` payload), in the order `tmux`
+/// sends them.
+fn opening(identity: &Identity<'_>, command: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 * 1024);
     let push_frame =
         |out: &mut Vec<u8>, kind, payload: &[u8]| push_versioned_frame(out, kind, identity.protocol, payload);
@@ -160,10 +201,7 @@ fn opening(identity: &Identity<'_>) -> Vec<u8> {
         }
     }
     push_frame(&mut out, kind::IDENTIFY_DONE, &[]);
-    // `source-file -`: argc, then the arguments packed with their terminating NULs.
-    let mut command = int(2).to_vec();
-    command.extend_from_slice(b"source-file\0-\0");
-    push_frame(&mut out, kind::COMMAND, &command);
+    push_frame(&mut out, kind::COMMAND, command);
     out
 }
 

@@ -15,6 +15,10 @@
 //! never in any argument vector (tmux's client would put a command given directly in
 //! `MSG_COMMAND`, which parses arguments differently, e.g. one ending in `;`).
 //!
+//! Reads whose arguments tmux takes back literally (none ends in `;`) skip the script:
+//! the chain goes as `MSG_COMMAND` arguments, as `tmux list-panes -F ... \; ...`
+//! would send it, which saves the round trip of tmux asking for standard input.
+//!
 //! A server that speaks another protocol version, or answers in a way this client does
 //! not understand, is reported as [`Outcome::Unspoken`]: the caller then uses a
 //! `tmux` process, which always speaks its own server's protocol.
@@ -31,7 +35,7 @@ use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
 use super::subprocess::split_outputs;
-use exchange::{converse, Failure, Identity};
+use exchange::{command_payload, converse, Failure, Identity, Request};
 
 /// What a native round trip came to.
 #[derive(Debug)]
@@ -53,6 +57,27 @@ fn creates_a_session(commands: &[Command]) -> bool {
         .any(|command| command.argv().next() == Some("new-session"))
 }
 
+/// The commands as `MSG_COMMAND` arguments, chained as [`separated_chain`] chains them,
+/// when tmux reads such arguments back exactly as given: reads only (no typed text),
+/// and no argument ending in `;` (which tmux would take as the end of a command). This
+/// saves the round trip in which tmux asks for the script on standard input. `None`:
+/// the script goes through `source-file -` (also for no commands at all, which as
+/// arguments tmux would take for `new-session`).
+fn direct_arguments(commands: &[Command], separator: &str) -> Option<Vec<u8>> {
+    let literal = |command: &Command| command.is_read_only() && !command.argv().any(|arg| arg.ends_with(';'));
+    if commands.is_empty() || !commands.iter().all(literal) || separator.ends_with(';') {
+        return None;
+    }
+    let mut argv = Vec::with_capacity(16 * commands.len());
+    for (index, command) in commands.iter().enumerate() {
+        if index > 0 {
+            argv.extend([";", "display-message", "-p", separator, ";"]);
+        }
+        argv.extend(command.argv());
+    }
+    command_payload(argv)
+}
+
 /// Runs `commands` in one round trip over the socket at `socket`; see
 /// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
 /// the subprocess path.
@@ -66,8 +91,19 @@ pub async fn run_all(
     protocol: u32,
 ) -> Outcome {
     let nonce = Nonce::new();
-    let mut script = separated_chain(commands, nonce.separator());
-    script.push('\n');
+    let arguments = direct_arguments(commands, nonce.separator());
+    let script = match arguments {
+        Some(_) => String::new(),
+        None => {
+            let mut script = separated_chain(commands, nonce.separator());
+            script.push('\n');
+            script
+        }
+    };
+    let request = match &arguments {
+        Some(payload) => Request::Arguments(payload),
+        None => Request::Script(script.as_bytes()),
+    };
     let term = std::env::var_os("TERM").unwrap_or_default();
     let cwd = std::env::current_dir()
         .ok()
@@ -81,7 +117,7 @@ pub async fn run_all(
         cwd: std::os::unix::ffi::OsStrExt::as_bytes(cwd.as_os_str()),
     };
     let cap = usize::try_from(SUBPROCESS_OUTPUT_MAX_BYTES).unwrap_or(usize::MAX);
-    let conversation = converse(socket, &identity, script.as_bytes(), cap);
+    let conversation = converse(socket, &identity, request, cap);
     let exit = match tokio::time::timeout(timeout, conversation).await {
         Err(_) => {
             return Outcome::Done(Err(TmuxError::Timeout {
@@ -124,4 +160,77 @@ pub async fn run_all(
             detail: "the output did not split into one part per command".into(),
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tmux::{ReadCommand, ReadVerb};
+
+    fn unpacked(payload: &[u8]) -> (i32, Vec<String>) {
+        let argc = i32::from_ne_bytes(payload[..4].try_into().unwrap());
+        let argv = payload[4..]
+            .split(|&b| b == 0)
+            .map(|arg| String::from_utf8(arg.to_vec()).unwrap())
+            .collect::<Vec<_>>();
+        // The last NUL leaves an empty piece after it.
+        (argc, argv[..argv.len() - 1].to_vec())
+    }
+
+    #[test]
+    fn reads_go_as_arguments_chained_with_the_separator() {
+        let commands: Vec<Command> = vec![
+            ReadCommand::new(ReadVerb::ListPanes).arg("-F").arg("#{pane_id}").into(),
+            ReadCommand::new(ReadVerb::DisplayMessage).arg("x y").into(),
+        ];
+        let payload = direct_arguments(&commands, "SEP").unwrap();
+        let (argc, argv) = unpacked(&payload);
+        assert_eq!(
+            argv,
+            [
+                "list-panes",
+                "-F",
+                "#{pane_id}",
+                ";",
+                "display-message",
+                "-p",
+                "SEP",
+                ";",
+                "display-message",
+                "-p",
+                "x y"
+            ]
+        );
+        assert_eq!(usize::try_from(argc).unwrap(), argv.len());
+    }
+
+    #[test]
+    fn an_argument_ending_in_a_semicolon_goes_in_a_script() {
+        let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg("name;").into()];
+        assert!(direct_arguments(&commands, "SEP").is_none());
+        let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::DisplayMessage).arg(";").into()];
+        assert!(direct_arguments(&commands, "SEP").is_none());
+    }
+
+    #[test]
+    fn no_commands_go_in_a_script_never_as_an_empty_argument_list() {
+        assert!(direct_arguments(&[], "SEP").is_none());
+    }
+
+    #[test]
+    fn a_command_that_changes_tmux_goes_in_a_script() {
+        let read: Command = ReadCommand::new(ReadVerb::ListPanes).into();
+        let commands = vec![
+            read,
+            Command::new("send-keys").arg("-t").arg("%1").sensitive_arg("text"),
+        ];
+        assert!(direct_arguments(&commands, "SEP").is_none());
+    }
+
+    #[test]
+    fn arguments_too_long_for_one_message_go_in_a_script() {
+        let long = "x".repeat(imsg::MAX_PAYLOAD);
+        let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::DisplayMessage).arg(long).into()];
+        assert!(direct_arguments(&commands, "SEP").is_none());
+    }
 }
