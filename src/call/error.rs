@@ -30,6 +30,9 @@ pub enum ToolErrorKind {
     Blocked,
     /// tmux did not answer in time; a read changed nothing.
     Timeout,
+    /// tmux's answer could not be read (malformed, or past the output cap); a read
+    /// changed nothing.
+    BadReply,
     /// A change was sent and its answer was lost (the connection closed, or tmux did
     /// not answer in time): it may already have run. Read the state before retrying.
     MayHaveRun,
@@ -51,6 +54,7 @@ impl ToolErrorKind {
             Self::Refused => "refused",
             Self::Blocked => "blocked",
             Self::Timeout => "timeout",
+            Self::BadReply => "badReply",
             Self::MayHaveRun => "mayHaveRun",
             Self::Cancelled => "cancelled",
             Self::Internal => "internal",
@@ -135,15 +139,18 @@ impl ToolError {
     pub fn retry_safe(&self) -> bool {
         matches!(
             self.kind,
-            ToolErrorKind::TmuxUnavailable | ToolErrorKind::Timeout | ToolErrorKind::Cancelled
+            ToolErrorKind::TmuxUnavailable
+                | ToolErrorKind::Timeout
+                | ToolErrorKind::BadReply
+                | ToolErrorKind::Cancelled
         )
     }
 
-    /// The error of a call that changes tmux: a timeout there means the change may
-    /// already have run, and the message says so.
+    /// The error of a call that changes tmux: a timeout or an unreadable answer there
+    /// means the change may already have run, and the message says so.
     #[must_use]
     pub fn for_a_change(self) -> Self {
-        if self.kind == ToolErrorKind::Timeout {
+        if matches!(self.kind, ToolErrorKind::Timeout | ToolErrorKind::BadReply) {
             return Self::new(
                 ToolErrorKind::MayHaveRun,
                 format!(
@@ -198,6 +205,7 @@ impl From<TmuxError> for ToolError {
                 "; start tmux on that socket, or restart paneward with the right --socket-name/--socket-path",
             ),
             ErrorKind::Transport if matches!(error, TmuxError::Lost { .. }) => (ToolErrorKind::MayHaveRun, ""),
+            ErrorKind::Transport if matches!(error, TmuxError::Protocol { .. }) => (ToolErrorKind::BadReply, ""),
             ErrorKind::Transport => (ToolErrorKind::TmuxUnavailable, ""),
             ErrorKind::Timeout => (ToolErrorKind::Timeout, "; try again"),
             ErrorKind::Refused => (ToolErrorKind::Refused, ""),
@@ -233,6 +241,22 @@ mod tests {
         assert_eq!(change.kind(), ToolErrorKind::MayHaveRun);
         assert!(!change.retry_safe());
         assert!(change.message().contains("may already have run"), "{change}");
+    }
+
+    #[test]
+    fn an_unreadable_answer_to_a_change_may_have_run() {
+        let unreadable = ToolError::from(TmuxError::Protocol {
+            command: "set-buffer".into(),
+            detail: "the output passed the cap".into(),
+        });
+        assert_eq!(unreadable.kind(), ToolErrorKind::BadReply);
+        assert!(
+            unreadable.retry_safe(),
+            "a read that came back unreadable changed nothing"
+        );
+        let change = unreadable.for_a_change();
+        assert_eq!(change.kind(), ToolErrorKind::MayHaveRun);
+        assert!(!change.retry_safe());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! MCP client's call takes (tier, input validation, reply bounds), its structured
 //! result printed as pretty JSON on standard output.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use rmcp::model::{JsonObject, RequestId};
@@ -15,10 +16,11 @@ use crate::config::Config;
 pub fn run(config: Config, tool: &str, arguments: Option<&str>) -> ExitCode {
     match call(config, tool, arguments) {
         Ok(value) => match serde_json::to_string_pretty(&value) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
-            }
+            // A reader that went away (`| head`) is an error to report, not a panic.
+            Ok(text) => match writeln!(std::io::stdout().lock(), "{text}") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => fail(tool, &format!("cannot write the result: {error}")),
+            },
             Err(error) => fail(tool, &error.to_string()),
         },
         Err(message) => fail(tool, &message),

@@ -140,7 +140,9 @@ impl Flight {
     /// Records the client's cancellation of the request it called `key`.
     pub fn cancel(&self, key: &str) -> Option<Cancelled> {
         let mut state = self.state();
-        let arrival = state.by_key.remove(key)?;
+        // The id stays taken until the call is finished: a cancelled change may still be
+        // running, and a new request under its id would be a duplicate in flight.
+        let arrival = *state.by_key.get(key)?;
         let entry = state.entries.get_mut(&arrival)?;
         entry.cancelled = true;
         let started = entry.started;

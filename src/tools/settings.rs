@@ -33,13 +33,18 @@ const COMMAND_OPTIONS: [&str; 6] = [
     "editor",
 ];
 
+/// Options that end sessions or the server when set (`destroy-unattached` kills every
+/// unattached session, `exit-unattached` the server once no client is attached): ending
+/// is the destructive tier's, through the caller check of `guard::end`, never an option.
+const ENDING_OPTIONS: [&str; 2] = ["destroy-unattached", "exit-unattached"];
+
 /// Value text that a format can turn into a shell command: `#(…)`, and `}(`, with
 /// which a format such as `#{l:#}(…)` rebuilds one for a later expansion.
 const COMMAND_MARKS: [&str; 2] = ["#(", "}("];
 
 /// Variables that steer the shells and programs tmux starts later: start-up files,
 /// prompts, the search path and the dynamic loader.
-const STEERING_VARIABLES: [&str; 16] = [
+const STEERING_VARIABLES: [&str; 23] = [
     "BASH_ENV",
     "ENV",
     "PROMPT_COMMAND",
@@ -56,6 +61,13 @@ const STEERING_VARIABLES: [&str; 16] = [
     "PYTHONSTARTUP",
     "PERL5OPT",
     "NODE_OPTIONS",
+    "PYTHONPATH",
+    "PERL5LIB",
+    "RUBYOPT",
+    "GCONV_PATH",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
 ];
 
 /// Where tmux keeps an option, as `set_option` reports it.
@@ -165,6 +177,12 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
             ),
         ));
     }
+    if ENDING_OPTIONS.contains(&name) {
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!("{name} ends sessions or the server when set; paneward does not set it (ending anything is kill_session's and kill_server's)"),
+        ));
+    }
     match (value, unset, append) {
         (Some(_), true, _) => return Err(ToolError::invalid_argument("/value", "must be omitted with unset")),
         (None, false, _) => {
@@ -180,6 +198,14 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
         return Err(ToolError::invalid_argument(
             "/value",
             format!("must not contain {mark:?}: a format showing the option would run it as a shell command"),
+        ));
+    }
+    // Appended text joins the stored value: a `(` at its start would meet a `#` or `}`
+    // at the end of the old value and make the `#(` or `}(` refused above.
+    if append && value.is_some_and(|v| v.starts_with('(')) {
+        return Err(ToolError::invalid_argument(
+            "/value",
+            "must not start with \"(\" when appending: joined to a stored value ending in # or } it would become a shell command",
         ));
     }
     Ok(())

@@ -54,9 +54,13 @@ fn buffer_names(tmux: &TmuxServer) -> Vec<String> {
 fn a_mebibyte_of_mixed_text_round_trips_byte_for_byte_through_load_buffer_and_show_buffer() {
     let tmux = TmuxServer::start();
     let text = mebibyte_of_mixed_text();
-    // Over the control connection and over one tmux process per round trip, which
-    // print a buffer differently.
-    for args in [&[][..], &["--no-control-mode"][..]] {
+    // Over the control connection, the native client and one tmux process per round
+    // trip, which print a buffer differently.
+    for args in [
+        &[][..],
+        &["--no-control-mode"][..],
+        &["--no-control-mode", "--no-native-client"][..],
+    ] {
         let mut client = tmux.paneward_with(args, &[]);
         client.initialize();
         let loaded = client.call_ok("load_buffer", json!({"text": text, "label": "big"}));

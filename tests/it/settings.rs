@@ -147,6 +147,7 @@ fn set_option_needs_a_target_of_the_kind_its_scope_names() {
 fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run() {
     let tmux = TmuxServer::start();
     let mut client = tmux.paneward();
+    tmux.tmux(&["set-option", "-g", "status-left", "#"]);
     let hooks_before = tmux.tmux(&["show-hooks", "-g"]) + &tmux.tmux(&["show-hooks", "-gw"]);
     let options_before = tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-s"]);
     for (name, why) in [
@@ -159,6 +160,8 @@ fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run
         ("default-shell", "holds a command"),
         ("command-alias", "holds a command"),
         ("lock-command", "holds a command"),
+        ("destroy-unattached", "ends sessions or the server"),
+        ("exit-unattached", "ends sessions or the server"),
     ] {
         let text = client.call_err(
             "set_option",
@@ -166,6 +169,12 @@ fn set_option_refuses_hooks_command_valued_options_and_values_a_format_would_run
         );
         assert!(text.contains("/name") && text.contains(why), "{name}: {text}");
     }
+    // A `(` appended to a stored value ending in `#` or `}` would join into `#(` or `}(`.
+    let text = client.call_err(
+        "set_option",
+        json!({"name": "status-left", "scope": "global", "value": "(id)", "append": true}),
+    );
+    assert!(text.contains("/value") && text.contains("appending"), "{text}");
     for value in ["#(id)", "up #{?1,#(id),}", "#{l:#}(id)"] {
         let text = client.call_err(
             "set_option",
