@@ -43,7 +43,7 @@ pub struct Facts {
 
 /// Why the control client should not sit on a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub enum AttachRefusal {
     NoSession,
     /// A detached session has `destroy-unattached` on: any attach or detach collects it.
     PendingDestroy,
@@ -55,7 +55,7 @@ pub enum Refusal {
     NoDetachedTarget,
 }
 
-impl std::fmt::Display for Refusal {
+impl std::fmt::Display for AttachRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::NoSession => "the server has no session to attach to",
@@ -111,15 +111,15 @@ pub fn parse_facts(outputs: &[Vec<u8>]) -> Result<Facts, TmuxError> {
 ///
 /// # Errors
 /// Why no session is suitable.
-pub fn choose(facts: &Facts) -> Result<String, Refusal> {
+pub fn choose(facts: &Facts) -> Result<String, AttachRefusal> {
     let Some(best) = facts.sessions.iter().find(|s| s.id == facts.current) else {
-        return Err(Refusal::NoSession);
+        return Err(AttachRefusal::NoSession);
     };
     if facts.sessions.iter().any(|s| s.destroy_unattached && s.attached == 0) {
-        return Err(Refusal::PendingDestroy);
+        return Err(AttachRefusal::PendingDestroy);
     }
     if best.destroy_unattached {
-        return Err(Refusal::DestroyUnattached);
+        return Err(AttachRefusal::DestroyUnattached);
     }
     acceptable(&best.id, facts.sessions.iter().map(|s| (s, s.attached)))?;
     Ok(best.id.clone())
@@ -130,9 +130,9 @@ pub fn choose(facts: &Facts) -> Result<String, Refusal> {
 ///
 /// # Errors
 /// Why we should leave (and let the next call choose again).
-pub fn stay(facts: &Facts) -> Result<(), Refusal> {
+pub fn stay(facts: &Facts) -> Result<(), AttachRefusal> {
     let Some(ours) = facts.sessions.iter().find(|s| s.id == facts.current) else {
-        return Err(Refusal::NoSession);
+        return Err(AttachRefusal::NoSession);
     };
     let others = |s: &SessionFacts| {
         if s.id == ours.id {
@@ -143,24 +143,27 @@ pub fn stay(facts: &Facts) -> Result<(), Refusal> {
     };
     if ours.destroy_unattached && others(ours) == 0 {
         // Without us it would already be gone; leaving lets tmux collect it.
-        return Err(Refusal::DestroyUnattached);
+        return Err(AttachRefusal::DestroyUnattached);
     }
     acceptable(&ours.id, facts.sessions.iter().map(|s| (s, others(s))))
 }
 
 /// The rules shared by [`choose`] and [`stay`]; `counts` are attached clients other
 /// than us.
-fn acceptable<'a>(ours: &str, counts: impl Iterator<Item = (&'a SessionFacts, u64)> + Clone) -> Result<(), Refusal> {
+fn acceptable<'a>(
+    ours: &str,
+    counts: impl Iterator<Item = (&'a SessionFacts, u64)> + Clone,
+) -> Result<(), AttachRefusal> {
     let ours_attached = counts.clone().any(|(s, n)| s.id == ours && n > 0);
     if ours_attached {
         // Someone else keeps it attached already: our presence changes no count.
         return Ok(());
     }
     if counts.clone().any(|(s, n)| s.id != ours && n == 0) {
-        return Err(Refusal::HidesDetachedSession);
+        return Err(AttachRefusal::HidesDetachedSession);
     }
     if counts.clone().any(|(s, _)| s.no_detached) {
-        return Err(Refusal::NoDetachedTarget);
+        return Err(AttachRefusal::NoDetachedTarget);
     }
     Ok(())
 }
@@ -200,7 +203,7 @@ mod tests {
     fn the_newest_detached_session_is_refused_when_another_is_detached() {
         // `tmux attach` would land in $1 without us and in $0 with us.
         let f = facts("$1", vec![session("$0", 0), session("$1", 0)]);
-        assert_eq!(choose(&f), Err(Refusal::HidesDetachedSession));
+        assert_eq!(choose(&f), Err(AttachRefusal::HidesDetachedSession));
         // With the other one attached by a user, nothing changes for `tmux attach`.
         let f = facts("$1", vec![session("$0", 1), session("$1", 0)]);
         assert_eq!(choose(&f), Ok("$1".into()));
@@ -212,11 +215,11 @@ mod tests {
         doomed.destroy_unattached = true;
         assert_eq!(
             choose(&facts("$1", vec![doomed.clone(), session("$1", 1)])),
-            Err(Refusal::PendingDestroy)
+            Err(AttachRefusal::PendingDestroy)
         );
         let mut ours = session("$0", 1);
         ours.destroy_unattached = true;
-        assert_eq!(choose(&facts("$0", vec![ours])), Err(Refusal::DestroyUnattached));
+        assert_eq!(choose(&facts("$0", vec![ours])), Err(AttachRefusal::DestroyUnattached));
     }
 
     #[test]
@@ -225,21 +228,21 @@ mod tests {
         other.no_detached = true;
         assert_eq!(
             choose(&facts("$0", vec![session("$0", 0), other.clone()])),
-            Err(Refusal::NoDetachedTarget)
+            Err(AttachRefusal::NoDetachedTarget)
         );
         assert_eq!(choose(&facts("$1", vec![session("$0", 2), other])), Ok("$1".into()));
     }
 
     #[test]
     fn a_missing_current_session_means_no_session() {
-        assert_eq!(choose(&facts("", vec![])), Err(Refusal::NoSession));
+        assert_eq!(choose(&facts("", vec![])), Err(AttachRefusal::NoSession));
     }
 
     #[test]
     fn staying_counts_every_client_but_us() {
         // We are the one client of $0, and $1 is detached: `tmux attach` is hindered.
         let f = facts("$0", vec![session("$0", 1), session("$1", 0)]);
-        assert_eq!(stay(&f), Err(Refusal::HidesDetachedSession));
+        assert_eq!(stay(&f), Err(AttachRefusal::HidesDetachedSession));
         // A user is there with us.
         let f = facts("$0", vec![session("$0", 2), session("$1", 0)]);
         assert_eq!(stay(&f), Ok(()));
@@ -251,7 +254,10 @@ mod tests {
     fn a_destroy_unattached_session_is_left_when_its_last_user_leaves() {
         let mut ours = session("$0", 1);
         ours.destroy_unattached = true;
-        assert_eq!(stay(&facts("$0", vec![ours.clone()])), Err(Refusal::DestroyUnattached));
+        assert_eq!(
+            stay(&facts("$0", vec![ours.clone()])),
+            Err(AttachRefusal::DestroyUnattached)
+        );
         ours.attached = 2;
         assert_eq!(stay(&facts("$0", vec![ours])), Ok(()));
     }
