@@ -28,6 +28,7 @@ use crate::limits::{
     BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
     TEXT_MAX_LINES,
 };
+use crate::tmux::format::c_escape;
 use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
@@ -416,18 +417,7 @@ fn unescape(bytes: &[u8]) -> Vec<u8> {
             at += 4;
             continue;
         }
-        out.push(match bytes[at + 1] {
-            b'n' => b'\n',
-            b't' => b'\t',
-            b'r' => b'\r',
-            b'a' => 0x07,
-            b'b' => 0x08,
-            b'v' => 0x0b,
-            b'f' => 0x0c,
-            b'0' => 0,
-            b's' => b' ',
-            other => other,
-        });
+        out.push(c_escape(bytes[at + 1]));
         at += 2;
     }
     out

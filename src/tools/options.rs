@@ -16,6 +16,7 @@ use crate::generated::types::{
     ShowOptionOutputValuesItem,
 };
 use crate::guard::ReadGate;
+use crate::tmux::format::c_escape;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;
 
@@ -248,17 +249,7 @@ pub fn unquote(printed: &str) -> String {
             at += 1 + octal_len;
             continue;
         }
-        out.push(match next {
-            b'n' => b'\n',
-            b't' => b'\t',
-            b'r' => b'\r',
-            b'a' => 0x07,
-            b'b' => 0x08,
-            b'v' => 0x0b,
-            b'f' => 0x0c,
-            b's' => b' ',
-            other => other,
-        });
+        out.push(c_escape(next));
         at += 2;
     }
     String::from_utf8_lossy(&out).into_owned()
