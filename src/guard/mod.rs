@@ -7,6 +7,7 @@
 pub mod caller;
 pub mod cohort;
 pub mod end;
+pub mod owner;
 pub mod gate;
 mod input;
 mod verdict;
