@@ -3,6 +3,7 @@
 //! handing it the gate of the tool's tier. Nothing here lists or forwards tools.
 
 pub mod args;
+pub mod arrange;
 pub mod batch;
 pub mod batch_python;
 pub mod buffers;
@@ -14,6 +15,7 @@ pub mod hierarchy;
 pub mod hooks;
 pub mod keys;
 pub mod layout;
+pub mod moves;
 pub mod objects;
 pub mod options;
 pub mod pane;
