@@ -8,11 +8,11 @@
 pub mod caller;
 pub mod cohort;
 pub mod end;
-pub mod moves;
-pub mod owner;
-mod zoom;
 pub mod gate;
 mod input;
+pub mod moves;
+pub mod owner;
 mod verdict;
+mod zoom;
 
 pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};

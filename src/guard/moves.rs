@@ -168,10 +168,7 @@ impl ChangeGate<'_> {
                 return Err(moving.refusal(caller.pane));
             }
         }
-        Ok(Moved {
-            before: outputs,
-            after,
-        })
+        Ok(Moved { before: outputs, after })
     }
 }
 

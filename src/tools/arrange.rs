@@ -62,7 +62,10 @@ pub(super) fn parse<'a>(target: impl ToString, names: &'a [&'a str], output: &'a
 
 /// The outputs of a list sent with `change_all`, as text.
 fn texts(outputs: &[Vec<u8>]) -> Vec<String> {
-    outputs.iter().map(|o| String::from_utf8_lossy(o).into_owned()).collect()
+    outputs
+        .iter()
+        .map(|o| String::from_utf8_lossy(o).into_owned())
+        .collect()
 }
 
 /// The output at `index`, or an internal error.
@@ -266,8 +269,14 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
             let read = gate.run(display(pane, &format)).await?;
             let read = String::from_utf8_lossy(&read);
             let now = parse(pane, &PANE_SIZE_NAMES, &read)?;
-            let x = target_size("/width_by", width.map(u64::from), width_by, cells(&now, "width")?)?;
-            let y = target_size("/height_by", height.map(u64::from), height_by, cells(&now, "height")?)?;
+            // A zoomed pane shows the window's size; a resize unzooms first, so a change
+            // counts from the pane's size under the zoom, as the layout holds it.
+            let (width_now, height_now) = match layout::pane_cell_size(now.text("layout")?, pane.0) {
+                Some((w, h)) if now.flag("zoomed")? => (u64::from(w), u64::from(h)),
+                _ => (cells(&now, "width")?, cells(&now, "height")?),
+            };
+            let x = target_size("/width_by", width.map(u64::from), width_by, width_now)?;
+            let y = target_size("/height_by", height.map(u64::from), height_by, height_now)?;
             let mut resize = ChangeCommand::new(ChangeVerb::ResizePane)
                 .arg("-t")
                 .arg(pane.to_string());
@@ -341,7 +350,12 @@ pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> R
             .arg("-t")
             .arg(window.to_string())
             .arg("window-size"),
-        _ if !sized => return Err(ToolError::invalid_argument("", "give width, height or reset_size: true")),
+        _ if !sized => {
+            return Err(ToolError::invalid_argument(
+                "",
+                "give width, height or reset_size: true",
+            ))
+        }
         _ => {
             let mut resize = ChangeCommand::new(ChangeVerb::ResizeWindow)
                 .arg("-t")

@@ -176,10 +176,28 @@ fn check_layout_string(text: &str, window: &WindowShape) -> Result<(), String> {
             "the layout's cells name panes {} but the window has {} {} (in this order, as tmux fills cells)",
             list(&panes),
             window.panes.len(),
-            if window.panes.is_empty() { String::new() } else { list(&window.panes) },
+            if window.panes.is_empty() {
+                String::new()
+            } else {
+                list(&window.panes)
+            },
         ));
     }
     Ok(())
+}
+
+/// The size (width, height) of pane `pane`'s cell in `layout`, a layout string tmux
+/// printed; for a zoomed window `#{window_layout}` is the layout under the zoom.
+pub fn pane_cell_size(layout: &str, pane: u32) -> Option<(u32, u32)> {
+    fn find(cell: &Cell, pane: u32) -> Option<(u32, u32)> {
+        match &cell.kind {
+            CellKind::Pane(id) => (*id == pane).then_some((cell.width, cell.height)),
+            CellKind::Split(_, children) => children.iter().find_map(|child| find(child, pane)),
+        }
+    }
+    let body = layout.get(5..)?;
+    let mut parser = Parser { rest: body.as_bytes() };
+    find(&parser.cell(0).ok()?, pane)
 }
 
 /// Every split's children fill it exactly, at the right offsets (tmux's `layout_check`,
@@ -380,6 +398,14 @@ mod tests {
         let body = "1x1,0,0{".repeat(200);
         let error = check(&signed(&body), "3.3a", &window(1, 1, &[1])).unwrap_err();
         assert!(error.contains("deeper"), "{error}");
+    }
+
+    #[test]
+    fn a_panes_cell_size_is_found_in_a_layout() {
+        let layout = signed("80x24,0,0[80x12,0,0{40x12,0,0,1,39x12,41,0,2},80x11,0,13,3]");
+        assert_eq!(pane_cell_size(&layout, 2), Some((39, 12)));
+        assert_eq!(pane_cell_size(&layout, 3), Some((80, 11)));
+        assert_eq!(pane_cell_size(&layout, 4), None);
     }
 
     #[test]

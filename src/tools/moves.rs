@@ -8,8 +8,8 @@ use crate::guard::moves::{Move, Side};
 use crate::guard::ChangeGate;
 use crate::tmux::format::Record;
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::arrange::{display, parse, record_of, typed};
 use crate::tools::args;
+use crate::tools::arrange::{display, parse, record_of, typed};
 
 /// Every session id now, one a line.
 fn session_ids() -> ReadCommand {
@@ -18,14 +18,22 @@ fn session_ids() -> ReadCommand {
 
 /// Every window id now, one a line.
 fn window_ids() -> ReadCommand {
-    ReadCommand::new(ReadVerb::ListWindows).arg("-a").arg("-F").arg("#{window_id}")
+    ReadCommand::new(ReadVerb::ListWindows)
+        .arg("-a")
+        .arg("-F")
+        .arg("#{window_id}")
 }
 
 /// Those of `ids` (window or session ids) that `listed` no longer holds.
 fn gone(ids: &[&str], listed: &[&[u8]]) -> Vec<String> {
     let present: Vec<String> = listed
         .iter()
-        .flat_map(|output| String::from_utf8_lossy(output).lines().map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|output| {
+            String::from_utf8_lossy(output)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect();
     ids.iter()
         .filter(|id| !present.iter().any(|p| p == *id))
@@ -70,9 +78,10 @@ pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Resul
         None => {
             let read = gate.run(display(window, &format)).await?;
             let read = String::from_utf8_lossy(&read);
-            parse(window, &WINDOW_PLACE_NAMES, &read)?.text("session")?.parse().map_err(|_| {
-                ToolError::internal("tmux printed a session without a session id")
-            })?
+            parse(window, &WINDOW_PLACE_NAMES, &read)?
+                .text("session")?
+                .parse()
+                .map_err(|_| ToolError::internal("tmux printed a session without a session id"))?
         }
     };
     let moving = Move::MoveWindow {

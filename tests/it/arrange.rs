@@ -71,7 +71,18 @@ fn resize_pane_sets_absolute_and_relative_sizes_and_the_previous_layout_undoes_t
     );
     assert_eq!(tmux.pane_value(&right, "#{pane_width}"), "49");
     let reply = client.call_ok("resize_pane", json!({"pane_id": left, "width_by": -5}));
-    assert_eq!((reply["previousWidth"].as_u64(), reply["width"].as_u64()), (Some(30), Some(25)));
+    assert_eq!(
+        (reply["previousWidth"].as_u64(), reply["width"].as_u64()),
+        (Some(30), Some(25))
+    );
+    // Zoomed, a change counts from the pane's size under the zoom, and unzooms.
+    client.call_ok("resize_pane", json!({"pane_id": left, "zoom": true}));
+    let reply = client.call_ok("resize_pane", json!({"pane_id": left, "width_by": 5}));
+    assert_eq!(
+        (reply["wasZoomed"].as_bool(), reply["zoomed"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(reply["width"], 30);
     client.call_ok("select_layout", json!({"window_id": window, "layout": layout}));
     assert_eq!(tmux.pane_value(&left, "#{window_layout}"), layout);
     let text = client.call_err("resize_pane", json!({"pane_id": left, "width": 10, "width_by": 2}));
@@ -93,11 +104,17 @@ fn zoom_is_set_or_unset_never_toggled() {
     }
     // Zooming another pane of a zoomed window moves the zoom to it.
     let reply = client.call_ok("resize_pane", json!({"pane_id": second, "zoom": true}));
-    assert_eq!((reply["wasZoomed"].as_bool(), reply["zoomed"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(
+        (reply["wasZoomed"].as_bool(), reply["zoomed"].as_bool()),
+        (Some(true), Some(true))
+    );
     assert_eq!(tmux.pane_value(&second, "#{window_zoomed_flag}:#{pane_active}"), "1:1");
     for was in [true, false] {
         let reply = client.call_ok("resize_pane", json!({"pane_id": first, "zoom": false}));
-        assert_eq!((reply["wasZoomed"].as_bool(), reply["zoomed"].as_bool()), (Some(was), Some(false)));
+        assert_eq!(
+            (reply["wasZoomed"].as_bool(), reply["zoomed"].as_bool()),
+            (Some(was), Some(false))
+        );
         assert_eq!(tmux.pane_value(&first, "#{window_zoomed_flag}"), "0");
     }
     let text = client.call_err("resize_pane", json!({"pane_id": first, "zoom": true, "height": 5}));
@@ -121,10 +138,19 @@ fn resize_window_pins_the_size_says_so_and_reset_size_gives_it_back() {
     let reply = client.call_ok("resize_window", json!({"window_id": window, "width": 80, "height": 24}));
     assert_eq!(reply["previousWindowSize"], "manual");
     let reply = client.call_ok("resize_window", json!({"window_id": window, "reset_size": true}));
-    assert_eq!((reply["previousWindowSize"].as_str(), reply["windowSize"].as_str()), (Some("manual"), Some("")));
+    assert_eq!(
+        (reply["previousWindowSize"].as_str(), reply["windowSize"].as_str()),
+        (Some("manual"), Some(""))
+    );
     assert_eq!(tmux.pane_value(&pane, "#{window_width}x#{window_height}"), "80x24");
-    assert_eq!(tmux.tmux(&["show-options", "-w", "-v", "-t", &window, "window-size"]), "");
-    let text = client.call_err("resize_window", json!({"window_id": window, "reset_size": true, "width": 5}));
+    assert_eq!(
+        tmux.tmux(&["show-options", "-w", "-v", "-t", &window, "window-size"]),
+        ""
+    );
+    let text = client.call_err(
+        "resize_window",
+        json!({"window_id": window, "reset_size": true, "width": 5}),
+    );
     assert!(text.contains("/reset_size"), "{text}");
 }
 

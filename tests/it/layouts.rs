@@ -55,7 +55,10 @@ fn words_that_crash_tmux_3_3a_are_refused_and_the_server_and_layout_survive() {
             "resize the window",
         ),
     ];
-    let mirrored = client.call("select_layout", json!({"window_id": window, "layout": "main-vertical-mirrored"}));
+    let mirrored = client.call(
+        "select_layout",
+        json!({"window_id": window, "layout": "main-vertical-mirrored"}),
+    );
     if is_before_3_4(&version(&tmux)) {
         let text = mirrored["content"][0]["text"].as_str().unwrap();
         assert_eq!(mirrored["isError"], true, "{mirrored}");
@@ -84,7 +87,10 @@ fn tmux_before_3_4_dies_on_select_layout_main() {
     }
     two_panes(&tmux);
     assert!(!tmux.try_tmux(&["select-layout", "main"]));
-    assert!(!tmux.try_tmux(&["has-session"]), "the server survived select-layout main");
+    assert!(
+        !tmux.try_tmux(&["has-session"]),
+        "the server survived select-layout main"
+    );
 }
 
 #[test]

@@ -8,7 +8,17 @@ use serde_json::json;
 /// A new detached session `name` with one window; returns (session id, window id, pane).
 fn session(tmux: &TmuxServer, name: &str) -> (String, String, String) {
     let out = tmux.tmux(&[
-        "new-session", "-d", "-P", "-F", "#{session_id} #{window_id} #{pane_id}", "-s", name, "-x", "80", "-y", "24",
+        "new-session",
+        "-d",
+        "-P",
+        "-F",
+        "#{session_id} #{window_id} #{pane_id}",
+        "-s",
+        name,
+        "-x",
+        "80",
+        "-y",
+        "24",
         "exec sleep 100000",
     ]);
     let fields: Vec<String> = out.split_whitespace().map(str::to_string).collect();
@@ -30,7 +40,10 @@ fn move_window_reports_its_old_place_and_the_session_it_closed_and_moving_back_u
         json!({"windowId": lone_window, "sessionId": main_session, "index": 5,
                "previousSessionId": lone, "previousIndex": 0, "closed": [lone]})
     );
-    assert_eq!(tmux.pane_value(&lone_pane, "#{session_id}:#{window_index}"), format!("{main_session}:5"));
+    assert_eq!(
+        tmux.pane_value(&lone_pane, "#{session_id}:#{window_index}"),
+        format!("{main_session}:5")
+    );
     assert!(!tmux.try_tmux(&["has-session", "-t", &lone]));
     // The current window of main was not changed by the move.
     assert_eq!(tmux.pane_value(&lone_pane, "#{window_active}"), "0");
@@ -39,7 +52,10 @@ fn move_window_reports_its_old_place_and_the_session_it_closed_and_moving_back_u
     assert!(text.contains("index"), "{text}");
     // Within the session, to the old index: the undo of the index part.
     let reply = client.call_ok("move_window", json!({"window_id": lone_window, "to_index": 7}));
-    assert_eq!((reply["previousIndex"].as_u64(), reply["index"].as_u64()), (Some(5), Some(7)));
+    assert_eq!(
+        (reply["previousIndex"].as_u64(), reply["index"].as_u64()),
+        (Some(5), Some(7))
+    );
     assert_eq!(reply["closed"], json!([]));
 }
 
@@ -49,7 +65,10 @@ fn move_window_refuses_to_close_the_session_holding_the_caller_pane() {
     let main_session = tmux.pane_value(&tmux.first_pane(), "#{session_id}");
     let (own, own_window, caller) = session(&tmux, "own");
     let mut client = tmux.paneward_in(&caller);
-    let text = client.call_err("move_window", json!({"window_id": own_window, "to_session_id": main_session}));
+    let text = client.call_err(
+        "move_window",
+        json!({"window_id": own_window, "to_session_id": main_session}),
+    );
     assert!(
         text.contains("refused") && text.contains(&caller) && text.contains("close its session"),
         "{text}"
@@ -60,7 +79,10 @@ fn move_window_refuses_to_close_the_session_holding_the_caller_pane() {
     assert_eq!(reply["closed"], json!([]));
     // With a second window in the session, the caller's window may leave it.
     tmux.tmux(&["new-window", "-d", "-t", &own, "exec sleep 100000"]);
-    let reply = client.call_ok("move_window", json!({"window_id": own_window, "to_session_id": main_session}));
+    let reply = client.call_ok(
+        "move_window",
+        json!({"window_id": own_window, "to_session_id": main_session}),
+    );
     assert_eq!(reply["sessionId"], main_session.as_str());
     assert_eq!(reply["closed"], json!([]));
 }
@@ -83,7 +105,10 @@ fn move_pane_joins_and_breaks_out_reporting_the_old_window_and_what_closed() {
         json!({"paneId": lone_pane, "windowId": target, "previousWindowId": lone_window,
                "previousLayout": layout, "closed": [lone_window, lone]})
     );
-    assert_eq!(tmux.pane_value(&lone_pane, "#{window_id}:#{pane_at_right}"), format!("{target}:1"));
+    assert_eq!(
+        tmux.pane_value(&lone_pane, "#{window_id}:#{pane_at_right}"),
+        format!("{target}:1")
+    );
     // The joined pane did not take the focus.
     assert_eq!(tmux.pane_value(&first, "#{pane_active}"), "1");
     let reply = client.call_ok("move_pane", json!({"pane_id": lone_pane}));
@@ -91,7 +116,10 @@ fn move_pane_joins_and_breaks_out_reporting_the_old_window_and_what_closed() {
     assert_ne!(new_window, target);
     assert_eq!(reply["previousWindowId"], target.as_str());
     assert_eq!(reply["closed"], json!([]));
-    assert_eq!(tmux.pane_value(&lone_pane, "#{session_id}:#{window_panes}"), format!("{main_session}:1"));
+    assert_eq!(
+        tmux.pane_value(&lone_pane, "#{session_id}:#{window_panes}"),
+        format!("{main_session}:1")
+    );
     // Breaking out a pane that is already alone changes nothing.
     let text = client.call_err("move_pane", json!({"pane_id": lone_pane}));
     assert!(text.contains("already the only pane"), "{text}");
