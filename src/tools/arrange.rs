@@ -6,59 +6,18 @@
 //! undo with them) and its other values are what tmux settled on. Nothing here selects
 //! a window, switches a client or moves focus beyond what the tool names.
 
-use crate::call::error::{ToolError, ToolErrorKind};
+use crate::call::error::ToolError;
 use crate::generated::types::{
     ResizePaneInput, ResizePaneOutput, ResizeWindowInput, ResizeWindowOutput, SelectLayoutInput, SelectLayoutOutput,
     SelectPaneInput, SelectPaneOutput, SelectWindowInput, SelectWindowOutput, SwapPaneInput, SwapPaneOutput,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::ARRANGE_MAX_CELLS;
-use crate::tmux::format::{parse_one, parse_records, Record, FIELD_SEP, RECORD_END};
+use crate::tmux::format::Record;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, WindowId};
 use crate::tools::args;
 use crate::tools::layout::{self, WindowShape};
-
-/// A reply string typed by its schema pattern.
-pub(super) fn typed<T: TryFrom<String>>(text: impl ToString) -> Result<T, ToolError> {
-    T::try_from(text.to_string()).map_err(|_| ToolError::internal("a value read from tmux broke its pattern"))
-}
-
-/// A format of one record from tmux format expressions (our own constants only).
-pub(super) fn record_of(parts: &[&str]) -> String {
-    let mut format = parts.join(&FIELD_SEP.to_string());
-    format.push(RECORD_END);
-    format
-}
-
-/// `display-message -p -t target` with `format`.
-pub(super) fn display(target: impl ToString, format: &str) -> ReadCommand {
-    ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-p")
-        .arg("-t")
-        .arg(target.to_string())
-        .arg(format)
-}
-
-/// Parses the record `display` printed for `target`, its fields named `names`, the first
-/// being the target's own id. `display-message` names no missing target: it prints
-/// empty values (or nothing), so a record without the id means the target is gone.
-pub(super) fn parse<'a>(target: impl ToString, names: &'a [&'a str], output: &'a str) -> Result<Record<'a>, ToolError> {
-    let target = target.to_string();
-    let records = parse_records("display-message", names, output)?;
-    if records.len() > 1 {
-        return Err(parse_one("display-message", names, output).err().map_or_else(
-            || ToolError::internal("display-message printed several records"),
-            ToolError::from,
-        ));
-    }
-    match records.into_iter().next() {
-        Some(record) if record.text("id")? == target => Ok(record),
-        _ => Err(ToolError::new(
-            ToolErrorKind::NotFound,
-            format!("{target} does not exist; list panes (or windows, sessions) again for current ids"),
-        )),
-    }
-}
+use crate::tools::readback::{display, parse, record_of, typed};
 
 /// The outputs of a list sent with `change_all`, as text.
 fn texts(outputs: &[Vec<u8>]) -> Vec<String> {

@@ -19,6 +19,7 @@ pub mod moves;
 pub mod objects;
 pub mod options;
 pub mod pane;
+pub mod readback;
 pub mod search;
 pub mod send_keys;
 pub mod server_info;
