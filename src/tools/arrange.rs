@@ -3,8 +3,8 @@
 //!
 //! Each reads the state it changes in the same command list as the change, before and
 //! after, so the reply's "previous" values are what the change replaced (an agent can
-//! undo with them) and its other values are what tmux settled on. Nothing here selects
-//! a window, switches a client or moves focus beyond what the tool names.
+//! undo with them) and its other values are what tmux settled on. Nothing here switches
+//! a client or moves focus beyond what the tool names.
 
 use crate::call::error::ToolError;
 use crate::generated::types::{
