@@ -67,6 +67,11 @@ async fn checked(
         return Err(ToolError::not_allowed(name, entry.tier, tier));
     }
     entry.input.check(&arguments)?;
+    // The one place argument escalations are enforced: the handler gets the gate of
+    // the tool's reach, so a call that reaches above this server's tier stops here.
+    if let Some(escalation) = entry.escalation_above(tier, &arguments) {
+        return Err(ToolError::escalation_not_allowed(name, escalation, tier));
+    }
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(app, context, name, arguments).await,
         Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await,

@@ -8,6 +8,12 @@
 //! - [`EndGate`] (destructive tools) also ends things, only through the checks of
 //!   `guard::end`, which refuse the caller's pane, window, session and server.
 //!
+//! A tool whose file declares argument escalations (`respawn_pane` with `kill: true`
+//! needs `destructive`) gets the gate of the highest tier it can reach; the request path
+//! (`call::checked`) has already refused an escalated call on a server below that tier,
+//! so such a handler may rely on its gate only for calls that met the escalation, and
+//! must keep the other calls within the tool's own tier (it does so by what it sends).
+//!
 //! The tmux handle itself sits in [`Backend`], whose field only this module can read.
 //!
 //! What each gate refuses is a compile error. A readonly handler cannot change tmux,
