@@ -35,13 +35,13 @@
 //! ```
 //! ```compile_fail,E0599
 //! async fn handler(gate: &paneward::guard::ChangeGate<'_>) {
-//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//!     let _ = gate.end(&paneward::guard::end::Ending::KillServer).await;
 //! }
 //! ```
 //! A destructive handler can do all of it (this one compiles):
 //! ```no_run
 //! async fn handler(gate: &paneward::guard::EndGate<'_>) {
-//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//!     let _ = gate.end(&paneward::guard::end::Ending::KillServer).await;
 //!     let _ = gate.change_all(&[]).await;
 //!     let _ = gate.run(paneward::tmux::ReadCommand::new(paneward::tmux::ReadVerb::ListPanes)).await;
 //! }
@@ -278,6 +278,19 @@ impl<'a> ChangeGate<'a> {
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
         super::cohort::paste(self.read.app, target, force, buffer, (bracket, delete), enter).await
+    }
+
+    /// Respawns a *dead* pane: `respawn-pane` without `-k`, which tmux refuses for a
+    /// live pane ("still active"), so no program is ended. Ending a live one is
+    /// `EndGate::end` with `Ending::RespawnLivePane`.
+    pub fn respawn_dead(respawn: &super::end::Respawn) -> ChangeCommand {
+        ChangeCommand(respawn.command(false))
+    }
+
+    /// Resets `pane`'s screen inside tmux (`send-keys -R` with no keys): the visible
+    /// screen is cleared and its modes reset; nothing reaches the pane's program.
+    pub fn reset_screen(pane: PaneId) -> ChangeCommand {
+        ChangeCommand(super::input::reset_screen_command(pane))
     }
 
     /// The command that scrolls `pane`'s copy mode up `lines` lines (a copy-mode

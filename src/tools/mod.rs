@@ -13,6 +13,7 @@ pub mod environment;
 pub mod hierarchy;
 pub mod hooks;
 pub mod keys;
+pub mod lifecycle;
 pub mod objects;
 pub mod options;
 pub mod pane;
