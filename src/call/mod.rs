@@ -19,6 +19,7 @@ use crate::audit::{CallRecord, Outcome};
 use crate::call::profile::Envelope;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::generated;
+use crate::guard::scope::Scope;
 
 /// Calls tool `name` as a server at `tier` would.
 ///
@@ -71,6 +72,10 @@ async fn checked(
     // the tool's reach, so a call that reaches above this server's tier stops here.
     if let Some(escalation) = entry.escalation_above(tier, &arguments) {
         return Err(ToolError::escalation_not_allowed(name, escalation, tier));
+    }
+    // The one place --scope owned is enforced, from the ids the input schema declares.
+    if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly {
+        crate::guard::scope::check(app, name, entry.input.schema(), &arguments).await?;
     }
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(app, context, name, arguments).await,

@@ -2,12 +2,14 @@
 //! tool's tier ([`gate`]); typing into a pane passes the cohort check ([`cohort`]), made
 //! in the same indivisible tmux step as the input itself ([`verdict`]); only [`input`]
 //! builds the commands that type; ending anything passes the caller check of [`end`].
-//! [`caller`] knows which pane paneward itself runs in.
+//! [`caller`] knows which pane paneward itself runs in; [`owner`] marks what paneward
+//! creates and [`scope`] keeps `--scope owned` calls to those objects.
 
 pub mod caller;
 pub mod cohort;
 pub mod end;
 pub mod owner;
+pub mod scope;
 pub mod gate;
 mod input;
 mod verdict;

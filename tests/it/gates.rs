@@ -23,6 +23,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         tmux_binary: PathBuf::from("tmux"),
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,
+        scope: paneward::guard::scope::Scope::All,
         reveal_environment: false,
         control_mode,
         native_client: true,
