@@ -183,7 +183,7 @@ pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<K
 }
 
 /// What `respawn_pane` and `clear_pane` read about a pane.
-const PANE_STATE: [&str; 5] = ["pane_dead", "pane_pid", "pane_current_command", "pane_height", "history_size"];
+const PANE_STATE: [&str; 6] = ["pane_id", "pane_dead", "pane_pid", "pane_current_command", "pane_height", "history_size"];
 
 struct PaneState {
     dead: bool,
@@ -205,6 +205,13 @@ async fn pane_state(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneState, Tool
     let output = gate.run(read_state(pane)).await?;
     let text = String::from_utf8_lossy(&output);
     let record = parse_one("display-message", &PANE_STATE, &text)?;
+    // display-message prints with no pane at all when the target is missing.
+    if record.text("pane_id")? != pane.to_string() {
+        return Err(ToolError::new(
+            ToolErrorKind::NotFound,
+            format!("pane {pane} does not exist; list panes again for current ids; nothing changed"),
+        ));
+    }
     Ok(PaneState {
         dead: record.flag("pane_dead")?,
         pid: record.int("pane_pid")?,

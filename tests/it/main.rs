@@ -23,6 +23,7 @@ mod generated;
 mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
+mod lifecycle;
 mod key_names;
 mod native;
 mod profile;
