@@ -28,6 +28,7 @@ mod key_names;
 mod native;
 mod profile;
 mod protocol;
+mod scope;
 mod search;
 mod send_keys;
 mod settings;
