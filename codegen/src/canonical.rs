@@ -41,7 +41,11 @@ pub fn render(tool: &ToolFile) -> String {
         fields.push(("handler", Value::String(handler.clone())));
     }
     if !tool.escalations.is_empty() {
-        let escalations = tool.escalations.iter().map(paneward_contract::Escalation::to_value).collect();
+        let escalations = tool
+            .escalations
+            .iter()
+            .map(paneward_contract::Escalation::to_value)
+            .collect();
         fields.push(("escalations", Value::Array(escalations)));
     }
     fields.extend([

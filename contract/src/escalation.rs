@@ -57,7 +57,12 @@ pub fn reach(tier: Tier, escalations: &[Escalation]) -> Tier {
 /// Not a non-empty array of `{argument, equals, tier}` objects, an argument that is not
 /// a property of `inputSchema`, a value that property refuses, a tier not above the
 /// tool's, or the same argument and value twice; each named by its JSON pointer.
-pub fn parse(path: &Path, value: &Value, input_schema: &Value, tool_tier: Tier) -> Result<Vec<Escalation>, ContractError> {
+pub fn parse(
+    path: &Path,
+    value: &Value,
+    input_schema: &Value,
+    tool_tier: Tier,
+) -> Result<Vec<Escalation>, ContractError> {
     let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
         return Err(ContractError::new(
             path,
@@ -79,7 +84,11 @@ pub fn parse(path: &Path, value: &Value, input_schema: &Value, tool_tier: Tier) 
             ));
         }
         if let Some(key) = KEYS.iter().find(|key| !object.contains_key(**key)) {
-            return Err(ContractError::new(path, format!("{at}/{key}"), format!("missing required field `{key}`")));
+            return Err(ContractError::new(
+                path,
+                format!("{at}/{key}"),
+                format!("missing required field `{key}`"),
+            ));
         }
         let Some(argument) = object["argument"].as_str() else {
             return Err(ContractError::new(path, format!("{at}/argument"), "must be a string"));
@@ -92,7 +101,9 @@ pub fn parse(path: &Path, value: &Value, input_schema: &Value, tool_tier: Tier) 
             ));
         };
         let equals = object["equals"].clone();
-        let accepted = jsonschema::validator_for(property).map(|v| v.is_valid(&equals)).unwrap_or(false);
+        let accepted = jsonschema::validator_for(property)
+            .map(|v| v.is_valid(&equals))
+            .unwrap_or(false);
         if !accepted {
             return Err(ContractError::new(
                 path,
@@ -124,7 +135,11 @@ pub fn parse(path: &Path, value: &Value, input_schema: &Value, tool_tier: Tier) 
             .iter()
             .any(|e| e.argument == escalation.argument && e.equals == escalation.equals)
         {
-            return Err(ContractError::new(path, at, "the same argument and value are escalated twice"));
+            return Err(ContractError::new(
+                path,
+                at,
+                "the same argument and value are escalated twice",
+            ));
         }
         escalations.push(escalation);
     }
@@ -153,19 +168,37 @@ mod tests {
         assert!(!escalations[0].met_by(&json!({"kill": false})));
         assert!(!escalations[0].met_by(&json!({})));
         assert_eq!(reach(Tier::Mutating, &escalations), Tier::Destructive);
-        assert_eq!(escalations[0].to_value(), json!({"argument": "kill", "equals": true, "tier": "destructive"}));
+        assert_eq!(
+            escalations[0].to_value(),
+            json!({"argument": "kill", "equals": true, "tier": "destructive"})
+        );
     }
 
     #[test]
     fn each_bad_escalation_is_named_by_its_pointer() {
         let cases = [
             (json!([]), "/escalations"),
-            (json!([{"argument": "nope", "equals": true, "tier": "destructive"}]), "/escalations/0/argument"),
-            (json!([{"argument": "kill", "equals": "yes", "tier": "destructive"}]), "/escalations/0/equals"),
-            (json!([{"argument": "kill", "equals": true, "tier": "mutating"}]), "/escalations/0/tier"),
-            (json!([{"argument": "kill", "equals": true, "tier": "all"}]), "/escalations/0/tier"),
+            (
+                json!([{"argument": "nope", "equals": true, "tier": "destructive"}]),
+                "/escalations/0/argument",
+            ),
+            (
+                json!([{"argument": "kill", "equals": "yes", "tier": "destructive"}]),
+                "/escalations/0/equals",
+            ),
+            (
+                json!([{"argument": "kill", "equals": true, "tier": "mutating"}]),
+                "/escalations/0/tier",
+            ),
+            (
+                json!([{"argument": "kill", "equals": true, "tier": "all"}]),
+                "/escalations/0/tier",
+            ),
             (json!([{"argument": "kill", "equals": true}]), "/escalations/0/tier"),
-            (json!([{"argument": "kill", "equals": true, "tier": "destructive", "x": 1}]), "/escalations/0/x"),
+            (
+                json!([{"argument": "kill", "equals": true, "tier": "destructive", "x": 1}]),
+                "/escalations/0/x",
+            ),
         ];
         for (value, pointer) in cases {
             let error = check(value.clone()).unwrap_err();

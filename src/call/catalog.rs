@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use paneward_contract::Escalation;
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
 use crate::call::profile::{Envelope, Profile};

@@ -389,7 +389,10 @@ mod tests {
     fn the_scope_is_all_unless_a_flag_or_variable_says_owned() {
         assert_eq!(serve_config(&[], &[]).scope, Scope::All);
         assert_eq!(serve_config(&[], &[("PANEWARD_SCOPE", "owned")]).scope, Scope::Owned);
-        assert_eq!(serve_config(&["--scope", "all"], &[("PANEWARD_SCOPE", "owned")]).scope, Scope::All);
+        assert_eq!(
+            serve_config(&["--scope", "all"], &[("PANEWARD_SCOPE", "owned")]).scope,
+            Scope::All
+        );
         let error = parse_with(&["--scope", "mine"], &[]).unwrap_err();
         assert!(error.0.contains("unknown scope \"mine\""), "{error}");
     }

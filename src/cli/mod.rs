@@ -101,7 +101,11 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
         // An argument value that needs more than the tool's tier, and whether this
         // server allows it.
         for escalation in &entry.escalations {
-            let allowed = if escalation.tier <= tier { "allowed" } else { "refused here" };
+            let allowed = if escalation.tier <= tier {
+                "allowed"
+            } else {
+                "refused here"
+            };
             println!(
                 "  {:<24} {:<11} with {}: {} ({allowed})",
                 "",

@@ -212,3 +212,53 @@ impl EndGate<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(command: &Command) -> Vec<String> {
+        command.argv().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn only_a_live_respawn_kills_and_the_words_follow_a_double_dash() {
+        let pane: PaneId = "%4".parse().unwrap();
+        let respawn = Respawn::new(pane)
+            .program(vec!["-x".into(), "a b".into()])
+            .start_directory("/tmp/#{pane_id}")
+            .variable("K".into(), "secret".into());
+        assert_eq!(
+            argv(&respawn.command(false)),
+            [
+                "respawn-pane",
+                "-t",
+                "%4",
+                "-c",
+                "/tmp/##{pane_id}",
+                "-e",
+                "K=secret",
+                "--",
+                "-x",
+                "a b"
+            ]
+        );
+        assert_eq!(argv(&respawn.command(true))[1], "-k");
+        assert!(
+            !respawn.command(true).summary().contains("secret"),
+            "values are redacted"
+        );
+        assert!(Ending::RespawnLivePane(respawn).is_sensitive());
+    }
+
+    #[test]
+    fn a_one_word_program_is_an_exec_of_a_quoted_word_not_shell_text() {
+        let pane: PaneId = "%4".parse().unwrap();
+        let respawn = Respawn::new(pane).program(vec!["it's; rm -rf ~".into()]);
+        assert_eq!(
+            argv(&respawn.command(false)).last().unwrap(),
+            "exec 'it'\\''s; rm -rf ~'"
+        );
+        assert_eq!(argv(&Respawn::new(pane).command(false)), ["respawn-pane", "-t", "%4"]);
+    }
+}

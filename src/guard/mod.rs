@@ -8,10 +8,10 @@
 pub mod caller;
 pub mod cohort;
 pub mod end;
-pub mod owner;
-pub mod scope;
 pub mod gate;
 mod input;
+pub mod owner;
+pub mod scope;
 mod verdict;
 
 pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};

@@ -66,7 +66,14 @@ impl FromStr for Scope {
 const SERVER_WIDE: [&str; 1] = ["kill_server"];
 
 /// The `pattern`s by which a tool schema says a string is a pane, window or session id.
-const ID_PATTERNS: [&str; 6] = ["^%[0-9]+$", "^%\\d+$", "^@[0-9]+$", "^\\$[0-9]+$", "^[%@$][0-9]+$", "^\\$\\d+$"];
+const ID_PATTERNS: [&str; 6] = [
+    "^%[0-9]+$",
+    "^%\\d+$",
+    "^@[0-9]+$",
+    "^\\$[0-9]+$",
+    "^[%@$][0-9]+$",
+    "^\\$\\d+$",
+];
 
 fn is_id_schema(schema: &Value) -> bool {
     schema
@@ -226,7 +233,13 @@ mod tests {
     fn leaving_out_every_id_is_a_server_wide_call_and_no_id_position_is_none() {
         let schema = json!({"properties": {"target": {"type": "string", "pattern": "^[%@$][0-9]+$"}}});
         assert_eq!(named_ids(&schema, &json!({})), None);
-        assert_eq!(named_ids(&json!({"properties": {"text": {"type": "string"}}}), &json!({"text": "%1"})), Some(vec![]));
+        assert_eq!(
+            named_ids(
+                &json!({"properties": {"text": {"type": "string"}}}),
+                &json!({"text": "%1"})
+            ),
+            Some(vec![])
+        );
     }
 
     #[test]

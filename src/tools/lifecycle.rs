@@ -88,13 +88,18 @@ fn gone(before: &BTreeSet<String>, after: Option<&BTreeSet<String>>) -> Vec<Stri
 
 /// Ends `ending` (named `target`, an id) and says what went with it.
 async fn kill(gate: &EndGate<'_>, ending: Ending, target: Option<&str>) -> Result<Closed, ToolError> {
-    let before = read_tree(gate)
-        .await?
-        .ok_or_else(|| ToolError::new(ToolErrorKind::TmuxUnavailable, "no tmux server runs on this socket; nothing was killed"))?;
+    let before = read_tree(gate).await?.ok_or_else(|| {
+        ToolError::new(
+            ToolErrorKind::TmuxUnavailable,
+            "no tmux server runs on this socket; nothing was killed",
+        )
+    })?;
     if let Some(target) = target.filter(|target| !before.holds(target)) {
         return Err(ToolError::new(
             ToolErrorKind::NotFound,
-            format!("{target} does not exist; list panes (or windows, sessions) again for current ids; nothing was killed"),
+            format!(
+                "{target} does not exist; list panes (or windows, sessions) again for current ids; nothing was killed"
+            ),
         ));
     }
     let ended = gate.end(&ending).await;
@@ -171,7 +176,10 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
 pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<KillServerOutput, ToolError> {
     let KillServerInput { confirm } = input;
     if !confirm {
-        return Err(ToolError::invalid_argument("/confirm", "must be true to kill the server"));
+        return Err(ToolError::invalid_argument(
+            "/confirm",
+            "must be true to kill the server",
+        ));
     }
     let closed = kill(gate, Ending::KillServer, None).await?;
     Ok(KillServerOutput {
@@ -183,7 +191,14 @@ pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<K
 }
 
 /// What `respawn_pane` and `clear_pane` read about a pane.
-const PANE_STATE: [&str; 6] = ["pane_id", "pane_dead", "pane_pid", "pane_current_command", "pane_height", "history_size"];
+const PANE_STATE: [&str; 6] = [
+    "pane_id",
+    "pane_dead",
+    "pane_pid",
+    "pane_current_command",
+    "pane_height",
+    "history_size",
+];
 
 struct PaneState {
     dead: bool,

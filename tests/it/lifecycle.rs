@@ -12,7 +12,10 @@ use crate::support::{Client, Scratch, TmuxServer};
 fn failed(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
     let result = client.call(tool, arguments);
     assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let kind = result["_meta"]["paneward/error"]["kind"].as_str().unwrap_or_default().to_string();
+    let kind = result["_meta"]["paneward/error"]["kind"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let text = result["content"][0]["text"].as_str().unwrap_or_default().to_string();
     (kind, text)
 }
@@ -33,8 +36,15 @@ fn inside(tmux: &TmuxServer, caller: &str, args: &[&str]) -> Client {
 
 /// Whether the id names a pane, window or session of the server.
 fn exists(tmux: &TmuxServer, id: &str) -> bool {
-    let listed = tmux.command().args(["list-panes", "-a", "-F", "#{pane_id} #{window_id} #{session_id}"]).output();
-    listed.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).split_whitespace().any(|word| word == id))
+    let listed = tmux
+        .command()
+        .args(["list-panes", "-a", "-F", "#{pane_id} #{window_id} #{session_id}"])
+        .output();
+    listed.is_ok_and(|o| {
+        String::from_utf8_lossy(&o.stdout)
+            .split_whitespace()
+            .any(|word| word == id)
+    })
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -51,7 +61,7 @@ fn kills_say_what_went_with_the_object() {
     let sibling = tmux.split(&pane, "-h", "sleep 600");
     let killed = client.call_ok("kill_pane", json!({"pane_id": sibling}));
     assert_eq!(killed["killed"], json!(sibling));
-    assert_eq!(strings(&killed["panesClosed"]), [sibling.clone()]);
+    assert_eq!(strings(&killed["panesClosed"]), [sibling.as_str()]);
     assert!(strings(&killed["windowsClosed"]).is_empty() && strings(&killed["sessionsClosed"]).is_empty());
     // The last pane of a session's only window takes the window and the session.
     tmux.tmux(&["new-session", "-d", "-s", "solo", "sleep 600"]);
@@ -60,20 +70,20 @@ fn kills_say_what_went_with_the_object() {
     let solo = tmux.pane_value("solo:", "#{session_id}");
     let killed = client.call_ok("kill_pane", json!({"pane_id": solo_pane}));
     assert_eq!(strings(&killed["windowsClosed"]), [solo_window]);
-    assert_eq!(strings(&killed["sessionsClosed"]), [solo.clone()]);
+    assert_eq!(strings(&killed["sessionsClosed"]), [solo.as_str()]);
     assert_eq!(killed["serverExited"], json!(false));
     assert!(!exists(&tmux, &solo));
     // A window with its panes.
     let killed = client.call_ok("kill_window", json!({"window_id": window}));
-    assert_eq!(strings(&killed["panesClosed"]), [pane.clone()]);
-    assert_eq!(strings(&killed["windowsClosed"]), [window.clone()]);
+    assert_eq!(strings(&killed["panesClosed"]), [pane.as_str()]);
+    assert_eq!(strings(&killed["windowsClosed"]), [window.as_str()]);
     // A session with its windows.
     tmux.tmux(&["new-session", "-d", "-s", "other", "sleep 600"]);
     tmux.tmux(&["new-window", "-d", "-t", "other:", "sleep 600"]);
     let other = tmux.pane_value("other:", "#{session_id}");
     let killed = client.call_ok("kill_session", json!({"session_id": other}));
     assert_eq!(strings(&killed["windowsClosed"]).len(), 2);
-    assert_eq!(strings(&killed["sessionsClosed"]), [other.clone()]);
+    assert_eq!(strings(&killed["sessionsClosed"]), [other.as_str()]);
     assert!(exists(&tmux, &tmux.first_pane()), "the other session stays");
     // Gone ids are notFound, and nothing else changes.
     for (tool, arguments) in [
@@ -100,7 +110,10 @@ fn kill_server_needs_confirm_and_reports_every_session() {
     assert!(text.contains("/confirm"), "{text}");
     let (kind, _) = failed(&mut client, "kill_server", json!({}));
     assert_eq!(kind, "invalidArguments");
-    assert!(exists(&tmux, &tmux.first_pane()), "a refused kill_server leaves the server");
+    assert!(
+        exists(&tmux, &tmux.first_pane()),
+        "a refused kill_server leaves the server"
+    );
     let main = tmux.pane_value("main:", "#{session_id}");
     let killed = client.call_ok("kill_server", json!({"confirm": true}));
     assert_eq!(killed["serverExited"], json!(true));
@@ -126,7 +139,11 @@ fn nothing_ends_the_pane_paneward_runs_in() {
         let (kind, text) = failed(&mut client, tool, arguments);
         assert_eq!(kind, "blocked", "{tool}: {text}");
         assert!(text.contains(&caller), "{tool} names the caller pane: {text}");
-        assert_eq!(tmux.pane_value(&caller, "#{pane_pid}"), pid, "{tool}: the caller's program still runs");
+        assert_eq!(
+            tmux.pane_value(&caller, "#{pane_pid}"),
+            pid,
+            "{tool}: the caller's program still runs"
+        );
     }
 }
 
@@ -142,9 +159,16 @@ fn argument_escalations_are_refused_below_their_tier_naming_the_argument() {
     ] {
         let (kind, text) = failed(&mut client, tool, arguments);
         assert_eq!(kind, "notAllowed", "{tool}: {text}");
-        assert!(text.contains(&format!("`{argument}: true`")) && text.contains("destructive"), "{text}");
+        assert!(
+            text.contains(&format!("`{argument}: true`")) && text.contains("destructive"),
+            "{text}"
+        );
     }
-    assert_eq!(tmux.pane_value(&live, "#{pane_pid}"), pid, "the live program was not ended");
+    assert_eq!(
+        tmux.pane_value(&live, "#{pane_pid}"),
+        pid,
+        "the live program was not ended"
+    );
     // Without the argument, the tool runs at mutating.
     let cleared = client.call_ok("clear_pane", json!({"pane_id": live}));
     assert_eq!(cleared["historyLinesCleared"], json!(0));
@@ -161,7 +185,9 @@ fn paneward_tools_shows_each_escalation() {
     let tmux = TmuxServer::start();
     let output = tmux_paneward(&tmux, &["tools", "--safety", "mutating"]);
     assert!(
-        output.lines().any(|line| line.contains("destructive") && line.contains("with kill: true (refused here)")),
+        output
+            .lines()
+            .any(|line| line.contains("destructive") && line.contains("with kill: true (refused here)")),
         "{output}"
     );
     let output = tmux_paneward(&tmux, &["tools", "--safety", "destructive"]);
@@ -200,7 +226,11 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
     assert!(respawned["pid"].is_i64());
     assert!(!respawned.to_string().contains("hunter2"), "values are never echoed");
     let written = files.wait_for_lines("out", 2);
-    assert_eq!(written, format!("{odd}\nhunter2\n"), "the directory is data, the argv ran without a shell");
+    assert_eq!(
+        written,
+        format!("{odd}\nhunter2\n"),
+        "the directory is data, the argv ran without a shell"
+    );
     // Now live: refused without kill, naming it.
     let (kind, text) = failed(&mut client, "respawn_pane", json!({"pane_id": dead}));
     assert_eq!(kind, "refused", "{text}");
@@ -208,9 +238,18 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
     // Bad arguments name their field and change nothing.
     let pid = tmux.pane_value(&dead, "#{pane_pid}");
     for (arguments, field) in [
-        (json!({"pane_id": dead, "start_directory": "/no/such/dir"}), "/start_directory"),
-        (json!({"pane_id": dead, "start_directory": "relative"}), "/start_directory"),
-        (json!({"pane_id": dead, "environment": {"BAD-NAME": "hunter2"}}), "/environment/BAD-NAME"),
+        (
+            json!({"pane_id": dead, "start_directory": "/no/such/dir"}),
+            "/start_directory",
+        ),
+        (
+            json!({"pane_id": dead, "start_directory": "relative"}),
+            "/start_directory",
+        ),
+        (
+            json!({"pane_id": dead, "environment": {"BAD-NAME": "hunter2"}}),
+            "/environment/BAD-NAME",
+        ),
         (json!({"pane_id": dead, "command": ["true"], "shell": "true"}), "/shell"),
         (json!({"pane_id": "main:0.0"}), "/pane_id"),
     ] {
@@ -232,7 +271,10 @@ fn clear_resets_the_screen_and_with_history_the_scrollback() {
     let cleared = client.call_ok("clear_pane", json!({"pane_id": pane}));
     assert_eq!(cleared["screenLinesCleared"], json!(24));
     assert!(!tmux.capture(&pane).contains("200"), "the screen is blank");
-    assert!(tmux.pane_value(&pane, "#{history_size}").parse::<i64>().unwrap() >= history, "history kept");
+    assert!(
+        tmux.pane_value(&pane, "#{history_size}").parse::<i64>().unwrap() >= history,
+        "history kept"
+    );
     let mut client = at(&tmux, "destructive");
     let cleared = client.call_ok("clear_pane", json!({"pane_id": pane, "history": true}));
     assert!(cleared["historyLinesCleared"].as_i64().unwrap() >= history);
@@ -250,7 +292,11 @@ fn the_advertisement_at_destructive_stays_under_its_budget() {
     assert!(bytes < 128_000, "tools/list at destructive is {bytes} bytes compact");
     for tool in listed["tools"].as_array().unwrap() {
         for hidden in ["tier", "handler", "escalations", "source"] {
-            assert!(tool.get(hidden).is_none(), "{hidden} is not advertised: {}", tool["name"]);
+            assert!(
+                tool.get(hidden).is_none(),
+                "{hidden} is not advertised: {}",
+                tool["name"]
+            );
         }
     }
 }

@@ -32,8 +32,14 @@ fn owned_scope(tmux: &TmuxServer, safety: &str) -> Client {
 fn failed(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
     let result = client.call(tool, arguments);
     assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let kind = result["_meta"]["paneward/error"]["kind"].as_str().unwrap_or_default().to_string();
-    (kind, result["content"][0]["text"].as_str().unwrap_or_default().to_string())
+    let kind = result["_meta"]["paneward/error"]["kind"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    (
+        kind,
+        result["content"][0]["text"].as_str().unwrap_or_default().to_string(),
+    )
 }
 
 #[test]
@@ -48,10 +54,20 @@ fn the_inspect_tools_report_each_mark_at_its_own_level() {
     let panes = client.call_ok("list_panes", json!({}));
     for listed in panes["panes"].as_array().unwrap() {
         let id = listed["id"].as_str().unwrap();
-        assert_eq!(listed["owned"], json!(id == pane), "pane {id}: a window's mark is not its panes'");
+        assert_eq!(
+            listed["owned"],
+            json!(id == pane),
+            "pane {id}: a window's mark is not its panes'"
+        );
     }
-    assert_eq!(client.call_ok("get_pane_info", json!({"pane_id": pane}))["pane"]["owned"], json!(true));
-    assert_eq!(client.call_ok("get_pane_info", json!({"pane_id": sibling}))["pane"]["owned"], json!(false));
+    assert_eq!(
+        client.call_ok("get_pane_info", json!({"pane_id": pane}))["pane"]["owned"],
+        json!(true)
+    );
+    assert_eq!(
+        client.call_ok("get_pane_info", json!({"pane_id": sibling}))["pane"]["owned"],
+        json!(false)
+    );
     let windows = client.call_ok("list_windows", json!({}));
     for listed in windows["windows"].as_array().unwrap() {
         assert_eq!(listed["owned"], json!(listed["id"] == json!(window)), "{listed}");
@@ -73,7 +89,10 @@ fn scope_owned_refuses_input_to_a_pane_paneward_did_not_create_and_allows_its_ow
     let mut client = owned_scope(&tmux, "mutating");
     let (kind, text) = failed(&mut client, "send_keys", json!({"paneId": theirs, "keys": "nope"}));
     assert_eq!(kind, "notAllowed", "{text}");
-    assert!(text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"), "{text}");
+    assert!(
+        text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"),
+        "{text}"
+    );
     // A batch row is checked the same way: one unowned pane among owned ones refuses all.
     let (kind, text) = failed(
         &mut client,
@@ -105,7 +124,10 @@ fn scope_owned_refuses_killing_what_paneward_did_not_create() {
     let mut client = owned_scope(&tmux, "destructive");
     let (kind, text) = failed(&mut client, "kill_pane", json!({"pane_id": theirs}));
     assert_eq!(kind, "notAllowed", "{text}");
-    assert!(text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"), "{text}");
+    assert!(
+        text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"),
+        "{text}"
+    );
     assert!(tmux.try_tmux(&["display-message", "-p", "-t", &theirs, "x"]));
     // A window is its own object: a marked pane does not make its window paneward's.
     let window = tmux.pane_value(&ours, "#{window_id}");

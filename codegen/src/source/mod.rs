@@ -74,8 +74,14 @@ impl ContractTool {
             source: Some(tool.source.clone()),
             tier: Some(tool.tier),
             handler: tool.handler.clone(),
-            escalations: (!tool.escalations.is_empty())
-                .then(|| Value::Array(tool.escalations.iter().map(paneward_contract::Escalation::to_value).collect())),
+            escalations: (!tool.escalations.is_empty()).then(|| {
+                Value::Array(
+                    tool.escalations
+                        .iter()
+                        .map(paneward_contract::Escalation::to_value)
+                        .collect(),
+                )
+            }),
             ignored: Vec::new(),
         }
     }

@@ -52,7 +52,10 @@ fn a_good_escalation_passes_and_its_tool_gets_the_gate_of_its_reach() {
         &tool(json!([{"argument": "kill", "equals": true, "tier": "destructive"}])).to_string(),
     );
     let source = paneward_codegen::generate_from_dir(dir.path()).unwrap();
-    assert!(source.contains("EndGate :: new") || source.contains("EndGate::new"), "the gate of destructive");
+    assert!(
+        source.contains("EndGate :: new") || source.contains("EndGate::new"),
+        "the gate of destructive"
+    );
     assert!(source.contains("EscalationSpec"), "the table carries the escalation");
 }
 

@@ -172,7 +172,14 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 Some("error") => false,
                 _ => panic!("cases.json {at}/expect: \"success\" or \"error\""),
             };
-            let known = ["case", "arguments", "expect", "includes", "errorIncludes", "endsFixture"];
+            let known = [
+                "case",
+                "arguments",
+                "expect",
+                "includes",
+                "errorIncludes",
+                "endsFixture",
+            ];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
                 panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
             }
