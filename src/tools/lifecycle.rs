@@ -76,6 +76,18 @@ async fn read_tree(gate: &ReadGate<'_>) -> Result<Option<Tree>, ToolError> {
     Ok(Some(tree))
 }
 
+/// The tree after a kill. A connection open while the server exits can fail with a
+/// reset rather than "no server"; one more read tells the two apart.
+async fn read_after(gate: &ReadGate<'_>) -> Result<Option<Tree>, ToolError> {
+    match read_tree(gate).await {
+        Ok(tree) => Ok(tree),
+        Err(first) => match read_tree(gate).await {
+            Ok(tree) => Ok(tree),
+            Err(_) => Err(first),
+        },
+    }
+}
+
 /// The ids of `before` missing from `after`, at most [`LISTED_MAX_ITEMS`].
 fn gone(before: &BTreeSet<String>, after: Option<&BTreeSet<String>>) -> Vec<String> {
     before
@@ -102,8 +114,15 @@ async fn kill(gate: &EndGate<'_>, ending: Ending, target: Option<&str>) -> Resul
             ),
         ));
     }
+    let killing_server = ending == Ending::KillServer;
     let ended = gate.end(&ending).await;
-    let after = read_tree(gate).await?;
+    let after = match (&ended, killing_server) {
+        // kill-server ends the server by definition.
+        (Ok(()), true) => None,
+        // The server may exit before it answers: unreadable afterwards means gone.
+        (Err(_), true) => read_after(gate).await.unwrap_or(None),
+        _ => read_after(gate).await?,
+    };
     match ended {
         Ok(()) => {}
         // The server may exit before it answers the kill that ends it.

@@ -230,7 +230,7 @@ fn version_and_the_tools_listing_say_what_this_build_offers() {
         "{readonly}"
     );
     let mutating = run(&["tools"]);
-    assert!(mutating.starts_with("28 tools at safety tier mutating:"), "{mutating}");
+    assert!(mutating.starts_with("30 tools at safety tier mutating:"), "{mutating}");
     assert!(
         mutating
             .lines()
