@@ -136,3 +136,13 @@ pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 pub const CONFORM_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest schema value a conform report line quotes.
 pub const CONFORM_VALUE_MAX_CHARS: usize = 120;
+
+// Creating sessions, windows and panes.
+
+/// What a new pane is started with, all together: its command words or shell line and
+/// its environment. Generous for a command, small enough that no creation grows a
+/// command paneward writes to tmux without bound.
+pub const SPAWN_TEXT_MAX_BYTES: usize = 64 * 1024;
+/// Attempts at a creation whose place paneward chose (a free window index, a pane's
+/// position) when another client took it between paneward's reading and the creation.
+pub const CREATE_ATTEMPTS: usize = 3;
