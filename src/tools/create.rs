@@ -12,7 +12,7 @@
 //!   (`guard::owner`), set in the command list that creates it. tmux gives a new object
 //!   no id before it exists and updates the list's current target only for an object
 //!   that takes focus, so the list names it by a place paneward chose: a session by a
-//!   random temporary name (renamed to the caller's at the end of the list), a window by
+//!   random name (renamed to the caller's, if any, at the end of the list), a window by
 //!   a free index, a new pane by its position beside the pane split, checked inside
 //!   tmux to be unchanged since paneward read it.
 
@@ -256,8 +256,10 @@ pub async fn create_session(
         width,
         height,
     } = input;
-    let name = name.to_string();
-    check_name("/name", &name)?;
+    let name = name.map(|n| n.to_string());
+    if let Some(name) = &name {
+        check_name("/name", name)?;
+    }
     let window_name = window_name.map(|n| n.to_string());
     if let Some(window_name) = &window_name {
         check_name("/window_name", window_name)?;
@@ -269,15 +271,22 @@ pub async fn create_session(
         pairs(environment),
     )?;
 
-    // tmux refuses a duplicate only when renaming, after the session exists under its
-    // temporary name: refuse it here first, as tmux will store the name.
-    let stored = stored_session_name(&name);
-    let existing = session_names(&gate.run(list_sessions()).await?)?;
-    if existing.iter().any(|(_, n)| *n == stored) {
-        return Err(duplicate(&stored));
+    if let Some(name) = &name {
+        // tmux refuses a duplicate only when renaming, after the session exists under
+        // its temporary name: refuse it here first, as tmux will store the name.
+        let stored = stored_session_name(name);
+        let existing = session_names(&gate.run(list_sessions()).await?)?;
+        if existing.iter().any(|(_, n)| *n == stored) {
+            return Err(duplicate(&stored));
+        }
     }
 
-    let temporary = format!("paneward-new-{}", random_hex128());
+    // Without a name the session keeps a short random one of paneward's (tmux refuses
+    // it, before creating anything, in the unlikely case it is taken).
+    let temporary = match name {
+        Some(_) => format!("paneward-new-{}", random_hex128()),
+        None => format!("paneward-{}", &random_hex128()[..8]),
+    };
     // `=` matches the name exactly; the `:` makes it a session in a pane target.
     let handle = format!("={temporary}:");
     let mut create = ChangeCommand::new(ChangeVerb::NewSession)
@@ -295,26 +304,29 @@ pub async fn create_session(
     }
     create = create.arg("-P").arg("-F").arg(record_format(&NEW_SESSION));
     let create = spawn.apply(create);
-    let rename = ChangeCommand::new(ChangeVerb::RenameSession)
-        .arg("-t")
-        .arg(handle.as_str())
-        .arg("--")
-        .arg(literal(&name));
-    let commands = [
+    let mut commands = vec![
         create,
         mark(Owned::Session, &handle),
         mark(Owned::Window, &handle),
         mark(Owned::Pane, &handle),
-        rename,
-        list_sessions().into(),
     ];
+    if let Some(name) = &name {
+        commands.push(
+            ChangeCommand::new(ChangeVerb::RenameSession)
+                .arg("-t")
+                .arg(handle.as_str())
+                .arg("--")
+                .arg(literal(name)),
+        );
+    }
+    commands.push(list_sessions().into());
     let outputs = gate.change_all(&commands).await.map_err(|error| {
         if error.to_string().contains("duplicate session") {
             ToolError::new(
                 crate::call::error::ToolErrorKind::Refused,
                 format!(
                     "another session took the name {} while paneward created this one; the new session is left named {temporary}, marked as paneward's: rename it with rename_session or end it with kill_session",
-                    echo(&stored)
+                    echo(&stored_session_name(name.as_deref().unwrap_or_default()))
                 ),
             )
         } else {
@@ -324,7 +336,7 @@ pub async fn create_session(
     let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
     let record = parse_one("new-session", &NEW_SESSION, &created)?;
     let session_id = record.text("session_id")?.to_string();
-    let sessions = session_names(outputs.get(5).map_or(&[][..], |o| o.as_slice()))?;
+    let sessions = session_names(outputs.last().map_or(&[][..], |o| o.as_slice()))?;
     let stored = sessions
         .into_iter()
         .find(|(id, _)| *id == session_id)

@@ -62,6 +62,15 @@ fn create_session_is_detached_sized_marked_and_reports_the_stored_name() {
     let names = session_names(&tmux);
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names.iter().all(|n| !n.starts_with("paneward-new-")), "{names:?}");
+
+    // Without a name, a short one of paneward's.
+    let unnamed = client.call_ok("create_session", json!({}));
+    let name = unnamed["name"].as_str().unwrap();
+    assert!(
+        name.len() == 17 && name.starts_with("paneward-") && name[9..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{name}"
+    );
+    assert_eq!(mark(&tmux, "session", unnamed["sessionId"].as_str().unwrap()), "1");
 }
 
 #[test]
