@@ -51,7 +51,7 @@ const NEW_WINDOW: [&str; 6] = [
 /// What `split_window` reads of the new pane.
 const NEW_PANE: [&str; 4] = ["pane_id", "window_id", "pane_width", "pane_height"];
 /// Where the pane to split sits.
-const PLACE: [&str; 2] = ["window_id", "pane_index"];
+const PLACE: [&str; 3] = ["pane_id", "window_id", "pane_index"];
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
 
 /// What a new pane starts with: its directory, environment and command words.
@@ -369,17 +369,26 @@ async fn free_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, To
         .arg("-p")
         .arg("-t")
         .arg(session.to_string())
-        .arg("#{base-index}");
+        .arg("#{session_id} #{base-index}");
     let used = ReadCommand::new(ReadVerb::ListWindows)
         .arg("-t")
         .arg(session.to_string())
         .arg("-F")
         .arg("#{window_index}");
     let [base, used] = gate.run_each([base, used]).await?;
-    let base: u32 = String::from_utf8_lossy(&base)
-        .trim()
-        .parse()
-        .map_err(|_| ToolError::internal("tmux printed no base-index"))?;
+    let base = String::from_utf8_lossy(&base).into_owned();
+    // display-message falls back to another session when the target is missing.
+    let base: u32 = match base.trim().split_once(' ') {
+        Some((id, base)) if id == session.to_string() => base
+            .parse()
+            .map_err(|_| ToolError::internal("tmux printed no base-index"))?,
+        _ => {
+            return Err(TmuxError::ObjectGone {
+                message: format!("can't find session: {session}"),
+            }
+            .into())
+        }
+    };
     let used: Vec<u32> = String::from_utf8_lossy(&used)
         .lines()
         .filter_map(|line| line.trim().parse().ok())
@@ -518,6 +527,13 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
             .arg(record_format(&PLACE));
         let place = String::from_utf8_lossy(&gate.run(place).await?).into_owned();
         let record = parse_one("display-message", &PLACE, &place)?;
+        // display-message falls back to another pane when the target is missing.
+        if record.text("pane_id")? != target.to_string() {
+            return Err(TmuxError::ObjectGone {
+                message: format!("can't find pane: {target}"),
+            }
+            .into());
+        }
         let window: crate::tmux::WindowId = crate::tools::objects::checked(record.text("window_id")?)?;
         let index = int(record.int("pane_index")?)?;
         // tmux puts the new pane right after the pane split, or right before it.

@@ -301,8 +301,16 @@ fn targets_are_ids_and_bad_places_are_refused_before_anything_changes() {
         tmux.tmux(&["list-panes", "-a", "-F", "#{session_name} #{window_name} #{pane_id}"]),
         before
     );
-    let missing = client.call("create_window", json!({"session_id": "$99"}));
-    assert_eq!(missing["_meta"]["paneward/error"]["kind"], json!("notFound"), "{missing}");
+    for (tool, arguments) in [
+        ("create_window", json!({"session_id": "$99"})),
+        ("split_window", json!({"pane_id": "%99"})),
+        ("rename_session", json!({"session_id": "$99", "name": "x"})),
+        ("rename_window", json!({"window_id": "@99", "name": "x"})),
+        ("set_pane_title", json!({"pane_id": "%99", "title": "x"})),
+    ] {
+        let missing = client.call(tool, arguments);
+        assert_eq!(missing["_meta"]["paneward/error"]["kind"], json!("notFound"), "{tool}: {missing}");
+    }
 }
 
 #[test]
