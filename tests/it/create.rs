@@ -126,7 +126,7 @@ fn format_text_in_names_titles_and_directories_never_runs_or_expands() {
     // The server does run jobs: a control job started last finishes, and none of ours
     // ever ran.
     tmux.tmux(&["display-message", "-p", &job("control")]);
-    wait_for("the control job", || (!files_in(&scratch).is_empty()).then_some(()));
+    wait_for("the control job", || files_in(&scratch).contains(&"control".to_string()).then_some(()));
     let files = files_in(&scratch);
     assert_eq!(files, ["#{pane_id}#S#(true)", "control"], "{files:?}");
 }
@@ -177,7 +177,7 @@ fn commands_run_without_a_shell_unless_a_shell_is_asked_for() {
     assert_eq!(scratch.read("env"), secret);
 
     // Refused before anything changes, naming the field, never repeating a value.
-    let windows = tmux.tmux(&["list-windows", "-a"]);
+    let windows = tmux.tmux(&["list-windows", "-a", "-F", "#{window_id}"]);
     let bad_name = client.call_err(
         "create_window",
         json!({"session_id": session, "environment": {"1BAD": secret}}),
@@ -193,7 +193,7 @@ fn commands_run_without_a_shell_unless_a_shell_is_asked_for() {
         json!({"session_id": session, "command": ["true"], "shell": "true"}),
     );
     assert!(both.contains("/shell") && both.contains("not both"), "{both}");
-    assert_eq!(tmux.tmux(&["list-windows", "-a"]), windows);
+    assert_eq!(tmux.tmux(&["list-windows", "-a", "-F", "#{window_id}"]), windows);
 }
 
 #[test]
@@ -276,7 +276,7 @@ fn targets_are_ids_and_bad_places_are_refused_before_anything_changes() {
     tmux.tmux(&["new-session", "-d", "-s", "alpha"]);
     tmux.tmux(&["new-session", "-d", "-s", "a_b"]);
     let mut client = tmux.paneward();
-    let before = tmux.tmux(&["list-panes", "-a", "-F", "#{session_name} #{window_name} #{pane_id}"]);
+    let before = tmux.tmux(&["list-panes", "-a", "-F", "#{session_name} #{window_id} #{pane_id}"]);
     for (tool, arguments, field) in [
         ("create_window", json!({"session_id": "alp"}), "/session_id"),
         ("create_window", json!({"session_id": "alpha:"}), "/session_id"),
@@ -298,7 +298,7 @@ fn targets_are_ids_and_bad_places_are_refused_before_anything_changes() {
     let duplicate = client.call_err("create_session", json!({"name": "a.b"}));
     assert!(duplicate.contains("\"a_b\" exists already"), "{duplicate}");
     assert_eq!(
-        tmux.tmux(&["list-panes", "-a", "-F", "#{session_name} #{window_name} #{pane_id}"]),
+        tmux.tmux(&["list-panes", "-a", "-F", "#{session_name} #{window_id} #{pane_id}"]),
         before
     );
     for (tool, arguments) in [
