@@ -79,7 +79,7 @@ impl Spawn {
             check_directory(directory)?;
         }
         let asked_shell = shell.is_some();
-        let mut words = match (command.is_empty(), shell) {
+        let words = match (command.is_empty(), shell) {
             (false, Some(_)) => {
                 return Err(ToolError::invalid_argument(
                     "/shell",
@@ -103,7 +103,10 @@ impl Spawn {
             }
         }
         if words.first().is_some_and(String::is_empty) {
-            return Err(ToolError::invalid_argument("/command/0", "the program must not be empty"));
+            return Err(ToolError::invalid_argument(
+                "/command/0",
+                "the program must not be empty",
+            ));
         }
         let mut environment = environment;
         environment.sort();
@@ -133,7 +136,7 @@ impl Spawn {
         Ok(Self {
             directory,
             environment,
-            words: std::mem::take(&mut words),
+            words,
             shell: asked_shell,
         })
     }
@@ -229,8 +232,13 @@ fn int(value: i64) -> Result<u32, ToolError> {
 }
 
 /// The caller's environment as pairs.
-fn pairs<V: std::ops::Deref<Target = String>>(environment: std::collections::HashMap<String, V>) -> Vec<(String, String)> {
-    environment.into_iter().map(|(name, value)| (name, value.to_string())).collect()
+fn pairs<V: std::ops::Deref<Target = String>>(
+    environment: std::collections::HashMap<String, V>,
+) -> Vec<(String, String)> {
+    environment
+        .into_iter()
+        .map(|(name, value)| (name, value.to_string()))
+        .collect()
 }
 
 fn words<W: std::ops::Deref<Target = String>>(command: Vec<W>) -> Vec<String> {
@@ -552,7 +560,10 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
         let split = spawn.apply(split);
         let marked = mark(Owned::Pane, &format!("{window}.{new_index}"));
-        let Some(output) = gate.change_if_pane_at(target, (window, index), &[split, marked]).await? else {
+        let Some(output) = gate
+            .change_if_pane_at(target, (window, index), &[split, marked])
+            .await?
+        else {
             continue;
         };
         let output = String::from_utf8_lossy(&output).into_owned();

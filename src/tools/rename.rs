@@ -65,7 +65,8 @@ fn read(target: &str, names: &[&str]) -> ChangeCommand {
 
 /// The before and after outputs of a read, change, read list.
 fn before_after(outputs: &[Vec<u8>]) -> (String, String) {
-    let text = |index: usize| String::from_utf8_lossy(outputs.get(index).map_or(&[][..], |o| o.as_slice())).into_owned();
+    let text =
+        |index: usize| String::from_utf8_lossy(outputs.get(index).map_or(&[][..], |o| o.as_slice())).into_owned();
     (text(0), text(2))
 }
 

@@ -14,7 +14,9 @@ fn mark(tmux: &TmuxServer, level: &str, target: &str) -> String {
         "window" => ("-wqv", "@paneward_owned_window"),
         _ => ("-pqv", "@paneward_owned_pane"),
     };
-    tmux.tmux(&["show-options", flag, "-t", target, option]).trim().to_string()
+    tmux.tmux(&["show-options", flag, "-t", target, option])
+        .trim()
+        .to_string()
 }
 
 /// The names in the scratch directory, sorted.
@@ -43,7 +45,10 @@ fn create_session_is_detached_sized_marked_and_reports_the_stored_name() {
         json!({"name": "work.one:x", "window_name": "editor", "width": 100, "height": 30}),
     );
     assert_eq!(reply["name"], json!("work_one_x"), "{reply}");
-    assert_eq!((reply["width"].clone(), reply["height"].clone()), (json!(100), json!(30)));
+    assert_eq!(
+        (reply["width"].clone(), reply["height"].clone()),
+        (json!(100), json!(30))
+    );
     let (session, window, pane) = (
         reply["sessionId"].as_str().unwrap().to_string(),
         reply["windowId"].as_str().unwrap().to_string(),
@@ -109,7 +114,10 @@ fn format_text_in_names_titles_and_directories_never_runs_or_expands() {
         "rename_session",
         json!({"session_id": session, "name": format!("{}#{{session_id}}", job("rename-session"))}),
     );
-    assert_eq!(renamed["name"], json!(format!("{}#{{session_id}}", job("rename-session"))));
+    assert_eq!(
+        renamed["name"],
+        json!(format!("{}#{{session_id}}", job("rename-session")))
+    );
     let window_id = window["windowId"].as_str().unwrap();
     let renamed = client.call_ok(
         "rename_window",
@@ -121,12 +129,17 @@ fn format_text_in_names_titles_and_directories_never_runs_or_expands() {
         json!({"pane_id": pane, "title": format!("{}#{{pane_id}}", job("title"))}),
     );
     assert_eq!(titled["title"], json!(format!("{}#{{pane_id}}", job("title"))));
-    assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), format!("{}#{{pane_id}}", job("title")));
+    assert_eq!(
+        tmux.pane_value(&pane, "#{pane_title}"),
+        format!("{}#{{pane_id}}", job("title"))
+    );
 
     // The server does run jobs: a control job started last finishes, and none of ours
     // ever ran.
     tmux.tmux(&["display-message", "-p", &job("control")]);
-    wait_for("the control job", || files_in(&scratch).contains(&"control".to_string()).then_some(()));
+    wait_for("the control job", || {
+        files_in(&scratch).contains(&"control".to_string()).then_some(())
+    });
     let files = files_in(&scratch);
     assert_eq!(files, ["#{pane_id}#S#(true)", "control"], "{files:?}");
 }
@@ -161,7 +174,9 @@ fn commands_run_without_a_shell_unless_a_shell_is_asked_for() {
         json!({"pane_id": cat, "command": ["sh", "-c", "printf '%s|' \"$@\" > \"$0\"", out, "$HOME", "a;b", "#{pane_id}"]}),
     );
     assert!(argv["paneId"].as_str().unwrap().starts_with('%'));
-    wait_for("the argument vector", || (!scratch.read("argv").is_empty()).then_some(()));
+    wait_for("the argument vector", || {
+        (!scratch.read("argv").is_empty()).then_some(())
+    });
     assert_eq!(scratch.read("argv"), "$HOME|a;b|#{pane_id}|");
 
     // `shell` is a shell line, with the environment given; the value is never echoed.
@@ -182,7 +197,10 @@ fn commands_run_without_a_shell_unless_a_shell_is_asked_for() {
         "create_window",
         json!({"session_id": session, "environment": {"1BAD": secret}}),
     );
-    assert!(bad_name.contains("/environment") && !bad_name.contains(secret), "{bad_name}");
+    assert!(
+        bad_name.contains("/environment") && !bad_name.contains(secret),
+        "{bad_name}"
+    );
     let nul = client.call_err(
         "create_window",
         json!({"session_id": session, "environment": {"OK": "a\u{0}b"}}),
@@ -204,9 +222,16 @@ fn create_window_leaves_the_view_alone_and_marks_the_window_and_its_pane() {
     let current = tmux.pane_value("main", "#{window_id}");
     let made = client.call_ok("create_window", json!({"session_id": session, "name": "w"}));
     assert_eq!(made["index"], json!(1));
-    assert_eq!(tmux.pane_value("main", "#{window_id}"), current, "the session stayed where it was");
+    assert_eq!(
+        tmux.pane_value("main", "#{window_id}"),
+        current,
+        "the session stayed where it was"
+    );
     let (window, pane) = (made["windowId"].as_str().unwrap(), made["paneId"].as_str().unwrap());
-    assert_eq!((mark(&tmux, "window", window), mark(&tmux, "pane", pane)), ("1".into(), "1".into()));
+    assert_eq!(
+        (mark(&tmux, "window", window), mark(&tmux, "pane", pane)),
+        ("1".into(), "1".into())
+    );
     assert_eq!(mark(&tmux, "window", &current), "");
     assert_eq!((made["width"].clone(), made["height"].clone()), (json!(80), json!(24)));
 
@@ -215,14 +240,20 @@ fn create_window_leaves_the_view_alone_and_marks_the_window_and_its_pane() {
     assert_eq!(at["index"], json!(5));
     assert_eq!(mark(&tmux, "pane", at["paneId"].as_str().unwrap()), "1");
     let taken = client.call_err("create_window", json!({"session_id": session, "index": 5}));
-    assert!(taken.contains("/index") && taken.contains("nothing was created"), "{taken}");
+    assert!(
+        taken.contains("/index") && taken.contains("nothing was created"),
+        "{taken}"
+    );
     tmux.tmux(&["set-option", "-t", "main", "base-index", "3"]);
     let next = client.call_ok("create_window", json!({"session_id": session}));
     assert_eq!(next["index"], json!(3));
 
     // select: true switches the session to it.
     let selected = client.call_ok("create_window", json!({"session_id": session, "select": true}));
-    assert_eq!(tmux.pane_value("main", "#{window_id}"), selected["windowId"].as_str().unwrap());
+    assert_eq!(
+        tmux.pane_value("main", "#{window_id}"),
+        selected["windowId"].as_str().unwrap()
+    );
 }
 
 #[test]
@@ -237,11 +268,21 @@ fn split_window_places_sizes_and_marks_only_the_new_pane_without_taking_focus() 
     );
     let new = right["paneId"].as_str().unwrap();
     assert_eq!(right["splitPaneId"], json!(second));
-    assert_eq!(right["width"], json!(tmux.pane_value(new, "#{pane_width}").parse::<i64>().unwrap()));
-    assert_eq!(tmux.pane_value(new, "#{pane_width}"), "20", "25% of the 80 columns of the pane split");
+    assert_eq!(
+        right["width"],
+        json!(tmux.pane_value(new, "#{pane_width}").parse::<i64>().unwrap())
+    );
+    assert_eq!(
+        tmux.pane_value(new, "#{pane_width}"),
+        "20",
+        "25% of the 80 columns of the pane split"
+    );
     assert_eq!(tmux.pane_value(&first, "#{pane_active}"), "1", "focus stayed");
     assert_eq!(mark(&tmux, "pane", new), "1");
-    assert_eq!((mark(&tmux, "pane", &first), mark(&tmux, "pane", &second)), (String::new(), String::new()));
+    assert_eq!(
+        (mark(&tmux, "pane", &first), mark(&tmux, "pane", &second)),
+        (String::new(), String::new())
+    );
 
     let above = client.call_ok(
         "split_window",
@@ -250,7 +291,11 @@ fn split_window_places_sizes_and_marks_only_the_new_pane_without_taking_focus() 
     let above = above["paneId"].as_str().unwrap();
     assert_eq!(tmux.pane_value(above, "#{pane_height}"), "4");
     assert_eq!(mark(&tmux, "pane", above), "1");
-    assert_eq!(mark(&tmux, "pane", &second), "", "the pane split before it is not marked");
+    assert_eq!(
+        mark(&tmux, "pane", &second),
+        "",
+        "the pane split before it is not marked"
+    );
     let marked: Vec<String> = tmux
         .tmux(&["list-panes", "-F", "#{pane_id}=#{@paneward_owned_pane}", "-t", "main:0"])
         .lines()
@@ -258,7 +303,12 @@ fn split_window_places_sizes_and_marks_only_the_new_pane_without_taking_focus() 
         .collect();
     assert_eq!(
         marked,
-        [format!("{first}="), format!("{above}=1"), format!("{second}="), format!("{new}=1")]
+        [
+            format!("{first}="),
+            format!("{above}=1"),
+            format!("{second}="),
+            format!("{new}=1")
+        ]
     );
 
     let both = client.call_err(
@@ -267,7 +317,10 @@ fn split_window_places_sizes_and_marks_only_the_new_pane_without_taking_focus() 
     );
     assert!(both.contains("/size_percent"), "{both}");
     let selected = client.call_ok("split_window", json!({"pane_id": first, "select": true}));
-    assert_eq!(tmux.pane_value(selected["paneId"].as_str().unwrap(), "#{pane_active}"), "1");
+    assert_eq!(
+        tmux.pane_value(selected["paneId"].as_str().unwrap(), "#{pane_active}"),
+        "1"
+    );
 }
 
 #[test]
@@ -281,11 +334,27 @@ fn targets_are_ids_and_bad_places_are_refused_before_anything_changes() {
         ("create_window", json!({"session_id": "alp"}), "/session_id"),
         ("create_window", json!({"session_id": "alpha:"}), "/session_id"),
         ("split_window", json!({"pane_id": "main:0.0"}), "/pane_id"),
-        ("rename_session", json!({"session_id": "alp", "name": "x"}), "/session_id"),
-        ("rename_window", json!({"window_id": "main:0", "name": "x"}), "/window_id"),
+        (
+            "rename_session",
+            json!({"session_id": "alp", "name": "x"}),
+            "/session_id",
+        ),
+        (
+            "rename_window",
+            json!({"window_id": "main:0", "name": "x"}),
+            "/window_id",
+        ),
         ("set_pane_title", json!({"pane_id": "{last}", "title": "x"}), "/pane_id"),
-        ("create_session", json!({"name": "x", "start_directory": "/no/such/directory"}), "/start_directory"),
-        ("create_session", json!({"name": "x", "start_directory": "relative/dir"}), "/start_directory"),
+        (
+            "create_session",
+            json!({"name": "x", "start_directory": "/no/such/directory"}),
+            "/start_directory",
+        ),
+        (
+            "create_session",
+            json!({"name": "x", "start_directory": "relative/dir"}),
+            "/start_directory",
+        ),
         ("create_session", json!({"name": ""}), "/name"),
         ("create_session", json!({"name": "main"}), "/name"),
         ("create_session", json!({"name": "line\nbreak"}), "/name"),
@@ -309,7 +378,11 @@ fn targets_are_ids_and_bad_places_are_refused_before_anything_changes() {
         ("set_pane_title", json!({"pane_id": "%99", "title": "x"})),
     ] {
         let missing = client.call(tool, arguments);
-        assert_eq!(missing["_meta"]["paneward/error"]["kind"], json!("notFound"), "{tool}: {missing}");
+        assert_eq!(
+            missing["_meta"]["paneward/error"]["kind"],
+            json!("notFound"),
+            "{tool}: {missing}"
+        );
     }
 }
 
@@ -322,7 +395,10 @@ fn renames_and_titles_report_what_was_there_before() {
     let window = tmux.pane_value(&pane, "#{window_id}");
 
     let renamed = client.call_ok("rename_session", json!({"session_id": session, "name": "a.b"}));
-    assert_eq!(renamed, json!({"sessionId": session, "previousName": "main", "name": "a_b"}));
+    assert_eq!(
+        renamed,
+        json!({"sessionId": session, "previousName": "main", "name": "a_b"})
+    );
     let renamed = client.call_ok("rename_window", json!({"window_id": window, "name": "editor"}));
     assert_eq!(renamed["previousAutomaticRename"], json!(true), "{renamed}");
     assert_eq!(renamed["name"], json!("editor"));
@@ -336,10 +412,20 @@ fn renames_and_titles_report_what_was_there_before() {
     let other = tmux.split(&pane, "-h", "/bin/sh");
     let before = tmux.pane_value(&other, "#{pane_title}");
     let titled = client.call_ok("set_pane_title", json!({"pane_id": other, "title": "build"}));
-    assert_eq!(titled, json!({"paneId": other, "previousTitle": before, "title": "build"}));
-    assert_eq!(tmux.pane_value(&pane, "#{pane_active}"), "1", "setting a title selects nothing");
+    assert_eq!(
+        titled,
+        json!({"paneId": other, "previousTitle": before, "title": "build"})
+    );
+    assert_eq!(
+        tmux.pane_value(&pane, "#{pane_active}"),
+        "1",
+        "setting a title selects nothing"
+    );
     let cleared = client.call_ok("set_pane_title", json!({"pane_id": other, "title": ""}));
-    assert_eq!((cleared["previousTitle"].clone(), cleared["title"].clone()), (json!("build"), json!("")));
+    assert_eq!(
+        (cleared["previousTitle"].clone(), cleared["title"].clone()),
+        (json!("build"), json!(""))
+    );
     let control = client.call_err("set_pane_title", json!({"pane_id": other, "title": "a\u{7}b"}));
     assert!(control.contains("/title") && control.contains("control"), "{control}");
 }
