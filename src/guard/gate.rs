@@ -280,8 +280,9 @@ impl<'a> ChangeGate<'a> {
     }
 
     /// Runs `commands` in one tmux step only if, at that moment, `pane` is still the
-    /// pane at `index` in `window` (where paneward read it). Returns their output, or
-    /// `None` when the pane had moved and nothing ran. Lets a command list name a pane by
+    /// pane at `index` in `window` and the window is still zoomed or not as `zoomed`
+    /// says (as paneward read them). Returns their output, or `None` when something had
+    /// changed and nothing ran. Lets a command list name a pane by
     /// its position (a new pane has no id before it exists) without marking another pane
     /// if someone moved panes between the reading and the list. The condition holds ids
     /// and numbers only; the commands travel as one sensitive argument.
@@ -291,10 +292,13 @@ impl<'a> ChangeGate<'a> {
     pub async fn change_if_pane_at(
         &self,
         pane: PaneId,
-        (window, index): (WindowId, u32),
+        (window, index, zoomed): (WindowId, u32, bool),
         commands: &[ChangeCommand],
     ) -> Result<Option<Vec<u8>>, TmuxError> {
-        let condition = format!("#{{&&:#{{==:#{{window_id}},{window}}},#{{==:#{{pane_index}},{index}}}}}");
+        let zoomed = u8::from(zoomed);
+        let condition = format!(
+            "#{{&&:#{{==:#{{window_id}},{window}}},#{{&&:#{{==:#{{pane_index}},{index}}},#{{==:#{{window_zoomed_flag}},{zoomed}}}}}}}"
+        );
         let inner: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
         let guarded = Command::new("if-shell")
             .arg("-F")

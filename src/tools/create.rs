@@ -51,7 +51,7 @@ const NEW_WINDOW: [&str; 6] = [
 /// What `split_window` reads of the new pane.
 const NEW_PANE: [&str; 4] = ["pane_id", "window_id", "pane_width", "pane_height"];
 /// Where the pane to split sits.
-const PLACE: [&str; 3] = ["pane_id", "window_id", "pane_index"];
+const PLACE: [&str; 4] = ["pane_id", "window_id", "pane_index", "window_zoomed_flag"];
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
 
 /// What a new pane starts with: its directory, environment and command words.
@@ -544,6 +544,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         }
         let window: crate::tmux::WindowId = crate::tools::objects::checked(record.text("window_id")?)?;
         let index = int(record.int("pane_index")?)?;
+        let zoomed = record.flag("window_zoomed_flag")?;
         // tmux puts the new pane right after the pane split, or right before it.
         let new_index = if before { index } else { index + 1 };
         let mut split = ChangeCommand::new(ChangeVerb::SplitWindow);
@@ -557,11 +558,17 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         if let Some(size) = &size {
             split = split.arg("-l").arg(size.as_str());
         }
+        if zoomed {
+            // tmux unzooms a window to split it; -Z zooms it again afterwards (on the
+            // active pane: the one zoomed before, unless `select`). Without zoom, -Z
+            // would zoom the window, so it is given only to a zoomed one.
+            split = split.arg("-Z");
+        }
         split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
         let split = spawn.apply(split);
         let marked = mark(Owned::Pane, &format!("{window}.{new_index}"));
         let Some(output) = gate
-            .change_if_pane_at(target, (window, index), &[split, marked])
+            .change_if_pane_at(target, (window, index, zoomed), &[split, marked])
             .await?
         else {
             continue;
