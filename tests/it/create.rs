@@ -429,3 +429,51 @@ fn renames_and_titles_report_what_was_there_before() {
     let control = client.call_err("set_pane_title", json!({"pane_id": other, "title": "a\u{7}b"}));
     assert!(control.contains("/title") && control.contains("control"), "{control}");
 }
+
+#[test]
+fn environment_values_and_command_words_stay_out_of_errors_and_logs() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let log = scratch.path("paneward.log");
+    // paneward's own log at its most detailed (rmcp's trace level prints whole requests).
+    let mut client = crate::support::Client::spawn_with_stderr(
+        &["-L", &tmux.name],
+        &[("PANEWARD_LOG", "trace,rmcp=warn")],
+        std::process::Stdio::from(std::fs::File::create(&log).unwrap()),
+    );
+    client.initialize();
+    // A pane too small to split: tmux refuses with the command still holding the secrets.
+    let tiny = tmux
+        .tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "tiny",
+            "-x",
+            "2",
+            "-y",
+            "2",
+            "-P",
+            "-F",
+            "#{pane_id}",
+        ])
+        .trim()
+        .to_string();
+    let (secret, word) = ("value-s3cr3t", "word-s3cr3t");
+    let error = client.call_err(
+        "split_window",
+        json!({"pane_id": tiny, "command": ["printf", word], "environment": {"PW_SECRET": secret}}),
+    );
+    assert!(error.contains("no space"), "{error}");
+    let made = client.call_ok(
+        "create_window",
+        json!({"session_id": "$0", "command": ["printf", word], "environment": {"PW_SECRET": secret}}),
+    );
+    assert!(!made.to_string().contains(secret));
+    drop(client);
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.is_empty(), "the log was written");
+    for text in [&error, &logged] {
+        assert!(!text.contains(secret) && !text.contains(word), "{text}");
+    }
+}
