@@ -231,22 +231,8 @@ fn int(value: i64) -> Result<u32, ToolError> {
     u32::try_from(value).map_err(|_| ToolError::internal(format!("tmux printed {value} where a count belongs")))
 }
 
-/// The caller's environment as pairs.
-fn pairs<V: std::ops::Deref<Target = String>>(
-    environment: std::collections::HashMap<String, V>,
-) -> Vec<(String, String)> {
-    environment
-        .into_iter()
-        .map(|(name, value)| (name, value.to_string()))
-        .collect()
-}
-
-fn words<W: std::ops::Deref<Target = String>>(command: Vec<W>) -> Vec<String> {
-    command.into_iter().map(|word| word.to_string()).collect()
-}
-
-/// Creates a detached session under a temporary name, marks it, its window and its
-/// pane, and renames it to the caller's name, all in one tmux step.
+/// Creates a detached session under a random name, marks it, its window and its pane,
+/// and renames it to the caller's name (if any), all in one tmux step.
 ///
 /// # Errors
 /// Bad arguments, a duplicate name, or tmux failing.
@@ -274,9 +260,9 @@ pub async fn create_session(
     }
     let spawn = Spawn::new(
         start_directory.map(|d| d.to_string()),
-        words(command),
+        command,
         shell.map(|s| s.to_string()),
-        pairs(environment),
+        environment.into_iter().collect(),
     )?;
 
     if let Some(name) = &name {
@@ -436,9 +422,9 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     }
     let spawn = Spawn::new(
         start_directory.map(|d| d.to_string()),
-        words(command),
+        command,
         shell.map(|s| s.to_string()),
-        pairs(environment),
+        environment.into_iter().collect(),
     )?;
     let asked_index = index.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
     let mut attempt = 0;
@@ -523,9 +509,9 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
     };
     let spawn = Spawn::new(
         start_directory.map(|d| d.to_string()),
-        words(command),
+        command,
         shell.map(|s| s.to_string()),
-        pairs(environment),
+        environment.into_iter().collect(),
     )?;
     for _ in 0..CREATE_ATTEMPTS {
         let place = ReadCommand::new(ReadVerb::DisplayMessage)

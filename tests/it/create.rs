@@ -211,6 +211,11 @@ fn commands_run_without_a_shell_unless_a_shell_is_asked_for() {
         json!({"session_id": session, "command": ["true"], "shell": "true"}),
     );
     assert!(both.contains("/shell") && both.contains("not both"), "{both}");
+    let long = client.call_err(
+        "create_window",
+        json!({"session_id": session, "command": ["true", "x".repeat(70_000)]}),
+    );
+    assert!(long.contains("65536 bytes"), "{long}");
     assert_eq!(tmux.tmux(&["list-windows", "-a", "-F", "#{window_id}"]), windows);
 }
 
