@@ -150,3 +150,12 @@ pub const LAYOUT_MAX_DEPTH: usize = 64;
 pub const ARRANGE_MAX_CELLS: i64 = 10_000;
 /// The split share `move_pane` accepts, in percent of the target pane.
 pub const JOIN_MAX_PERCENT: i64 = 99;
+// Creating sessions, windows and panes.
+
+/// What a new pane is started with, all together: its command words or shell line and
+/// its environment. Generous for a command, small enough that no creation grows a
+/// command paneward writes to tmux without bound.
+pub const SPAWN_TEXT_MAX_BYTES: usize = 64 * 1024;
+/// Attempts at a creation whose place paneward chose (a free window index, a pane's
+/// position) when another client took it between paneward's reading and the creation.
+pub const CREATE_ATTEMPTS: usize = 3;

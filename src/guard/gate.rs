@@ -58,7 +58,8 @@ use std::time::Duration;
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport};
+use crate::tmux::script::command_line;
+use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
 use crate::tools::keys::KeyInput;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.
@@ -141,6 +142,10 @@ impl<'a> ReadGate<'a> {
         self.app.backend.tmux().run_each(commands.map(Command::from)).await
     }
 }
+
+/// Printed by [`ChangeGate::change_if_pane_at`] when the pane had moved; paneward's own
+/// constant, never caller text.
+const PANE_MOVED: &str = "paneward-pane-moved";
 
 /// A command that changes tmux but neither types into a pane nor ends anything: those
 /// go through [`ChangeGate::deliver`] and `EndGate` only. Built from a [`ChangeVerb`].
@@ -296,6 +301,41 @@ impl<'a> ChangeGate<'a> {
     /// screen is cleared and its modes reset; nothing reaches the pane's program.
     pub fn reset_screen(pane: PaneId) -> ChangeCommand {
         ChangeCommand(super::input::reset_screen_command(pane))
+    }
+
+    /// Runs `commands` in one tmux step only if, at that moment, `pane` is still the
+    /// pane at `index` in `window` and the window is still zoomed or not as `zoomed`
+    /// says (as paneward read them). Returns their output, or `None` when something had
+    /// changed and nothing ran. Lets a command list name a pane by
+    /// its position (a new pane has no id before it exists) without marking another pane
+    /// if someone moved panes between the reading and the list. The condition holds ids
+    /// and numbers only; the commands travel as one sensitive argument.
+    ///
+    /// # Errors
+    /// tmux failed, or one of `commands` failed (the rest did not run).
+    pub async fn change_if_pane_at(
+        &self,
+        pane: PaneId,
+        (window, index, zoomed): (WindowId, u32, bool),
+        commands: &[ChangeCommand],
+    ) -> Result<Option<Vec<u8>>, TmuxError> {
+        let zoomed = u8::from(zoomed);
+        let condition = format!(
+            "#{{&&:#{{==:#{{window_id}},{window}}},#{{&&:#{{==:#{{pane_index}},{index}}},#{{==:#{{window_zoomed_flag}},{zoomed}}}}}}}"
+        );
+        let inner: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
+        let guarded = Command::new("if-shell")
+            .arg("-F")
+            .arg("-t")
+            .arg(pane.to_string())
+            .arg(condition)
+            .sensitive_arg(command_line(&inner))
+            .arg(format!("display-message -p {PANE_MOVED}"));
+        let output = self.read.app.backend.tmux().run(guarded).await?;
+        if String::from_utf8_lossy(&output).trim() == PANE_MOVED {
+            return Ok(None);
+        }
+        Ok(Some(output))
     }
 
     /// The command that scrolls `pane`'s copy mode up `lines` lines (a copy-mode

@@ -31,6 +31,14 @@ const FREE_TEXT: [&str; 10] = [
     "socket_path",
 ];
 
+/// `text` written so that tmux's format expansion gives it back unchanged: every `#`
+/// doubled. tmux expands the names, titles and directories that `new-session -s`,
+/// `new-window -n`, `rename-*`, `select-pane -T` and `-c` receive, where `#(…)` would
+/// run a shell command and `#{…}`, `#S` and the like would expand; `##` is one `#`.
+pub fn literal(text: &str) -> String {
+    text.replace('#', "##")
+}
+
 /// Builds a format that prints the tmux variables `names` as one record; free-text
 /// variables are printed with the two separators replaced by `?`.
 pub fn record_format(names: &[&str]) -> String {
@@ -181,6 +189,12 @@ pub fn c_escape(next: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_literal_doubles_every_hash() {
+        assert_eq!(literal("#(id) #{pane_id} #S ##"), "##(id) ##{pane_id} ##S ####");
+        assert_eq!(literal("plain"), "plain");
+    }
 
     #[test]
     fn a_value_holding_a_newline_does_not_shift_the_fields() {

@@ -18,6 +18,7 @@ mod contract;
 mod control;
 mod control_sessions;
 mod copy_mode;
+mod create;
 mod errors;
 mod gates;
 mod generated;

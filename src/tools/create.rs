@@ -1,0 +1,576 @@
+//! `create_session`, `create_window`, `split_window`: making what an agent works in.
+//!
+//! - **Data, not formats.** tmux expands formats in session and window names and in
+//!   start directories, where `#(…)` runs a shell command; they travel through
+//!   [`literal`]. A start directory must exist (tmux silently starts elsewhere).
+//! - **No shell unless asked.** tmux runs a command of one word through `sh -c` and one
+//!   of two or more words with `execvp`, so a one-word `command` is started through
+//!   `env`, which executes it directly. `shell` is the one way to ask for a shell.
+//! - **Nobody's view changes.** Sessions are created detached, windows and panes with
+//!   `-d` unless the caller asks to select them.
+//! - **Marked in the same step.** Everything created carries its ownership mark
+//!   (`guard::owner`), set in the command list that creates it. tmux gives a new object
+//!   no id before it exists and updates the list's current target only for an object
+//!   that takes focus, so the list names it by a place paneward chose: a session by a
+//!   random name (renamed to the caller's, if any, at the end of the list), a window by
+//!   a free index, a new pane by its position beside the pane split, checked inside
+//!   tmux to be unchanged since paneward read it.
+
+use std::path::Path;
+
+use crate::call::error::ToolError;
+use crate::generated::types::{
+    CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
+    SplitWindowInputDirection, SplitWindowOutput,
+};
+use crate::guard::owner::{Owned, OWNED_VALUE};
+use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
+use crate::tmux::format::{literal, parse_one, parse_records, record_format};
+use crate::tmux::script::random_hex128;
+use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
+use crate::tools::args;
+use crate::tools::objects::echo;
+use crate::tools::rename::{check_name, stored_session_name};
+
+/// Prefixed to a one-word command: `env` executes its argument without a shell, and
+/// makes the word count two, which tmux runs with `execvp` rather than `sh -c`.
+const WITHOUT_SHELL: [&str; 2] = ["/usr/bin/env", "--"];
+
+/// What `create_session` reads of the new session (its window and pane are the first).
+const NEW_SESSION: [&str; 5] = ["session_id", "window_id", "pane_id", "window_width", "window_height"];
+/// What `create_window` reads of the new window.
+const NEW_WINDOW: [&str; 6] = [
+    "window_id",
+    "window_index",
+    "window_name",
+    "pane_id",
+    "window_width",
+    "window_height",
+];
+/// What `split_window` reads of the new pane.
+const NEW_PANE: [&str; 4] = ["pane_id", "window_id", "pane_width", "pane_height"];
+/// Where the pane to split sits.
+const PLACE: [&str; 4] = ["pane_id", "window_id", "pane_index", "window_zoomed_flag"];
+const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
+
+/// What a new pane starts with: its directory, environment and command words.
+struct Spawn {
+    directory: Option<String>,
+    environment: Vec<(String, String)>,
+    words: Vec<String>,
+    /// The words are one shell line, which tmux runs with `sh -c`.
+    shell: bool,
+}
+
+impl Spawn {
+    /// Checks the caller's start options; nothing reaches tmux before they pass.
+    ///
+    /// # Errors
+    /// A directory that is not an existing absolute one, `command` with `shell`, an
+    /// empty program, a NUL, a malformed variable name, or too much text in all.
+    fn new(
+        directory: Option<String>,
+        command: Vec<String>,
+        shell: Option<String>,
+        environment: Vec<(String, String)>,
+    ) -> Result<Self, ToolError> {
+        if let Some(directory) = &directory {
+            check_directory(directory)?;
+        }
+        let asked_shell = shell.is_some();
+        let words = match (command.is_empty(), shell) {
+            (false, Some(_)) => {
+                return Err(ToolError::invalid_argument(
+                    "/shell",
+                    "give command (run without a shell) or shell, not both",
+                ))
+            }
+            (true, Some(line)) => {
+                if line.contains('\0') {
+                    return Err(ToolError::invalid_argument("/shell", "must not contain NUL"));
+                }
+                vec![line]
+            }
+            (_, None) => command,
+        };
+        for (index, word) in words.iter().enumerate() {
+            if word.contains('\0') {
+                return Err(ToolError::invalid_argument(
+                    &format!("/command/{index}"),
+                    "must not contain NUL",
+                ));
+            }
+        }
+        if words.first().is_some_and(String::is_empty) {
+            return Err(ToolError::invalid_argument(
+                "/command/0",
+                "the program must not be empty",
+            ));
+        }
+        let mut environment = environment;
+        environment.sort();
+        for (name, value) in &environment {
+            if !is_variable_name(name) {
+                return Err(ToolError::invalid_argument(
+                    "/environment",
+                    format!("{} is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", echo(name)),
+                ));
+            }
+            if value.contains('\0') {
+                // The value is never repeated, not even here.
+                return Err(ToolError::invalid_argument(
+                    &format!("/environment/{name}"),
+                    "must not contain NUL",
+                ));
+            }
+        }
+        let total: usize = words.iter().map(String::len).sum::<usize>()
+            + environment.iter().map(|(n, v)| n.len() + v.len() + 1).sum::<usize>();
+        if total > SPAWN_TEXT_MAX_BYTES {
+            return Err(ToolError::invalid_argument(
+                "",
+                format!("command, shell and environment together must stay within {SPAWN_TEXT_MAX_BYTES} bytes"),
+            ));
+        }
+        Ok(Self {
+            directory,
+            environment,
+            words,
+            shell: asked_shell,
+        })
+    }
+
+    /// Appends `-c`, `-e` and the command words (after `--`) to a creating command.
+    fn apply(&self, mut command: ChangeCommand) -> ChangeCommand {
+        if let Some(directory) = &self.directory {
+            command = command.arg("-c").arg(literal(directory));
+        }
+        for (name, value) in &self.environment {
+            command = command.arg("-e").sensitive_arg(format!("{name}={value}"));
+        }
+        if self.words.is_empty() {
+            return command;
+        }
+        command = command.arg("--");
+        if self.words.len() == 1 && !self.shell {
+            for word in WITHOUT_SHELL {
+                command = command.arg(word);
+            }
+        }
+        for word in &self.words {
+            // A command line may hold a secret as well as a variable may.
+            command = command.sensitive_arg(word.as_str());
+        }
+        command
+    }
+}
+
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// # Errors
+/// A relative path, a control character, or no directory there.
+fn check_directory(directory: &str) -> Result<(), ToolError> {
+    if directory.chars().any(char::is_control) {
+        return Err(ToolError::invalid_argument(
+            "/start_directory",
+            "must not contain control characters",
+        ));
+    }
+    let path = Path::new(directory);
+    if !path.is_absolute() {
+        return Err(ToolError::invalid_argument(
+            "/start_directory",
+            "must be an absolute path (tmux would resolve a relative one against its own directory)",
+        ));
+    }
+    if !path.is_dir() {
+        return Err(ToolError::invalid_argument(
+            "/start_directory",
+            format!(
+                "no directory {} exists (tmux would silently start the pane elsewhere); nothing was created",
+                echo(directory)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The command that marks the object `target` names as paneward's.
+fn mark(kind: Owned, target: &str) -> ChangeCommand {
+    let mut command = ChangeCommand::new(ChangeVerb::SetOption);
+    if let Some(flag) = kind.level_flag() {
+        command = command.arg(flag);
+    }
+    command.arg("-t").arg(target).arg(kind.option()).arg(OWNED_VALUE)
+}
+
+fn list_sessions() -> ReadCommand {
+    ReadCommand::new(ReadVerb::ListSessions)
+        .arg("-F")
+        .arg(record_format(&SESSION_NAMES))
+}
+
+/// `(id, name)` of every session.
+fn session_names(output: &[u8]) -> Result<Vec<(String, String)>, ToolError> {
+    let text = String::from_utf8_lossy(output);
+    let records = parse_records("list-sessions", &SESSION_NAMES, &text)?;
+    Ok(records
+        .iter()
+        .map(|r| Ok((r.text("session_id")?.to_string(), r.text("session_name")?.to_string())))
+        .collect::<Result<Vec<_>, TmuxError>>()?)
+}
+
+fn int(value: i64) -> Result<u32, ToolError> {
+    u32::try_from(value).map_err(|_| ToolError::internal(format!("tmux printed {value} where a count belongs")))
+}
+
+/// Creates a detached session under a random name, marks it, its window and its pane,
+/// and renames it to the caller's name (if any), all in one tmux step.
+///
+/// # Errors
+/// Bad arguments, a duplicate name, or tmux failing.
+pub async fn create_session(
+    gate: &ChangeGate<'_>,
+    input: CreateSessionInput,
+) -> Result<CreateSessionOutput, ToolError> {
+    let CreateSessionInput {
+        name,
+        window_name,
+        start_directory,
+        command,
+        shell,
+        environment,
+        width,
+        height,
+    } = input;
+    let name = name.map(|n| n.to_string());
+    if let Some(name) = &name {
+        check_name("/name", name)?;
+    }
+    let window_name = window_name.map(|n| n.to_string());
+    if let Some(window_name) = &window_name {
+        check_name("/window_name", window_name)?;
+    }
+    let spawn = Spawn::new(
+        start_directory.map(|d| d.to_string()),
+        command,
+        shell.map(|s| s.to_string()),
+        environment.into_iter().collect(),
+    )?;
+
+    if let Some(name) = &name {
+        // tmux refuses a duplicate only when renaming, after the session exists under
+        // its temporary name: refuse it here first, as tmux will store the name.
+        let stored = stored_session_name(name);
+        let existing = session_names(&gate.run(list_sessions()).await?)?;
+        if existing.iter().any(|(_, n)| *n == stored) {
+            return Err(duplicate(&stored));
+        }
+    }
+
+    // Without a name the session keeps a short random one of paneward's (tmux refuses
+    // it, before creating anything, in the unlikely case it is taken).
+    let temporary = match name {
+        Some(_) => format!("paneward-new-{}", random_hex128()),
+        None => format!("paneward-{}", &random_hex128()[..8]),
+    };
+    // `=` matches the name exactly; the `:` makes it a session in a pane target.
+    let handle = format!("={temporary}:");
+    let mut create = ChangeCommand::new(ChangeVerb::NewSession)
+        .arg("-d")
+        .arg("-s")
+        .arg(temporary.as_str());
+    if let Some(window_name) = &window_name {
+        create = create.arg("-n").arg(literal(window_name));
+    }
+    if let Some(width) = width {
+        create = create.arg("-x").arg(width.to_string());
+    }
+    if let Some(height) = height {
+        create = create.arg("-y").arg(height.to_string());
+    }
+    create = create.arg("-P").arg("-F").arg(record_format(&NEW_SESSION));
+    let create = spawn.apply(create);
+    let mut commands = vec![
+        create,
+        mark(Owned::Session, &handle),
+        mark(Owned::Window, &handle),
+        mark(Owned::Pane, &handle),
+    ];
+    if let Some(name) = &name {
+        commands.push(
+            ChangeCommand::new(ChangeVerb::RenameSession)
+                .arg("-t")
+                .arg(handle.as_str())
+                .arg("--")
+                .arg(literal(name)),
+        );
+    }
+    commands.push(list_sessions().into());
+    let outputs = gate.change_all(&commands).await.map_err(|error| {
+        if error.to_string().contains("duplicate session") {
+            ToolError::new(
+                crate::call::error::ToolErrorKind::Refused,
+                format!(
+                    "another session took the name {} while paneward created this one; the new session is left named {temporary}, marked as paneward's: rename it with rename_session or end it with kill_session",
+                    echo(&stored_session_name(name.as_deref().unwrap_or_default()))
+                ),
+            )
+        } else {
+            error.into()
+        }
+    })?;
+    let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
+    let record = parse_one("new-session", &NEW_SESSION, &created)?;
+    let session_id = record.text("session_id")?.to_string();
+    let sessions = session_names(outputs.last().map_or(&[][..], |o| o.as_slice()))?;
+    let stored = sessions
+        .into_iter()
+        .find(|(id, _)| *id == session_id)
+        .map(|(_, n)| n)
+        .ok_or_else(|| ToolError::internal(format!("session {session_id} was created but is not listed")))?;
+    Ok(CreateSessionOutput {
+        session_id,
+        name: stored,
+        window_id: record.text("window_id")?.to_string(),
+        pane_id: record.text("pane_id")?.to_string(),
+        width: record.int("window_width")?,
+        height: record.int("window_height")?,
+    })
+}
+
+fn duplicate(stored: &str) -> ToolError {
+    ToolError::invalid_argument(
+        "/name",
+        format!(
+            "a session named {} exists already (tmux turns . and : into _); nothing was created",
+            echo(stored)
+        ),
+    )
+}
+
+/// The lowest window index at or above `base-index` that no window of `session` uses:
+/// where tmux itself would put a new window.
+async fn free_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, ToolError> {
+    let base = ReadCommand::new(ReadVerb::DisplayMessage)
+        .arg("-p")
+        .arg("-t")
+        .arg(session.to_string())
+        .arg("#{session_id} #{base-index}");
+    let used = ReadCommand::new(ReadVerb::ListWindows)
+        .arg("-t")
+        .arg(session.to_string())
+        .arg("-F")
+        .arg("#{window_index}");
+    let [base, used] = gate.run_each([base, used]).await?;
+    let base = String::from_utf8_lossy(&base).into_owned();
+    // display-message falls back to another session when the target is missing.
+    let base: u32 = match base.trim().split_once(' ') {
+        Some((id, base)) if id == session.to_string() => base
+            .parse()
+            .map_err(|_| ToolError::internal("tmux printed no base-index"))?,
+        _ => {
+            return Err(TmuxError::ObjectGone {
+                message: format!("can't find session: {session}"),
+            }
+            .into())
+        }
+    };
+    let used: Vec<u32> = String::from_utf8_lossy(&used)
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect();
+    let mut index = base;
+    while used.contains(&index) {
+        index = index.saturating_add(1);
+    }
+    Ok(index)
+}
+
+fn index_taken(error: &TmuxError) -> bool {
+    let text = error.to_string();
+    text.contains("index") && text.contains("in use")
+}
+
+/// Creates a window at a free index (or the caller's), marks it and its pane there,
+/// in one tmux step.
+///
+/// # Errors
+/// Bad arguments, a missing session, a taken index, or tmux failing.
+pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
+    let CreateWindowInput {
+        session_id,
+        name,
+        start_directory,
+        command,
+        shell,
+        environment,
+        index,
+        select,
+    } = input;
+    let session = args::session_id("/session_id", &session_id)?;
+    let name = name.map(|n| n.to_string());
+    if let Some(name) = &name {
+        check_name("/name", name)?;
+    }
+    let spawn = Spawn::new(
+        start_directory.map(|d| d.to_string()),
+        command,
+        shell.map(|s| s.to_string()),
+        environment.into_iter().collect(),
+    )?;
+    let asked_index = index.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let index = match asked_index {
+            Some(index) => index,
+            None => free_index(gate, session).await?,
+        };
+        let handle = format!("{session}:{index}");
+        let mut create = ChangeCommand::new(ChangeVerb::NewWindow);
+        if !select.unwrap_or(false) {
+            create = create.arg("-d");
+        }
+        create = create.arg("-t").arg(handle.as_str());
+        if let Some(name) = &name {
+            create = create.arg("-n").arg(literal(name));
+        }
+        create = create.arg("-P").arg("-F").arg(record_format(&NEW_WINDOW));
+        let create = spawn.apply(create);
+        let commands = [create, mark(Owned::Window, &handle), mark(Owned::Pane, &handle)];
+        match gate.change_all(&commands).await {
+            Ok(outputs) => {
+                let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
+                let record = parse_one("new-window", &NEW_WINDOW, &created)?;
+                return Ok(CreateWindowOutput {
+                    window_id: record.text("window_id")?.to_string(),
+                    index: record.int("window_index")?,
+                    name: record.text("window_name")?.to_string(),
+                    pane_id: record.text("pane_id")?.to_string(),
+                    width: record.int("window_width")?,
+                    height: record.int("window_height")?,
+                });
+            }
+            Err(error) if index_taken(&error) && asked_index.is_some() => {
+                return Err(ToolError::invalid_argument(
+                    "/index",
+                    format!("session {session} already has a window at index {index}; nothing was created"),
+                ))
+            }
+            // Another client took the index paneward chose: choose again.
+            Err(error) if index_taken(&error) && attempt < CREATE_ATTEMPTS => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// Splits a pane and marks the new one, in one tmux step that runs only if the pane is
+/// still where paneward read it.
+///
+/// # Errors
+/// Bad arguments, a missing pane, no room, or tmux failing.
+pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<SplitWindowOutput, ToolError> {
+    let SplitWindowInput {
+        pane_id,
+        direction,
+        size_cells,
+        size_percent,
+        start_directory,
+        command,
+        shell,
+        environment,
+        select,
+    } = input;
+    let target = args::pane_id("/pane_id", &pane_id)?;
+    let (flag, before) = match direction.unwrap_or(SplitWindowInputDirection::Below) {
+        SplitWindowInputDirection::Below => ("-v", false),
+        SplitWindowInputDirection::Above => ("-v", true),
+        SplitWindowInputDirection::Right => ("-h", false),
+        SplitWindowInputDirection::Left => ("-h", true),
+    };
+    let size = match (size_cells, size_percent) {
+        (Some(_), Some(_)) => {
+            return Err(ToolError::invalid_argument(
+                "/size_percent",
+                "give size_cells or size_percent, not both",
+            ))
+        }
+        (Some(cells), None) => Some(cells.to_string()),
+        (None, Some(percent)) => Some(format!("{percent}%")),
+        (None, None) => None,
+    };
+    let spawn = Spawn::new(
+        start_directory.map(|d| d.to_string()),
+        command,
+        shell.map(|s| s.to_string()),
+        environment.into_iter().collect(),
+    )?;
+    for _ in 0..CREATE_ATTEMPTS {
+        let place = ReadCommand::new(ReadVerb::DisplayMessage)
+            .arg("-p")
+            .arg("-t")
+            .arg(target.to_string())
+            .arg(record_format(&PLACE));
+        let place = String::from_utf8_lossy(&gate.run(place).await?).into_owned();
+        let record = parse_one("display-message", &PLACE, &place)?;
+        // display-message falls back to another pane when the target is missing.
+        if record.text("pane_id")? != target.to_string() {
+            return Err(TmuxError::ObjectGone {
+                message: format!("can't find pane: {target}"),
+            }
+            .into());
+        }
+        let window: crate::tmux::WindowId = crate::tools::objects::checked(record.text("window_id")?)?;
+        let index = int(record.int("pane_index")?)?;
+        let zoomed = record.flag("window_zoomed_flag")?;
+        // tmux puts the new pane right after the pane split, or right before it.
+        let new_index = if before { index } else { index + 1 };
+        let mut split = ChangeCommand::new(ChangeVerb::SplitWindow);
+        if !select.unwrap_or(false) {
+            split = split.arg("-d");
+        }
+        split = split.arg("-t").arg(target.to_string()).arg(flag);
+        if before {
+            split = split.arg("-b");
+        }
+        if let Some(size) = &size {
+            split = split.arg("-l").arg(size.as_str());
+        }
+        if zoomed {
+            // tmux unzooms a window to split it; -Z zooms it again afterwards (on the
+            // active pane: the one zoomed before, unless `select`). Without zoom, -Z
+            // would zoom the window, so it is given only to a zoomed one.
+            split = split.arg("-Z");
+        }
+        split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
+        let split = spawn.apply(split);
+        let marked = mark(Owned::Pane, &format!("{window}.{new_index}"));
+        let Some(output) = gate
+            .change_if_pane_at(target, (window, index, zoomed), &[split, marked])
+            .await?
+        else {
+            continue;
+        };
+        let output = String::from_utf8_lossy(&output).into_owned();
+        let record = parse_one("split-window", &NEW_PANE, &output)?;
+        return Ok(SplitWindowOutput {
+            pane_id: record.text("pane_id")?.to_string(),
+            split_pane_id: target.to_string(),
+            window_id: record.text("window_id")?.to_string(),
+            width: record.int("pane_width")?,
+            height: record.int("pane_height")?,
+        });
+    }
+    Err(ToolError::new(
+        crate::call::error::ToolErrorKind::Refused,
+        format!("pane {target} kept moving while paneward split it ({CREATE_ATTEMPTS} attempts); nothing was created"),
+    ))
+}
