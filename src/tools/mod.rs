@@ -15,6 +15,7 @@ pub mod hooks;
 pub mod keys;
 pub mod objects;
 pub mod options;
+pub mod run;
 pub mod pane;
 pub mod search;
 pub mod send_keys;
