@@ -155,10 +155,8 @@ pub async fn get_tmux_variables(
         Some(pane) => {
             let exists = ReadCommand::new(ReadVerb::ShowOptions)
                 .arg("-p")
-                .arg("-q")
                 .arg("-t")
-                .arg(pane.to_string())
-                .arg("@paneward_no_such_option");
+                .arg(pane.to_string());
             let [_, listing] = gate.run_each([exists, display().arg("-a")]).await?;
             listing
         }

@@ -161,10 +161,23 @@ async fn check_pane(gate: &ChangeGate<'_>, pane: PaneId, force: bool) -> Result<
         .arg("-t")
         .arg(pane.to_string())
         .arg(record_format(&PANE_FIELDS));
-    let [options, described, buffers] = gate
-        .run_each([show_pane_options(pane), describe, pending_buffers()])
-        .await?;
-    let described = String::from_utf8_lossy(&described);
+    // The tail of an earlier wrapper (its status report is a `tmux` process) may still
+    // be in the foreground for a moment after its status shows; a tmux client that
+    // stays there is refused like any other program.
+    let deadline = Instant::now() + RUN_END_MARKER_GRACE;
+    let (options, described, buffers) = loop {
+        let [options, described, buffers] = gate
+            .run_each([show_pane_options(pane), describe.clone(), pending_buffers()])
+            .await?;
+        let described = String::from_utf8_lossy(&described).into_owned();
+        let wrapper_tail = parse_one("display-message", &PANE_FIELDS, &described)
+            .and_then(|record| record.text("pane_current_command").map(|program| program == "tmux"))
+            .unwrap_or(false);
+        if !wrapper_tail || Instant::now() >= deadline {
+            break (options, described, buffers);
+        }
+        tokio::time::sleep(RUN_POLL_FIRST).await;
+    };
     let record = parse_one("display-message", &PANE_FIELDS, &described)?;
     let program = record.text("pane_current_command")?;
     if !is_posix_shell(program) {
@@ -252,19 +265,17 @@ fn checked_command(command: &str) -> Result<&str, ToolError> {
 /// # Errors
 /// A missing pane, or tmux failing.
 async fn read_exit(gate: &ReadGate<'_>, job: &JobId) -> Result<Option<(i64, Option<u64>)>, ToolError> {
+    // All the pane's options: unlike one option read with -q, this fails for a pane
+    // that is gone.
     let output = gate
-        .run(
-            ReadCommand::new(ReadVerb::ShowOptions)
-                .arg("-p")
-                .arg("-q")
-                .arg("-t")
-                .arg(job.pane.to_string())
-                .arg(job.exit_option()),
-        )
+        .run(show_pane_options(job.pane))
         .await
         .map_err(|error| pane_gone(job, error))?;
     let jobs = recorded_jobs(&String::from_utf8_lossy(&output));
-    Ok(jobs.into_iter().find_map(|recorded| recorded.exit))
+    Ok(jobs
+        .into_iter()
+        .find(|recorded| recorded.random == job.random)
+        .and_then(|recorded| recorded.exit))
 }
 
 /// A missing pane, said in a job's words.
@@ -507,10 +518,10 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
         Some((status, finished_at)) => {
             let mut report = output(gate, &job, true, max_lines).await?;
             report.exit_status = Some(status);
-            // Whole seconds of tmux's clock against paneward's milliseconds: the same on
-            // every read.
-            let finished_ms = finished_at.map_or_else(now_ms, |seconds| seconds.saturating_mul(1000));
-            (report, Duration::from_millis(finished_ms.saturating_sub(started_ms)))
+            // The end is a whole second of tmux's clock, so the start is taken to the
+            // second too: the same answer on every read.
+            let finished_s = finished_at.unwrap_or_else(|| now_ms() / 1000);
+            (report, Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)))
         }
         None => {
             let mut report = output(gate, &job, false, max_lines).await?;

@@ -82,6 +82,11 @@ impl Fixture {
         // A buffer named as paneward names its own, for the buffer tools to read and paste.
         let staged = "paneward_00000000000000000000000000000000_conformance";
         tmux.tmux(&["set-buffer", "-b", staged, "conformance buffer"]);
+        // A finished run_command job, recorded as its wrapper records one.
+        let job = "0123456789abcdef0123456789abcdef";
+        tmux.tmux(&["set-option", "-p", "-t", &printer, &format!("@paneward_job_{job}"), "1000"]);
+        tmux.tmux(&["set-option", "-p", "-t", &printer, &format!("@paneward_exit_{job}"), "3 2"]);
+        let finished_job = format!("{printer}:{job}");
         let format = |target: &str, what: &str| {
             tmux.tmux(&["display-message", "-p", "-t", target, what])
                 .trim()
@@ -96,6 +101,7 @@ impl Fixture {
             ("printer_pane", printer),
             ("scratch_pane", scratch),
             ("staged_buffer", staged.to_string()),
+            ("finished_job", finished_job),
             ("missing_pane", "%999999".to_string()),
             ("missing_window", "@999999".to_string()),
             ("missing_session", "$999999".to_string()),
