@@ -434,10 +434,7 @@ mod tests {
         assert!(parse_with(&["--max-tmux-clients", "0"], &[]).is_err());
         assert_eq!(serve_config(&[], &[]).max_wait, MAX_WAIT_DEFAULT);
         assert_eq!(serve_config(&["--max-wait", "60"], &[]).max_wait.as_secs(), 60);
-        assert_eq!(
-            serve_config(&[], &[("PANEWARD_MAX_WAIT", "7")]).max_wait.as_secs(),
-            7
-        );
+        assert_eq!(serve_config(&[], &[("PANEWARD_MAX_WAIT", "7")]).max_wait.as_secs(), 7);
         assert!(parse_with(&["--max-wait", "0"], &[]).is_err());
         assert!(parse_with(&["--max-wait", "1.5"], &[]).is_err());
     }

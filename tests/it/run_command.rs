@@ -164,10 +164,7 @@ fn a_job_that_outlives_its_timeout_is_read_with_get_job_even_after_a_restart() {
     let error = client.call_err("get_job", json!({"job_id": job}));
     assert!(error.contains("holds no job"), "{error}");
     assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
-    assert_eq!(
-        tmux.tmux(&["show-options", "-p", "-t", &pane]).trim(),
-        "@keep mine"
-    );
+    assert_eq!(tmux.tmux(&["show-options", "-p", "-t", &pane]).trim(), "@keep mine");
 }
 
 #[test]
@@ -180,7 +177,10 @@ fn detach_returns_a_job_at_once_and_an_unfinished_wait_clamps_to_max_wait() {
         "run_command",
         json!({"pane_id": pane, "command": "read line; echo \"$line\"", "detach": true}),
     );
-    assert!(matches!(reply["state"].as_str(), Some("running" | "pending")), "{reply}");
+    assert!(
+        matches!(reply["state"].as_str(), Some("running" | "pending")),
+        "{reply}"
+    );
     let job = reply["jobId"].as_str().unwrap().to_string();
     let waited = client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 100}));
     assert_eq!(waited["state"], "running");
@@ -212,9 +212,13 @@ fn unknown_foreign_and_malformed_job_ids_are_refused_with_the_reason() {
     let error = client.call_err("get_job", json!({"job_id": moved}));
     assert!(error.contains("holds no job") && error.contains(&other), "{error}");
     let unknown = format!("{pane}:{}", "0".repeat(32));
-    assert!(client.call_err("get_job", json!({"job_id": unknown})).contains("holds no job"));
+    assert!(client
+        .call_err("get_job", json!({"job_id": unknown}))
+        .contains("holds no job"));
     let gone = format!("%999:{random}");
-    assert!(client.call_err("get_job", json!({"job_id": gone})).contains("no longer exists"));
+    assert!(client
+        .call_err("get_job", json!({"job_id": gone}))
+        .contains("no longer exists"));
     let error = client.call_err("get_job", json!({"job_id": "job-1"}));
     assert!(error.contains("/job_id"), "{error}");
     tmux.tmux(&["send-keys", "-t", &pane, "C-c"]);
@@ -242,7 +246,10 @@ fn the_command_text_is_in_no_process_arguments() {
         }
     }
     assert_eq!(seen, Vec::<String>::new());
-    assert!(!tmux.capture(&pane).contains(secret), "the typed line shows no command text");
+    assert!(
+        !tmux.capture(&pane).contains(secret),
+        "the typed line shows no command text"
+    );
     tmux.tmux(&["send-keys", "-t", &pane, "C-c"]);
 }
 

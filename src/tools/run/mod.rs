@@ -30,8 +30,8 @@ use crate::generated::types::{
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
 use crate::limits::{
-    RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST,
-    RUN_POLL_MAX, RUN_PROGRESS_INTERVAL, SET_BUFFER_SLICE_BYTES,
+    RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST, RUN_POLL_MAX,
+    RUN_PROGRESS_INTERVAL, SET_BUFFER_SLICE_BYTES,
 };
 use crate::tmux::format::{parse_one, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
@@ -76,7 +76,12 @@ fn timeout(field: &str, requested: Option<f64>, default: Duration, ceiling: Dura
         Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
             Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
         }
-        Some(_) => return Err(ToolError::invalid_argument(field, "must be a number of seconds, 0 or more")),
+        Some(_) => {
+            return Err(ToolError::invalid_argument(
+                field,
+                "must be a number of seconds, 0 or more",
+            ))
+        }
     };
     Ok(Timeout {
         effective: asked.min(ceiling),
@@ -227,7 +232,13 @@ fn stage_commands(job: &JobId, wrapper: &str, started_ms: u64) -> Vec<ChangeComm
         }
         let command = ChangeCommand::new(ChangeVerb::SetBuffer);
         let command = if first { command } else { command.arg("-a") };
-        commands.push(command.arg("-b").arg(job.buffer()).arg("--").sensitive_arg(&rest[..end]));
+        commands.push(
+            command
+                .arg("-b")
+                .arg(job.buffer())
+                .arg("--")
+                .sensitive_arg(&rest[..end]),
+        );
         rest = &rest[end..];
         first = false;
     }
@@ -283,7 +294,10 @@ fn pane_gone(job: &JobId, error: TmuxError) -> ToolError {
     if error.is_object_gone() {
         ToolError::new(
             ToolErrorKind::NotFound,
-            format!("pane {} of job {job} no longer exists; the job's record went with it", job.pane),
+            format!(
+                "pane {} of job {job} no longer exists; the job's record went with it",
+                job.pane
+            ),
         )
     } else {
         error.into()
@@ -521,7 +535,10 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
             // The end is a whole second of tmux's clock, so the start is taken to the
             // second too: the same answer on every read.
             let finished_s = finished_at.unwrap_or_else(|| now_ms() / 1000);
-            (report, Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)))
+            (
+                report,
+                Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)),
+            )
         }
         None => {
             let mut report = output(gate, &job, false, max_lines).await?;

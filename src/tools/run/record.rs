@@ -59,7 +59,8 @@ impl JobId {
     /// # Errors
     /// Any other form, named as `field`.
     pub fn parse(field: &str, text: &str) -> Result<Self, ToolError> {
-        let bad = || ToolError::invalid_argument(field, "must be a job id as run_command returns it (%N:<32 hex digits>)");
+        let bad =
+            || ToolError::invalid_argument(field, "must be a job id as run_command returns it (%N:<32 hex digits>)");
         let (pane, random) = text.split_once(':').ok_or_else(bad)?;
         let pane: PaneId = pane.parse().map_err(|_| bad())?;
         if random.len() != ID_HEX_DIGITS || !random.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')) {
@@ -166,7 +167,13 @@ mod tests {
         let id = JobId::new(PaneId(7));
         let parsed = JobId::parse("/job_id", &id.to_string()).unwrap();
         assert_eq!(parsed, id);
-        for bad in ["", "%7", "7:abc", "%7:ABCDEF0123456789ABCDEF0123456789", "%x:0123456789abcdef0123456789abcdef"] {
+        for bad in [
+            "",
+            "%7",
+            "7:abc",
+            "%7:ABCDEF0123456789ABCDEF0123456789",
+            "%x:0123456789abcdef0123456789abcdef",
+        ] {
             let error = JobId::parse("/job_id", bad).unwrap_err().to_string();
             assert!(error.contains("/job_id"), "{bad}: {error}");
         }
@@ -184,7 +191,9 @@ mod tests {
 
     #[test]
     fn the_options_of_a_pane_give_its_jobs() {
-        let jobs = recorded_jobs("@other 1\n@paneward_job_ab 1700000000123\n@paneward_exit_ab \"7 1700000001\"\n@paneward_job_cd 5\n");
+        let jobs = recorded_jobs(
+            "@other 1\n@paneward_job_ab 1700000000123\n@paneward_exit_ab \"7 1700000001\"\n@paneward_job_cd 5\n",
+        );
         assert_eq!(
             jobs,
             [

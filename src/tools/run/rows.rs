@@ -100,7 +100,15 @@ mod tests {
 
     #[test]
     fn the_rows_between_the_markers_are_the_output() {
-        let pane = rows(&["$  eval \"$(tmux show-buffer -b x)\"", "PWx:", "one", "", "three", "PWx.", "$ "]);
+        let pane = rows(&[
+            "$  eval \"$(tmux show-buffer -b x)\"",
+            "PWx:",
+            "one",
+            "",
+            "three",
+            "PWx.",
+            "$ ",
+        ]);
         let found = locate(&pane, "PWx:", "PWx.", false).unwrap();
         assert_eq!(found.lines, ["one", "", "three"]);
         assert!(found.ended && !found.lines_missed);

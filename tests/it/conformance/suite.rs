@@ -84,8 +84,22 @@ impl Fixture {
         tmux.tmux(&["set-buffer", "-b", staged, "conformance buffer"]);
         // A finished run_command job, recorded as its wrapper records one.
         let job = "0123456789abcdef0123456789abcdef";
-        tmux.tmux(&["set-option", "-p", "-t", &printer, &format!("@paneward_job_{job}"), "1000"]);
-        tmux.tmux(&["set-option", "-p", "-t", &printer, &format!("@paneward_exit_{job}"), "3 2"]);
+        tmux.tmux(&[
+            "set-option",
+            "-p",
+            "-t",
+            &printer,
+            &format!("@paneward_job_{job}"),
+            "1000",
+        ]);
+        tmux.tmux(&[
+            "set-option",
+            "-p",
+            "-t",
+            &printer,
+            &format!("@paneward_exit_{job}"),
+            "3 2",
+        ]);
         let finished_job = format!("{printer}:{job}");
         let format = |target: &str, what: &str| {
             tmux.tmux(&["display-message", "-p", "-t", target, what])
@@ -302,7 +316,7 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     if !structured.is_object() {
         return Err(format!("no structuredContent object: {}", cut(&structured.to_string())));
     }
-    if serde_json::from_str::<Value>(text).ok().as_ref() != Some(structured) {
+    if !serde_json::from_str::<Value>(text).is_ok_and(|parsed| same_json(&parsed, structured)) {
         return Err(format!(
             "the text block is not the structuredContent as JSON: {}",
             cut(text)
@@ -475,4 +489,17 @@ pub fn show(text: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = stderr.write_all(text.as_bytes());
     let _ = stderr.flush();
+}
+
+/// JSON equality with numbers compared by value: a JavaScript client re-serializes
+/// `30.0` as `30` (docs/mcp-quirks.md), which is the same JSON number.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
 }
