@@ -35,10 +35,18 @@ fn leftovers(tmux: &TmuxServer, pane: &str) -> Vec<String> {
 }
 
 #[test]
-fn exit_statuses_are_the_commands_own() {
+fn exit_statuses_are_the_commands_own_in_dash_and_bash() {
     let tmux = TmuxServer::start();
-    let pane = tmux.first_pane();
+    let dash = tmux.first_pane();
+    let bash = tmux.window_running("exec bash --norc --noprofile");
+    tmux.wait_for_value(&bash, "#{pane_current_command}", "bash");
     let mut client = tmux.paneward();
+    for pane in [dash, bash] {
+        exit_statuses_in(&mut client, &pane);
+    }
+}
+
+fn exit_statuses_in(client: &mut Client, pane: &str) {
     for (command, status) in [
         ("true", 0),
         ("false", 1),
@@ -47,13 +55,26 @@ fn exit_statuses_are_the_commands_own() {
         ("sh -c 'kill -TERM $$'", 143),
         ("if then", 2),
     ] {
-        let reply = run(&mut client, &pane, command);
-        assert_eq!(reply["exitStatus"], status, "{command}: {reply}");
+        let reply = run(client, pane, command);
+        assert_eq!(reply["exitStatus"], status, "{pane} {command}: {reply}");
         assert_eq!(reply["jobId"], Value::Null);
     }
     // `exit` ended the subshell only: the pane's shell is still there and runs more.
-    let reply = run(&mut client, &pane, "echo still here");
+    let reply = run(client, pane, "echo still here");
     assert_eq!(reply["output"], json!(["still here"]));
+    // Ctrl-C ends the command, and the status still comes back.
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo waiting; sleep 100000", "timeout_seconds": 0.5}),
+    );
+    let job = reply["jobId"].as_str().unwrap().to_string();
+    wait_for("the sleep to start", || {
+        let reply = client.call_ok("get_job", json!({"job_id": job}));
+        (reply["output"] == json!(["waiting"])).then_some(())
+    });
+    client.call_ok("send_keys", json!({"paneId": pane, "keys": "C-c", "enter": false}));
+    let stopped = client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 20}));
+    assert_eq!(stopped["exitStatus"], 130, "{stopped}");
 }
 
 #[test]
@@ -159,11 +180,20 @@ fn a_job_that_outlives_its_timeout_is_read_with_get_job_even_after_a_restart() {
     let mut client = tmux.paneward();
     assert_eq!(client.call_ok("get_job", json!({"job_id": job})), finished);
 
-    // The next command in the pane collects it; then nothing of paneward's is left.
+    // The next command in the pane collects it; then nothing of paneward's is left, in
+    // tmux or among processes.
     run(&mut client, &pane, "true");
     let error = client.call_err("get_job", json!({"job_id": job}));
     assert!(error.contains("holds no job"), "{error}");
     assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
+    let helpers = wait_for("the wrapper's tmux clients to exit", || {
+        let found = processes_mentioning(&tmux.name);
+        found
+            .iter()
+            .all(|p| !p.contains("wait-for") && !p.contains("paneward_"))
+            .then_some(found)
+    });
+    assert!(helpers.iter().all(|p| !p.contains("show-buffer")), "{helpers:?}");
     assert_eq!(tmux.tmux(&["show-options", "-p", "-t", &pane]).trim(), "@keep mine");
 }
 
@@ -251,6 +281,52 @@ fn the_command_text_is_in_no_process_arguments() {
         "the typed line shows no command text"
     );
     tmux.tmux(&["send-keys", "-t", &pane, "C-c"]);
+}
+
+/// The argument vectors of the processes whose arguments hold `text`.
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let args = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if args.contains(text) {
+            found.push(args);
+        }
+    }
+    found
+}
+
+#[test]
+fn a_line_the_shell_never_fetches_is_pending_and_the_next_command_clears_it() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    // Without TMUX, the shell's own tmux cannot reach this server.
+    tmux.tmux(&["send-keys", "-t", &pane, "unset TMUX; echo unset-done", "Enter"]);
+    tmux.wait_for_text(&pane, "unset-done\n");
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo never", "timeout_seconds": 1}),
+    );
+    assert_eq!(reply["state"], "pending", "{reply}");
+    let job = reply["jobId"].as_str().unwrap().to_string();
+    assert_eq!(client.call_ok("get_job", json!({"job_id": job}))["state"], "pending");
+    // With a shell in front, the next call takes the pending job as lost and clears it.
+    let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
+    tmux.tmux(&[
+        "send-keys",
+        "-t",
+        &pane,
+        "-l",
+        &format!("export TMUX={}", socket.trim()),
+    ]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    let reply = run(&mut client, &pane, "echo back");
+    assert_eq!(reply["output"], json!(["back"]));
+    assert!(client
+        .call_err("get_job", json!({"job_id": job}))
+        .contains("holds no job"));
+    assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
 }
 
 /// Reads lines until the response to `id`, returning it and the progress notifications
