@@ -211,6 +211,7 @@ fn detach_returns_a_job_at_once_and_an_unfinished_wait_clamps_to_max_wait() {
         matches!(reply["state"].as_str(), Some("running" | "pending")),
         "{reply}"
     );
+    assert_eq!(reply["timeoutSeconds"], 0.0);
     let job = reply["jobId"].as_str().unwrap().to_string();
     let waited = client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 100}));
     assert_eq!(waited["state"], "running");
@@ -309,6 +310,7 @@ fn a_line_the_shell_never_fetches_is_pending_and_the_next_command_clears_it() {
         json!({"pane_id": pane, "command": "echo never", "timeout_seconds": 1}),
     );
     assert_eq!(reply["state"], "pending", "{reply}");
+    assert_eq!(reply["output"], json!([]), "the screen is not the output");
     let job = reply["jobId"].as_str().unwrap().to_string();
     assert_eq!(client.call_ok("get_job", json!({"job_id": job}))["state"], "pending");
     // With a shell in front, the next call takes the pending job as lost and clears it.

@@ -385,6 +385,26 @@ async fn output(gate: &ReadGate<'_>, job: &JobId, finished: bool, max_lines: usi
     })
 }
 
+/// The report on a job that has not finished: pending (no output yet), or running with
+/// the output so far.
+///
+/// # Errors
+/// A missing pane, or tmux failing.
+async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<Report, ToolError> {
+    if is_pending(gate, job).await? {
+        return Ok(Report {
+            state: State::Pending,
+            exit_status: None,
+            lines: Vec::new(),
+            lines_missed: false,
+            truncated_lines: 0,
+            truncated_bytes: 0,
+            elapsed: Duration::ZERO,
+        });
+    }
+    output(gate, job, false, max_lines).await
+}
+
 /// Whether job `job` still waits in its buffer for the shell to fetch it.
 ///
 /// # Errors
@@ -418,7 +438,12 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let detach = detach.unwrap_or(false);
     let force = force.unwrap_or(false);
     let ceiling = gate.app().config.max_wait;
-    let limit = timeout("/timeout_seconds", timeout_seconds, RUN_DEFAULT_TIMEOUT, ceiling)?;
+    let default = if detach { Duration::ZERO } else { RUN_DEFAULT_TIMEOUT };
+    let mut limit = timeout("/timeout_seconds", timeout_seconds, default, ceiling)?;
+    if detach {
+        // Nothing is waited for.
+        limit.effective = Duration::ZERO;
+    }
     if !detach {
         batch_wait(gate, "/timeout_seconds", limit.effective)?;
     }
@@ -461,13 +486,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
                 format!("cancelled while waiting; the command goes on as job {job} (read it with get_job)"),
             ));
         }
-        Waited::TimedOut => {
-            let mut report = output(gate, &job, false, max_lines).await?;
-            if is_pending(gate, &job).await? {
-                report.state = State::Pending;
-            }
-            report
-        }
+        Waited::TimedOut => unfinished(gate, &job, max_lines).await?,
     };
     Ok(RunCommandOutput {
         pane_id: pane.to_string(),
@@ -540,13 +559,10 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
                 Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)),
             )
         }
-        None => {
-            let mut report = output(gate, &job, false, max_lines).await?;
-            if is_pending(gate, &job).await? {
-                report.state = State::Pending;
-            }
-            (report, Duration::from_millis(now_ms().saturating_sub(started_ms)))
-        }
+        None => (
+            unfinished(gate, &job, max_lines).await?,
+            Duration::from_millis(now_ms().saturating_sub(started_ms)),
+        ),
     };
     report.elapsed = elapsed;
     Ok(GetJobOutput {
