@@ -276,7 +276,7 @@ fn includes(actual: &Value, part: &Value) -> bool {
         (Value::Object(actual), Value::Object(part)) => part
             .iter()
             .all(|(key, value)| actual.get(key).is_some_and(|a| includes(a, value))),
-        _ => actual == part,
+        _ => same_json(actual, part),
     }
 }
 
@@ -316,7 +316,7 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     if !structured.is_object() {
         return Err(format!("no structuredContent object: {}", cut(&structured.to_string())));
     }
-    if !serde_json::from_str::<Value>(text).is_ok_and(|parsed| same_json(&parsed, structured)) {
+    if !serde_json::from_str::<Value>(text).is_ok_and(|copy| same_json(&copy, structured)) {
         return Err(format!(
             "the text block is not the structuredContent as JSON: {}",
             cut(text)
@@ -491,11 +491,11 @@ pub fn show(text: &str) {
     let _ = stderr.flush();
 }
 
-/// JSON equality with numbers compared by value: a JavaScript client re-serializes
-/// `30.0` as `30` (docs/mcp-quirks.md), which is the same JSON number.
+/// JSON equality where numbers compare by value: a client that re-encodes a reply
+/// (JavaScript's `JSON.stringify`) writes `30.0` as `30`, the same JSON number.
 fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64().is_some_and(|x| y.as_f64() == Some(x)),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
