@@ -4,7 +4,7 @@
 //! A job of pane `%P` with random id `X` (128 bits, [`random_hex128`]) is `%P:X` to the
 //! caller, and lives in pane `%P`'s user options: `@paneward_job_X` holds the time
 //! paneward typed it (Unix milliseconds, paneward's clock), set before typing;
-//! `@paneward_exit_X` holds `<status> <Unix seconds>` (tmux's clock), set by the wrapper
+//! `@paneward_exit_X` holds `<status> <Unix seconds>` (the tmux host's clock), set by the wrapper
 //! when the command ends. The wrapper script waits in buffer `paneward_X_job` until
 //! the shell fetches it. Nothing is kept in paneward's memory or in files, so a
 //! restarted paneward, or one on another machine, reads the same job; and everything

@@ -45,13 +45,13 @@ fn print_marker(id: &str, last: char) -> String {
 }
 
 /// The wrapper for job `id` in `pane`, whose status goes to pane option `status_option`
-/// as `<status> <Unix second>` (the second from tmux's clock: `client_created` of the
-/// wrapper's own tmux client). It leaves the shell as it found it (the one variable it
-/// sets is unset again).
+/// as `<status> <Unix second>` (the second from `date +%s` on the tmux host: tmux 3.3a
+/// has no format for the current time). It leaves the shell as it found it (the one
+/// variable it sets is unset again).
 pub fn wrapper(id: &str, pane: PaneId, status_option: &str, command: &str) -> String {
     format!(
         "{start}; ( trap : INT; ( eval {command} ) ); paneward_status=$?; {end}; \
-         tmux set-option -p -F -t {pane} {status_option} \"$paneward_status #{{client_created}}\"; unset paneward_status",
+         tmux set-option -p -t {pane} {status_option} \"$paneward_status $(date +%s)\"; unset paneward_status",
         start = print_marker(id, ':'),
         command = shell_quoted(command),
         end = print_marker(id, '.'),
