@@ -25,3 +25,4 @@ pub mod since;
 pub mod snapshot;
 pub mod tail;
 pub mod text;
+pub mod write_batch;

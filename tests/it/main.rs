@@ -34,3 +34,4 @@ mod settings;
 mod snapshot_pane;
 mod stdio;
 mod tiers;
+mod write_batch;
