@@ -422,3 +422,27 @@ fn get_tmux_variables_reads_the_pane_asked_for() {
     let error = client.call_err("get_tmux_variables", json!({"names": null, "pane_id": "main"}));
     assert!(error.contains("/pane_id"), "{error}");
 }
+
+#[test]
+fn in_a_batch_a_command_runs_detached_and_get_job_waits_briefly_at_most() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [{"tool": "run_command", "arguments": {"pane_id": pane, "command": "echo batched", "detach": true}}]}),
+    );
+    assert_eq!(reply["succeeded"], 1, "{reply}");
+    let job = reply["results"][0]["result"]["jobId"].as_str().unwrap().to_string();
+    let read = |timeout: f64| json!({"tool": "get_job", "arguments": {"job_id": job, "timeout_seconds": timeout}});
+    let reply = client.call_ok("call_mutating_tools_batch", json!({"operations": [read(60.0)]}));
+    assert_eq!(reply["failed"], 1, "{reply}");
+    let error = reply["results"][0]["error"].as_str().unwrap();
+    assert!(error.contains("/timeout_seconds") && error.contains("batch"), "{error}");
+    let finished = wait_for("the batched command to finish", || {
+        let reply = client.call_ok("call_mutating_tools_batch", json!({"operations": [read(2.0)]}));
+        let result = reply["results"][0]["result"].clone();
+        (result["state"] == "finished").then_some(result)
+    });
+    assert_eq!(finished["output"], json!(["batched"]));
+}
