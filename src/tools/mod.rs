@@ -3,6 +3,7 @@
 //! handing it the gate of the tool's tier. Nothing here lists or forwards tools.
 
 pub mod args;
+pub mod arrange;
 pub mod batch;
 pub mod batch_python;
 pub mod buffers;
@@ -13,9 +14,12 @@ pub mod environment;
 pub mod hierarchy;
 pub mod hooks;
 pub mod keys;
+pub mod layout;
+pub mod moves;
 pub mod objects;
 pub mod options;
 pub mod pane;
+pub mod readback;
 pub mod run;
 pub mod search;
 pub mod send_keys;

@@ -5,6 +5,7 @@
 
 mod support;
 
+mod arrange;
 mod audit;
 mod batch;
 mod buffers;
@@ -24,6 +25,8 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod layouts;
+mod moves;
 mod native;
 mod profile;
 mod protocol;
