@@ -30,6 +30,9 @@ pub struct Config {
     /// The most tmux connections or processes paneward has open at once, besides the
     /// control connection.
     pub max_tmux_clients: usize,
+    /// The longest a call may wait for a command or a job (`--max-wait`); longer
+    /// timeouts asked for are clamped to it, and the reply says so.
+    pub max_wait: std::time::Duration,
     /// Which contract is advertised (`--profile`).
     pub profile: Profile,
     /// Where the audit log goes, if anywhere (`--audit-log`).

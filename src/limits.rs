@@ -90,6 +90,32 @@ pub const REGEX_MAX_NESTING: u32 = 64;
 /// Tries to read every pane when panes come and go during the read.
 pub const SEARCH_READ_ATTEMPTS: usize = 3;
 
+// run_command and get_job.
+
+/// How long `run_command` waits when the caller does not say: most commands an agent
+/// runs end well within it, and a longer one becomes a job.
+pub const RUN_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The ceiling on any wait unless `--max-wait` says otherwise.
+pub const MAX_WAIT_DEFAULT: Duration = Duration::from_secs(300);
+/// The highest `--max-wait` accepted: a day.
+pub const MAX_WAIT_CEILING_SECONDS: u64 = 86_400;
+/// Characters of one command: 16,000 characters of up to 4 bytes, each quote written as
+/// four, still stage in one `set-buffer` slice or two.
+pub const RUN_COMMAND_MAX_CHARS: usize = 16_000;
+/// The first wait between two readings of a job's status; it grows by a quarter each
+/// reading up to [`RUN_POLL_MAX`], so a quick command is seen at once and a long one
+/// costs a reading or five a second (each a few hundred microseconds over control mode).
+pub const RUN_POLL_FIRST: Duration = Duration::from_millis(5);
+/// The longest wait between two readings of a job's status.
+pub const RUN_POLL_MAX: Duration = Duration::from_millis(200);
+/// How often a wait reports progress to a client that gave a progress token.
+pub const RUN_PROGRESS_INTERVAL: Duration = Duration::from_millis(1_500);
+/// The longest wait a batch row may ask for (a batch holds the per-connection turn).
+pub const RUN_BATCH_MAX_WAIT: Duration = Duration::from_secs(5);
+/// How long after a job's status is set paneward looks for its end marker: the shell
+/// prints it before it reports the status, but tmux may read the pane's output later.
+pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
+
 // capture_since.
 
 /// Rows a cursor may be behind before the reply says `tooFarBehind`: reading further

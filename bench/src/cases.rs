@@ -30,10 +30,13 @@ pub enum Case {
     Batch,
     LongHistory,
     LongBatch,
+    /// `run_command "true"` in a pane running a shell: typing, the shell's run of the
+    /// wrapper and its status report, and the wait that notices it.
+    RunTrue,
 }
 
 impl Case {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::ListSessions,
         Self::ListWindows,
         Self::ListPanes,
@@ -42,6 +45,7 @@ impl Case {
         Self::Batch,
         Self::LongHistory,
         Self::LongBatch,
+        Self::RunTrue,
     ];
 
     /// The case's name as `--cases` takes it: the tool's, or `long_*` for the calls on
@@ -56,12 +60,18 @@ impl Case {
             Self::Batch => "call_read_tools_batch",
             Self::LongHistory => "long_history",
             Self::LongBatch => "long_batch",
+            Self::RunTrue => "run_command",
         }
     }
 
     /// Whether the case reads the pane with [`crate::fixture::LONG_LINES`] of history.
     pub fn long_history(self) -> bool {
         matches!(self, Self::LongHistory | Self::LongBatch)
+    }
+
+    /// Whether the case types into the pane running a shell.
+    pub fn shell(self) -> bool {
+        self == Self::RunTrue
     }
 
     pub fn label(self) -> &'static str {
@@ -74,6 +84,7 @@ impl Case {
             Self::Batch => "call_read_tools_batch (16 operations)",
             Self::LongHistory => "capture_pane (history, 5,000 of 191,079 lines)",
             Self::LongBatch => "call_read_tools_batch (16 such captures)",
+            Self::RunTrue => "run_command \"true\" (round trip)",
         }
     }
 
@@ -110,6 +121,8 @@ impl Case {
             Self::LongBatch => fixture.long.as_deref().and_then(pane).map_or_else(Vec::new, |long| {
                 (0..BATCH_OPERATIONS).flat_map(|_| newest(long, LONG_CAPTURE)).collect()
             }),
+            // A command's round trip has no tmux-only equivalent to compare with.
+            Self::RunTrue => Vec::new(),
             Self::Batch => batch_panes(fixture)
                 .iter()
                 .filter_map(|text| pane(text))
@@ -205,6 +218,10 @@ impl Flavour {
                 ("call_read_tools_batch", json!({"operations": operations}))
             }
             Case::LongHistory => ("capture_pane", self.long_capture(fixture)),
+            Case::RunTrue => (
+                "run_command",
+                json!({pane_key: fixture.shell.clone().unwrap_or_default(), "command": "true"}),
+            ),
             Case::LongBatch => {
                 let operation = json!({"tool": "capture_pane", "arguments": self.long_capture(fixture)});
                 (

@@ -47,6 +47,9 @@ pub struct Fixture {
     pub session_id: String,
     /// The pane with [`LONG_LINES`] of history, alone in session `long`, when asked for.
     pub long: Option<String>,
+    /// A pane running `/bin/sh`, in a window of its own in session `bench`, when asked
+    /// for; it is not among [`Fixture::panes`].
+    pub shell: Option<String>,
     socket_path: Option<PathBuf>,
 }
 
@@ -75,6 +78,7 @@ impl Fixture {
             panes: Vec::new(),
             session_id: String::new(),
             long: None,
+            shell: None,
             socket_path: None,
         };
         let history = format!(
@@ -147,6 +151,30 @@ impl Fixture {
             fixture.long = Some(fixture.long_history_pane()?);
         }
         Ok(fixture)
+    }
+
+    /// Opens a window running `/bin/sh` in session `bench` and returns its pane id once
+    /// the shell is in the foreground.
+    ///
+    /// # Errors
+    /// tmux failed, or the shell did not start in time.
+    pub fn shell_pane(&self) -> Result<String, String> {
+        let pane = self
+            .tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "bench:", "/bin/sh"])?
+            .trim()
+            .to_string();
+        let started = Instant::now();
+        while self
+            .tmux(&["display-message", "-p", "-t", &pane, "#{pane_current_command}"])?
+            .trim()
+            != "sh"
+        {
+            if started.elapsed() > Duration::from_secs(10) {
+                return Err("the shell pane did not start".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(pane)
     }
 
     /// Opens session `long` with one pane printing [`LONG_LINES`] lines, and waits

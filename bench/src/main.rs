@@ -34,7 +34,7 @@ pub struct Options {
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
-[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
+[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -160,7 +160,10 @@ fn run(options: &Options) -> Result<String, String> {
                 };
                 eprintln!("{} panes", shape.label());
                 let long_history = options.cases.iter().any(|case| case.long_history());
-                let fixture = Fixture::start(shape, long_history)?;
+                let mut fixture = Fixture::start(shape, long_history)?;
+                if options.cases.iter().any(|case| case.shell()) {
+                    fixture.shell = Some(fixture.shell_pane()?);
+                }
                 let launches = launches(options, &fixture.socket);
                 runs.push(measure::measure(&fixture, shape, options, &launches)?);
             }

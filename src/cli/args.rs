@@ -4,7 +4,7 @@
 //! one. A bad setting stops start-up with a message; it never silently widens what a
 //! model may do.
 
-use crate::limits::TMUX_CLIENTS_DEFAULT_MAX;
+use crate::limits::{MAX_WAIT_CEILING_SECONDS, MAX_WAIT_DEFAULT, TMUX_CLIENTS_DEFAULT_MAX};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
@@ -100,6 +100,9 @@ Options:
       --max-tmux-clients N at most N tmux connections or processes at once
                            besides the control client (default 8)
                                                     [env PANEWARD_MAX_TMUX_CLIENTS]
+      --max-wait SECONDS   the longest run_command or get_job waits (default 300,
+                           1 to 86400); longer timeouts are clamped to it
+                                                    [env PANEWARD_MAX_WAIT]
       --profile NAME       default | python: python serves the tool files of
                            schemas/profiles/python in place of the default ones
                            (call_read_tools_batch in the Python server's envelope)
@@ -163,6 +166,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut no_control_mode = false;
     let mut no_native_client = false;
     let mut max_tmux_clients: Option<String> = None;
+    let mut max_wait: Option<String> = None;
     while let Some(arg) = args.next() {
         let arg = arg?;
         let (flag, inline) = match arg.split_once('=') {
@@ -192,6 +196,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "--no-control-mode" if inline.is_none() => no_control_mode = true,
             "--no-native-client" if inline.is_none() => no_native_client = true,
             "--max-tmux-clients" => max_tmux_clients = Some(value("--max-tmux-clients")?),
+            "--max-wait" => max_wait = Some(value("--max-wait")?),
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
             "serve" | "tools" | "call" | "doctor" if subcommand.is_none() => subcommand = Some(flag),
             other if other.starts_with('-') && other != "-" => {
@@ -243,6 +248,19 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             .filter(|n| (1..=256).contains(n))
             .ok_or_else(|| UsageError("--max-tmux-clients must be a number from 1 to 256".into()))?,
     };
+    let max_wait = match max_wait.or_else(|| env("PANEWARD_MAX_WAIT")) {
+        None => MAX_WAIT_DEFAULT,
+        Some(text) => text
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_WAIT_CEILING_SECONDS).contains(n))
+            .map(std::time::Duration::from_secs)
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "--max-wait must be a whole number of seconds from 1 to {MAX_WAIT_CEILING_SECONDS}"
+                ))
+            })?,
+    };
     let config = Config {
         tmux_binary,
         address,
@@ -252,6 +270,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         control_mode,
         native_client,
         max_tmux_clients,
+        max_wait,
         profile,
         audit_log,
         address_origin,
@@ -436,6 +455,11 @@ mod tests {
             2
         );
         assert!(parse_with(&["--max-tmux-clients", "0"], &[]).is_err());
+        assert_eq!(serve_config(&[], &[]).max_wait, MAX_WAIT_DEFAULT);
+        assert_eq!(serve_config(&["--max-wait", "60"], &[]).max_wait.as_secs(), 60);
+        assert_eq!(serve_config(&[], &[("PANEWARD_MAX_WAIT", "7")]).max_wait.as_secs(), 7);
+        assert!(parse_with(&["--max-wait", "0"], &[]).is_err());
+        assert!(parse_with(&["--max-wait", "1.5"], &[]).is_err());
     }
 
     #[test]

@@ -91,6 +91,13 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
     );
     report.line("profile", config.profile.to_string());
     report.line(
+        "max wait",
+        format!(
+            "{} s: the longest run_command or get_job waits (--max-wait)",
+            config.max_wait.as_secs()
+        ),
+    );
+    report.line(
         "audit log",
         match &config.audit_log {
             None => "off (--audit-log PATH|- to keep one)".to_string(),

@@ -23,6 +23,7 @@ pub mod options;
 pub mod pane;
 pub mod readback;
 pub mod rename;
+pub mod run;
 pub mod search;
 pub mod send_keys;
 pub mod server_info;

@@ -136,8 +136,32 @@ pub async fn get_tmux_variables(
     if let Some(names) = &input.names {
         checked_names(names)?;
     }
-    // The names tmux knows in its current context.
-    let listing = gate.run(ReadCommand::new(ReadVerb::DisplayMessage).arg("-a")).await?;
+    let pane = input
+        .pane_id
+        .as_deref()
+        .map(|text| crate::tools::args::pane_id("/pane_id", text))
+        .transpose()?;
+    // Every read names the pane when one was asked for; `show-options` comes first
+    // because, unlike display-message, it fails for a missing pane.
+    let display = || {
+        let read = ReadCommand::new(ReadVerb::DisplayMessage);
+        match pane {
+            Some(pane) => read.arg("-t").arg(pane.to_string()),
+            None => read,
+        }
+    };
+    // The names tmux knows in that context.
+    let listing = match pane {
+        Some(pane) => {
+            let exists = ReadCommand::new(ReadVerb::ShowOptions)
+                .arg("-p")
+                .arg("-t")
+                .arg(pane.to_string());
+            let [_, listing] = gate.run_each([exists, display().arg("-a")]).await?;
+            listing
+        }
+        None => gate.run(display().arg("-a")).await?,
+    };
     let known = listed_names(&String::from_utf8_lossy(&listing));
     let (wanted, unknown) = match input.names {
         None => (known.into_iter().take(LISTED_MAX_ITEMS).collect::<Vec<_>>(), Vec::new()),
@@ -165,9 +189,9 @@ pub async fn get_tmux_variables(
     // describe even if tmux's current pane changed since the listing.
     let mut reads: Vec<ReadCommand> = wanted
         .iter()
-        .map(|name| ReadCommand::new(ReadVerb::DisplayMessage).arg(format!("#{{{name}}}")))
+        .map(|name| display().arg(format!("#{{{name}}}")))
         .collect();
-    reads.push(ReadCommand::new(ReadVerb::DisplayMessage).arg(record_format(&CONTEXT_FIELDS)));
+    reads.push(display().arg(record_format(&CONTEXT_FIELDS)));
     let mut values = gate.run_all(&reads).await?;
     let context_output = values.pop().unwrap_or_default();
     let context_text = String::from_utf8_lossy(&context_output);

@@ -28,6 +28,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         control_mode,
         native_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
+        max_wait: paneward::limits::MAX_WAIT_DEFAULT,
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",

@@ -32,6 +32,7 @@ mod moves;
 mod native;
 mod profile;
 mod protocol;
+mod run_command;
 mod scope;
 mod search;
 mod send_keys;

@@ -1,0 +1,213 @@
+//! A job as tmux keeps it: its id, the pane options that record it, and the shells
+//! `run_command` types into.
+//!
+//! A job of pane `%P` with random id `X` (128 bits, [`random_hex128`]) is `%P:X` to the
+//! caller, and lives in pane `%P`'s user options: `@paneward_job_X` holds the time
+//! paneward typed it (Unix milliseconds, paneward's clock), set before typing;
+//! `@paneward_exit_X` holds `<status> <Unix seconds>` (the tmux host's clock), set by the wrapper
+//! when the command ends. The wrapper script waits in buffer `paneward_X_job` until
+//! the shell fetches it. Nothing is kept in paneward's memory or in files, so a
+//! restarted paneward, or one on another machine, reads the same job; and everything
+//! goes when the pane does.
+
+use crate::call::error::{ToolError, ToolErrorKind};
+use crate::limits::ECHO_MAX_CHARS;
+use crate::tmux::script::random_hex128;
+use crate::tmux::PaneId;
+
+/// Hex digits of a job's random part.
+const ID_HEX_DIGITS: usize = 32;
+
+/// The foreground programs `run_command` types into: shells whose grammar the wrapper
+/// uses (`( … )`, `$?`, `eval`, `trap`, `printf`, `;`). Others (fish, nu, pwsh, csh, a
+/// REPL, an editor) would misread it.
+pub const POSIX_SHELLS: [&str; 10] = [
+    "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "yash",
+];
+
+/// Whether `program` (tmux's `pane_current_command`) is one of [`POSIX_SHELLS`]; a login
+/// shell's leading `-` is ignored.
+pub fn is_posix_shell(program: &str) -> bool {
+    let name = program.strip_prefix('-').unwrap_or(program);
+    POSIX_SHELLS.contains(&name)
+}
+
+/// A program name as an error message repeats it: escaped and bounded (a program
+/// chooses its own name).
+pub fn shown_program(program: &str) -> String {
+    let shown: String = program.chars().take(ECHO_MAX_CHARS).collect();
+    format!("{:?}", shown)
+}
+
+/// One job: its pane and random part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobId {
+    pub pane: PaneId,
+    pub random: String,
+}
+
+impl JobId {
+    pub fn new(pane: PaneId) -> Self {
+        Self {
+            pane,
+            random: random_hex128(),
+        }
+    }
+
+    /// Reads `%P:X` as run_command returns it.
+    ///
+    /// # Errors
+    /// Any other form, named as `field`.
+    pub fn parse(field: &str, text: &str) -> Result<Self, ToolError> {
+        let bad =
+            || ToolError::invalid_argument(field, "must be a job id as run_command returns it (%N:<32 hex digits>)");
+        let (pane, random) = text.split_once(':').ok_or_else(bad)?;
+        let pane: PaneId = pane.parse().map_err(|_| bad())?;
+        if random.len() != ID_HEX_DIGITS || !random.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')) {
+            return Err(bad());
+        }
+        Ok(Self {
+            pane,
+            random: random.to_string(),
+        })
+    }
+
+    /// The pane option holding when the job was typed.
+    pub fn started_option(&self) -> String {
+        format!("@paneward_job_{}", self.random)
+    }
+
+    /// The pane option the wrapper sets to the exit status.
+    pub fn exit_option(&self) -> String {
+        format!("@paneward_exit_{}", self.random)
+    }
+
+    /// The buffer the wrapper waits in until the shell fetches it.
+    pub fn buffer(&self) -> String {
+        format!("paneward_{}_job", self.random)
+    }
+
+    /// A refusal for an id this pane holds no job for.
+    pub fn unknown(&self) -> ToolError {
+        ToolError::new(
+            ToolErrorKind::NotFound,
+            format!(
+                "pane {} holds no job {self}: it was issued by another tmux server, or for another pane, or \
+                 collected (a finished job stays until the next run_command in its pane)",
+                self.pane
+            ),
+        )
+    }
+}
+
+impl std::fmt::Display for JobId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.pane, self.random)
+    }
+}
+
+/// What the pane's options say about one job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    pub random: String,
+    /// When paneward typed it (Unix milliseconds), if readable.
+    pub started_ms: Option<u64>,
+    /// The exit status and the Unix second it was reported, once finished.
+    pub exit: Option<(i64, Option<u64>)>,
+}
+
+/// The jobs recorded in a pane's options, from `show-options -p` output (`name value`
+/// lines; values paneward and its wrapper write hold digits and one space, quoted by
+/// tmux when they hold a space).
+pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
+    fn entry(jobs: &mut Vec<Recorded>, random: &str) -> usize {
+        if let Some(index) = jobs.iter().position(|job| job.random == random) {
+            return index;
+        }
+        jobs.push(Recorded {
+            random: random.to_string(),
+            started_ms: None,
+            exit: None,
+        });
+        jobs.len() - 1
+    }
+    let mut jobs: Vec<Recorded> = Vec::new();
+    for line in options.lines() {
+        let Some((name, value)) = line.split_once(' ') else {
+            continue;
+        };
+        let value = value.trim_matches('"');
+        if let Some(random) = name.strip_prefix("@paneward_job_") {
+            let index = entry(&mut jobs, random);
+            jobs[index].started_ms = value.parse().ok();
+        } else if let Some(random) = name.strip_prefix("@paneward_exit_") {
+            let index = entry(&mut jobs, random);
+            let mut words = value.split(' ');
+            let status = words.next().and_then(|w| w.parse().ok());
+            let at = words.next().and_then(|w| w.parse().ok());
+            jobs[index].exit = Some((status.unwrap_or(-1), at));
+        }
+    }
+    jobs
+}
+
+/// paneward's clock, in Unix milliseconds.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_id_round_trips_and_other_forms_are_refused() {
+        let id = JobId::new(PaneId(7));
+        let parsed = JobId::parse("/job_id", &id.to_string()).unwrap();
+        assert_eq!(parsed, id);
+        for bad in [
+            "",
+            "%7",
+            "7:abc",
+            "%7:ABCDEF0123456789ABCDEF0123456789",
+            "%x:0123456789abcdef0123456789abcdef",
+        ] {
+            let error = JobId::parse("/job_id", bad).unwrap_err().to_string();
+            assert!(error.contains("/job_id"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn shells_are_told_from_other_programs() {
+        for shell in ["bash", "-bash", "dash", "zsh", "sh", "busybox"] {
+            assert!(is_posix_shell(shell), "{shell}");
+        }
+        for other in ["fish", "nu", "pwsh", "python3", "vim", "csh", "tcsh", ""] {
+            assert!(!is_posix_shell(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn the_options_of_a_pane_give_its_jobs() {
+        let jobs = recorded_jobs(
+            "@other 1\n@paneward_job_ab 1700000000123\n@paneward_exit_ab \"7 1700000001\"\n@paneward_job_cd 5\n",
+        );
+        assert_eq!(
+            jobs,
+            [
+                Recorded {
+                    random: "ab".into(),
+                    started_ms: Some(1_700_000_000_123),
+                    exit: Some((7, Some(1_700_000_001)))
+                },
+                Recorded {
+                    random: "cd".into(),
+                    started_ms: Some(5),
+                    exit: None
+                }
+            ]
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! What `run_command` stages and types: the wrapper script, kept in a tmux buffer, and
+//! the one fixed line typed into the shell that fetches and runs it.
+//!
+//! The caller's command never travels as a process argument: paneward writes it into a
+//! buffer through its own connection to tmux, and the shell reads it back from tmux's
+//! standard output (`show-buffer`). The typed line holds only the buffer's name, so the
+//! shell's echo of it, its history and any process listing show no command text. The
+//! shell's own `tmux` calls carry only names and the exit status.
+//!
+//! The wrapper prints a start and an end marker around the command's output. Each is
+//! written by `printf` from two pieces (`PW` and the job's random id), so neither the
+//! echo of the typed line nor a trace (`set -x`) of the wrapper holds a marker; both
+//! are printed concealed (SGR 8), so a terminal shows a blank row.
+//!
+//! The command runs as `( trap : INT; ( eval '<command>' ) )`: the inner subshell keeps
+//! `exit`, `cd` and `export` away from the pane's shell, `eval` turns a syntax error
+//! into an exit status instead of a wrapper that never finishes, and the outer subshell
+//! catches Ctrl-C, because bash and dash abandon the rest of a command list (the status
+//! report) when its foreground job dies of SIGINT.
+
+use crate::tmux::PaneId;
+
+/// The two fixed letters every marker starts with.
+const MARKER_LEAD: &str = "PW";
+
+/// The start marker of job `id`, as it appears in the pane.
+pub fn start_marker(id: &str) -> String {
+    format!("{MARKER_LEAD}{id}:")
+}
+
+/// The end marker of job `id`, as it appears in the pane.
+pub fn end_marker(id: &str) -> String {
+    format!("{MARKER_LEAD}{id}.")
+}
+
+/// `text` as one single-quoted POSIX shell word.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// The `printf` that prints a marker from its two pieces, concealed, on a row of its own
+/// end.
+fn print_marker(id: &str, last: char) -> String {
+    format!("printf '\\033[8m%s%s\\033[0m\\n' {MARKER_LEAD} {id}{last}")
+}
+
+/// The wrapper for job `id` in `pane`, whose status goes to pane option `status_option`
+/// as `<status> <Unix second>` (the second from `date +%s` on the tmux host: tmux 3.3a
+/// has no format for the current time). It leaves the shell as it found it (the one
+/// variable it sets is unset again).
+pub fn wrapper(id: &str, pane: PaneId, status_option: &str, command: &str) -> String {
+    format!(
+        "{start}; ( trap : INT; ( eval {command} ) ); paneward_status=$?; {end}; \
+         tmux set-option -p -t {pane} {status_option} \"$paneward_status $(date +%s)\"; unset paneward_status",
+        start = print_marker(id, ':'),
+        command = shell_quoted(command),
+        end = print_marker(id, '.'),
+    )
+}
+
+/// The line typed into the shell: a leading space keeps it out of the history of
+/// shells that honour one (bash's `ignorespace`, zsh's `HIST_IGNORE_SPACE`); it fetches
+/// the wrapper from `buffer`, deletes the buffer and runs the wrapper.
+pub fn typed_line(buffer: &str) -> String {
+    format!(" eval \"$(tmux show-buffer -b {buffer} \\; delete-buffer -b {buffer})\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_survive_as_one_word() {
+        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
+    }
+
+    #[test]
+    fn neither_the_wrapper_nor_the_typed_line_holds_a_marker() {
+        let id = "0123456789abcdef0123456789abcdef";
+        let script = wrapper(id, PaneId(3), "@paneward_exit_x", "echo hi");
+        let line = typed_line("paneward_x_job");
+        for text in [&script, &line] {
+            assert!(!text.contains(&start_marker(id)), "{text}");
+            assert!(!text.contains(&end_marker(id)), "{text}");
+        }
+        assert!(!line.contains("echo hi"));
+        assert!(line.starts_with(' '));
+        assert!(script.contains("-t %3 @paneward_exit_x"));
+    }
+}
