@@ -136,3 +136,18 @@ pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 pub const CONFORM_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest schema value a conform report line quotes.
 pub const CONFORM_VALUE_MAX_CHARS: usize = 120;
+
+// Resources: completions and subscriptions (src/resources/).
+
+/// Values in one `completion/complete` answer: the MCP specification's ceiling.
+pub const COMPLETION_MAX_VALUES: usize = 100;
+/// How often a connection with subscriptions probes tmux (one round trip for every
+/// watched URI): often enough that a pane's write is told within 300 ms, rarely enough
+/// that sixteen idle watched panes cost well under 2% of a core (BENCHMARKS.md).
+pub const WATCH_PROBE_INTERVAL: Duration = Duration::from_millis(100);
+/// The least time between two `notifications/resources/updated` for one URI; a change
+/// seen sooner is held, not dropped, and told when this has passed, so a burst of
+/// output gives a few notifications and its last write is always told.
+pub const WATCH_COALESCE_INTERVAL: Duration = Duration::from_millis(250);
+/// URIs one connection may watch at once: each costs a capture per probe at most.
+pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;
