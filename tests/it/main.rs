@@ -27,6 +27,7 @@ mod key_names;
 mod native;
 mod profile;
 mod protocol;
+mod resources;
 mod search;
 mod send_keys;
 mod settings;
