@@ -149,5 +149,9 @@ pub const WATCH_PROBE_INTERVAL: Duration = Duration::from_millis(100);
 /// seen sooner is held, not dropped, and told when this has passed, so a burst of
 /// output gives a few notifications and its last write is always told.
 pub const WATCH_COALESCE_INTERVAL: Duration = Duration::from_millis(250);
+/// How long after its window last wrote (tmux's `window_activity`, in whole seconds) a
+/// watched pane's screen is still captured on each probe: two seconds covers the
+/// rounding of the second the write fell in.
+pub const SCREEN_RECENT_ACTIVITY_SECONDS: u64 = 2;
 /// URIs one connection may watch at once: each costs a capture per probe at most.
 pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;

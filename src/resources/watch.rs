@@ -64,7 +64,7 @@ impl Subscriptions {
         let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let call = CallContext::default();
         let gate = ReadGate::new(app, &call);
-        let prints = probe::fingerprints(&gate, &[target])
+        let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new())
             .await
             .map_err(|e| ErrorData::internal_error(e.message().to_string(), None))?;
         let seen = prints.get(&target).copied().flatten();
@@ -142,6 +142,7 @@ fn stop(state: &mut State) {
 async fn watch(app: Arc<App>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>) {
     let mut ticks = tokio::time::interval(WATCH_PROBE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut screens = probe::Screens::new();
     loop {
         ticks.tick().await;
         let Some(targets) = watched_targets(&state) else {
@@ -149,7 +150,7 @@ async fn watch(app: Arc<App>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>)
         };
         let call = CallContext::default();
         let gate = ReadGate::new(&app, &call);
-        let prints = match probe::fingerprints(&gate, &targets).await {
+        let prints = match probe::fingerprints(&gate, &targets, &mut screens).await {
             Ok(prints) => prints,
             Err(error) => {
                 tracing::debug!("a watch probe failed: {}", error.message());
