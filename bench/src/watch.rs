@@ -100,7 +100,13 @@ pub fn run(paneward: &Path, panes: usize, seconds: u64, samples: usize) -> Resul
     eprintln!("a 500-line burst");
     std::thread::sleep(Duration::from_secs(1));
     server.updates.clear();
-    fixture.tmux(&["respawn-pane", "-k", "-t", watched, "seq -f 'burst line %g' 1 500; exec sleep 1000000"])?;
+    fixture.tmux(&[
+        "respawn-pane",
+        "-k",
+        "-t",
+        watched,
+        "seq -f 'burst line %g' 1 500; exec sleep 1000000",
+    ])?;
     std::thread::sleep(Duration::from_secs(2));
     server.request("ping", &json!({}))?;
     let burst = server.updates.iter().filter(|(u, _)| *u == uri).count();

@@ -215,7 +215,9 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        crate::resources::read::read(&self.app, &request.uri).await.map(Into::into)
+        crate::resources::read::read(&self.app, &request.uri)
+            .await
+            .map(Into::into)
     }
 
     #[allow(deprecated)] // rmcp keeps resources/subscribe for the protocol versions we serve
@@ -224,7 +226,9 @@ impl ServerHandler for McpServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscriptions.subscribe(&self.app, &context.peer, &request.uri).await
+        self.subscriptions
+            .subscribe(&self.app, &context.peer, &request.uri)
+            .await
     }
 
     #[allow(deprecated)]
@@ -262,7 +266,12 @@ impl ServerHandler for McpServer {
                     None,
                 ))
             }
-            _ => return Err(ErrorData::invalid_params("/params/ref/type: unknown reference type", None)),
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "/params/ref/type: unknown reference type",
+                    None,
+                ))
+            }
         };
         let mut result = CompleteResult::new(completion);
         result.result_type = None;

@@ -188,7 +188,10 @@ mod tests {
         assert_eq!(ones.values.first().map(String::as_str), Some("1"));
         assert_eq!((ones.total, ones.has_more), (Some(111), Some(true)));
         let few = bounded(&ids, "24");
-        assert_eq!(few.values, ["24", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249"]);
+        assert_eq!(
+            few.values,
+            ["24", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249"]
+        );
         assert_eq!(few.has_more, Some(false));
     }
 

@@ -22,9 +22,15 @@ const FILES: [(&str, &str); 7] = [
         include_str!("../../schemas/resources/session_windows.json"),
     ),
     ("window", include_str!("../../schemas/resources/window.json")),
-    ("window_panes", include_str!("../../schemas/resources/window_panes.json")),
+    (
+        "window_panes",
+        include_str!("../../schemas/resources/window_panes.json"),
+    ),
     ("pane", include_str!("../../schemas/resources/pane.json")),
-    ("pane_content", include_str!("../../schemas/resources/pane_content.json")),
+    (
+        "pane_content",
+        include_str!("../../schemas/resources/pane_content.json"),
+    ),
 ];
 
 /// One declaration file.
@@ -162,7 +168,12 @@ mod tests {
         for d in declared {
             let schema = d.content_schema.as_ref().or(d.meta_schema.as_ref()).unwrap();
             jsonschema::validator_for(schema).unwrap();
-            assert_eq!(d.content_schema.is_some(), d.mime_type == "application/json", "{}", d.name);
+            assert_eq!(
+                d.content_schema.is_some(),
+                d.mime_type == "application/json",
+                "{}",
+                d.name
+            );
         }
         assert_eq!(resources(declared).len() + templates(declared).len(), FILES.len());
     }

@@ -134,73 +134,62 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens) -> Opt
     let mut hasher = DefaultHasher::new();
     let mut found = false;
     // Only the fields that say what the target's reading would show.
-    let (selected, fields): (Box<dyn Fn(&Record<'_>) -> bool>, &[&str]) = match target {
-        Target::Sessions => (Box::new(|_| true), &["session_id", "window_id", "pane_id"]),
-        Target::Session(id) | Target::SessionWindows(id) => {
-            let id = id.to_string();
-            (
-                Box::new(move |r| text_of(r, "session_id") == id),
-                &["window_id", "window_index", "window_active", "pane_id"],
-            )
-        }
-        Target::Window(id) | Target::WindowPanes(id) => {
-            let id = id.to_string();
-            (
-                Box::new(move |r| text_of(r, "window_id") == id),
-                &[
-                    "pane_id",
-                    "pane_index",
-                    "pane_active",
-                    "pane_left",
-                    "pane_top",
-                    "pane_width",
-                    "pane_height",
-                    "pane_dead",
-                    "pane_in_mode",
-                ],
-            )
-        }
-        Target::Pane(id) => {
-            let id = id.to_string();
-            (
-                Box::new(move |r| text_of(r, "pane_id") == id),
-                &[
-                    "window_id",
-                    "pane_index",
-                    "pane_active",
-                    "pane_left",
-                    "pane_top",
-                    "pane_width",
-                    "pane_height",
-                    "pane_pid",
-                    "pane_dead",
-                    "pane_in_mode",
-                    "alternate_on",
-                    "history_size",
-                    "cursor_x",
-                    "cursor_y",
-                ],
-            )
-        }
-        Target::PaneContent(id) => {
-            let id = id.to_string();
-            (
-                Box::new(move |r| text_of(r, "pane_id") == id),
-                &[
-                    "pane_width",
-                    "pane_height",
-                    "pane_pid",
-                    "pane_dead",
-                    "pane_in_mode",
-                    "alternate_on",
-                    "history_size",
-                    "cursor_x",
-                    "cursor_y",
-                ],
-            )
-        }
+    let (scope, fields): (Option<(&str, String)>, &[&str]) = match target {
+        Target::Sessions => (None, &["session_id", "window_id", "pane_id"]),
+        Target::Session(id) | Target::SessionWindows(id) => (
+            Some(("session_id", id.to_string())),
+            &["window_id", "window_index", "window_active", "pane_id"],
+        ),
+        Target::Window(id) | Target::WindowPanes(id) => (
+            Some(("window_id", id.to_string())),
+            &[
+                "pane_id",
+                "pane_index",
+                "pane_active",
+                "pane_left",
+                "pane_top",
+                "pane_width",
+                "pane_height",
+                "pane_dead",
+                "pane_in_mode",
+            ],
+        ),
+        Target::Pane(id) => (
+            Some(("pane_id", id.to_string())),
+            &[
+                "window_id",
+                "pane_index",
+                "pane_active",
+                "pane_left",
+                "pane_top",
+                "pane_width",
+                "pane_height",
+                "pane_pid",
+                "pane_dead",
+                "pane_in_mode",
+                "alternate_on",
+                "history_size",
+                "cursor_x",
+                "cursor_y",
+            ],
+        ),
+        Target::PaneContent(id) => (
+            Some(("pane_id", id.to_string())),
+            &[
+                "pane_width",
+                "pane_height",
+                "pane_pid",
+                "pane_dead",
+                "pane_in_mode",
+                "alternate_on",
+                "history_size",
+                "cursor_x",
+                "cursor_y",
+            ],
+        ),
     };
-    for record in records.iter().filter(|r| selected(r)) {
+    let selected = |r: &&Record<'_>| scope.as_ref().is_none_or(|(key, id)| text_of(r, key) == id);
+    for record in records.iter().filter(selected) {
         found = true;
         for field in fields {
             text_of(record, field).hash(&mut hasher);
@@ -264,10 +253,7 @@ mod tests {
         let target = Target::PaneContent(PaneId(0));
         let one: Screens = [(PaneId(0), 1)].into();
         let two: Screens = [(PaneId(0), 2)].into();
-        assert_ne!(
-            fingerprint(target, &records, &one),
-            fingerprint(target, &records, &two)
-        );
+        assert_ne!(fingerprint(target, &records, &one), fingerprint(target, &records, &two));
         // Never read: unknown, not a change.
         assert_eq!(fingerprint(target, &records, &Screens::new()), None);
     }

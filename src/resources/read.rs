@@ -39,7 +39,9 @@ pub async fn read(app: &App, spelled: &str) -> Result<ReadResourceResult, ErrorD
     let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
     let context = CallContext::default();
     let gate = ReadGate::new(app, &context);
-    let content = content(&gate, target).await.map_err(|e| as_protocol_error(spelled, &e))?;
+    let content = content(&gate, target)
+        .await
+        .map_err(|e| as_protocol_error(spelled, &e))?;
     let declared = super::declared::of(target).map_err(|e| ErrorData::internal_error(e, None))?;
     #[cfg(debug_assertions)]
     check_declared(target, &content)?;
@@ -113,7 +115,15 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             .await?,
         )?,
         Target::WindowPanes(id) => json_of(&window_panes(gate, id).await?)?,
-        Target::Pane(id) => json_of(&get_pane_info(gate, GetPaneInfoInput { pane_id: id.to_string() }).await?)?,
+        Target::Pane(id) => json_of(
+            &get_pane_info(
+                gate,
+                GetPaneInfoInput {
+                    pane_id: id.to_string(),
+                },
+            )
+            .await?,
+        )?,
         Target::PaneContent(id) => return pane_text(gate, id).await,
     };
     Ok(Content::Json(value))

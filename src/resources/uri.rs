@@ -69,7 +69,10 @@ pub fn parse(uri: &str) -> Result<Target, UriError> {
             let sigil = kind.sigil();
             not_ours(
                 uri,
-                &format!("does not name a {} by id (digits, such as 3, or {sigil}3 percent-encoded)", kind.noun()),
+                &format!(
+                    "does not name a {} by id (digits, such as 3, or {sigil}3 percent-encoded)",
+                    kind.noun()
+                ),
             )
         })
     };
@@ -102,7 +105,10 @@ pub fn id_digits(kind: IdKind, text: &str) -> Option<u32> {
     let other_kind = [IdKind::Pane, IdKind::Window, IdKind::Session]
         .into_iter()
         .filter(|other| *other != kind)
-        .any(|other| text.strip_prefix(escaped_sigil(other)).is_some_and(|rest| !rest.is_empty()));
+        .any(|other| {
+            text.strip_prefix(escaped_sigil(other))
+                .is_some_and(|rest| !rest.is_empty())
+        });
     if other_kind {
         return None;
     }
@@ -141,7 +147,10 @@ mod tests {
     fn sigils_may_be_percent_encoded_or_raw() {
         assert_eq!(parse("tmux://panes/%253"), Ok(Target::Pane(PaneId(3))));
         assert_eq!(parse("tmux://panes/%3/content"), Ok(Target::PaneContent(PaneId(3))));
-        assert_eq!(parse("tmux://sessions/%241/windows"), Ok(Target::SessionWindows(SessionId(1))));
+        assert_eq!(
+            parse("tmux://sessions/%241/windows"),
+            Ok(Target::SessionWindows(SessionId(1)))
+        );
         assert_eq!(parse("tmux://windows/%402"), Ok(Target::Window(WindowId(2))));
         assert_eq!(parse("tmux://windows/@2/panes"), Ok(Target::WindowPanes(WindowId(2))));
         // `%25` alone is no escaped sigil with digits: it is pane 25, sigil raw.

@@ -80,7 +80,9 @@ impl Subscriptions {
         let mut state = lock(&self.state);
         if state.watched.len() >= WATCH_MAX_SUBSCRIPTIONS && !state.watched.contains_key(spelled) {
             return Err(ErrorData::invalid_params(
-                format!("/params/uri: at most {WATCH_MAX_SUBSCRIPTIONS} subscriptions per connection; unsubscribe first"),
+                format!(
+                    "/params/uri: at most {WATCH_MAX_SUBSCRIPTIONS} subscriptions per connection; unsubscribe first"
+                ),
                 None,
             ));
         }

@@ -24,7 +24,10 @@ fn assert_valid(schema: &Value, instance: &Value, what: &str) {
         .iter_errors(instance)
         .map(|e| format!("{}: {e}", e.instance_path()))
         .collect();
-    assert!(problems.is_empty(), "{what} breaks its declared schema: {problems:?}\n{instance}");
+    assert!(
+        problems.is_empty(),
+        "{what} breaks its declared schema: {problems:?}\n{instance}"
+    );
 }
 
 /// A client that keeps the notifications it reads while waiting for responses.
@@ -153,7 +156,10 @@ fn every_tier_lists_the_declared_resources_and_templates() {
         let templates = session.result("resources/templates/list", json!({}));
         lists.push((resources, templates));
     }
-    assert!(lists.windows(2).all(|pair| pair[0] == pair[1]), "the tier changes nothing");
+    assert!(
+        lists.windows(2).all(|pair| pair[0] == pair[1]),
+        "the tier changes nothing"
+    );
     let (resources, templates) = lists.remove(0);
     let mut advertised: Vec<(String, Value)> = Vec::new();
     for resource in resources["resources"].as_array().unwrap() {
@@ -216,7 +222,10 @@ fn every_resource_reads_in_its_declared_shape() {
                 "window" | "window_panes" => window,
                 _ => &pane,
             };
-            assert!(text.contains(&format!("\"{mentions}\"")), "{uri} names {mentions}: {text}");
+            assert!(
+                text.contains(&format!("\"{mentions}\"")),
+                "{uri} names {mentions}: {text}"
+            );
         } else {
             assert!(text.contains("resource-marker"), "{uri}: {text}");
             assert_valid(&file["metaSchema"], &content["_meta"]["paneward/text"], &uri);
@@ -227,9 +236,12 @@ fn every_resource_reads_in_its_declared_shape() {
         let value: Value = serde_json::from_str(session.read(&spelled)["text"].as_str().unwrap()).unwrap();
         assert_eq!(value["pane"]["id"], pane.as_str(), "{spelled}");
     }
-    let windows: Value =
-        serde_json::from_str(session.read(&format!("tmux://sessions/%24{s}/windows"))["text"].as_str().unwrap())
-            .unwrap();
+    let windows: Value = serde_json::from_str(
+        session.read(&format!("tmux://sessions/%24{s}/windows"))["text"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(windows["windows"].as_array().unwrap().len(), 2, "{windows}");
 }
 
@@ -247,9 +259,17 @@ fn a_uri_naming_nothing_is_32002_and_a_malformed_one_is_refused_clearly() {
     ] {
         let error = session.error("resources/read", json!({"uri": uri}));
         assert_eq!(error["code"], -32002, "{uri}: {error}");
-        assert!(error["message"].as_str().unwrap().contains("tmux://sessions"), "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains("tmux://sessions"),
+            "{error}"
+        );
     }
-    for uri in ["tmux://panes/main", "tmux://pane/1", "file:///etc/passwd", "tmux://sessions/1/panes"] {
+    for uri in [
+        "tmux://panes/main",
+        "tmux://pane/1",
+        "file:///etc/passwd",
+        "tmux://sessions/1/panes",
+    ] {
         let error = session.error("resources/read", json!({"uri": uri}));
         assert_eq!(error["code"], -32602, "{uri}: {error}");
         let message = error["message"].as_str().unwrap();
@@ -326,10 +346,17 @@ fn completion_offers_live_ids_narrowed_to_the_chosen_session_and_capped() {
     server.tmux(&args);
     let many = complete(&mut session, "tmux://windows/{window}", "window", "", Value::Null);
     assert_eq!(many["values"].as_array().unwrap().len(), 100, "{many}");
-    assert_eq!((many["hasMore"].clone(), many["total"].clone()), (json!(true), json!(112)));
+    assert_eq!(
+        (many["hasMore"].clone(), many["total"].clone()),
+        (json!(true), json!(112))
+    );
     let prefixed = complete(&mut session, "tmux://windows/{window}", "window", "1", Value::Null);
     assert!(
-        prefixed["values"].as_array().unwrap().iter().all(|v| v.as_str().unwrap().starts_with('1')),
+        prefixed["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v.as_str().unwrap().starts_with('1')),
         "{prefixed}"
     );
     let error = session.error(
@@ -379,10 +406,14 @@ fn a_burst_gives_a_few_notifications_and_its_last_write_is_told() {
     type_into(
         &server,
         &pane,
-        &format!("i=0; while [ $i -lt 500 ]; do i=$((i+1)); echo burst-line-$i; sleep 0.003; done; date +%s.%N > {done}"),
+        &format!(
+            "i=0; while [ $i -lt 500 ]; do i=$((i+1)); echo burst-line-$i; sleep 0.003; done; date +%s.%N > {done}"
+        ),
     );
     session.expect_update(&uri);
-    crate::support::wait_for("the burst to end", || std::fs::metadata(&done).ok().filter(|m| m.len() > 0));
+    crate::support::wait_for("the burst to end", || {
+        std::fs::metadata(&done).ok().filter(|m| m.len() > 0)
+    });
     session.drain_until_quiet(Duration::from_secs(2));
     let told = session.updates_of(&uri);
     assert!((1..=20).contains(&told), "{told} notifications for a 500-line burst");
@@ -423,7 +454,12 @@ fn hierarchy_subscribers_are_told_of_a_new_window_and_unsubscribing_stops_it() {
     server.window_running("sleep 600");
     session.drain_until_quiet(Duration::from_secs(1));
     session.result("ping", json!({}));
-    assert_eq!(session.updates.len(), before, "told after unsubscribing: {:?}", session.updates);
+    assert_eq!(
+        session.updates.len(),
+        before,
+        "told after unsubscribing: {:?}",
+        session.updates
+    );
 }
 
 #[test]

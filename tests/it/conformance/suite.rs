@@ -103,9 +103,17 @@ impl Fixture {
         .into_iter()
         // Resource URIs write ids without their sigil: `{pane_number}` and the like.
         .flat_map(|(name, value)| {
-            let number = ["pane", "window", "session", "printer_pane", "printer_window", "scratch_pane", "missing_pane"]
-                .contains(&name)
-                .then(|| (format!("{name}_number"), value[1..].to_string()));
+            let number = [
+                "pane",
+                "window",
+                "session",
+                "printer_pane",
+                "printer_window",
+                "scratch_pane",
+                "missing_pane",
+            ]
+            .contains(&name)
+            .then(|| (format!("{name}_number"), value[1..].to_string()));
             std::iter::once((name.to_string(), value)).chain(number)
         })
         .collect::<Vec<_>>()
@@ -213,7 +221,16 @@ fn load_resource_cases(fixture: &Fixture, path: &Path) -> Vec<ResourceCase> {
         .map(|(index, case)| {
             let at = format!("/resources/{index}");
             let known = [
-                "case", "action", "uri", "template", "argument", "context", "trigger", "expect", "mentions", "errorCode",
+                "case",
+                "action",
+                "uri",
+                "template",
+                "argument",
+                "context",
+                "trigger",
+                "expect",
+                "mentions",
+                "errorCode",
             ];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
                 panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
