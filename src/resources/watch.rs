@@ -37,6 +37,11 @@ pub struct Subscriptions {
 struct State {
     /// By the URI as the client spelled it.
     watched: HashMap<String, Watch>,
+    /// Subscriptions still reading tmux, by spelling, with their ticket: requests run
+    /// concurrently, so an unsubscribe may be handled while its subscribe still reads;
+    /// it withdraws the ticket, and the subscribe then adds nothing.
+    pending: HashMap<String, u64>,
+    next_ticket: u64,
     task: Option<JoinHandle<()>>,
 }
 
@@ -62,11 +67,26 @@ impl Subscriptions {
     /// names nothing; -32603 when tmux cannot answer.
     pub async fn subscribe(&self, app: &Arc<App>, peer: &Peer<RoleServer>, spelled: &str) -> Result<(), ErrorData> {
         let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        let ticket = {
+            let mut state = lock(&self.state);
+            state.next_ticket += 1;
+            let ticket = state.next_ticket;
+            state.pending.insert(spelled.to_string(), ticket);
+            ticket
+        };
         let call = CallContext::default();
         let gate = ReadGate::new(app, &call);
-        let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new())
-            .await
-            .map_err(|e| ErrorData::internal_error(e.message().to_string(), None))?;
+        let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new()).await;
+        let mut state = lock(&self.state);
+        let withdrawn = state.pending.get(spelled) != Some(&ticket);
+        if !withdrawn {
+            state.pending.remove(spelled);
+        }
+        let prints = prints.map_err(|e| ErrorData::internal_error(e.message().to_string(), None))?;
+        if withdrawn {
+            tracing::debug!("a subscription was withdrawn while it started");
+            return Ok(());
+        }
         let seen = prints.get(&target).copied().flatten();
         if seen == Some(GONE) {
             return Err(ErrorData::resource_not_found(
@@ -77,7 +97,6 @@ impl Subscriptions {
                 Some(serde_json::json!({ "uri": spelled })),
             ));
         }
-        let mut state = lock(&self.state);
         if state.watched.len() >= WATCH_MAX_SUBSCRIPTIONS && !state.watched.contains_key(spelled) {
             return Err(ErrorData::invalid_params(
                 format!(
@@ -109,6 +128,7 @@ impl Subscriptions {
         uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let mut state = lock(&self.state);
         state.watched.remove(spelled);
+        state.pending.remove(spelled);
         if state.watched.is_empty() {
             stop(&mut state);
         }

@@ -483,3 +483,30 @@ fn watching_adds_no_tmux_client() {
     session.expect_update(&uri);
     assert_eq!(clients(), before, "watching attached a client");
 }
+
+#[test]
+fn an_unsubscribe_sent_right_behind_its_subscribe_leaves_nothing_watched() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let mut session = Session::open(&server, &[]);
+    let uri = format!("tmux://panes/{}/content", digits(&pane));
+    // Both lines in flight at once: the two requests run concurrently in the server.
+    for (id, method) in [(1, "resources/subscribe"), (2, "resources/unsubscribe")] {
+        session
+            .client
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"uri": uri}}));
+    }
+    let mut answered = BTreeSet::new();
+    while answered.len() < 2 {
+        let message = assert_json_rpc(&session.client.next_raw_line().unwrap());
+        if let Some(id) = message["id"].as_i64() {
+            assert!(message.get("error").is_none(), "{message}");
+            answered.insert(id);
+        }
+    }
+    type_into(&server, &pane, "echo after-withdrawal");
+    server.wait_for_text(&pane, "after-withdrawal");
+    session.drain_until_quiet(Duration::from_secs(1));
+    session.result("ping", json!({}));
+    assert_eq!(session.updates_of(&uri), 0, "{:?}", session.updates);
+}
