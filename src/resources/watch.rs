@@ -134,15 +134,6 @@ impl Subscriptions {
         }
         Ok(())
     }
-
-    /// How many URIs are watched (for tests and the log).
-    pub fn len(&self) -> usize {
-        lock(&self.state).watched.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 impl Drop for Subscriptions {
