@@ -185,3 +185,21 @@ pub const SPAWN_TEXT_MAX_BYTES: usize = 64 * 1024;
 /// Attempts at a creation whose place paneward chose (a free window index, a pane's
 /// position) when another client took it between paneward's reading and the creation.
 pub const CREATE_ATTEMPTS: usize = 3;
+// Resources: completions and subscriptions (src/resources/).
+
+/// Values in one `completion/complete` answer: the MCP specification's ceiling.
+pub const COMPLETION_MAX_VALUES: usize = 100;
+/// How often a connection with subscriptions probes tmux (one round trip for every
+/// watched URI): often enough that a pane's write is told within 300 ms, rarely enough
+/// that sixteen idle watched panes cost well under 2% of a core (BENCHMARKS.md).
+pub const WATCH_PROBE_INTERVAL: Duration = Duration::from_millis(100);
+/// The least time between two `notifications/resources/updated` for one URI; a change
+/// seen sooner is held, not dropped, and told when this has passed, so a burst of
+/// output gives a few notifications and its last write is always told.
+pub const WATCH_COALESCE_INTERVAL: Duration = Duration::from_millis(250);
+/// How long after its window last wrote (tmux's `window_activity`, in whole seconds) a
+/// watched pane's screen is still captured on each probe: two seconds covers the
+/// rounding of the second the write fell in.
+pub const SCREEN_RECENT_ACTIVITY_SECONDS: u64 = 2;
+/// URIs one connection may watch at once: each costs a capture per probe at most.
+pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;

@@ -11,6 +11,7 @@ mod measure;
 mod raw;
 mod report;
 mod stats;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -172,7 +173,38 @@ fn run(options: &Options) -> Result<String, String> {
     Ok(report::report(&runs, options))
 }
 
+/// `paneward-bench watch [--paneward PATH] [--panes 16] [--seconds 30] [--samples 30]`.
+fn watch_main() -> Result<String, String> {
+    let mut paneward = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward");
+    let (mut panes, mut seconds, mut samples) = (16, 30, 30);
+    let mut args = std::env::args().skip(2);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || value.parse::<usize>().map_err(|_| format!("{flag} takes a number"));
+        match flag.as_str() {
+            "--paneward" => paneward = value.clone().into(),
+            "--panes" => panes = number()?.max(1),
+            "--seconds" => seconds = number()?.max(1),
+            "--samples" => samples = number()?.max(1),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    watch::run(&paneward, panes, u64::try_from(seconds).unwrap_or(30), samples)
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("watch") {
+        return match watch_main() {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("paneward-bench watch: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let options = match parse_options() {
         Ok(options) => options,
         Err(message) => {

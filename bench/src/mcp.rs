@@ -40,6 +40,9 @@ pub struct Server {
     stdout: BufReader<ChildStdout>,
     line: Vec<u8>,
     next_id: u64,
+    /// `notifications/resources/updated` read while waiting for responses: URI and
+    /// when its line arrived.
+    pub updates: Vec<(String, Instant)>,
 }
 
 /// What the handshake measured.
@@ -73,6 +76,7 @@ impl Server {
             stdout: BufReader::with_capacity(1 << 20, stdout),
             line: Vec::new(),
             next_id: 1,
+            updates: Vec::new(),
         };
         server.request(
             "initialize",
@@ -132,7 +136,45 @@ impl Server {
             if value["id"].as_u64() == Some(id) {
                 return Ok((elapsed, self.line.len(), value));
             }
+            self.keep_update(&value);
         }
+    }
+
+    fn keep_update(&mut self, message: &Value) {
+        if message["method"] == "notifications/resources/updated" {
+            if let Some(uri) = message["params"]["uri"].as_str() {
+                self.updates.push((uri.to_string(), Instant::now()));
+            }
+        }
+    }
+
+    /// Blocks until the server tells an update of `uri`; returns when its line arrived.
+    ///
+    /// # Errors
+    /// The server closed its output or wrote something that is not JSON.
+    pub fn wait_update(&mut self, uri: &str) -> Result<Instant, String> {
+        loop {
+            self.line.clear();
+            let read = self
+                .stdout
+                .read_until(b'\n', &mut self.line)
+                .map_err(|e| format!("reading from the server: {e}"))?;
+            let arrived = Instant::now();
+            if read == 0 {
+                return Err("the server closed its output".into());
+            }
+            let value: Value = serde_json::from_slice(&self.line)
+                .map_err(|e| format!("the server wrote a line that is not JSON ({e})"))?;
+            self.keep_update(&value);
+            if value["params"]["uri"] == uri && value["method"] == "notifications/resources/updated" {
+                return Ok(arrived);
+            }
+        }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Calls a tool; fails on a protocol error or an `isError` result.

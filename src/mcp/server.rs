@@ -1,4 +1,5 @@
-//! The MCP face of paneward on rmcp: `initialize`, `tools/list`, `tools/call`, `ping`.
+//! The MCP face of paneward on rmcp: `initialize`, `tools/list`, `tools/call`, `ping`,
+//! and the resources (`resources/*`, `completion/complete`; see `crate::resources`).
 //!
 //! Tools are listed from the generated table with their raw schemas, never from Rust
 //! types, and calls go through [`crate::request::call`]. rmcp validates nothing on
@@ -9,9 +10,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverRequestMethod, DiscoverResult,
-    Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestId,
-    ServerCapabilities,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
+    DiscoverRequestMethod, DiscoverResult, Implementation, InitializeResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, Reference, RequestId, ServerCapabilities, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -19,6 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use crate::app::App;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
+use crate::resources::watch::Subscriptions;
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
 /// offering a newer one gets this as the counter-offer.
@@ -30,6 +33,8 @@ pub struct McpServer {
     app: Arc<App>,
     /// The requests in flight, as the stdio layer registers them.
     flight: Arc<Flight>,
+    /// This connection's resource subscriptions (each connection has its own server).
+    subscriptions: Arc<Subscriptions>,
 }
 
 impl McpServer {
@@ -37,6 +42,7 @@ impl McpServer {
         Self {
             app,
             flight: Arc::default(),
+            subscriptions: Arc::default(),
         }
     }
 
@@ -57,6 +63,28 @@ impl McpServer {
         // it from replies to older peers, so `paneward tools --json` must too.
         result.result_type = None;
         result
+    }
+
+    /// The `resources/list` result, from `schemas/resources/` (every tier: they only read).
+    ///
+    /// # Errors
+    /// A declaration that does not load (a build fault).
+    pub fn list_resources_result(&self) -> Result<ListResourcesResult, ErrorData> {
+        let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
+        let mut result = ListResourcesResult::with_all_items(crate::resources::declared::resources(declared));
+        result.result_type = None;
+        Ok(result)
+    }
+
+    /// The `resources/templates/list` result, from `schemas/resources/`.
+    ///
+    /// # Errors
+    /// As [`McpServer::list_resources_result`].
+    pub fn list_templates_result(&self) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
+        let mut result = ListResourceTemplatesResult::with_all_items(crate::resources::declared::templates(declared));
+        result.result_type = None;
+        Ok(result)
     }
 
     async fn run(&self, request: &CallToolRequestParams, call: &CallContext) -> CallToolResult {
@@ -149,7 +177,13 @@ impl McpServer {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_completions()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_tools()
+            .build();
+        InitializeResult::new(capabilities)
             .with_server_info(Implementation::new("paneward", env!("CARGO_PKG_VERSION")))
             .with_protocol_version(PROTOCOL_VERSION)
             .with_instructions(self.instructions())
@@ -173,6 +207,90 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(self.list())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_result()
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.list_templates_result()
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        crate::resources::read::read(&self.app, &request.uri)
+            .await
+            .map(Into::into)
+    }
+
+    #[allow(deprecated)] // rmcp keeps resources/subscribe for the protocol versions we serve
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions
+            .subscribe(&self.app, &context.peer, &request.uri)
+            .await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.unsubscribe(&request.uri)
+    }
+
+    /// Resource-template variables here; prompt arguments are completed by the
+    /// prompts' own module.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let completion = match &request.r#ref {
+            Reference::Resource(template) => {
+                crate::resources::complete::complete_template(
+                    &self.app,
+                    &template.uri,
+                    &request.argument,
+                    request.context.as_ref(),
+                )
+                .await?
+            }
+            Reference::Prompt(prompt) => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "/params/ref/name: paneward has no prompt named {}",
+                        crate::tools::objects::echo(&prompt.name)
+                    ),
+                    None,
+                ))
+            }
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "/params/ref/type: unknown reference type",
+                    None,
+                ))
+            }
+        };
+        let mut result = CompleteResult::new(completion);
+        result.result_type = None;
+        Ok(result)
     }
 
     async fn call_tool(

@@ -32,6 +32,7 @@ mod moves;
 mod native;
 mod profile;
 mod protocol;
+mod resources;
 mod run_command;
 mod scope;
 mod search;

@@ -5,7 +5,10 @@
 //! for params that are not an object, answers -32600 without the id. JSON-RPC wants
 //! -32602; the answer here names the member at fault by its JSON pointer.
 
-use rmcp::model::{CallToolRequestParams, InitializeRequestParams, PaginatedRequestParams};
+use rmcp::model::{
+    CallToolRequestParams, CompleteRequestParams, InitializeRequestParams, PaginatedRequestParams,
+    ReadResourceRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
@@ -16,7 +19,11 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
     match method {
         "initialize" => fits::<InitializeRequestParams>(params, true),
         "tools/call" => fits::<CallToolRequestParams>(params, true),
-        "tools/list" => fits::<PaginatedRequestParams>(params, false),
+        "tools/list" | "resources/list" | "resources/templates/list" => fits::<PaginatedRequestParams>(params, false),
+        "resources/read" => fits::<ReadResourceRequestParams>(params, true),
+        "resources/subscribe" => fits::<SubscribeRequestParams>(params, true),
+        "resources/unsubscribe" => fits::<UnsubscribeRequestParams>(params, true),
+        "completion/complete" => fits::<CompleteRequestParams>(params, true),
         _ => fits::<Map<String, Value>>(params, false),
     }
 }

@@ -15,7 +15,18 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The request methods paneward serves; any other request gets -32601 at once.
-pub const SERVED_METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tools/call"];
+pub const SERVED_METHODS: [&str; 10] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+];
 
 /// JSON-RPC's error codes used here.
 pub const PARSE_ERROR: i64 = -32700;
@@ -227,7 +238,7 @@ mod tests {
         for initialized in [false, true] {
             let line = br#"{"jsonrpc":"2.0","id":"a-1","method":"server/discover","params":{"_meta":{}}}"#;
             assert_eq!(answer_code(triage(line, initialized)), (METHOD_NOT_FOUND, json!("a-1")));
-            let line = br#"{"jsonrpc":"2.0","id":7,"method":"resources/list"}"#;
+            let line = br#"{"jsonrpc":"2.0","id":7,"method":"prompts/nothing"}"#;
             assert_eq!(answer_code(triage(line, initialized)), (METHOD_NOT_FOUND, json!(7)));
         }
     }

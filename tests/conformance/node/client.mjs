@@ -7,7 +7,8 @@
 // Starts the server with the SDK's default environment (no locale, as real hosts do),
 // lists every tool FIRST (the SDK checks structuredContent against a tool's
 // outputSchema only for tools it has listed on this connection), then calls each case
-// of CASES.json in order. This script judges nothing: it prints one JSON line per
+// of CASES.json in order, then its resource cases (list, read, subscribe and wait for
+// the update, complete). This script judges nothing: it prints one JSON line per
 // event, and tests/conformance/suite.rs compares them with tests/conformance/cases.json.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,7 +24,7 @@ if (!installDir || !casesPath || separator !== '--' || command.length === 0) {
 const require = createRequire(path.join(path.resolve(installDir), 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { McpError, ErrorCode } = require('@modelcontextprotocol/sdk/types.js');
+const { McpError, ErrorCode, ResourceUpdatedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { readFileSync } = require('node:fs');
 
 const emit = (event) => process.stdout.write(JSON.stringify(event) + '\n');
@@ -54,8 +55,74 @@ async function call(client, testCase) {
   }
 }
 
-const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
+// The URIs of notifications/resources/updated received, and who waits for one.
+const updated = [];
+const waiting = [];
+function updateOf(uri) {
+  if (updated.includes(uri)) return Promise.resolve();
+  return new Promise((resolve) => waiting.push({ uri, resolve }));
+}
+
+async function resourceStep(client, testCase) {
+  switch (testCase.action) {
+    case 'list': {
+      const resources = await client.listResources(undefined, options);
+      const templates = await client.listResourceTemplates(undefined, options);
+      const listed = resources.resources.map((r) => [r.name, r.uri]);
+      listed.push(...templates.resourceTemplates.map((t) => [t.name, t.uriTemplate]));
+      return JSON.stringify(listed);
+    }
+    case 'read': {
+      const result = await client.readResource({ uri: testCase.uri }, options);
+      return result.contents.map((c) => c.text ?? '').join('\n');
+    }
+    case 'subscribe': {
+      await client.subscribeResource({ uri: testCase.uri }, options);
+      const told = updateOf(testCase.uri);
+      await client.callTool({ name: testCase.trigger.tool, arguments: testCase.trigger.arguments }, undefined, options);
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no update of ${testCase.uri} within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([told, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+      await client.unsubscribeResource({ uri: testCase.uri }, options);
+      return `updated ${testCase.uri}`;
+    }
+    case 'complete': {
+      const params = { ref: { type: 'ref/resource', uri: testCase.uri }, argument: testCase.argument };
+      if (testCase.context) params.context = { arguments: testCase.context };
+      const result = await client.complete(params, options);
+      return `,${result.completion.values.join(',')},`;
+    }
+    default:
+      throw new Error(`unknown action ${testCase.action}`);
+  }
+}
+
+async function resource(client, testCase) {
+  try {
+    return { outcome: 'result', text: await resourceStep(client, testCase) };
+  } catch (error) {
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) return { outcome: 'timeout', detail: error.message };
+      return { outcome: 'protocol-error', code: error.code, detail: error.message };
+    }
+    return { outcome: 'client-error', detail: String(error?.stack ?? error) };
+  }
+}
+
+const allCases = JSON.parse(readFileSync(casesPath, 'utf8'));
+const cases = allCases.tools;
 const client = new Client({ name: 'paneward-conformance-node', version: '0' });
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+  const { uri } = notification.params;
+  updated.push(uri);
+  for (const waiter of waiting.filter((w) => w.uri === uri)) waiter.resolve();
+});
 const transport = new StdioClientTransport({ command: command[0], args: command.slice(1) });
 await client.connect(transport, options);
 emit({ event: 'connected', server: client.getServerVersion()?.name ?? null });
@@ -69,6 +136,9 @@ do {
 emit({ event: 'listed', tools: names });
 for (const testCase of cases) {
   emit({ event: 'called', tool: testCase.tool, case: testCase.case, ...(await call(client, testCase)) });
+}
+for (const testCase of allCases.resources ?? []) {
+  emit({ event: 'resource', case: testCase.case, ...(await resource(client, testCase)) });
 }
 await client.close();
 emit({ event: 'done' });

@@ -4,8 +4,9 @@ Usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]
 
 Connects the way the SDK does by default (probing `server/discover`, then `initialize`),
 starts the server with the SDK's default environment (no locale, as real hosts do), lists
-every tool, then calls each case of CASES.json in order. The SDK checks each successful
-result against the tool's outputSchema itself. This script judges nothing: it prints one
+every tool, then calls each tool case of CASES.json in order, then runs its resource
+cases (list, read, subscribe and wait for the update, complete). The SDK checks each
+successful tool result against the tool's outputSchema itself. This script judges nothing: it prints one
 JSON line per event on stdout, and tests/conformance/suite.rs compares them with the
 expectations of tests/conformance/cases.json.
 """
@@ -14,7 +15,7 @@ import json
 import sys
 
 import anyio
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters, types
 
 # How long the handshake, a listing or one call may take before it counts as a hang.
 CALL_TIMEOUT_SECONDS = 30
@@ -53,12 +54,72 @@ async def call(client, case):
     }
 
 
+class Updates:
+    """The URIs of the notifications/resources/updated received, as a message_handler."""
+
+    def __init__(self):
+        self.uris = []
+        self.arrived = anyio.Event()
+
+    async def __call__(self, message):
+        if getattr(message, "method", None) == "notifications/resources/updated":
+            self.uris.append(message.params.uri)
+            self.arrived.set()
+            self.arrived = anyio.Event()
+
+    async def wait_for(self, uri):
+        while uri not in self.uris:
+            await self.arrived.wait()
+
+
+async def resource_step(client, updates, case):
+    """Runs one resource case; returns the text the suite looks for mentions in."""
+    action = case["action"]
+    if action == "list":
+        resources = await client.list_resources(cache_mode="bypass")
+        templates = await client.list_resource_templates(cache_mode="bypass")
+        listed = [(r.name, str(r.uri)) for r in resources.resources]
+        listed += [(t.name, t.uri_template) for t in templates.resource_templates]
+        return json.dumps(listed)
+    if action == "read":
+        result = await client.read_resource(case["uri"], cache_mode="bypass")
+        return "\n".join(getattr(c, "text", "") for c in result.contents)
+    if action == "subscribe":
+        await client.subscribe_resource(case["uri"])
+        trigger = case["trigger"]
+        await client.call_tool(trigger["tool"], trigger["arguments"])
+        await updates.wait_for(case["uri"])
+        await client.unsubscribe_resource(case["uri"])
+        return "updated " + case["uri"]
+    if action == "complete":
+        ref = types.ResourceTemplateReference(type="ref/resource", uri=case["uri"])
+        context = (case.get("context") or None)
+        result = await client.complete(ref, case["argument"], context_arguments=context)
+        return "," + ",".join(result.completion.values) + ","
+    raise ValueError(f"unknown action {action!r}")
+
+
+async def resource(client, updates, case):
+    try:
+        with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+            text = await resource_step(client, updates, case)
+    except TimeoutError:
+        return {"outcome": "timeout", "detail": f"no answer within {CALL_TIMEOUT_SECONDS} s"}
+    except MCPError as error:
+        return {"outcome": "protocol-error", "code": error.code, "detail": str(error)}
+    except Exception as error:  # anything else the SDK raised is a failed case, not a crash
+        return {"outcome": "client-error", "detail": f"{type(error).__name__}: {error}"}
+    return {"outcome": "result", "text": text}
+
+
 async def main(cases_path, command):
     with open(cases_path, encoding="utf-8") as cases_file:
-        cases = json.load(cases_file)
+        all_cases = json.load(cases_file)
+    cases = all_cases["tools"]
     server = StdioServerParameters(command=command[0], args=command[1:])
+    updates = Updates()
     # read_timeout_seconds bounds the handshake's requests too.
-    async with Client(server, read_timeout_seconds=CALL_TIMEOUT_SECONDS) as client:
+    async with Client(server, read_timeout_seconds=CALL_TIMEOUT_SECONDS, message_handler=updates) as client:
         info = client.server_info
         emit(event="connected", protocolVersion=client.protocol_version, server=info.name if info else None)
         names, cursor = [], None
@@ -72,6 +133,8 @@ async def main(cases_path, command):
         emit(event="listed", tools=names)
         for case in cases:
             emit(event="called", tool=case["tool"], case=case["case"], **(await call(client, case)))
+        for case in all_cases.get("resources", []):
+            emit(event="resource", case=case["case"], **(await resource(client, updates, case)))
     emit(event="done")
 
 

@@ -137,6 +137,23 @@ impl Fixture {
             ("missing_session", "$999999".to_string()),
         ]
         .into_iter()
+        // Resource URIs write ids without their sigil: `{pane_number}` and the like.
+        .flat_map(|(name, value)| {
+            let number = [
+                "pane",
+                "window",
+                "session",
+                "printer_pane",
+                "printer_window",
+                "scratch_pane",
+                "missing_pane",
+            ]
+            .contains(&name)
+            .then(|| (format!("{name}_number"), value[1..].to_string()));
+            std::iter::once((name.to_string(), value)).chain(number)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
         .map(|(name, value)| (format!("{{{name}}}"), value))
         .collect();
         Self { tmux, placeholders }
@@ -219,6 +236,101 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
     // Stable: every other case keeps its order.
     cases.sort_by_key(|case| case.ends_fixture);
     cases
+}
+
+/// One case of `cases.json`'s `resources`: an MCP resource request and what must come
+/// of it.
+struct ResourceCase {
+    case: String,
+    /// What the client sends: `action` (`list`, `read`, `subscribe` or `complete`),
+    /// `uri`, `argument`, `context`, and for `subscribe` the tool call (`trigger`) that
+    /// makes the resource change.
+    request: Value,
+    expect_success: bool,
+    /// Texts the client's report of the result must contain.
+    mentions: Vec<String>,
+    error_code: Option<i64>,
+}
+
+/// Reads the `resources` cases of the file at `path`, placeholders filled. A case may
+/// name a declared template by its file (`template`) instead of writing its braces,
+/// which the placeholders would take for their own.
+fn load_resource_cases(fixture: &Fixture, path: &Path) -> Vec<ResourceCase> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    let Some(list) = file.get("resources").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let mut names = BTreeSet::new();
+    list.iter()
+        .enumerate()
+        .map(|(index, case)| {
+            let at = format!("/resources/{index}");
+            let known = [
+                "case",
+                "action",
+                "uri",
+                "template",
+                "argument",
+                "context",
+                "trigger",
+                "expect",
+                "mentions",
+                "errorCode",
+            ];
+            if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
+                panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
+            }
+            let name = case["case"].as_str().unwrap_or_else(|| panic!("cases.json {at}/case"));
+            assert!(names.insert(name.to_string()), "cases.json {at}: case {name:?} twice");
+            let mut request = json!({"case": name, "action": case["action"]});
+            for member in ["uri", "argument", "context", "trigger"] {
+                if let Some(value) = case.get(member) {
+                    request[member] = fixture.fill(value, &at);
+                }
+            }
+            if let Some(template) = case["template"].as_str() {
+                let path = root().join("schemas/resources").join(format!("{template}.json"));
+                let declared: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+                request["uri"] = declared["uriTemplate"].clone();
+            }
+            ResourceCase {
+                case: name.to_string(),
+                request,
+                expect_success: case["expect"] == "success",
+                mentions: case["mentions"]
+                    .as_array()
+                    .map(|m| {
+                        m.iter()
+                            .map(|t| fixture.fill(t, &at).as_str().unwrap().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                error_code: case["errorCode"].as_i64(),
+            }
+        })
+        .collect()
+}
+
+/// `Ok` if the client's report of a resource case meets it, else why not.
+fn judge_resource(case: &ResourceCase, event: Option<&Value>, ending: &str) -> Result<(), String> {
+    let Some(event) = event else {
+        return Err(format!("no outcome reported: {ending}"));
+    };
+    let text = event["text"].as_str().unwrap_or_default();
+    match (event["outcome"].as_str(), case.expect_success) {
+        (Some("result"), true) => match case.mentions.iter().find(|m| !text.contains(m.as_str())) {
+            Some(missing) => Err(format!("the result does not mention {missing:?}: {}", cut(text))),
+            None => Ok(()),
+        },
+        (Some("protocol-error"), false) if event["code"].as_i64() == case.error_code => Ok(()),
+        (outcome, _) => Err(format!(
+            "{}: {} {}",
+            outcome.unwrap_or("no outcome"),
+            event["code"],
+            cut(event["detail"].as_str().unwrap_or(text))
+        )),
+    }
 }
 
 /// What one client printed, and how it ended.
@@ -434,15 +546,21 @@ pub fn run_with(
     let mut problems = Vec::new();
     let (mut passed, mut expected_failed) = (0, 0);
     let mut cases = Vec::new();
+    let mut resource_count = 0;
     for client in CLIENTS {
         // A fresh tmux fixture per client: the destructive cases end what they touch
         // (kill_server, the last case of all, the whole fixture).
         let fixture = Fixture::start();
         cases = load_cases(&fixture, cases_path);
-        let for_clients: Vec<Value> = cases
-            .iter()
-            .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments}))
-            .collect();
+        let resource_cases = load_resource_cases(&fixture, cases_path);
+        resource_count = resource_cases.len();
+        let for_clients = json!({
+            "tools": cases
+                .iter()
+                .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments}))
+                .collect::<Vec<_>>(),
+            "resources": resource_cases.iter().map(|c| c.request.clone()).collect::<Vec<_>>(),
+        });
         let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("conformance-{label}-{client}-{}.json", fixture.tmux.name));
         std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
@@ -492,6 +610,29 @@ pub fn run_with(
                 problems.push((client.into(), tool.into(), line));
             }
         }
+        let mut resources_passed = Vec::new();
+        let mut resources_failed = Vec::new();
+        for case in &resource_cases {
+            let event = run
+                .events
+                .iter()
+                .find(|e| e["event"] == "resource" && e["case"] == case.case.as_str());
+            match judge_resource(case, event, &run.ending) {
+                Ok(()) => resources_passed.push(case.case.clone()),
+                Err(why) => resources_failed.push(format!("{}: {why}", case.case)),
+            }
+        }
+        passed += resources_passed.len();
+        let status = if resources_failed.is_empty() { "pass" } else { "FAIL" };
+        text.push_str(&format!(
+            "conformance {label} {client:<6} {:<24} {status}  {}\n",
+            "(resources)",
+            resources_passed.join(", ")
+        ));
+        for line in resources_failed {
+            text.push_str(&format!("    FAILED: {line}\n"));
+            problems.push((client.into(), "(resources)".into(), line));
+        }
     }
     for (client, entry) in &expected_failures {
         let known = cases.iter().any(|c| format!("{}/{}", c.tool, c.case) == *entry);
@@ -504,7 +645,7 @@ pub fn run_with(
     text.push_str(&format!(
         "conformance {label}: {} clients, {} cases each: {} as expected, {} expected failures, {} problems\n",
         CLIENTS.len(),
-        cases.len(),
+        cases.len() + resource_count,
         passed,
         expected_failed,
         problems.len()

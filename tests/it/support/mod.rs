@@ -380,6 +380,11 @@ impl Client {
         }
     }
 
+    /// The next line the server writes within `wait`, raw; `None` if none came (or at EOF).
+    pub fn next_raw_line_within(&mut self, wait: Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
     /// Waits for the response to request `id`, skipping notifications.
     pub fn response(&mut self, id: &Value) -> Value {
         self.response_line(id).1

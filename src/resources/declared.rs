@@ -1,0 +1,180 @@
+//! The resources and resource templates paneward serves, as declared in
+//! `schemas/resources/*.json` and compiled in: what `resources/list` and
+//! `resources/templates/list` advertise, unchanged, and the schema each read's content
+//! (JSON) or `_meta` (text) must meet.
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::call::schema::SchemaCheck;
+use crate::resources::uri::Target;
+
+use rmcp::model::{Resource, ResourceTemplate};
+
+/// The declaration files, by name; a unit test checks this is the whole folder.
+const FILES: [(&str, &str); 7] = [
+    ("sessions", include_str!("../../schemas/resources/sessions.json")),
+    ("session", include_str!("../../schemas/resources/session.json")),
+    (
+        "session_windows",
+        include_str!("../../schemas/resources/session_windows.json"),
+    ),
+    ("window", include_str!("../../schemas/resources/window.json")),
+    (
+        "window_panes",
+        include_str!("../../schemas/resources/window_panes.json"),
+    ),
+    ("pane", include_str!("../../schemas/resources/pane.json")),
+    (
+        "pane_content",
+        include_str!("../../schemas/resources/pane_content.json"),
+    ),
+];
+
+/// One declaration file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Declared {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    /// A fixed resource's URI; a template has `uri_template` instead.
+    pub uri: Option<String>,
+    pub uri_template: Option<String>,
+    pub mime_type: String,
+    /// The JSON schema of the content, for JSON resources.
+    pub content_schema: Option<Value>,
+    /// The JSON schema of `_meta["paneward/text"]`, for text resources.
+    pub meta_schema: Option<Value>,
+}
+
+static DECLARED: LazyLock<Result<Vec<Declared>, String>> = LazyLock::new(load);
+
+/// Every declaration, in file order, read once.
+///
+/// # Errors
+/// A file that does not parse or lacks a URI (a build fault).
+pub fn all() -> Result<&'static [Declared], String> {
+    DECLARED.as_deref().map_err(Clone::clone)
+}
+
+/// The declaration file that describes `target`.
+pub fn name_of(target: Target) -> &'static str {
+    match target {
+        Target::Sessions => "sessions",
+        Target::Session(_) => "session",
+        Target::SessionWindows(_) => "session_windows",
+        Target::Window(_) => "window",
+        Target::WindowPanes(_) => "window_panes",
+        Target::Pane(_) => "pane",
+        Target::PaneContent(_) => "pane_content",
+    }
+}
+
+/// The declaration of `target`.
+///
+/// # Errors
+/// As [`all`].
+pub fn of(target: Target) -> Result<&'static Declared, String> {
+    let name = name_of(target);
+    all()?
+        .iter()
+        .find(|d| d.name == name)
+        .ok_or_else(|| format!("schemas/resources/{name}.json is not compiled in"))
+}
+
+/// Checks what a read of `target` produced against its declared schema (the content's,
+/// or the text's `_meta`): the problems found, empty when it holds.
+///
+/// # Errors
+/// As [`all`], or a schema that does not compile.
+pub fn problems(target: Target, instance: &Value) -> Result<Vec<(String, String)>, String> {
+    let declared = of(target)?;
+    let schema = declared
+        .content_schema
+        .as_ref()
+        .or(declared.meta_schema.as_ref())
+        .cloned()
+        .unwrap_or(Value::Bool(true));
+    Ok(SchemaCheck::new(schema)?.problems(instance))
+}
+
+fn load() -> Result<Vec<Declared>, String> {
+    FILES
+        .iter()
+        .map(|(name, text)| {
+            let declared: Declared =
+                serde_json::from_str(text).map_err(|e| format!("schemas/resources/{name}.json: {e}"))?;
+            if declared.name != *name || declared.uri.is_some() == declared.uri_template.is_some() {
+                return Err(format!(
+                    "schemas/resources/{name}.json: needs its file name as `name` and exactly one of `uri`, `uriTemplate`"
+                ));
+            }
+            Ok(declared)
+        })
+        .collect()
+}
+
+/// The fixed resources, as `resources/list` advertises them.
+pub fn resources(declared: &[Declared]) -> Vec<Resource> {
+    declared
+        .iter()
+        .filter_map(|d| {
+            let uri = d.uri.as_ref()?;
+            Some(
+                Resource::new(uri.clone(), d.name.clone())
+                    .with_title(d.title.clone())
+                    .with_description(d.description.clone())
+                    .with_mime_type(d.mime_type.clone()),
+            )
+        })
+        .collect()
+}
+
+/// The templates, as `resources/templates/list` advertises them.
+pub fn templates(declared: &[Declared]) -> Vec<ResourceTemplate> {
+    declared
+        .iter()
+        .filter_map(|d| {
+            let template = d.uri_template.as_ref()?;
+            Some(
+                ResourceTemplate::new(template.clone(), d.name.clone())
+                    .with_title(d.title.clone())
+                    .with_description(d.description.clone())
+                    .with_mime_type(d.mime_type.clone()),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_in_the_folder_is_compiled_in_and_loads() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/resources");
+        let mut on_disk: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut compiled: Vec<String> = FILES.iter().map(|(name, _)| (*name).to_string()).collect();
+        compiled.sort();
+        assert_eq!(on_disk, compiled);
+        let declared = all().unwrap();
+        for d in declared {
+            let schema = d.content_schema.as_ref().or(d.meta_schema.as_ref()).unwrap();
+            jsonschema::validator_for(schema).unwrap();
+            assert_eq!(
+                d.content_schema.is_some(),
+                d.mime_type == "application/json",
+                "{}",
+                d.name
+            );
+        }
+        assert_eq!(resources(declared).len() + templates(declared).len(), FILES.len());
+    }
+}

@@ -1,0 +1,11 @@
+//! MCP resources: the tmux hierarchy and pane text as `tmux://` URIs, declared in
+//! `schemas/resources/` ([`declared`]), read through the inspect tools' handlers
+//! ([`read`]), their template variables completed ([`complete`]), and watched for a
+//! connection's subscriptions ([`watch`], [`probe`]).
+
+pub mod complete;
+pub mod declared;
+pub mod probe;
+pub mod read;
+pub mod uri;
+pub mod watch;

@@ -1,0 +1,230 @@
+//! `resources/subscribe` and `unsubscribe`: one connection's subscriptions, and the
+//! task that watches them.
+//!
+//! No tmux client is added for this (paneward's attach policy stands, and its control
+//! client, where attached, carries no `%output`): a task probes tmux every
+//! [`WATCH_PROBE_INTERVAL`] in one round trip over the client paneward already uses
+//! (see [`probe`]) while anything is watched, and stops with the last unsubscribe or
+//! the connection. Each URI is told under the exact spelling the client subscribed
+//! with (clients route by that string), at most once per [`WATCH_COALESCE_INTERVAL`]:
+//! a change seen sooner is held, and told when the interval has passed.
+
+use crate::limits::{WATCH_COALESCE_INTERVAL, WATCH_MAX_SUBSCRIPTIONS, WATCH_PROBE_INTERVAL};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+
+use rmcp::model::{ErrorData, ResourceUpdatedNotificationParam};
+use rmcp::service::Peer;
+use rmcp::RoleServer;
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior};
+
+use crate::app::App;
+use crate::call::runtime::CallContext;
+use crate::guard::ReadGate;
+use crate::resources::probe::{self, Fingerprint, GONE};
+use crate::resources::uri::{self, Target};
+use crate::tools::objects::echo;
+
+/// One connection's subscriptions (kept in its `McpServer`, never shared between
+/// connections).
+#[derive(Default)]
+pub struct Subscriptions {
+    state: Arc<Mutex<State>>,
+}
+
+#[derive(Default)]
+struct State {
+    /// By the URI as the client spelled it.
+    watched: HashMap<String, Watch>,
+    /// Subscriptions still reading tmux, by spelling, with their ticket: requests run
+    /// concurrently, so an unsubscribe may be handled while its subscribe still reads;
+    /// it withdraws the ticket, and the subscribe then adds nothing.
+    pending: HashMap<String, u64>,
+    next_ticket: u64,
+    task: Option<JoinHandle<()>>,
+}
+
+struct Watch {
+    target: Target,
+    /// What the last probe saw; `None` until one has.
+    seen: Option<Fingerprint>,
+    last_told: Option<Instant>,
+    /// A change seen and not told yet.
+    held: bool,
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Subscriptions {
+    /// Subscribes the connection of `peer` to `spelled`, once tmux has been read for
+    /// it, so a change right after the answer is seen.
+    ///
+    /// # Errors
+    /// -32602 for a URI that is not paneward's, or one too many; -32002 for one that
+    /// names nothing; -32603 when tmux cannot answer.
+    pub async fn subscribe(&self, app: &Arc<App>, peer: &Peer<RoleServer>, spelled: &str) -> Result<(), ErrorData> {
+        let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        let ticket = {
+            let mut state = lock(&self.state);
+            state.next_ticket += 1;
+            let ticket = state.next_ticket;
+            state.pending.insert(spelled.to_string(), ticket);
+            ticket
+        };
+        let call = CallContext::default();
+        let gate = ReadGate::new(app, &call);
+        let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new()).await;
+        let mut state = lock(&self.state);
+        let withdrawn = state.pending.get(spelled) != Some(&ticket);
+        if !withdrawn {
+            state.pending.remove(spelled);
+        }
+        let prints = prints.map_err(|e| ErrorData::internal_error(e.message().to_string(), None))?;
+        if withdrawn {
+            tracing::debug!("a subscription was withdrawn while it started");
+            return Ok(());
+        }
+        let seen = prints.get(&target).copied().flatten();
+        if seen == Some(GONE) {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "resource not found: {} names nothing tmux has; tmux://sessions lists what exists",
+                    echo(spelled)
+                ),
+                Some(serde_json::json!({ "uri": spelled })),
+            ));
+        }
+        if state.watched.len() >= WATCH_MAX_SUBSCRIPTIONS && !state.watched.contains_key(spelled) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "/params/uri: at most {WATCH_MAX_SUBSCRIPTIONS} subscriptions per connection; unsubscribe first"
+                ),
+                None,
+            ));
+        }
+        state.watched.entry(spelled.to_string()).or_insert(Watch {
+            target,
+            seen,
+            last_told: None,
+            held: false,
+        });
+        if state.task.is_none() {
+            let watcher = watch(app.clone(), peer.clone(), Arc::downgrade(&self.state));
+            state.task = Some(tokio::spawn(watcher));
+            tracing::debug!("watching started");
+        }
+        Ok(())
+    }
+
+    /// Ends the subscription to `spelled` (that exact spelling); the watching stops
+    /// with the last one. Unsubscribing what is not subscribed is no error.
+    ///
+    /// # Errors
+    /// -32602 for a URI that is not paneward's.
+    pub fn unsubscribe(&self, spelled: &str) -> Result<(), ErrorData> {
+        uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        let mut state = lock(&self.state);
+        state.watched.remove(spelled);
+        state.pending.remove(spelled);
+        if state.watched.is_empty() {
+            stop(&mut state);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Subscriptions {
+    /// The connection is over: stop watching.
+    fn drop(&mut self) {
+        stop(&mut lock(&self.state));
+    }
+}
+
+fn stop(state: &mut State) {
+    if let Some(task) = state.task.take() {
+        task.abort();
+        tracing::debug!("watching stopped");
+    }
+}
+
+/// Probes tmux for the watched URIs and tells the client what changed, until nothing
+/// is watched, the connection's subscriptions are dropped, or the client is gone.
+async fn watch(app: Arc<App>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>) {
+    let mut ticks = tokio::time::interval(WATCH_PROBE_INTERVAL);
+    ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut screens = probe::Screens::new();
+    loop {
+        ticks.tick().await;
+        let Some(targets) = watched_targets(&state) else {
+            return;
+        };
+        let call = CallContext::default();
+        let gate = ReadGate::new(&app, &call);
+        let prints = match probe::fingerprints(&gate, &targets, &mut screens).await {
+            Ok(prints) => prints,
+            Err(error) => {
+                tracing::debug!("a watch probe failed: {}", error.message());
+                continue;
+            }
+        };
+        let Some(due) = changes_due(&state, &prints) else {
+            return;
+        };
+        for spelled in due {
+            let note = ResourceUpdatedNotificationParam::new(spelled);
+            if let Err(error) = peer.notify_resource_updated(note).await {
+                tracing::debug!("the client is gone ({error}): watching stopped");
+                if let Some(state) = state.upgrade() {
+                    let mut state = lock(&state);
+                    state.watched.clear();
+                    state.task = None;
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// The distinct targets watched now, or `None` when the task should end (it then
+/// takes itself out of the state, under the same lock a subscribe takes).
+fn watched_targets(state: &Weak<Mutex<State>>) -> Option<Vec<Target>> {
+    let state = state.upgrade()?;
+    let mut state = lock(&state);
+    if state.watched.is_empty() {
+        state.task = None;
+        return None;
+    }
+    let mut targets: Vec<Target> = state.watched.values().map(|w| w.target).collect();
+    targets.sort_unstable_by_key(|t| t.uri());
+    targets.dedup();
+    Some(targets)
+}
+
+/// Records what the probe saw and returns the spellings to tell now.
+fn changes_due(state: &Weak<Mutex<State>>, prints: &HashMap<Target, Option<Fingerprint>>) -> Option<Vec<String>> {
+    let state = state.upgrade()?;
+    let mut state = lock(&state);
+    let now = Instant::now();
+    let mut due = Vec::new();
+    for (spelled, watch) in &mut state.watched {
+        if let Some(Some(print)) = prints.get(&watch.target) {
+            match watch.seen {
+                Some(seen) if seen != *print => watch.held = true,
+                _ => {}
+            }
+            watch.seen = Some(*print);
+        }
+        let quiet_long_enough = watch
+            .last_told
+            .is_none_or(|told| now.duration_since(told) >= WATCH_COALESCE_INTERVAL);
+        if watch.held && quiet_long_enough {
+            watch.held = false;
+            watch.last_told = Some(now);
+            due.push(spelled.clone());
+        }
+    }
+    Some(due)
+}
