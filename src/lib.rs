@@ -18,6 +18,7 @@ pub mod fault;
 pub mod guard;
 pub mod limits;
 pub mod mcp;
+pub mod prompts;
 pub mod tmux;
 pub mod tools;
 

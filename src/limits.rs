@@ -136,3 +136,34 @@ pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 pub const CONFORM_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest schema value a conform report line quotes.
 pub const CONFORM_VALUE_MAX_CHARS: usize = 120;
+
+// Prompts, completion, asking the person, servers.
+
+/// The longest `instructions` of `initialize`: what a client shows or keeps in a
+/// model's context on every conversation should be short.
+pub const INSTRUCTIONS_MAX_BYTES: usize = 2_048;
+
+/// The longest free-text prompt argument (a command line, a task): as long as the
+/// `keys` of one `send_keys` row.
+pub const PROMPT_TEXT_MAX_CHARS: usize = 4_000;
+/// The longest session name a prompt takes.
+pub const PROMPT_NAME_MAX_CHARS: usize = 64;
+/// The range of a prompt's `timeout_seconds`: a second to an hour.
+pub const PROMPT_SECONDS_MAX: u64 = 3_600;
+/// Values in one `completion/complete` answer: the most MCP allows.
+pub const COMPLETION_MAX_VALUES: usize = 100;
+/// How long paneward waits for the person to answer a question (`elicitation/create`)
+/// before it counts as no: long enough to read and decide, short enough that a call
+/// nobody answers does not hold the tool queue for ever.
+pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `list_servers` waits for one socket to accept a connection: a live server
+/// accepts at once, a stale socket refuses at once; this bounds a wedged one.
+pub const SERVER_PROBE_TIMEOUT: Duration = Duration::from_millis(100);
+/// The most servers `list_servers` returns when the caller does not say.
+pub const SERVERS_DEFAULT_MAX: usize = 20;
+/// Directory entries `list_servers` looks at: a folder with thousands of stale sockets
+/// must not make one call probe them all.
+pub const SERVER_SCAN_MAX_ENTRIES: usize = 1_000;
+/// Messages queued for the client's log (`notifications/message`) before more are
+/// dropped: the why of an event is worth less than keeping the server responsive.
+pub const CLIENT_LOG_QUEUE_MESSAGES: usize = 256;

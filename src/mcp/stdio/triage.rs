@@ -15,7 +15,16 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The request methods paneward serves; any other request gets -32601 at once.
-pub const SERVED_METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tools/call"];
+pub const SERVED_METHODS: [&str; 8] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
 
 /// JSON-RPC's error codes used here.
 pub const PARSE_ERROR: i64 = -32700;
