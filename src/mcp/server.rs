@@ -14,11 +14,16 @@ use rmcp::model::{
     InitializeResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Reference,
     RequestId, ServerCapabilities,
 };
+// Logging is deprecated only for protocol revisions after the one served (SEP-2577).
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
 use crate::call::runtime::{CallContext, Tier, ToolError};
+use crate::call::runtime::ToolErrorKind;
+use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
@@ -31,13 +36,22 @@ pub struct McpServer {
     app: Arc<App>,
     /// The requests in flight, as the stdio layer registers them.
     flight: Arc<Flight>,
+    /// The client's log (`logging/setLevel`), fed by `crate::mcp::client_log`.
+    client_log: Arc<ClientLog>,
 }
 
 impl McpServer {
     pub fn new(app: Arc<App>) -> Self {
+        Self::with_client_log(app, Arc::default())
+    }
+
+    /// A server whose client log is `client_log`, the one the process's tracing layer
+    /// forwards to.
+    pub fn with_client_log(app: Arc<App>, client_log: Arc<ClientLog>) -> Self {
         Self {
             app,
             flight: Arc::default(),
+            client_log,
         }
     }
 
@@ -70,6 +84,7 @@ impl McpServer {
             Ok(value) => CallToolResult::structured(value),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
+                tell_client_why(&request.name, &error);
                 error_result(&error)
             }
         }
@@ -234,10 +249,18 @@ impl ServerHandler for McpServer {
                 Ok(result.into())
             }
             Err(error) => {
-                tracing::info!(prompt = %request.name.chars().take(crate::limits::ECHO_MAX_CHARS).collect::<String>(), "prompts/get refused: {error}");
+                let prompt: String = request.name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+                tracing::info!(target: CLIENT_LOG, %prompt, reason = %error, "prompts/get refused");
                 Err(ErrorData::invalid_params(error.to_string(), None))
             }
         }
+    }
+
+    /// The client's level for `notifications/message`; nothing is sent before this.
+    #[allow(deprecated)]
+    async fn set_level(&self, request: SetLevelRequestParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.client_log.set_level(request.level, &context.peer);
+        Ok(())
     }
 
     /// Completion: prompt arguments here (`crate::prompts::complete`); resource
@@ -262,6 +285,23 @@ impl ServerHandler for McpServer {
         let mut result = CompleteResult::new(completion);
         result.result_type = None;
         Ok(result)
+    }
+}
+
+/// Tells the client's log why a call failed, where the reply alone may not say enough
+/// to a person watching: a refusal by a safety rule or the tier, or tmux not answering
+/// in time. The messages of these kinds name ids, rules and limits, never payload.
+fn tell_client_why(tool: &str, error: &ToolError) {
+    let tool: String = tool.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let kind = error.kind().as_str();
+    match error.kind() {
+        ToolErrorKind::Blocked | ToolErrorKind::NotAllowed => {
+            tracing::info!(target: CLIENT_LOG, %tool, kind, reason = error.message(), "call refused");
+        }
+        ToolErrorKind::Timeout | ToolErrorKind::MayHaveRun => {
+            tracing::warn!(target: CLIENT_LOG, %tool, kind, reason = error.message(), "tmux did not answer in time or the answer was lost");
+        }
+        _ => {}
     }
 }
 

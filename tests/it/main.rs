@@ -10,6 +10,7 @@ mod batch;
 mod buffers;
 mod capture;
 mod cli;
+mod client_log;
 mod cohort;
 mod conform;
 mod conformance;
