@@ -11,6 +11,7 @@ use serde_path_to_error::Segment;
 pub use crate::call::error::{ToolError, ToolErrorKind};
 /// The gates the generated dispatch hands to handlers, one per tier.
 pub use crate::guard::{ChangeGate, EndGate, ReadGate};
+use crate::guard::consent::Asker;
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::call::runtime::Tier`.
 pub use paneward_contract::Tier;
@@ -40,6 +41,8 @@ pub struct CallContext {
     /// The client's id as it will be written in the reply (JSON text), when the
     /// transport swapped it for another on the way in.
     reply_id: Option<String>,
+    /// How to ask the person, when the client can (`guard::consent`).
+    asker: Option<Asker>,
 }
 
 impl CallContext {
@@ -55,6 +58,18 @@ impl CallContext {
     pub fn with_reply_id(mut self, reply_id: String) -> Self {
         self.reply_id = Some(reply_id);
         self
+    }
+
+    /// The same context, able to ask the person through `asker`.
+    #[must_use]
+    pub fn with_asker(mut self, asker: Asker) -> Self {
+        self.asker = Some(asker);
+        self
+    }
+
+    /// How to ask the person, if the client can be asked.
+    pub fn asker(&self) -> Option<&Asker> {
+        self.asker.as_ref()
     }
 
     /// The client's id as it will be written in the reply, if the transport set it.
@@ -77,6 +92,8 @@ impl CallContext {
             batch: self.client_id().or_else(|| self.batch.clone()),
             nested: true,
             reply_id: None,
+            // A row is still the client's call: its person can be asked.
+            asker: self.asker.clone(),
         }
     }
 

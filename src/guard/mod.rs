@@ -6,6 +6,7 @@
 
 pub mod caller;
 pub mod cohort;
+pub mod consent;
 pub mod end;
 pub mod owner;
 pub mod gate;

@@ -210,7 +210,10 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let call = CallContext::for_request(context.id.clone());
+        let mut call = CallContext::for_request(context.id.clone());
+        if let Some(asker) = crate::mcp::ask::asker_for(&context.peer) {
+            call = call.with_asker(asker);
+        }
         // The stdio layer gave rmcp the arrival number as id; without it (an in-process
         // server) there is no order to keep.
         let registered = match context.id {

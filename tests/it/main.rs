@@ -5,6 +5,7 @@
 
 mod support;
 
+mod asking;
 mod audit;
 mod batch;
 mod buffers;
