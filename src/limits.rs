@@ -159,8 +159,6 @@ pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long `list_servers` waits for one socket to accept a connection: a live server
 /// accepts at once, a stale socket refuses at once; this bounds a wedged one.
 pub const SERVER_PROBE_TIMEOUT: Duration = Duration::from_millis(100);
-/// The most servers `list_servers` returns when the caller does not say.
-pub const SERVERS_DEFAULT_MAX: usize = 20;
 /// Directory entries `list_servers` looks at: a folder with thousands of stale sockets
 /// must not make one call probe them all.
 pub const SERVER_SCAN_MAX_ENTRIES: usize = 1_000;

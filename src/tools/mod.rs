@@ -18,6 +18,7 @@ pub mod options;
 pub mod pane;
 pub mod search;
 pub mod send_keys;
+pub mod servers;
 pub mod server_info;
 pub mod settings;
 pub mod since;

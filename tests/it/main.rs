@@ -33,6 +33,7 @@ mod prompts;
 mod protocol;
 mod search;
 mod send_keys;
+mod servers;
 mod settings;
 mod snapshot_pane;
 mod stdio;

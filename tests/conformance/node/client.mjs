@@ -7,7 +7,8 @@
 // Starts the server with the SDK's default environment (no locale, as real hosts do),
 // lists every tool FIRST (the SDK checks structuredContent against a tool's
 // outputSchema only for tools it has listed on this connection), then calls each case
-// of CASES.json in order. This script judges nothing: it prints one JSON line per
+// of CASES.json in order; a case with a `method` is a prompt case (`get` a prompt,
+// `complete` a prompt argument), run after the prompts are listed. This script judges nothing: it prints one JSON line per
 // event, and tests/conformance/suite.rs compares them with tests/conformance/cases.json.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -54,6 +55,28 @@ async function call(client, testCase) {
   }
 }
 
+async function promptCase(client, testCase) {
+  try {
+    if (testCase.method === 'get') {
+      const result = await client.getPrompt({ name: testCase.prompt, arguments: testCase.arguments }, options);
+      const texts = result.messages.filter((m) => m.content?.type === 'text').map((m) => m.content.text);
+      return { outcome: 'result', text: texts.join('\n') };
+    }
+    const result = await client.complete(
+      { ref: { type: 'ref/prompt', name: testCase.prompt }, argument: { name: testCase.argument, value: testCase.value } },
+      options,
+    );
+    const { values, total, hasMore } = result.completion;
+    return { outcome: 'result', values, total: total ?? null, hasMore: hasMore ?? null };
+  } catch (error) {
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) return { outcome: 'timeout', detail: error.message };
+      return { outcome: 'protocol-error', detail: `JSON-RPC error ${error.code}: ${error.message}` };
+    }
+    return { outcome: 'client-error', detail: String(error?.stack ?? error) };
+  }
+}
+
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const client = new Client({ name: 'paneward-conformance-node', version: '0' });
 const transport = new StdioClientTransport({ command: command[0], args: command.slice(1) });
@@ -67,8 +90,16 @@ do {
   cursor = page.nextCursor;
 } while (cursor);
 emit({ event: 'listed', tools: names });
-for (const testCase of cases) {
+for (const testCase of cases.filter((c) => !c.method)) {
   emit({ event: 'called', tool: testCase.tool, case: testCase.case, ...(await call(client, testCase)) });
+}
+const promptCases = cases.filter((c) => c.method);
+if (promptCases.length > 0) {
+  const listed = await client.listPrompts(undefined, options);
+  emit({ event: 'listed-prompts', prompts: listed.prompts.map((prompt) => prompt.name) });
+  for (const testCase of promptCases) {
+    emit({ event: 'prompt', case: testCase.case, ...(await promptCase(client, testCase)) });
+  }
 }
 await client.close();
 emit({ event: 'done' });

@@ -4,7 +4,9 @@ Usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]
 
 Connects the way the SDK does by default (probing `server/discover`, then `initialize`),
 starts the server with the SDK's default environment (no locale, as real hosts do), lists
-every tool, then calls each case of CASES.json in order. The SDK checks each successful
+every tool, then calls each case of CASES.json in order; a case with a `method` is a
+prompt case (`get` a prompt, `complete` a prompt argument), run after the prompts are
+listed. The SDK checks each successful
 result against the tool's outputSchema itself. This script judges nothing: it prints one
 JSON line per event on stdout, and tests/conformance/suite.rs compares them with the
 expectations of tests/conformance/cases.json.
@@ -15,6 +17,7 @@ import sys
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.types import PromptReference
 
 # How long the handshake, a listing or one call may take before it counts as a hang.
 CALL_TIMEOUT_SECONDS = 30
@@ -53,6 +56,30 @@ async def call(client, case):
     }
 
 
+async def prompt_case(client, case):
+    try:
+        with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+            if case["method"] == "get":
+                result = await client.get_prompt(case["prompt"], case["arguments"])
+                texts = [m.content.text for m in result.messages if getattr(m.content, "type", None) == "text"]
+                return {"outcome": "result", "text": "\n".join(texts)}
+            ref = PromptReference(type="ref/prompt", name=case["prompt"])
+            result = await client.complete(ref, {"name": case["argument"], "value": case["value"]})
+            completion = result.completion
+            return {
+                "outcome": "result",
+                "values": completion.values,
+                "total": completion.total,
+                "hasMore": completion.has_more,
+            }
+    except TimeoutError:
+        return {"outcome": "timeout", "detail": f"no answer within {CALL_TIMEOUT_SECONDS} s"}
+    except MCPError as error:
+        return {"outcome": "protocol-error", "detail": f"JSON-RPC error {error.code}: {error}"}
+    except Exception as error:  # anything else the SDK raised is a failed case, not a crash
+        return {"outcome": "client-error", "detail": f"{type(error).__name__}: {error}"}
+
+
 async def main(cases_path, command):
     with open(cases_path, encoding="utf-8") as cases_file:
         cases = json.load(cases_file)
@@ -71,7 +98,15 @@ async def main(cases_path, command):
                     break
         emit(event="listed", tools=names)
         for case in cases:
-            emit(event="called", tool=case["tool"], case=case["case"], **(await call(client, case)))
+            if "method" not in case:
+                emit(event="called", tool=case["tool"], case=case["case"], **(await call(client, case)))
+        prompt_cases = [case for case in cases if "method" in case]
+        if prompt_cases:
+            with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+                listed = await client.list_prompts()
+            emit(event="listed-prompts", prompts=[prompt.name for prompt in listed.prompts])
+            for case in prompt_cases:
+                emit(event="prompt", case=case["case"], **(await prompt_case(client, case)))
     emit(event="done")
 
 

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::expected;
+use super::prompt_cases;
 use crate::support::{clean_env, root, TmuxServer};
 
 /// The clients, in the order they run.
@@ -384,10 +385,13 @@ pub fn run_with(
 ) -> SuiteReport {
     let fixture = Fixture::start();
     let cases = load_cases(&fixture, cases_path);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(cases_path).unwrap()).unwrap();
+    let prompt_cases = prompt_cases::load(&file, &|value, at| fixture.fill(value, at));
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
     let for_clients: Vec<Value> = cases
         .iter()
         .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments}))
+        .chain(prompt_cases.iter().map(|c| c.for_client.clone()))
         .collect();
     let cases_file =
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{label}-{}.json", fixture.tmux.name));
@@ -442,6 +446,9 @@ pub fn run_with(
                 problems.push((client.into(), tool.into(), line));
             }
         }
+        let (lines, prompt_problems) = prompt_cases::judge_all(client, &prompt_cases, &run.events, &run.ending);
+        text.push_str(&lines);
+        problems.extend(prompt_problems.into_iter().map(|p| (client.to_string(), "prompts".to_string(), p)));
     }
     for (client, entry) in &expected_failures {
         let known = cases.iter().any(|c| format!("{}/{}", c.tool, c.case) == *entry);
