@@ -24,7 +24,7 @@ if (!installDir || !casesPath || separator !== '--' || command.length === 0) {
 const require = createRequire(path.join(path.resolve(installDir), 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { McpError, ErrorCode } = require('@modelcontextprotocol/sdk/types.js');
+const { McpError, ErrorCode, ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { readFileSync } = require('node:fs');
 
 const emit = (event) => process.stdout.write(JSON.stringify(event) + '\n');
@@ -35,11 +35,18 @@ function firstText(result) {
   return block ? block.text : null;
 }
 
+// How the person answers a question (elicitation/create) during the case being run: a
+// case's `elicit` ("accept" or "decline"); no answer given is a decline.
+const current = { elicit: null, asked: 0 };
+
 async function call(client, testCase) {
+  current.elicit = testCase.elicit ?? null;
+  current.asked = 0;
   try {
     const result = await client.callTool({ name: testCase.tool, arguments: testCase.arguments }, undefined, options);
     return {
       outcome: 'result',
+      asked: current.asked,
       isError: result.isError === true,
       structuredContent: result.structuredContent ?? null,
       text: firstText(result),
@@ -78,7 +85,11 @@ async function promptCase(client, testCase) {
 }
 
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
-const client = new Client({ name: 'paneward-conformance-node', version: '0' });
+const client = new Client({ name: 'paneward-conformance-node', version: '0' }, { capabilities: { elicitation: {} } });
+client.setRequestHandler(ElicitRequestSchema, async () => {
+  current.asked += 1;
+  return current.elicit === 'accept' ? { action: 'accept', content: { allow: true } } : { action: 'decline' };
+});
 const transport = new StdioClientTransport({ command: command[0], args: command.slice(1) });
 await client.connect(transport, options);
 emit({ event: 'connected', server: client.getServerVersion()?.name ?? null });

@@ -17,10 +17,22 @@ import sys
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.types import PromptReference
+from mcp.types import ElicitResult, PromptReference
 
 # How long the handshake, a listing or one call may take before it counts as a hang.
 CALL_TIMEOUT_SECONDS = 30
+
+
+# How the person answers a question (elicitation/create) during the case being run: a
+# case's `elicit` ("accept" or "decline"); no answer given is a decline.
+current = {"elicit": None, "asked": []}
+
+
+async def answer_question(context, params):
+    current["asked"].append(params.message)
+    if current["elicit"] == "accept":
+        return ElicitResult(action="accept", content={"allow": True})
+    return ElicitResult(action="decline")
 
 
 def emit(**event):
@@ -35,6 +47,7 @@ def first_text(result):
 
 
 async def call(client, case):
+    current["elicit"], current["asked"] = case.get("elicit"), []
     try:
         with anyio.fail_after(CALL_TIMEOUT_SECONDS):
             result = await client.call_tool(case["tool"], case["arguments"])
@@ -50,6 +63,7 @@ async def call(client, case):
         return {"outcome": "client-error", "detail": f"{type(error).__name__}: {error}"}
     return {
         "outcome": "result",
+        "asked": len(current["asked"]),
         "isError": bool(result.is_error),
         "structuredContent": result.structured_content,
         "text": first_text(result),
@@ -85,7 +99,9 @@ async def main(cases_path, command):
         cases = json.load(cases_file)
     server = StdioServerParameters(command=command[0], args=command[1:])
     # read_timeout_seconds bounds the handshake's requests too.
-    async with Client(server, read_timeout_seconds=CALL_TIMEOUT_SECONDS) as client:
+    async with Client(
+        server, read_timeout_seconds=CALL_TIMEOUT_SECONDS, elicitation_callback=answer_question
+    ) as client:
         info = client.server_info
         emit(event="connected", protocolVersion=client.protocol_version, server=info.name if info else None)
         names, cursor = [], None

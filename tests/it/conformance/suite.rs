@@ -65,6 +65,9 @@ struct Case {
     expect_success: bool,
     includes: Option<Value>,
     error_includes: Option<String>,
+    /// How the person answers if the call asks them (`accept` or `decline`); a case
+    /// with it must see the question asked.
+    elicit: Option<String>,
 }
 
 /// The tmux server the cases run against, and the values of the placeholders.
@@ -79,6 +82,9 @@ impl Fixture {
         let printer = tmux.window_running("printf 'conformance one\\nconformance two\\n'; exec sleep 100000");
         tmux.wait_for_text(&printer, "conformance two");
         let scratch = tmux.window_running("exec cat");
+        // paneward runs "in" this pane (its TMUX and TMUX_PANE say so), as it does when
+        // started from a terminal inside tmux.
+        let caller = tmux.window_running("exec cat");
         let pane = tmux.first_pane();
         // A buffer named as paneward names its own, for the buffer tools to read and paste.
         let staged = "paneward_00000000000000000000000000000000_conformance";
@@ -96,6 +102,7 @@ impl Fixture {
             ("printer_window", format(&printer, "#{window_id}")),
             ("printer_pane", printer),
             ("scratch_pane", scratch),
+            ("caller_pane", caller),
             ("staged_buffer", staged.to_string()),
             ("missing_pane", "%999999".to_string()),
             ("missing_window", "@999999".to_string()),
@@ -157,7 +164,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 Some("error") => false,
                 _ => panic!("cases.json {at}/expect: \"success\" or \"error\""),
             };
-            let known = ["case", "arguments", "expect", "includes", "errorIncludes"];
+            let known = ["case", "arguments", "expect", "includes", "errorIncludes", "elicit"];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
                 panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
             }
@@ -170,6 +177,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 error_includes: case["errorIncludes"]
                     .as_str()
                     .map(|t| fixture.fill(&json!(t), &at).as_str().unwrap().to_string()),
+                elicit: case["elicit"].as_str().map(str::to_string),
             });
         }
     }
@@ -279,6 +287,13 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     }
     let text = event["text"].as_str().unwrap_or_default();
     let is_error = event["isError"] == json!(true);
+    if case.elicit.is_some() && event["asked"] != json!(1) {
+        return Err(format!(
+            "the person should have been asked once, was asked {}: {}",
+            event["asked"],
+            cut(text)
+        ));
+    }
     if !case.expect_success {
         if !is_error {
             return Err(format!("expected isError, got a success: {}", cut(text)));
@@ -390,13 +405,22 @@ pub fn run_with(
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
     let for_clients: Vec<Value> = cases
         .iter()
-        .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments}))
+        .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments, "elicit": c.elicit}))
         .chain(prompt_cases.iter().map(|c| c.for_client.clone()))
         .collect();
     let cases_file =
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{label}-{}.json", fixture.tmux.name));
     std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
+    let caller = fixture
+        .placeholders
+        .iter()
+        .find(|(name, _)| name == "{caller_pane}")
+        .map(|(_, pane)| pane.clone())
+        .unwrap();
     let mut server = vec![
+        "env".into(),
+        format!("TMUX={}", fixture.tmux.tmux_env()),
+        format!("TMUX_PANE={caller}"),
         binary.to_string_lossy().into_owned(),
         "-L".into(),
         fixture.tmux.name.clone(),
