@@ -42,10 +42,18 @@ fn write_prompt_list(folder: &std::path::Path, target: &std::path::Path) -> std:
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
         .collect();
     files.sort();
-    let mut source = String::from("/// The prompt files of `schemas/prompts`, compiled in.\npub const PROMPT_FILES: &[(&str, &str)] = &[\n");
+    let mut source = String::from(
+        "/// The prompt files of `schemas/prompts`, compiled in.\npub const PROMPT_FILES: &[(&str, &str)] = &[\n",
+    );
     for path in files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        source.push_str(&format!("    ({name:?}, include_str!({:?})),\n", path.display().to_string()));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        source.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
     }
     source.push_str("];\n");
     std::fs::write(target, source)

@@ -9,9 +9,9 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 
 pub use crate::call::error::{ToolError, ToolErrorKind};
+use crate::guard::consent::Asker;
 /// The gates the generated dispatch hands to handlers, one per tier.
 pub use crate::guard::{ChangeGate, EndGate, ReadGate};
-use crate::guard::consent::Asker;
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::call::runtime::Tier`.
 pub use paneward_contract::Tier;

@@ -163,7 +163,10 @@ fn serve(config: crate::config::Config) -> ExitCode {
         server = %app.config.address.label(),
         "paneward serving MCP on stdio{FAULT_NOTE}"
     );
-    let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::with_client_log(Arc::clone(&app), client_log)));
+    let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::with_client_log(
+        Arc::clone(&app),
+        client_log,
+    )));
     // A clean end of input: the buffers this process staged go with it.
     runtime.block_on(crate::tools::buffers::delete_staged(&app));
     // A read of standard input may still be pending; it must not hold the exit.

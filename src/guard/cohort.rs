@@ -17,8 +17,8 @@ use std::fmt;
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::guard::consent::{self, Consent};
 use crate::guard::caller::{is_caller, CallerPane};
+use crate::guard::consent::{self, Consent};
 use crate::guard::{input, verdict};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
@@ -281,7 +281,10 @@ pub async fn paste(
 ) -> Result<Pasted, ToolError> {
     let input = input::paste_commands(buffer, target, bracket, delete, enter);
     let reach = if enter { Reach::Cohort } else { Reach::TargetOnly };
-    let what = format!("a paste of text staged in a paneward buffer{}", if enter { ", then Enter" } else { "" });
+    let what = format!(
+        "a paste of text staged in a paneward buffer{}",
+        if enter { ", then Enter" } else { "" }
+    );
     let receivers = check_and_run(app, context, target, force, &input, reach, &what).await?;
     Ok(Pasted {
         text: vec![target],

@@ -120,9 +120,15 @@ mod tests {
     #[test]
     fn questions_name_the_pane_and_never_more_than_a_description() {
         let question = input_question("%3", None, "literal text of 12 characters, then Enter");
-        assert!(question.contains("pane %3") && question.contains("12 characters"), "{question}");
+        assert!(
+            question.contains("pane %3") && question.contains("12 characters"),
+            "{question}"
+        );
         let question = end_question("window @2", "%3");
-        assert!(question.contains("end window @2, which holds tmux pane %3"), "{question}");
+        assert!(
+            question.contains("end window @2, which holds tmux pane %3"),
+            "{question}"
+        );
     }
 
     #[test]

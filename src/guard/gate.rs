@@ -271,7 +271,16 @@ impl<'a> ChangeGate<'a> {
         (bracket, delete): (bool, bool),
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
-        super::cohort::paste(self.read.app, self.read.context, target, force, buffer, (bracket, delete), enter).await
+        super::cohort::paste(
+            self.read.app,
+            self.read.context,
+            target,
+            force,
+            buffer,
+            (bracket, delete),
+            enter,
+        )
+        .await
     }
 
     /// The command that scrolls `pane`'s copy mode up `lines` lines (a copy-mode

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
-    DiscoverRequestMethod, DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation,
-    InitializeResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Reference,
-    RequestId, ServerCapabilities,
+    DiscoverRequestMethod, DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation, InitializeResult,
+    ListPromptsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, Reference, RequestId,
+    ServerCapabilities,
 };
 // Logging is deprecated only for protocol revisions after the one served (SEP-2577).
 #[allow(deprecated)]
@@ -21,8 +21,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
-use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::call::runtime::ToolErrorKind;
+use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 
@@ -261,7 +261,11 @@ impl ServerHandler for McpServer {
 
     /// The client's level for `notifications/message`; nothing is sent before this.
     #[allow(deprecated)]
-    async fn set_level(&self, request: SetLevelRequestParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
         self.client_log.set_level(request.level, &context.peer);
         Ok(())
     }

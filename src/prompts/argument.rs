@@ -38,7 +38,9 @@ impl Kind {
                 .map_err(|_| "must be a pane id like %3 (list_panes shows them)".to_string()),
             Self::Name => {
                 let fits = value.chars().count() <= PROMPT_NAME_MAX_CHARS
-                    && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                    && value
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
                 if fits {
                     Ok(value.to_string())
                 } else {
@@ -60,7 +62,9 @@ impl Kind {
             }
             Self::Seconds => match value.parse::<u64>() {
                 Ok(seconds) if (1..=PROMPT_SECONDS_MAX).contains(&seconds) => Ok(seconds.to_string()),
-                _ => Err(format!("must be a whole number of seconds from 1 to {PROMPT_SECONDS_MAX}")),
+                _ => Err(format!(
+                    "must be a whole number of seconds from 1 to {PROMPT_SECONDS_MAX}"
+                )),
             },
         }
     }

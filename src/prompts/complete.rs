@@ -30,14 +30,22 @@ pub async fn complete_prompt_argument(app: &App, prompt: &str, argument: &str, t
         Kind::Seconds => SECONDS_SUGGESTED.iter().map(ToString::to_string).collect(),
         Kind::Name | Kind::Text => Vec::new(),
     };
-    bounded(candidates.into_iter().filter(|value| value.starts_with(typed)).collect())
+    bounded(
+        candidates
+            .into_iter()
+            .filter(|value| value.starts_with(typed))
+            .collect(),
+    )
 }
 
 /// Every pane id of the server, in tmux's order; none when tmux cannot be read.
 async fn pane_ids(app: &App) -> Vec<String> {
     let context = CallContext::default();
     let gate = ReadGate::new(app, &context);
-    let list = ReadCommand::new(ReadVerb::ListPanes).arg("-a").arg("-F").arg("#{pane_id}");
+    let list = ReadCommand::new(ReadVerb::ListPanes)
+        .arg("-a")
+        .arg("-F")
+        .arg("#{pane_id}");
     match gate.run(list).await {
         Ok(output) => String::from_utf8_lossy(&output)
             .lines()
@@ -67,8 +75,14 @@ mod tests {
     #[test]
     fn at_most_a_hundred_values_and_the_rest_counted() {
         let info = bounded((0..150).map(|n| format!("%{n}")).collect());
-        assert_eq!((info.values.len(), info.total, info.has_more), (100, Some(150), Some(true)));
+        assert_eq!(
+            (info.values.len(), info.total, info.has_more),
+            (100, Some(150), Some(true))
+        );
         let info = bounded(vec!["%1".into()]);
-        assert_eq!((info.values.len(), info.total, info.has_more), (1, Some(1), Some(false)));
+        assert_eq!(
+            (info.values.len(), info.total, info.has_more),
+            (1, Some(1), Some(false))
+        );
     }
 }

@@ -78,11 +78,12 @@ impl Prompts {
     pub fn load() -> Result<Self, String> {
         let mut specs = Vec::with_capacity(files::PROMPT_FILES.len());
         for (file, text) in files::PROMPT_FILES {
-            let spec: PromptSpec =
-                serde_json::from_str(text).map_err(|e| format!("schemas/prompts/{file}: {e}"))?;
+            let spec: PromptSpec = serde_json::from_str(text).map_err(|e| format!("schemas/prompts/{file}: {e}"))?;
             check(&spec).map_err(|e| format!("schemas/prompts/{file}: {e}"))?;
             if format!("{}.json", spec.name) != *file {
-                return Err(format!("schemas/prompts/{file}: the file must be named after the prompt"));
+                return Err(format!(
+                    "schemas/prompts/{file}: the file must be named after the prompt"
+                ));
             }
             specs.push(spec);
         }
@@ -130,11 +131,13 @@ impl Prompts {
             }));
         };
         let text = spec.render(arguments)?;
-        Ok(rmcp::model::GetPromptResult::new(vec![rmcp::model::PromptMessage::new_text(
-            rmcp::model::Role::User,
-            text,
-        )])
-        .with_description(spec.description.clone()))
+        Ok(
+            rmcp::model::GetPromptResult::new(vec![rmcp::model::PromptMessage::new_text(
+                rmcp::model::Role::User,
+                text,
+            )])
+            .with_description(spec.description.clone()),
+        )
     }
 }
 
@@ -162,7 +165,10 @@ impl PromptSpec {
         let empty = serde_json::Map::new();
         let given = arguments.unwrap_or(&empty);
         if let Some(unknown) = given.keys().find(|key| self.argument(key).is_none()) {
-            let shown: String = unknown.chars().take(crate::limits::ERROR_FIELD_NAME_MAX_CHARS).collect();
+            let shown: String = unknown
+                .chars()
+                .take(crate::limits::ERROR_FIELD_NAME_MAX_CHARS)
+                .collect();
             let known: Vec<&str> = self.arguments.iter().map(|a| a.name.as_str()).collect();
             return Err(PromptError(format!(
                 "/arguments/{shown}: prompt `{}` takes no such argument; it takes {}",
@@ -176,9 +182,10 @@ impl PromptSpec {
             let value = match given.get(&argument.name) {
                 // Clients send every argument as a string (MCP's prompt arguments are
                 // strings); an empty one counts as left out.
-                Some(Value::String(value)) if !value.is_empty() => {
-                    argument.kind.insert(value).map_err(|rule| PromptError(format!("{pointer}: {rule}")))?
-                }
+                Some(Value::String(value)) if !value.is_empty() => argument
+                    .kind
+                    .insert(value)
+                    .map_err(|rule| PromptError(format!("{pointer}: {rule}")))?,
                 Some(Value::String(_)) | None if !argument.required => argument.default.clone().unwrap_or_default(),
                 Some(Value::String(_)) | None => {
                     return Err(PromptError(format!(
@@ -197,7 +204,10 @@ impl PromptSpec {
         while let Some(start) = rest.find("{{") {
             text.push_str(&rest[..start]);
             let after = &rest[start + 2..];
-            match after.find("}}").and_then(|end| values.get(&after[..end]).map(|value| (end, value))) {
+            match after
+                .find("}}")
+                .and_then(|end| values.get(&after[..end]).map(|value| (end, value)))
+            {
                 Some((end, value)) => {
                     text.push_str(value);
                     rest = &after[end + 2..];
@@ -217,7 +227,10 @@ impl PromptSpec {
 /// The rules a prompt file must keep beyond its shape.
 fn check(spec: &PromptSpec) -> Result<(), String> {
     let well_named = |name: &str| {
-        !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     };
     if !well_named(&spec.name) {
         return Err("/name: lowercase letters, digits and _ only".into());
@@ -228,10 +241,15 @@ fn check(spec: &PromptSpec) -> Result<(), String> {
             return Err(format!("/arguments/{index}/name: lowercase letters, digits and _ only"));
         }
         if spec.arguments[..index].iter().any(|a| a.name == argument.name) {
-            return Err(format!("/arguments/{index}/name: `{}` is declared twice", argument.name));
+            return Err(format!(
+                "/arguments/{index}/name: `{}` is declared twice",
+                argument.name
+            ));
         }
         if argument.required && argument.default.is_some() {
-            return Err(format!("/arguments/{index}/default: a required argument has no default"));
+            return Err(format!(
+                "/arguments/{index}/default: a required argument has no default"
+            ));
         }
         if !message.contains(&format!("{{{{{}}}}}", argument.name)) {
             return Err(format!("/message: never uses argument `{}`", argument.name));
@@ -263,7 +281,10 @@ mod tests {
     #[test]
     fn every_prompt_file_loads_and_keeps_the_rules() {
         let names: Vec<String> = prompts().specs.iter().map(|s| s.name.clone()).collect();
-        assert_eq!(names, ["diagnose_pane", "recover_pane", "run_and_wait", "set_up_workspace"]);
+        assert_eq!(
+            names,
+            ["diagnose_pane", "recover_pane", "run_and_wait", "set_up_workspace"]
+        );
     }
 
     #[test]
@@ -272,7 +293,11 @@ mod tests {
         let listed: Vec<&str> = prompts.listed(Tier::Readonly).map(|s| s.name.as_str()).collect();
         assert_eq!(listed, ["diagnose_pane"]);
         let refused = prompts
-            .get("recover_pane", Some(json!({"pane_id": "%1"}).as_object().unwrap()), Tier::Readonly)
+            .get(
+                "recover_pane",
+                Some(json!({"pane_id": "%1"}).as_object().unwrap()),
+                Tier::Readonly,
+            )
             .unwrap_err();
         assert!(refused.0.contains("needs safety tier `mutating`"), "{refused}");
     }
@@ -282,7 +307,11 @@ mod tests {
         let result = prompts()
             .get(
                 "run_and_wait",
-                Some(json!({"pane_id": "%3", "command": "echo \"hi\" {{pane_id}}\nrm"}).as_object().unwrap()),
+                Some(
+                    json!({"pane_id": "%3", "command": "echo \"hi\" {{pane_id}}\nrm"})
+                        .as_object()
+                        .unwrap(),
+                ),
                 Tier::Mutating,
             )
             .unwrap();
@@ -291,7 +320,10 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(text.contains(r#": "echo \"hi\" {{pane_id}}\nrm""#), "{text}");
-        assert!(text.contains("snapshot_pane on %3") && text.contains("timeout of 60 seconds"), "{text}");
+        assert!(
+            text.contains("snapshot_pane on %3") && text.contains("timeout of 60 seconds"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -305,6 +337,7 @@ mod tests {
         };
         assert!(get(json!({"pane_id": "main:0"})).starts_with("/arguments/pane_id: must be a pane id"));
         assert!(get(json!({})).starts_with("/arguments/pane_id: missing"));
-        assert!(get(json!({"pane_id": "%1", "pane": "%2"})).starts_with("/arguments/pane: prompt `diagnose_pane` takes no such argument"));
+        assert!(get(json!({"pane_id": "%1", "pane": "%2"}))
+            .starts_with("/arguments/pane: prompt `diagnose_pane` takes no such argument"));
     }
 }

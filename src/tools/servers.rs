@@ -35,7 +35,10 @@ pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Resul
     // The target is listed even when it lives outside the folder (`-S`).
     if let Some(target) = &target {
         if !found.iter().any(|f| f.is_target) {
-            let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             found.push(Found {
                 name,
                 path: target.clone(),

@@ -74,7 +74,10 @@ fn input_to_the_caller_pane_asks_the_person_and_their_yes_types_it() {
     // The question names the pane and the size of the input, never the text.
     let message = question["message"].as_str().expect("a question");
     assert!(message.contains(&format!("pane {caller}")), "{message}");
-    assert!(message.contains(&format!("literal text of {} characters, then Enter", secret.len())), "{message}");
+    assert!(
+        message.contains(&format!("literal text of {} characters, then Enter", secret.len())),
+        "{message}"
+    );
     assert!(!question.to_string().contains(secret), "{question}");
     assert_eq!(question["mode"], "form");
     assert_eq!(question["requestedSchema"]["properties"]["allow"]["type"], "boolean");
@@ -101,11 +104,17 @@ fn a_no_or_a_dismissed_question_keeps_the_refusal_and_types_nothing() {
         assert_eq!(result["isError"], json!(true), "{answer}: {result}");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         assert!(text.contains("the person was asked and declined"), "{text}");
-        assert!(text.contains("force: true"), "the agent's way out is still named: {text}");
+        assert!(
+            text.contains("force: true"),
+            "the agent's way out is still named: {text}"
+        );
     }
     // Typed text lands in the file line by line; a marker typed elsewhere shows that
     // nothing refused above arrived before it.
-    client.call_ok("send_keys", json!({"paneId": caller, "keys": "marker", "literal": true, "force": true}));
+    client.call_ok(
+        "send_keys",
+        json!({"paneId": caller, "keys": "marker", "literal": true, "force": true}),
+    );
     assert_eq!(scratch.wait_for_lines("typed", 1), "marker\n");
 }
 
@@ -148,7 +157,10 @@ fn a_client_that_cannot_ask_gets_the_refusal_with_its_way_out() {
     );
     assert!(question.is_null(), "{question}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
-    assert!(text.contains("is the caller pane") && text.contains("force: true"), "{text}");
+    assert!(
+        text.contains("is the caller pane") && text.contains("force: true"),
+        "{text}"
+    );
     assert!(!text.contains("asked"), "{text}");
 }
 
@@ -183,8 +195,15 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
     App::new(config, Some(caller)).unwrap()
 }
 
-fn end_asking(app: &App, person: &Arc<ScriptedPerson>, ending: Ending) -> Result<(), paneward::call::runtime::ToolError> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+fn end_asking(
+    app: &App,
+    person: &Arc<ScriptedPerson>,
+    ending: Ending,
+) -> Result<(), paneward::call::runtime::ToolError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let context = CallContext::nested().with_asker(Asker::new(person.clone()));
     runtime.block_on(EndGate::new(app, &context).end(ending))
 }
@@ -198,16 +217,25 @@ fn ending_what_holds_the_caller_pane_asks_and_only_a_yes_ends_it() {
     let app = app_in(&tmux, &caller);
     let exists = |target: &str| tmux.try_tmux(&["list-panes", "-t", target]);
 
-    let declines = Arc::new(ScriptedPerson { answer: Answer::No, questions: Mutex::default() });
+    let declines = Arc::new(ScriptedPerson {
+        answer: Answer::No,
+        questions: Mutex::default(),
+    });
     let error = end_asking(&app, &declines, Ending::KillWindow(window.parse().unwrap())).unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::Blocked);
     assert!(error.message().contains("the person was asked and declined"), "{error}");
     assert!(exists(&window), "a no ends nothing");
     let asked = declines.questions.lock().unwrap().clone();
     assert_eq!(asked.len(), 1);
-    assert!(asked[0].contains(&format!("end window {window}, which holds tmux pane {caller}")), "{asked:?}");
+    assert!(
+        asked[0].contains(&format!("end window {window}, which holds tmux pane {caller}")),
+        "{asked:?}"
+    );
 
-    let agrees = Arc::new(ScriptedPerson { answer: Answer::Yes, questions: Mutex::default() });
+    let agrees = Arc::new(ScriptedPerson {
+        answer: Answer::Yes,
+        questions: Mutex::default(),
+    });
     end_asking(&app, &agrees, Ending::KillWindow(window.parse().unwrap())).expect("the person's yes ends it");
     assert!(!exists(&window));
 

@@ -1,5 +1,6 @@
 //! The client's log: after `logging/setLevel`, a refusal reaches the client as
 //! `notifications/message` with its reason, and typed text reaches no message at all.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use serde_json::{json, Value};
 
@@ -47,7 +48,11 @@ fn a_refusal_is_logged_to_the_client_with_its_reason_and_never_the_typed_text() 
     // (see docs/mcp-quirks.md), which is why its default filter is `rmcp=warn`.
     let mut client = Client::spawn_with_stderr(
         &["-L", &tmux.name],
-        &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", &caller), ("PANEWARD_LOG", "debug,rmcp=warn")],
+        &[
+            ("TMUX", &tmux.tmux_env()),
+            ("TMUX_PANE", &caller),
+            ("PANEWARD_LOG", "debug,rmcp=warn"),
+        ],
         stderr.into(),
     );
     client.initialize();
@@ -75,13 +80,22 @@ fn a_refusal_is_logged_to_the_client_with_its_reason_and_never_the_typed_text() 
     assert_eq!(params["data"]["tool"], "send_keys");
     assert_eq!(params["data"]["kind"], "blocked");
     let reason = params["data"]["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains(&format!("pane {caller} is the caller pane")), "{reason}");
+    assert!(
+        reason.contains(&format!("pane {caller} is the caller pane")),
+        "{reason}"
+    );
     for message in &seen {
-        assert!(!message.to_string().contains(secret), "typed text in a message: {message}");
+        assert!(
+            !message.to_string().contains(secret),
+            "typed text in a message: {message}"
+        );
     }
     drop(client);
     let log = std::fs::read_to_string(&log_file).unwrap_or_default();
-    assert!(log.contains("call refused"), "the refusal is on standard error too: {log}");
+    assert!(
+        log.contains("call refused"),
+        "the refusal is on standard error too: {log}"
+    );
     let leaked: Vec<&str> = log.lines().filter(|line| line.contains(secret)).collect();
     assert!(leaked.is_empty(), "typed text in the log: {leaked:?}");
 }

@@ -38,13 +38,28 @@ fn the_instructions_are_short_and_name_the_tier_and_the_caller_pane() {
         &["--safety", "readonly"],
         &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", &caller)],
     );
-    let text = inside.initialize()["instructions"].as_str().expect("instructions").to_string();
+    let text = inside.initialize()["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
     assert!(text.len() <= 2_048, "{} bytes", text.len());
-    assert!(text.contains("safety tier `readonly`") && text.contains("reading only"), "{text}");
-    assert!(text.contains(&format!("runs in pane {caller} of this server")), "{text}");
+    assert!(
+        text.contains("safety tier `readonly`") && text.contains("reading only"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("runs in pane {caller} of this server")),
+        "{text}"
+    );
 
     let mut outside = tmux.paneward_with(&["--safety", "destructive"], &[]);
-    let text = outside.initialize()["instructions"].as_str().expect("instructions").to_string();
+    let text = outside.initialize()["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
     assert!(text.len() <= 2_048, "{} bytes", text.len());
-    assert!(text.contains("safety tier `destructive`") && text.contains("does not run inside a pane"), "{text}");
+    assert!(
+        text.contains("safety tier `destructive`") && text.contains("does not run inside a pane"),
+        "{text}"
+    );
 }

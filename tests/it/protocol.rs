@@ -224,13 +224,13 @@ fn version_and_the_tools_listing_say_what_this_build_offers() {
         format!("paneward {}", env!("CARGO_PKG_VERSION"))
     );
     let readonly = run(&["tools", "--safety", "readonly"]);
-    assert!(readonly.starts_with("18 tools at safety tier readonly:"), "{readonly}");
+    assert!(readonly.starts_with("19 tools at safety tier readonly:"), "{readonly}");
     assert!(
         readonly.contains("snapshot_pane") && !readonly.contains("send_keys"),
         "{readonly}"
     );
     let mutating = run(&["tools"]);
-    assert!(mutating.starts_with("28 tools at safety tier mutating:"), "{mutating}");
+    assert!(mutating.starts_with("29 tools at safety tier mutating:"), "{mutating}");
     assert!(
         mutating
             .lines()

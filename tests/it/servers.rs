@@ -1,6 +1,7 @@
 //! `list_servers` against real tmux servers in the user's socket folder: the target
 //! first and marked, other live servers after it, stale sockets found by a refused
 //! connect, shown only on request and never removed.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
@@ -57,27 +58,46 @@ fn the_target_comes_first_and_other_servers_are_probed_not_driven() {
     );
     assert_eq!(reply["total"], 2);
     assert_eq!(reply["truncated"], false);
-    assert!(reply["note"].as_str().unwrap_or_default().contains("start another paneward"), "{reply}");
+    assert!(
+        reply["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("start another paneward"),
+        "{reply}"
+    );
     let folder = stale.0.parent().unwrap().to_string_lossy().into_owned();
     assert_eq!(reply["searchedIn"], json!(folder));
 
-    let with_dead = client.call_ok("list_servers", json!({"name_contains": other.name, "include_dead": true}));
+    let with_dead = client.call_ok(
+        "list_servers",
+        json!({"name_contains": other.name, "include_dead": true}),
+    );
     let stale_name = stale.0.file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(
         names(&with_dead),
-        [(target.name.clone(), true, true), (other.name.clone(), false, true), (stale_name, false, false)],
+        [
+            (target.name.clone(), true, true),
+            (other.name.clone(), false, true),
+            (stale_name, false, false)
+        ],
         "{with_dead}"
     );
     assert!(stale.0.exists(), "a stale socket is reported, not removed");
 
     let first = client.call_ok("list_servers", json!({"name_contains": other.name, "max_servers": 1}));
     assert_eq!(names(&first), [(target.name.clone(), true, true)]);
-    assert_eq!((first["total"].clone(), first["truncated"].clone()), (json!(2), json!(true)));
+    assert_eq!(
+        (first["total"].clone(), first["truncated"].clone()),
+        (json!(2), json!(true))
+    );
 
     // Still driving the same server.
     let sessions = client.call_ok("list_sessions", json!({}));
     assert_eq!(sessions["sessions"][0]["name"], "main");
-    assert!(other.try_tmux(&["has-session", "-t", "main"]), "the other server is untouched");
+    assert!(
+        other.try_tmux(&["has-session", "-t", "main"]),
+        "the other server is untouched"
+    );
 }
 
 #[test]

@@ -32,7 +32,12 @@ pub fn load(file: &Value, fill: &dyn Fn(&Value, &str) -> Value) -> Vec<PromptCas
     };
     let mut names = BTreeSet::new();
     let mut cases = Vec::new();
-    for (index, case) in list.as_array().expect("cases.json: /prompts is an array").iter().enumerate() {
+    for (index, case) in list
+        .as_array()
+        .expect("cases.json: /prompts is an array")
+        .iter()
+        .enumerate()
+    {
         let at = format!("/prompts/{index}");
         let known = [
             "case",
@@ -49,12 +54,18 @@ pub fn load(file: &Value, fill: &dyn Fn(&Value, &str) -> Value) -> Vec<PromptCas
         if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
             panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
         }
-        let text = |key: &str| case[key].as_str().unwrap_or_else(|| panic!("cases.json {at}/{key}: a string"));
+        let text = |key: &str| {
+            case[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("cases.json {at}/{key}: a string"))
+        };
         let name = text("case").to_string();
         assert!(names.insert(name.clone()), "cases.json {at}: case {name:?} twice");
         let method = text("method").to_string();
         let for_client = match method.as_str() {
-            "get" => json!({"method": "get", "case": name, "prompt": text("prompt"), "arguments": fill(&case["arguments"], &at)}),
+            "get" => {
+                json!({"method": "get", "case": name, "prompt": text("prompt"), "arguments": fill(&case["arguments"], &at)})
+            }
             "complete" => json!({"method": "complete", "case": name, "prompt": text("prompt"),
                 "argument": text("argument"), "value": fill(&case["value"], &at)}),
             other => panic!("cases.json {at}/method: \"get\" or \"complete\", not {other:?}"),
@@ -89,7 +100,9 @@ fn judge(case: &PromptCase, event: Option<&Value>, ending: &str) -> Result<(), S
     let outcome = event["outcome"].as_str().unwrap_or_default();
     match (case.expect_success, outcome) {
         (false, "protocol-error") => match &case.expects {
-            Some(part) if !detail.contains(part.as_str()) => Err(format!("the error does not mention {part:?}: {detail}")),
+            Some(part) if !detail.contains(part.as_str()) => {
+                Err(format!("the error does not mention {part:?}: {detail}"))
+            }
             _ => Ok(()),
         },
         (false, other) => Err(format!("expected a protocol error, got {other}: {event}")),
@@ -130,8 +143,13 @@ pub fn judge_all(client: &str, cases: &[PromptCase], events: &[Value], ending: &
         problems.push(format!("no prompts listed: {ending}"));
     }
     for prompt in &listed {
-        if !cases.iter().any(|c| &c.prompt == prompt && c.method == "get" && c.expect_success) {
-            problems.push(format!("prompt {prompt} is listed without a get case that succeeds: add one to cases.json /prompts"));
+        if !cases
+            .iter()
+            .any(|c| &c.prompt == prompt && c.method == "get" && c.expect_success)
+        {
+            problems.push(format!(
+                "prompt {prompt} is listed without a get case that succeeds: add one to cases.json /prompts"
+            ));
         }
     }
     if !cases.iter().any(|c| c.method == "complete" && c.expect_success) {
@@ -139,7 +157,9 @@ pub fn judge_all(client: &str, cases: &[PromptCase], events: &[Value], ending: &
     }
     let mut passed = Vec::new();
     for case in cases {
-        let event = events.iter().find(|e| e["event"] == "prompt" && e["case"] == case.case.as_str());
+        let event = events
+            .iter()
+            .find(|e| e["event"] == "prompt" && e["case"] == case.case.as_str());
         match judge(case, event, ending) {
             Ok(()) => passed.push(case.case.clone()),
             Err(why) => problems.push(format!("{}: {why}", case.case)),

@@ -472,7 +472,11 @@ pub fn run_with(
         }
         let (lines, prompt_problems) = prompt_cases::judge_all(client, &prompt_cases, &run.events, &run.ending);
         text.push_str(&lines);
-        problems.extend(prompt_problems.into_iter().map(|p| (client.to_string(), "prompts".to_string(), p)));
+        problems.extend(
+            prompt_problems
+                .into_iter()
+                .map(|p| (client.to_string(), "prompts".to_string(), p)),
+        );
     }
     for (client, entry) in &expected_failures {
         let known = cases.iter().any(|c| format!("{}/{}", c.tool, c.case) == *entry);
