@@ -145,10 +145,20 @@ impl McpServer {
             Tier::Mutating => "reading, typing into panes and changing tmux; nothing can be ended",
             Tier::Destructive => "reading, typing, changing tmux and ending panes, windows, sessions and the server",
         };
-        let caller = match &self.app.caller {
+        // The caller pane counts only on this server; its socket is compared here (its
+        // pid, as every call checks it, would take a round trip to tmux).
+        let var = |key: &str| std::env::var(key).ok();
+        let here = crate::tmux::native::socket::socket_path(&self.app.config.address, var)
+            .map(|path| std::fs::canonicalize(&path).unwrap_or(path));
+        let on_this_server = |caller: &&crate::guard::caller::CallerPane| {
+            let theirs = std::path::PathBuf::from(&caller.socket_path);
+            here.as_ref() == Some(&std::fs::canonicalize(&theirs).unwrap_or(theirs))
+        };
+        let caller = match self.app.caller.as_ref().filter(on_this_server) {
             Some(caller) => format!(
-                "paneward runs in pane {} of this server (the caller pane, isCaller: true): input there is refused \
-                 unless force is set, and whatever holds it is never ended.",
+                "paneward runs in pane {} of this server (the caller pane, isCaller: true): input there needs \
+                 force: true or the person's yes, and whatever holds it is ended only with the person's yes \
+                 (asked through the client, where it supports elicitation).",
                 caller.pane
             ),
             None => "paneward does not run inside a pane of this server.".to_string(),

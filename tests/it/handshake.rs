@@ -52,6 +52,14 @@ fn the_instructions_are_short_and_name_the_tier_and_the_caller_pane() {
         "{text}"
     );
 
+    // A pane of another server is not this server's caller pane.
+    let mut elsewhere = tmux.paneward_with(&[], &[("TMUX", "/tmp/another-server,1,0"), ("TMUX_PANE", &caller)]);
+    let text = elsewhere.initialize()["instructions"]
+        .as_str()
+        .expect("instructions")
+        .to_string();
+    assert!(text.contains("does not run inside a pane"), "{text}");
+
     let mut outside = tmux.paneward_with(&["--safety", "destructive"], &[]);
     let text = outside.initialize()["instructions"]
         .as_str()

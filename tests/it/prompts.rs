@@ -185,3 +185,28 @@ fn a_withheld_prompt_completes_to_nothing() {
         json!([tmux.first_pane()])
     );
 }
+
+#[test]
+fn completion_stops_at_a_hundred_values_and_says_there_are_more() {
+    let tmux = TmuxServer::start();
+    // 100 more windows of one pane each, in one tmux command list.
+    let mut args: Vec<&str> = Vec::new();
+    for index in 0..100 {
+        if index > 0 {
+            args.push(";");
+        }
+        args.extend(["new-window", "-d", "/bin/sh"]);
+    }
+    tmux.tmux(&args);
+    let mut client = tmux.paneward();
+    let all = complete(&mut client, "diagnose_pane", "pane_id", "%");
+    assert_eq!(all["values"].as_array().map(Vec::len), Some(100), "{all}");
+    assert_eq!(
+        (all["total"].clone(), all["hasMore"].clone()),
+        (json!(101), json!(true))
+    );
+    // A longer prefix narrows below the bound.
+    let narrowed = complete(&mut client, "diagnose_pane", "pane_id", "%10");
+    assert_eq!(narrowed["values"], json!(["%10", "%100"]), "{narrowed}");
+    assert_eq!(narrowed["hasMore"], json!(false));
+}
