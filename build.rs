@@ -27,5 +27,34 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    if let Err(error) = write_prompt_list(&manifest_dir.join("schemas/prompts"), &out_dir.join("prompts.rs")) {
+        eprintln!("error: paneward build: schemas/prompts: {error}");
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
+}
+
+/// Compiles in every prompt file of `folder` (checked when paneward loads them, and by
+/// its tests): `PROMPT_FILES`, pairs of file name and text, in name order.
+fn write_prompt_list(folder: &std::path::Path, target: &std::path::Path) -> std::io::Result<()> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    let mut source = String::from(
+        "/// The prompt files of `schemas/prompts`, compiled in.\npub const PROMPT_FILES: &[(&str, &str)] = &[\n",
+    );
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        source.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    source.push_str("];\n");
+    std::fs::write(target, source)
 }

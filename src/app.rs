@@ -6,12 +6,15 @@ use crate::call::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
 use crate::guard::Backend;
+use crate::prompts::Prompts;
 use crate::tmux::Tmux;
 use crate::tools::buffers::StagedBuffers;
 
 pub struct App {
     pub config: Config,
     pub catalog: Catalog,
+    /// The prompts of `schemas/prompts`.
+    pub prompts: Prompts,
     /// The tmux server; commands reach it only through the gates of `crate::guard`.
     pub backend: Backend,
     /// The pane paneward runs in, if it runs inside tmux (checked per call against the
@@ -31,6 +34,7 @@ impl App {
     /// cannot be opened.
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let catalog = Catalog::load(config.profile)?;
+        let prompts = Prompts::load()?;
         let audit = match &config.audit_log {
             Some(target) => Some(AuditLog::open(target, catalog.input_schemas())?),
             None => None,
@@ -48,6 +52,7 @@ impl App {
         Ok(Self {
             config,
             catalog,
+            prompts,
             backend,
             caller,
             audit,

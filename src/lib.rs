@@ -7,6 +7,11 @@
 //! handlers reach tmux through, [`tools`] holds the handlers, [`tmux`] drives tmux;
 //! [`cli`] and [`config`] start it all, and [`limits`] holds every limit.
 
+/// The tracing target of events that also go to the MCP client's log (the why of a
+/// refusal, a timeout, a reconnect): ids, kinds and reasons only, never payload. See
+/// [`mcp::client_log`].
+pub const CLIENT_LOG_TARGET: &str = "paneward::client";
+
 pub mod app;
 pub mod audit;
 pub mod call;
@@ -18,6 +23,7 @@ pub mod fault;
 pub mod guard;
 pub mod limits;
 pub mod mcp;
+pub mod prompts;
 pub mod resources;
 pub mod tmux;
 pub mod tools;

@@ -203,3 +203,30 @@ pub const WATCH_COALESCE_INTERVAL: Duration = Duration::from_millis(250);
 pub const SCREEN_RECENT_ACTIVITY_SECONDS: u64 = 2;
 /// URIs one connection may watch at once: each costs a capture per probe at most.
 pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;
+// Prompts, completion, asking the person, servers.
+
+/// The longest `instructions` of `initialize`: what a client shows or keeps in a
+/// model's context on every conversation should be short.
+pub const INSTRUCTIONS_MAX_BYTES: usize = 2_048;
+
+/// The longest free-text prompt argument (a command line, a task): as long as the
+/// `keys` of one `send_keys` row.
+pub const PROMPT_TEXT_MAX_CHARS: usize = 4_000;
+/// The longest session name a prompt takes.
+pub const PROMPT_NAME_MAX_CHARS: usize = 64;
+/// The range of a prompt's `timeout_seconds`: a second to an hour.
+pub const PROMPT_SECONDS_MAX: u64 = 3_600;
+/// Values in one `completion/complete` answer: the most MCP allows.
+/// How long paneward waits for the person to answer a question (`elicitation/create`)
+/// before it counts as no: long enough to read and decide, short enough that a call
+/// nobody answers does not hold the tool queue for ever.
+pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `list_servers` waits for one socket to accept a connection: a live server
+/// accepts at once, a stale socket refuses at once; this bounds a wedged one.
+pub const SERVER_PROBE_TIMEOUT: Duration = Duration::from_millis(100);
+/// Directory entries `list_servers` looks at: a folder with thousands of stale sockets
+/// must not make one call probe them all.
+pub const SERVER_SCAN_MAX_ENTRIES: usize = 1_000;
+/// Messages queued for the client's log (`notifications/message`) before more are
+/// dropped: the why of an event is worth less than keeping the server responsive.
+pub const CLIENT_LOG_QUEUE_MESSAGES: usize = 256;

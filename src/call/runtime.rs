@@ -16,6 +16,7 @@ use serde_path_to_error::Segment;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::call::error::{ToolError, ToolErrorKind};
+use crate::guard::consent::Asker;
 /// The gates the generated dispatch hands to handlers, one per tier.
 pub use crate::guard::{ChangeGate, EndGate, ReadGate};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
@@ -58,6 +59,8 @@ pub struct CallContext {
     /// The client's id as it will be written in the reply (JSON text), when the
     /// transport swapped it for another on the way in.
     reply_id: Option<String>,
+    /// How to ask the person, when the client can (`guard::consent`).
+    asker: Option<Asker>,
     /// What a long call hears and says while it runs.
     signals: Signals,
 }
@@ -165,6 +168,18 @@ impl CallContext {
         }
     }
 
+    /// The same context, able to ask the person through `asker`.
+    #[must_use]
+    pub fn with_asker(mut self, asker: Asker) -> Self {
+        self.asker = Some(asker);
+        self
+    }
+
+    /// How to ask the person, if the client can be asked.
+    pub fn asker(&self) -> Option<&Asker> {
+        self.asker.as_ref()
+    }
+
     /// The client's id as it will be written in the reply, if the transport set it.
     pub fn reply_id(&self) -> Option<&str> {
         self.reply_id.as_deref()
@@ -191,6 +206,8 @@ impl CallContext {
                 progress: None,
                 release_turn: None,
             },
+            // A row is still the client's call: its person can be asked.
+            asker: self.asker.clone(),
         }
     }
 

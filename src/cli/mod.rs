@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::app::App;
+use crate::mcp::client_log::{ClientLog, ClientLogLayer, TARGET as CLIENT_LOG_TARGET};
 use crate::mcp::server::McpServer;
 use args::Invocation;
 
@@ -40,7 +41,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             tool,
             arguments,
         } => {
-            init_logging("warn");
+            init_logging("warn", None);
             call::run(config, &tool, arguments.as_deref())
         }
         Invocation::Doctor(config) => doctor::run(&config),
@@ -118,17 +119,27 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Logs on standard error, filtered by PANEWARD_LOG or else `default`.
-fn init_logging(default: &str) {
+/// Logs on standard error, filtered by PANEWARD_LOG or else `default`; with
+/// `client_log`, events meant for the client go there too, whatever that filter says
+/// (the client chooses its own level).
+fn init_logging(default: &str, client_log: Option<Arc<ClientLog>>) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
     let filter = tracing_subscriber::EnvFilter::try_from_env("PANEWARD_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     // Standard output carries the protocol; logs go to standard error only.
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .with_target(false)
-        .init();
+        .with_filter(filter);
+    let client = client_log.map(|log| {
+        ClientLogLayer::new(log).with_filter(tracing_subscriber::filter::filter_fn(|metadata| {
+            metadata.target() == CLIENT_LOG_TARGET
+        }))
+    });
+    tracing_subscriber::registry().with(stderr).with(client).init();
 }
 
 /// Said on standard error when a person starts the server at a terminal.
@@ -144,7 +155,8 @@ Serving MCP on standard input now; Ctrl-D or Ctrl-C to stop.
 ";
 
 fn serve(config: crate::config::Config) -> ExitCode {
-    init_logging("info,rmcp=warn");
+    let client_log = Arc::new(ClientLog::default());
+    init_logging("info,rmcp=warn", Some(Arc::clone(&client_log)));
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         eprint!("{TERMINAL_NOTICE}");
     }
@@ -167,7 +179,10 @@ fn serve(config: crate::config::Config) -> ExitCode {
         server = %app.config.address.label(),
         "paneward serving MCP on stdio{FAULT_NOTE}"
     );
-    let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::new(Arc::clone(&app))));
+    let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::with_client_log(
+        Arc::clone(&app),
+        client_log,
+    )));
     // A clean end of input: the buffers this process staged go with it.
     runtime.block_on(crate::tools::buffers::delete_staged(&app));
     // A read of standard input may still be pending; it must not hold the exit.

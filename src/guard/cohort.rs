@@ -16,7 +16,9 @@ use std::fmt;
 
 use crate::app::App;
 use crate::call::error::ToolError;
+use crate::call::runtime::CallContext;
 use crate::guard::caller::{is_caller, CallerPane};
+use crate::guard::consent::{self, Consent};
 use crate::guard::{input, verdict};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
@@ -243,19 +245,23 @@ pub struct Pasted {
 
 /// Checks `target`'s cohort and types `keys` (then Enter if `enter`) in one indivisible
 /// tmux step (see [`super::verdict`]), and returns the panes that received the input.
+/// Where only the caller-pane rule refuses and the client can ask the person, the
+/// person is asked, and on their yes the step runs once more with that rule lifted.
 ///
 /// # Errors
 /// A [`ToolError::blocked`] naming the pane and rule (nothing was typed), or the tmux
 /// failure.
 pub async fn deliver(
     app: &App,
+    context: &CallContext,
     target: PaneId,
     force: bool,
     keys: &KeyInput,
     enter: bool,
 ) -> Result<Vec<PaneId>, ToolError> {
     let input = input::send_commands(keys, target, enter);
-    check_and_run(app, target, force, &input, Reach::Cohort).await
+    let what = describe_keys(keys, enter);
+    check_and_run(app, context, target, force, &input, Reach::Cohort, &what).await
 }
 
 /// Checks `target` and pastes tmux buffer `buffer` into it (then Enter if `enter`) in
@@ -266,6 +272,7 @@ pub async fn deliver(
 /// As [`deliver`].
 pub async fn paste(
     app: &App,
+    context: &CallContext,
     target: PaneId,
     force: bool,
     buffer: &str,
@@ -274,23 +281,68 @@ pub async fn paste(
 ) -> Result<Pasted, ToolError> {
     let input = input::paste_commands(buffer, target, bracket, delete, enter);
     let reach = if enter { Reach::Cohort } else { Reach::TargetOnly };
-    let receivers = check_and_run(app, target, force, &input, reach).await?;
+    let what = format!(
+        "a paste of text staged in a paneward buffer{}",
+        if enter { ", then Enter" } else { "" }
+    );
+    let receivers = check_and_run(app, context, target, force, &input, reach, &what).await?;
     Ok(Pasted {
         text: vec![target],
         enter: if enter { receivers } else { Vec::new() },
     })
 }
 
-/// Reads `target`'s window, prints tmux's verdict and runs `input` only if it holds,
-/// all in one round trip; returns the panes the input reached.
+/// What `keys` would type, for a question to the person: its kind and length only.
+fn describe_keys(keys: &KeyInput, enter: bool) -> String {
+    let then = if enter { ", then Enter" } else { "" };
+    match keys {
+        KeyInput::Literal(text) => format!("literal text of {} characters{then}", text.chars().count()),
+        KeyInput::Names(names) => format!("{} key presses{then}", names.len()),
+    }
+}
+
+/// Runs the checked input; on a refusal for the caller-pane rule alone, asks the
+/// person (where the client can) and, on their yes, runs it once more without that rule.
 async fn check_and_run(
+    app: &App,
+    context: &CallContext,
+    target: PaneId,
+    force: bool,
+    input: &[Command],
+    reach: Reach,
+    what: &str,
+) -> Result<Vec<PaneId>, ToolError> {
+    let refusal = match attempt(app, target, force, input, reach, None).await? {
+        Ok(receivers) => return Ok(receivers),
+        Err(refusal) if refusal.rule == Rule::Caller => refusal,
+        Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
+    };
+    let question = consent::input_question(refusal.pane, refusal.synchronized_window.as_deref(), what);
+    match consent::ask(context, question).await {
+        Ok(consent) => match attempt(app, target, force, input, reach, Some(&consent)).await? {
+            Ok(receivers) => {
+                tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into the caller pane with the person's consent");
+                Ok(receivers)
+            }
+            // Something else changed in between (a mode, a dead pane): that rule stands.
+            Err(refusal) => Err(ToolError::blocked(refusal.to_string())),
+        },
+        Err(no) => Err(ToolError::blocked(format!("{refusal}{}", no.note()))),
+    }
+}
+
+/// Reads `target`'s window, prints tmux's verdict and runs `input` only if it holds,
+/// all in one round trip; returns the panes the input reached, or the rule that
+/// refused it. With the person's `consent`, the caller pane is an ordinary pane.
+async fn attempt(
     app: &App,
     target: PaneId,
     force: bool,
     input: &[Command],
     reach: Reach,
-) -> Result<Vec<PaneId>, ToolError> {
-    let caller = app.caller.as_ref();
+    consent: Option<&Consent>,
+) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
+    let caller = app.caller.as_ref().filter(|_| consent.is_none());
     let verdict = match reach {
         Reach::Cohort => verdict::verdict_format(target, force, caller),
         Reach::TargetOnly => verdict::target_verdict_format(force, caller),
@@ -302,13 +354,12 @@ async fn check_and_run(
     let outputs = match app.backend.tmux().run_all(&commands).await {
         Ok(outputs) => outputs,
         Err(error) if error.is_object_gone() => {
-            let refusal = Refusal {
+            return Ok(Err(Refusal {
                 target,
                 pane: target,
                 rule: Rule::Missing,
                 synchronized_window: None,
-            };
-            return Err(ToolError::blocked(refusal.to_string()));
+            }));
         }
         Err(error) => return Err(error.into()),
     };
@@ -328,9 +379,9 @@ async fn check_and_run(
     match (evaluate(target, &window, force), allowed) {
         (Ok(cohort), true) => {
             tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-            Ok(cohort.receivers)
+            Ok(Ok(cohort.receivers))
         }
-        (Err(refusal), false) => Err(ToolError::blocked(refusal.to_string())),
+        (Err(refusal), false) => Ok(Err(refusal)),
         // The two readings of one state disagree: a paneward fault, reported as such.
         (Ok(_), false) => Err(ToolError::internal(format!(
             "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"

@@ -6,10 +6,15 @@
 //! The check and the ending are one tmux command list, so nothing can move the caller
 //! pane in between: tmux runs one client's list without interleaving another client's
 //! commands, and `if-shell -F` decides inside tmux from a condition built only from ids.
+//!
+//! The one exception is the person's own yes: where the client can ask the person
+//! (`guard::consent`), a refused ending is put to them, and on their yes it runs once,
+//! as one tmux command. An agent's `force` is not a yes and lifts nothing here.
 
 use std::fmt;
 
 use crate::call::error::ToolError;
+use crate::guard::consent;
 use crate::guard::gate::EndGate;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
@@ -158,10 +163,11 @@ impl fmt::Display for Ending {
     }
 }
 
-/// The refusal for an ending that reaches the caller pane.
-fn refusal(ending: &Ending, caller: PaneId) -> ToolError {
+/// The refusal for an ending that reaches the caller pane; `note` says whether the
+/// person was asked.
+fn refusal(ending: &Ending, caller: PaneId, note: &str) -> ToolError {
     ToolError::blocked(format!(
-        "refused: {} holds pane {caller}, the pane paneward itself runs in; paneward never ends its own pane, window, session or server (no option overrides this); nothing was ended",
+        "refused: {} holds pane {caller}, the pane paneward itself runs in; paneward ends its own pane, window, session or server only with the person's yes, asked through an MCP client that supports elicitation (no option or force overrides this){note}; nothing was ended",
         ending.what()
     ))
 }
@@ -215,11 +221,12 @@ impl EndGate<'_> {
             }))
     }
 
-    /// Ends `ending` unless it reaches the caller pane.
+    /// Ends `ending` unless it reaches the caller pane; if it does, and the client can
+    /// ask the person, asks them, and ends it on their yes.
     ///
     /// # Errors
-    /// A refusal naming what holds the caller pane, or tmux's failure (a missing target
-    /// is `NotFound`).
+    /// A refusal naming what holds the caller pane (and whether the person was asked),
+    /// or tmux's failure (a missing target is `NotFound`).
     pub async fn end(&self, ending: &Ending) -> Result<(), ToolError> {
         let app = self.app();
         let tmux = app.backend.tmux();
@@ -251,10 +258,18 @@ impl EndGate<'_> {
             guard.arg(line)
         };
         let decided = tmux.run(guard).await?;
-        if String::from_utf8_lossy(&decided).trim() == REFUSED {
-            return Err(refusal(ending, caller.pane));
+        if String::from_utf8_lossy(&decided).trim() != REFUSED {
+            return Ok(());
         }
-        Ok(())
+        let question = consent::end_question(ending, caller.pane);
+        match consent::ask(self.context(), question).await {
+            Ok(_consent) => {
+                tracing::info!(target: crate::CLIENT_LOG_TARGET, %ending, "ending what holds the caller pane with the person's consent");
+                tmux.run(ending.command()).await?;
+                Ok(())
+            }
+            Err(no) => Err(refusal(ending, caller.pane, &no.note())),
+        }
     }
 }
 

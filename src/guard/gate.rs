@@ -270,7 +270,7 @@ impl<'a> ChangeGate<'a> {
         keys: &KeyInput,
         enter: bool,
     ) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver(self.read.app, target, force, keys, enter).await
+        super::cohort::deliver(self.read.app, self.read.context, target, force, keys, enter).await
     }
 
     /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
@@ -287,7 +287,16 @@ impl<'a> ChangeGate<'a> {
         (bracket, delete): (bool, bool),
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
-        super::cohort::paste(self.read.app, target, force, buffer, (bracket, delete), enter).await
+        super::cohort::paste(
+            self.read.app,
+            self.read.context,
+            target,
+            force,
+            buffer,
+            (bracket, delete),
+            enter,
+        )
+        .await
     }
 
     /// Respawns a *dead* pane: `respawn-pane` without `-k`, which tmux refuses for a

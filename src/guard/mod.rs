@@ -8,6 +8,7 @@
 
 pub mod caller;
 pub mod cohort;
+pub mod consent;
 pub mod end;
 pub mod gate;
 mod input;

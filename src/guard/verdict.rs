@@ -51,12 +51,18 @@ pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>) ->
 }
 
 /// Prints the verdict, as the input that follows in the same round trip will see it.
+/// `if-shell -F` evaluates it exactly as [`type_if`] does and prints a constant:
+/// `display-message` would first run the format through `strftime`, which mangles the
+/// `%N` of pane ids from `%3` on (docs/tmux-quirks.md), so the printed verdict and
+/// tmux's own decision disagreed for such panes.
 pub(super) fn print_verdict(target: PaneId, verdict: &str) -> Command {
-    Command::new("display-message")
-        .arg("-p")
+    Command::new("if-shell")
+        .arg("-F")
         .arg("-t")
         .arg(target.to_string())
         .arg(verdict)
+        .arg("display-message -p 1")
+        .arg("display-message -p 0")
 }
 
 /// Runs `input` (commands for `target`) only if the verdict is `1` at that moment. The

@@ -59,7 +59,7 @@ impl OneShot {
                 },
                 None => {
                     let reason = "tmux's socket folder cannot be found".to_string();
-                    tracing::info!(%reason, "running one tmux process per command");
+                    tracing::info!(target: crate::CLIENT_LOG_TARGET, %reason, "running one tmux process per command");
                     NativeState::Off(reason)
                 }
             }
@@ -161,7 +161,7 @@ impl OneShot {
     fn give_up_native(&self, reason: &str) {
         let mut state = self.native.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if matches!(*state, NativeState::Ready { .. }) {
-            tracing::warn!(%reason, "cannot speak tmux's client protocol; running one tmux process per command");
+            tracing::warn!(target: crate::CLIENT_LOG_TARGET, %reason, "cannot speak tmux's client protocol; running one tmux process per command");
             *state = NativeState::Off(reason.to_string());
         }
     }

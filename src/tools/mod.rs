@@ -27,6 +27,7 @@ pub mod run;
 pub mod search;
 pub mod send_keys;
 pub mod server_info;
+pub mod servers;
 pub mod settings;
 pub mod since;
 pub mod snapshot;

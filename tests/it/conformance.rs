@@ -7,6 +7,8 @@
 
 mod expected;
 
+mod prompt_cases;
+
 mod suite;
 
 use std::path::{Path, PathBuf};

@@ -62,11 +62,17 @@ pub fn replace(text: &[u8], span: Range<usize>, id: &[u8]) -> Vec<u8> {
 /// rmcp writes responses as `{"jsonrpc":"2.0","id":<id>,…`.
 const RESPONSE_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 
-/// The arrival number a response line of rmcp's answers, and where it stands.
+/// The arrival number a response line of rmcp's answers, and where it stands. A
+/// request of rmcp's own (`elicitation/create`) starts the same way, with rmcp's id,
+/// and is told apart by what follows the id.
 pub fn response_arrival(line: &[u8]) -> Option<(i64, Range<usize>)> {
     let rest = line.strip_prefix(RESPONSE_HEAD)?;
     let digits = rest.iter().take_while(|b| b.is_ascii_digit() || **b == b'-').count();
     if rest.get(digits) != Some(&b',') {
+        return None;
+    }
+    let after = &rest[digits + 1..];
+    if !(after.starts_with(br#""result""#) || after.starts_with(br#""error""#)) {
         return None;
     }
     let number = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
@@ -170,5 +176,9 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":"k","result":{}}"#
         );
         assert_eq!(response_arrival(br#"{"jsonrpc":"2.0","error":{}}"#), None);
+        let ours = br#"{"jsonrpc":"2.0","id":12,"method":"elicitation/create","params":{}}"#;
+        assert_eq!(response_arrival(ours), None, "rmcp's own request keeps its id");
+        let error = br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}}"#;
+        assert_eq!(response_arrival(error).map(|(arrival, _)| arrival), Some(3));
     }
 }

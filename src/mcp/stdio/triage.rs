@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The request methods paneward serves; any other request gets -32601 at once.
-pub const SERVED_METHODS: [&str; 10] = [
+pub const SERVED_METHODS: [&str; 13] = [
     "initialize",
     "ping",
     "tools/list",
@@ -25,7 +25,10 @@ pub const SERVED_METHODS: [&str; 10] = [
     "resources/read",
     "resources/subscribe",
     "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
     "completion/complete",
+    "logging/setLevel",
 ];
 
 /// JSON-RPC's error codes used here.

@@ -345,7 +345,7 @@ enum Step {
 impl Task {
     async fn run(mut self) {
         let reason = self.serve().await;
-        tracing::debug!(%reason, "tmux control connection closed");
+        tracing::info!(target: crate::CLIENT_LOG_TARGET, %reason, "the tmux control connection closed; the next call opens another");
         // Nothing in flight will be answered now.
         for request in self.in_flight.drain(..) {
             let _ = request.reply.send(Err(Failure::Lost { written: true }));

@@ -248,7 +248,7 @@ impl Executor {
                 Some(connection)
             }
             Err(reason) => {
-                tracing::debug!(%reason, "using a one-shot tmux client per command");
+                tracing::debug!(target: crate::CLIENT_LOG_TARGET, %reason, "using a one-shot tmux client per command");
                 slot.refusal = Some(reason);
                 slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
                 None
@@ -280,7 +280,8 @@ impl Executor {
             .await
             .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
         handle.take_recheck();
-        tracing::debug!(
+        tracing::info!(
+            target: crate::CLIENT_LOG_TARGET,
             client = %String::from_utf8_lossy(name.outputs.first().map_or(&[][..], Vec::as_slice)).trim(),
             %session,
             "control connection attached"
@@ -307,7 +308,7 @@ impl Executor {
         match facts.map(|facts| policy::stay(&facts)) {
             Ok(Ok(())) => Verdict::Stay,
             Ok(Err(reason)) => {
-                tracing::debug!(%reason, "leaving the session the control client sat on");
+                tracing::info!(target: crate::CLIENT_LOG_TARGET, %reason, "leaving the session the control client sat on");
                 Verdict::Leave
             }
             Err(error) => {

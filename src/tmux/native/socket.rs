@@ -22,12 +22,18 @@ pub fn socket_path(address: &ServerAddress, var: impl Fn(&str) -> Option<String>
             "default"
         }
     };
+    Some(user_folder(var)?.join(name))
+}
+
+/// tmux's socket folder for this user: `tmux-UID` under `$TMUX_TMPDIR` if that folder
+/// exists, else under `/tmp`.
+pub fn user_folder(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let folder = var("TMUX_TMPDIR")
         .filter(|dir| !dir.is_empty())
         .and_then(|dir| std::fs::canonicalize(dir).ok())
         .or_else(|| std::fs::canonicalize("/tmp").ok())?;
     let uid = rustix::process::getuid().as_raw();
-    Some(folder.join(format!("tmux-{uid}")).join(name))
+    Some(folder.join(format!("tmux-{uid}")))
 }
 
 /// Whether `tmux` marks this client as using the default socket (`CLIENT_DEFAULTSOCKET`):

@@ -7,8 +7,10 @@
 // Starts the server with the SDK's default environment (no locale, as real hosts do),
 // lists every tool FIRST (the SDK checks structuredContent against a tool's
 // outputSchema only for tools it has listed on this connection), then calls each case
-// of CASES.json in order, then its resource cases (list, read, subscribe and wait for
-// the update, complete). This script judges nothing: it prints one JSON line per
+// of CASES.json: the prompt cases (those with a `method`: `get` a prompt, `complete` a
+// prompt argument) after listing the prompts, then the resource cases (list, read,
+// subscribe and wait for the update, complete), then the tool cases in order (last,
+// since the last may end the fixture). This script judges nothing: it prints one JSON line per
 // event, and tests/conformance/suite.rs compares them with tests/conformance/cases.json.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,7 +26,7 @@ if (!installDir || !casesPath || separator !== '--' || command.length === 0) {
 const require = createRequire(path.join(path.resolve(installDir), 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { McpError, ErrorCode, ResourceUpdatedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { McpError, ErrorCode, ElicitRequestSchema, ResourceUpdatedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { readFileSync } = require('node:fs');
 
 const emit = (event) => process.stdout.write(JSON.stringify(event) + '\n');
@@ -35,11 +37,18 @@ function firstText(result) {
   return block ? block.text : null;
 }
 
+// How the person answers a question (elicitation/create) during the case being run: a
+// case's `elicit` ("accept" or "decline"); no answer given is a decline.
+const current = { elicit: null, asked: 0 };
+
 async function call(client, testCase) {
+  current.elicit = testCase.elicit ?? null;
+  current.asked = 0;
   try {
     const result = await client.callTool({ name: testCase.tool, arguments: testCase.arguments }, undefined, options);
     return {
       outcome: 'result',
+      asked: current.asked,
       isError: result.isError === true,
       structuredContent: result.structuredContent ?? null,
       text: firstText(result),
@@ -115,13 +124,39 @@ async function resource(client, testCase) {
   }
 }
 
+async function promptCase(client, testCase) {
+  try {
+    if (testCase.method === 'get') {
+      const result = await client.getPrompt({ name: testCase.prompt, arguments: testCase.arguments }, options);
+      const texts = result.messages.filter((m) => m.content?.type === 'text').map((m) => m.content.text);
+      return { outcome: 'result', text: texts.join('\n') };
+    }
+    const result = await client.complete(
+      { ref: { type: 'ref/prompt', name: testCase.prompt }, argument: { name: testCase.argument, value: testCase.value } },
+      options,
+    );
+    const { values, total, hasMore } = result.completion;
+    return { outcome: 'result', values, total: total ?? null, hasMore: hasMore ?? null };
+  } catch (error) {
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) return { outcome: 'timeout', detail: error.message };
+      return { outcome: 'protocol-error', detail: `JSON-RPC error ${error.code}: ${error.message}` };
+    }
+    return { outcome: 'client-error', detail: String(error?.stack ?? error) };
+  }
+}
+
 const allCases = JSON.parse(readFileSync(casesPath, 'utf8'));
 const cases = allCases.tools;
-const client = new Client({ name: 'paneward-conformance-node', version: '0' });
+const client = new Client({ name: 'paneward-conformance-node', version: '0' }, { capabilities: { elicitation: {} } });
 client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
   const { uri } = notification.params;
   updated.push(uri);
   for (const waiter of waiting.filter((w) => w.uri === uri)) waiter.resolve();
+});
+client.setRequestHandler(ElicitRequestSchema, async () => {
+  current.asked += 1;
+  return current.elicit === 'accept' ? { action: 'accept', content: { allow: true } } : { action: 'decline' };
 });
 const transport = new StdioClientTransport({ command: command[0], args: command.slice(1) });
 await client.connect(transport, options);
@@ -134,11 +169,20 @@ do {
   cursor = page.nextCursor;
 } while (cursor);
 emit({ event: 'listed', tools: names });
-for (const testCase of cases) {
-  emit({ event: 'called', tool: testCase.tool, case: testCase.case, ...(await call(client, testCase)) });
+const promptCases = cases.filter((c) => c.method);
+if (promptCases.length > 0) {
+  const listed = await client.listPrompts(undefined, options);
+  emit({ event: 'listed-prompts', prompts: listed.prompts.map((prompt) => prompt.name) });
+  for (const testCase of promptCases) {
+    emit({ event: 'prompt', case: testCase.case, ...(await promptCase(client, testCase)) });
+  }
 }
 for (const testCase of allCases.resources ?? []) {
   emit({ event: 'resource', case: testCase.case, ...(await resource(client, testCase)) });
+}
+// Tool cases last: the last of them may end the fixture (kill_server).
+for (const testCase of cases.filter((c) => !c.method)) {
+  emit({ event: 'called', tool: testCase.tool, case: testCase.case, ...(await call(client, testCase)) });
 }
 await client.close();
 emit({ event: 'done' });

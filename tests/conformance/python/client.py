@@ -4,9 +4,11 @@ Usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]
 
 Connects the way the SDK does by default (probing `server/discover`, then `initialize`),
 starts the server with the SDK's default environment (no locale, as real hosts do), lists
-every tool, then calls each tool case of CASES.json in order, then runs its resource
-cases (list, read, subscribe and wait for the update, complete). The SDK checks each
-successful tool result against the tool's outputSchema itself. This script judges nothing: it prints one
+every tool; runs the prompt cases of CASES.json (those with a `method`: `get` a prompt,
+`complete` a prompt argument) after listing the prompts, then the resource cases (list,
+read, subscribe and wait for the update, complete), then each tool case in order (last,
+since the last may end the fixture). The SDK checks each successful tool result against the tool's outputSchema
+itself. This script judges nothing: it prints one
 JSON line per event on stdout, and tests/conformance/suite.rs compares them with the
 expectations of tests/conformance/cases.json.
 """
@@ -16,9 +18,22 @@ import sys
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters, types
+from mcp.types import ElicitResult, PromptReference
 
 # How long the handshake, a listing or one call may take before it counts as a hang.
 CALL_TIMEOUT_SECONDS = 30
+
+
+# How the person answers a question (elicitation/create) during the case being run: a
+# case's `elicit` ("accept" or "decline"); no answer given is a decline.
+current = {"elicit": None, "asked": []}
+
+
+async def answer_question(context, params):
+    current["asked"].append(params.message)
+    if current["elicit"] == "accept":
+        return ElicitResult(action="accept", content={"allow": True})
+    return ElicitResult(action="decline")
 
 
 def emit(**event):
@@ -33,6 +48,7 @@ def first_text(result):
 
 
 async def call(client, case):
+    current["elicit"], current["asked"] = case.get("elicit"), []
     try:
         with anyio.fail_after(CALL_TIMEOUT_SECONDS):
             result = await client.call_tool(case["tool"], case["arguments"])
@@ -48,6 +64,7 @@ async def call(client, case):
         return {"outcome": "client-error", "detail": f"{type(error).__name__}: {error}"}
     return {
         "outcome": "result",
+        "asked": len(current["asked"]),
         "isError": bool(result.is_error),
         "structuredContent": result.structured_content,
         "text": first_text(result),
@@ -112,6 +129,30 @@ async def resource(client, updates, case):
     return {"outcome": "result", "text": text}
 
 
+async def prompt_case(client, case):
+    try:
+        with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+            if case["method"] == "get":
+                result = await client.get_prompt(case["prompt"], case["arguments"])
+                texts = [m.content.text for m in result.messages if getattr(m.content, "type", None) == "text"]
+                return {"outcome": "result", "text": "\n".join(texts)}
+            ref = PromptReference(type="ref/prompt", name=case["prompt"])
+            result = await client.complete(ref, {"name": case["argument"], "value": case["value"]})
+            completion = result.completion
+            return {
+                "outcome": "result",
+                "values": completion.values,
+                "total": completion.total,
+                "hasMore": completion.has_more,
+            }
+    except TimeoutError:
+        return {"outcome": "timeout", "detail": f"no answer within {CALL_TIMEOUT_SECONDS} s"}
+    except MCPError as error:
+        return {"outcome": "protocol-error", "detail": f"JSON-RPC error {error.code}: {error}"}
+    except Exception as error:  # anything else the SDK raised is a failed case, not a crash
+        return {"outcome": "client-error", "detail": f"{type(error).__name__}: {error}"}
+
+
 async def main(cases_path, command):
     with open(cases_path, encoding="utf-8") as cases_file:
         all_cases = json.load(cases_file)
@@ -119,7 +160,12 @@ async def main(cases_path, command):
     server = StdioServerParameters(command=command[0], args=command[1:])
     updates = Updates()
     # read_timeout_seconds bounds the handshake's requests too.
-    async with Client(server, read_timeout_seconds=CALL_TIMEOUT_SECONDS, message_handler=updates) as client:
+    async with Client(
+        server,
+        read_timeout_seconds=CALL_TIMEOUT_SECONDS,
+        message_handler=updates,
+        elicitation_callback=answer_question,
+    ) as client:
         info = client.server_info
         emit(event="connected", protocolVersion=client.protocol_version, server=info.name if info else None)
         names, cursor = [], None
@@ -131,10 +177,19 @@ async def main(cases_path, command):
                 if not cursor:
                     break
         emit(event="listed", tools=names)
-        for case in cases:
-            emit(event="called", tool=case["tool"], case=case["case"], **(await call(client, case)))
+        prompt_cases = [case for case in cases if "method" in case]
+        if prompt_cases:
+            with anyio.fail_after(CALL_TIMEOUT_SECONDS):
+                listed = await client.list_prompts()
+            emit(event="listed-prompts", prompts=[prompt.name for prompt in listed.prompts])
+            for case in prompt_cases:
+                emit(event="prompt", case=case["case"], **(await prompt_case(client, case)))
         for case in all_cases.get("resources", []):
             emit(event="resource", case=case["case"], **(await resource(client, updates, case)))
+        # Tool cases last: the last of them may end the fixture (kill_server).
+        for case in cases:
+            if "method" not in case:
+                emit(event="called", tool=case["tool"], case=case["case"], **(await call(client, case)))
     emit(event="done")
 
 

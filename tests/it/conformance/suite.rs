@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::expected;
+use super::prompt_cases;
 use crate::support::{clean_env, root, TmuxServer};
 
 /// The clients, in the order they run.
@@ -66,6 +67,9 @@ struct Case {
     error_includes: Option<String>,
     /// The case ends the fixture (`kill_server`): it runs after every other case.
     ends_fixture: bool,
+    /// How the person answers if the call asks them (`accept` or `decline`); a case
+    /// with it must see the question asked.
+    elicit: Option<String>,
 }
 
 /// The tmux server the cases run against, and the values of the placeholders.
@@ -90,6 +94,9 @@ impl Fixture {
         let printer = tmux.window_running("printf 'conformance one\\nconformance two\\n'; exec sleep 100000");
         tmux.wait_for_text(&printer, "conformance two");
         let scratch = tmux.window_running("exec cat");
+        // paneward runs "in" this pane (its TMUX and TMUX_PANE say so), as it does when
+        // started from a terminal inside tmux.
+        let caller = tmux.window_running("exec cat");
         let pane = tmux.first_pane();
         // A buffer named as paneward names its own, for the buffer tools to read and paste.
         let staged = "paneward_00000000000000000000000000000000_conformance";
@@ -126,6 +133,7 @@ impl Fixture {
             ("printer_window", format(&printer, "#{window_id}")),
             ("printer_pane", printer),
             ("scratch_pane", scratch),
+            ("caller_pane", caller),
             ("staged_buffer", staged.to_string()),
             ("spare_pane", spare_pane),
             ("spare_window", format(&spare_window, "#{window_id}")),
@@ -216,6 +224,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 "includes",
                 "errorIncludes",
                 "endsFixture",
+                "elicit",
             ];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
                 panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
@@ -230,6 +239,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                     .as_str()
                     .map(|t| fixture.fill(&json!(t), &at).as_str().unwrap().to_string()),
                 ends_fixture: case["endsFixture"] == json!(true),
+                elicit: case["elicit"].as_str().map(str::to_string),
             });
         }
     }
@@ -436,6 +446,13 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     }
     let text = event["text"].as_str().unwrap_or_default();
     let is_error = event["isError"] == json!(true);
+    if case.elicit.is_some() && event["asked"] != json!(1) {
+        return Err(format!(
+            "the person should have been asked once, was asked {}: {}",
+            event["asked"],
+            cut(text)
+        ));
+    }
     if !case.expect_success {
         if !is_error {
             return Err(format!("expected isError, got a success: {}", cut(text)));
@@ -541,6 +558,7 @@ pub fn run_with(
     expected_failures_path: &Path,
 ) -> SuiteReport {
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(cases_path).unwrap()).unwrap();
 
     let mut text = String::new();
     let mut problems = Vec::new();
@@ -554,17 +572,30 @@ pub fn run_with(
         cases = load_cases(&fixture, cases_path);
         let resource_cases = load_resource_cases(&fixture, cases_path);
         resource_count = resource_cases.len();
+        let prompt_cases = prompt_cases::load(&file, &|value, at| fixture.fill(value, at));
         let for_clients = json!({
             "tools": cases
                 .iter()
-                .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments}))
+                .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments, "elicit": c.elicit}))
+                .chain(prompt_cases.iter().map(|c| c.for_client.clone()))
                 .collect::<Vec<_>>(),
             "resources": resource_cases.iter().map(|c| c.request.clone()).collect::<Vec<_>>(),
         });
         let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("conformance-{label}-{client}-{}.json", fixture.tmux.name));
         std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
+        // paneward runs as if inside the fixture's caller pane, so the cases that touch
+        // it meet caller protection (and its person's answer).
+        let caller = fixture
+            .placeholders
+            .iter()
+            .find(|(name, _)| name == "{caller_pane}")
+            .map(|(_, pane)| pane.clone())
+            .unwrap();
         let mut server = vec![
+            "env".into(),
+            format!("TMUX={}", fixture.tmux.tmux_env()),
+            format!("TMUX_PANE={caller}"),
             binary.to_string_lossy().into_owned(),
             "-L".into(),
             fixture.tmux.name.clone(),
@@ -633,6 +664,13 @@ pub fn run_with(
             text.push_str(&format!("    FAILED: {line}\n"));
             problems.push((client.into(), "(resources)".into(), line));
         }
+        let (lines, prompt_problems) = prompt_cases::judge_all(client, &prompt_cases, &run.events, &run.ending);
+        text.push_str(&lines);
+        problems.extend(
+            prompt_problems
+                .into_iter()
+                .map(|p| (client.to_string(), "prompts".to_string(), p)),
+        );
     }
     for (client, entry) in &expected_failures {
         let known = cases.iter().any(|c| format!("{}/{}", c.tool, c.case) == *entry);
