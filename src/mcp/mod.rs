@@ -1,5 +1,6 @@
 //! The MCP layer: paneward's rmcp server handler and the stdio transport in front of it.
 
 pub mod flight;
+pub mod http;
 pub mod server;
 pub mod stdio;

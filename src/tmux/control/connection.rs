@@ -21,6 +21,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command as Process};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::tmux::launch::Launcher;
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
 
 /// Notifications after which the session we sit on may no longer be a good choice.
@@ -102,30 +103,18 @@ impl Handle {
 /// # Errors
 /// tmux could not be started, refused the attach (its message is returned), or did not
 /// answer within `timeout`.
-pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
-    let mut process = match death_signal_wrapper() {
-        Some(setpriv) => {
-            let mut process = Process::new(setpriv);
-            process.args(["--pdeathsig", "KILL", "--"]).arg(binary);
-            process
-        }
-        None => Process::new(binary),
-    };
+pub async fn open(launcher: &Launcher, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
+    // -u: UTF-8 output whatever the locale (see subprocess.rs).
+    // -E: do not copy our environment into the session (update-environment).
+    // ignore-size: never resize the user's windows. no-output: no %output stream.
+    let mut args = vec!["-u".to_string()];
+    args.extend(flags.iter().cloned());
+    args.extend(["-C", "attach-session", "-E", "-t", session, "-f", "ignore-size,no-output"].map(String::from));
+    let mut process = Process::from(match death_signal_wrapper() {
+        Some(setpriv) => launcher.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
+        None => launcher.command(&args),
+    });
     process
-        // -u: UTF-8 output whatever the locale (see subprocess.rs).
-        .arg("-u")
-        .args(flags)
-        // -E: do not copy our environment into the session (update-environment).
-        // ignore-size: never resize the user's windows. no-output: no %output stream.
-        .args([
-            "-C",
-            "attach-session",
-            "-E",
-            "-t",
-            session,
-            "-f",
-            "ignore-size,no-output",
-        ])
         // A pane id from another server must not decide which session is current.
         .env_remove("TMUX_PANE")
         .stdin(Stdio::piped())
@@ -134,7 +123,7 @@ pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Durat
         .kill_on_drop(true);
     let mut child = process
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        .map_err(|e| format!("cannot start {}: {e}", launcher.describe()))?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err("tmux started without pipes".into());
     };
