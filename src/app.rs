@@ -6,10 +6,11 @@ use crate::call::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
 use crate::guard::Backend;
+use crate::limits::SSH_ONE_SHOTS_MAX;
 use crate::tmux::ssh::Link;
 use crate::tmux::{Launcher, Tmux};
-use std::sync::Arc;
 use crate::tools::buffers::StagedBuffers;
+use std::sync::Arc;
 
 pub struct App {
     pub config: Config,
@@ -23,6 +24,8 @@ pub struct App {
     pub audit: Option<AuditLog>,
     /// The tmux buffers this process staged, deleted on a clean exit.
     pub staged_buffers: StagedBuffers,
+    /// The shared ssh connection to tmux's host (`--ssh`), closed on a clean exit.
+    pub ssh: Option<Arc<Link>>,
 }
 
 impl App {
@@ -41,9 +44,13 @@ impl App {
         let options = crate::tmux::Options {
             control: config.control_mode,
             native: config.native_client,
-            max_clients: config.max_tmux_clients,
+            max_clients: match config.ssh {
+                None => config.max_tmux_clients,
+                Some(_) => config.max_tmux_clients.min(SSH_ONE_SHOTS_MAX),
+            },
         };
         let launcher = launcher_for(&config)?;
+        let ssh = launcher.ssh_link();
         let backend = Backend::new(Tmux::launched(launcher, config.address.clone(), options));
         Ok(Self {
             config,
@@ -52,6 +59,7 @@ impl App {
             caller,
             audit,
             staged_buffers: StagedBuffers::default(),
+            ssh,
         })
     }
 

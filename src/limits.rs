@@ -128,6 +128,11 @@ pub const SSH_CONTROL_PERSIST_SECS: u64 = 60;
 /// seconds: within [`TMUX_COMMAND_TIMEOUT`], so the error says ssh, not tmux.
 pub const SSH_CONNECT_TIMEOUT_SECS: u64 = 8;
 
+/// One-shot tmux processes at once over ssh, whatever `--max-tmux-clients` says: they
+/// share one SSH connection, and sshd's `MaxSessions` allows 10 sessions on one by
+/// default; the control client and `paneward doctor`'s probe take the other two.
+pub const SSH_ONE_SHOTS_MAX: usize = 8;
+
 // MCP transport.
 
 /// Bytes buffered between the stdio layer and rmcp in each direction; larger messages

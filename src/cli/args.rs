@@ -23,7 +23,10 @@ pub enum Invocation {
     /// Serve MCP on stdin/stdout (the default).
     Serve(Config),
     /// Serve MCP over Streamable HTTP (`serve --http ADDR`).
-    ServeHttp { config: Config, http: HttpOptions },
+    ServeHttp {
+        config: Config,
+        http: HttpOptions,
+    },
     /// Print the tools the server would list; `json` prints the exact `tools/list` result.
     Tools {
         config: Config,
@@ -282,9 +285,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             destination,
             options: ssh_options,
         }),
-        None if !ssh_options.is_empty() => {
-            return Err(UsageError("--ssh-config and --ssh-option need --ssh".into()))
-        }
+        None if !ssh_options.is_empty() => return Err(UsageError("--ssh-config and --ssh-option need --ssh".into())),
         None => None,
     };
     let config = Config {
@@ -596,5 +597,67 @@ mod tests {
         assert!(
             matches!(parse_with(&["doctor", "--safety", "readonly"], &[]).unwrap(), Invocation::Doctor(c) if c.safety == Tier::Readonly)
         );
+    }
+
+    #[test]
+    fn serve_http_needs_a_token_and_its_own_flags_need_it() {
+        let error = parse_with(&["serve", "--http", "8765"], &[]).unwrap_err();
+        assert!(error.0.contains("openssl rand"), "{error}");
+        match parse_with(
+            &[
+                "serve",
+                "--http",
+                "8765",
+                "--token-file",
+                "/t",
+                "--allow-origin",
+                "https://a.example:443",
+            ],
+            &[],
+        )
+        .unwrap()
+        {
+            Invocation::ServeHttp { http, .. } => {
+                assert_eq!(http.bind, "127.0.0.1:8765".parse().unwrap());
+                assert_eq!(http.token, TokenSource::File("/t".into()));
+                assert_eq!(http.extra_origins, ["https://a.example:443"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_with(&["--http", "[::1]:9"], &[("PANEWARD_TOKEN", "x")]).unwrap() {
+            Invocation::ServeHttp { http, .. } => assert_eq!(http.token, TokenSource::Environment("x".into())),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_with(&["--token-file", "/t"], &[]).is_err());
+        assert!(parse_with(&["tools", "--http", "1"], &[("PANEWARD_TOKEN", "x")]).is_err());
+        assert!(parse_with(&["--http", "1", "--allow-origin", "nohost"], &[("PANEWARD_TOKEN", "x")]).is_err());
+    }
+
+    #[test]
+    fn ssh_takes_a_destination_and_its_options_in_order() {
+        let config = serve_config(
+            &[
+                "--ssh",
+                "ssh://u@h:2222",
+                "--ssh-config",
+                "/c",
+                "--ssh-option",
+                "Port=1",
+                "-L",
+                "w",
+            ],
+            &[],
+        );
+        let ssh = config.ssh.unwrap();
+        assert_eq!(ssh.destination, "ssh://u@h:2222");
+        assert_eq!(ssh.options, ["-F", "/c", "-o", "Port=1"]);
+        assert_eq!(config.address, ServerAddress::Name("w".into()));
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_SSH", "box")]).ssh.unwrap().destination,
+            "box"
+        );
+        assert!(serve_config(&[], &[]).ssh.is_none());
+        assert!(parse_with(&["--ssh-option", "A=b"], &[]).is_err());
+        assert!(parse_with(&["--ssh", "-oProxyCommand=x"], &[]).is_err());
     }
 }

@@ -145,7 +145,10 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         None => caller_line(app.caller.as_ref(), &server),
     };
     report.line("caller pane", caller);
-    report.line("connection", runtime.block_on(connection_line(config, &tmux, &launcher)));
+    report.line(
+        "connection",
+        runtime.block_on(connection_line(config, &tmux, &launcher)),
+    );
     Ok(())
 }
 
@@ -228,7 +231,10 @@ async fn connection_line(config: &Config, tmux: &Tmux, launcher: &Launcher) -> S
     match facts.map(|facts| policy::choose(&facts)) {
         Ok(Ok(session)) => format!("control mode (tmux -C): would attach to session {session} at the first call"),
         Ok(Err(refusal)) => format!("{}: {refusal}", one_shot_line(config, launcher).await),
-        Err(error) => format!("{}: cannot read the sessions ({error})", one_shot_line(config, launcher).await),
+        Err(error) => format!(
+            "{}: cannot read the sessions ({error})",
+            one_shot_line(config, launcher).await
+        ),
     }
 }
 

@@ -155,6 +155,7 @@ fn serve(config: crate::config::Config) -> ExitCode {
     let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::new(Arc::clone(&app))));
     // A clean end of input: the buffers this process staged go with it.
     runtime.block_on(crate::tools::buffers::delete_staged(&app));
+    close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
     match result {
@@ -191,7 +192,9 @@ fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOption
         Ok(listener) => listener,
         Err(error) => return fail(&format!("cannot listen on {}: {error}", http.bind)),
     };
-    let bound = listener.local_addr().map_or_else(|_| http.bind.to_string(), |a| a.to_string());
+    let bound = listener
+        .local_addr()
+        .map_or_else(|_| http.bind.to_string(), |a| a.to_string());
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         tools = app.catalog.listed(app.config.safety).count(),
@@ -210,6 +213,7 @@ fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOption
         stop_signal(),
     ));
     runtime.block_on(crate::tools::buffers::delete_staged(&app));
+    close_ssh(&app);
     runtime.shutdown_background();
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -229,5 +233,12 @@ async fn stop_signal() {
     tokio::select! {
         _ = interrupt.recv() => tracing::info!("SIGINT: stopping"),
         _ = terminate.recv() => tracing::info!("SIGTERM: stopping"),
+    }
+}
+
+/// Ends the shared ssh connection now rather than when its idle time runs out.
+fn close_ssh(app: &App) {
+    if let Some(link) = &app.ssh {
+        link.close();
     }
 }

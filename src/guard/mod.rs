@@ -7,9 +7,9 @@
 pub mod caller;
 pub mod cohort;
 pub mod end;
-pub mod owner;
 pub mod gate;
 mod input;
+pub mod owner;
 mod verdict;
 
 pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};

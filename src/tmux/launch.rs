@@ -53,11 +53,24 @@ impl Launcher {
 
     /// [`Launcher::command`] wrapped so the process also gets `wrapper_args` first
     /// (as in `setpriv --pdeathsig KILL -- tmux ...`).
-    pub fn command_under(&self, wrapper: &std::path::Path, wrapper_args: &[&str], args: &[String]) -> std::process::Command {
+    pub fn command_under(
+        &self,
+        wrapper: &std::path::Path,
+        wrapper_args: &[&str],
+        args: &[String],
+    ) -> std::process::Command {
         let inner = self.command(args);
         let mut process = std::process::Command::new(wrapper);
-        process.args(wrapper_args).arg(inner.get_program()).args(inner.get_args());
         process
+            .args(wrapper_args)
+            .arg(inner.get_program())
+            .args(inner.get_args());
+        process
+    }
+
+    /// The ssh link, shared, if tmux runs on another host.
+    pub fn ssh_link(&self) -> Option<Arc<Link>> {
+        self.ssh.clone()
     }
 
     /// How messages name the program that is run.

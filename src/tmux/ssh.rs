@@ -132,7 +132,17 @@ mod tests {
 
     #[test]
     fn words_are_quoted_so_a_posix_shell_gives_them_back_unchanged() {
-        for word in ["plain", "two words", "it's", "$(reboot)", "`x`", "a\\b", "'", "", "#{pane_id};x"] {
+        for word in [
+            "plain",
+            "two words",
+            "it's",
+            "$(reboot)",
+            "`x`",
+            "a\\b",
+            "'",
+            "",
+            "#{pane_id};x",
+        ] {
             let output = std::process::Command::new("sh")
                 .arg("-c")
                 .arg(format!("printf %s {}", quoted(word)))

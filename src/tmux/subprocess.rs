@@ -113,7 +113,11 @@ pub async fn run_all(
     // ssh's own failures (no route, refused key, unknown host) exit 255; tmux never does.
     if launcher.ssh().is_some() && status.code() == Some(SSH_FAILED_STATUS) {
         let said = String::from_utf8_lossy(&stderr);
-        let said = said.lines().find(|l| !l.trim().is_empty()).unwrap_or("ssh said nothing").trim();
+        let said = said
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("ssh said nothing")
+            .trim();
         return Err(TmuxError::Spawn {
             binary: launcher.describe(),
             source: std::io::Error::other(paneward_contract::excerpt(said, crate::limits::TMUX_STDERR_MAX_CHARS)),

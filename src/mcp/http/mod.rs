@@ -85,8 +85,7 @@ pub async fn serve(
         };
         let service = guarded.clone();
         tokio::spawn(async move {
-            let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service);
+            let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
             if let Err(error) = connection.await {
                 tracing::debug!(%peer, %error, "HTTP connection ended with an error");
             }
@@ -135,10 +134,9 @@ fn status_only(status: StatusCode) -> Response<Body> {
     let mut response = Response::new(Empty::new().boxed());
     *response.status_mut() = status;
     if status == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            http::header::WWW_AUTHENTICATE,
-            http::HeaderValue::from_static("Bearer"),
-        );
+        response
+            .headers_mut()
+            .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
     }
     response
 }

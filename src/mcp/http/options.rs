@@ -120,7 +120,10 @@ mod tests {
             extra_origins: vec!["https://app.example:443".into()],
             extra_hosts: vec!["box.example".into()],
         };
-        assert_eq!(options.allowed_hosts(), ["localhost", "127.0.0.1", "::1", "192.0.2.7", "box.example"]);
+        assert_eq!(
+            options.allowed_hosts(),
+            ["localhost", "127.0.0.1", "::1", "192.0.2.7", "box.example"]
+        );
         assert_eq!(options.allowed_origins().last().unwrap(), "https://app.example:443");
         assert_eq!(format!("{:?}", options.token), "Environment(..)");
         assert!(checked_origin("app.example").is_err());

@@ -55,8 +55,8 @@ impl Token {
     /// # Errors
     /// The file cannot be read, or holds no acceptable token.
     pub fn from_file(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
         Self::new(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -21,8 +21,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command as Process};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::tmux::launch::Launcher;
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+use crate::tmux::launch::Launcher;
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -109,7 +109,18 @@ pub async fn open(launcher: &Launcher, flags: &[String], session: &str, timeout:
     // ignore-size: never resize the user's windows. no-output: no %output stream.
     let mut args = vec!["-u".to_string()];
     args.extend(flags.iter().cloned());
-    args.extend(["-C", "attach-session", "-E", "-t", session, "-f", "ignore-size,no-output"].map(String::from));
+    args.extend(
+        [
+            "-C",
+            "attach-session",
+            "-E",
+            "-t",
+            session,
+            "-f",
+            "ignore-size,no-output",
+        ]
+        .map(String::from),
+    );
     let mut process = Process::from(match death_signal_wrapper() {
         Some(setpriv) => launcher.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
         None => launcher.command(&args),

@@ -25,8 +25,8 @@ use self::connection::{Failure, Handle};
 use self::protocol::{round_trip_text, Nonce, Reply};
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
-use super::oneshot::{NativeState, OneShot, Used};
 use super::launch::Launcher;
+use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
 
 /// How a command was (or will be) sent.

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::expected;
+use crate::support::http::HttpServer;
 use crate::support::{clean_env, root, TmuxServer};
 
 /// The clients, in the order they run.
@@ -182,7 +183,7 @@ struct ClientRun {
     ending: String,
 }
 
-fn run_client(client: &str, cases_file: &Path, server: &[String]) -> ClientRun {
+fn run_client(client: &str, cases_file: &Path, server: &[String], env: &[(&str, &str)]) -> ClientRun {
     let dir = install_dir();
     let mut command = match client {
         "python" => {
@@ -198,6 +199,7 @@ fn run_client(client: &str, cases_file: &Path, server: &[String]) -> ClientRun {
         other => panic!("no client {other}"),
     };
     clean_env(&mut command);
+    command.envs(env.iter().copied());
     command.arg(cases_file).arg("--").args(server);
     let mut child = command
         .stdin(Stdio::null())
@@ -382,6 +384,32 @@ pub fn run_with(
     cases_path: &Path,
     expected_failures_path: &Path,
 ) -> SuiteReport {
+    run_served(binary, extra, label, cases_path, expected_failures_path, false)
+}
+
+/// [`run`] with the clients on their Streamable HTTP transports, against one
+/// `paneward serve --http` (the same binary, arguments and cases), token included.
+pub fn run_over_http(binary: &Path, label: &str, cases_path: &Path, expected_failures_path: &Path) -> SuiteReport {
+    run_served(binary, &[], label, cases_path, expected_failures_path, true)
+}
+
+/// What `client` prints when it connects to `url` with `token` (or none) and makes
+/// no calls: `connected`, `listed`, `done`, or one `failed` event.
+pub fn connect_over_http(client: &str, url: &str, token: Option<&str>) -> Vec<Value> {
+    let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("no-cases-{}.json", std::process::id()));
+    std::fs::write(&cases_file, "[]").unwrap();
+    let env: Vec<(&str, &str)> = token.map(|t| ("PANEWARD_CONFORMANCE_TOKEN", t)).into_iter().collect();
+    run_client(client, &cases_file, &["--url".into(), url.into()], &env).events
+}
+
+fn run_served(
+    binary: &Path,
+    extra: &[&str],
+    label: &str,
+    cases_path: &Path,
+    expected_failures_path: &Path,
+    over_http: bool,
+) -> SuiteReport {
     let fixture = Fixture::start();
     let cases = load_cases(&fixture, cases_path);
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
@@ -400,13 +428,27 @@ pub fn run_with(
         "destructive".into(),
     ];
     server.extend(extra.iter().map(|arg| (*arg).to_string()));
+    // Over HTTP: one server for both clients, each client a session of its own.
+    let http = over_http.then(|| {
+        let args: Vec<&str> = server[1..].iter().map(String::as_str).collect();
+        HttpServer::start(&args, &[])
+    });
+    let (server, token) = match &http {
+        None => (server, None),
+        Some(http) => (vec!["--url".to_string(), http.url()], Some(http.token.clone())),
+    };
+    let env: Vec<(&str, &str)> = token
+        .as_deref()
+        .map(|t| ("PANEWARD_CONFORMANCE_TOKEN", t))
+        .into_iter()
+        .collect();
 
     let mut text = String::new();
     let mut problems = Vec::new();
     let (mut passed, mut expected_failed) = (0, 0);
     let case_tools: BTreeSet<&str> = cases.iter().map(|c| c.tool.as_str()).collect();
     for client in CLIENTS {
-        let run = run_client(client, &cases_file, &server);
+        let run = run_client(client, &cases_file, &server, &env);
         let listed: BTreeSet<String> = run
             .events
             .iter()
