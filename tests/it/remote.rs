@@ -142,6 +142,7 @@ fn a_host_ssh_cannot_reach_is_an_error_that_names_ssh() {
     client.initialize();
     let error = client.call_err("list_panes", json!({}));
     assert!(error.contains("through ssh") && error.contains("ssh:"), "{error}");
+    client.close();
 }
 
 #[test]

@@ -69,7 +69,8 @@ try {
   await client.connect(transportFor(command), options);
 } catch (error) {
   // e.g. a refused connection: said as an event, then exit 1
-  emit({ event: 'failed', detail: String(error?.stack ?? error) });
+  // A StreamableHTTPError carries the HTTP status as `code`; its message may not.
+  emit({ event: 'failed', detail: `code ${error?.code}: ${String(error?.stack ?? error)}` });
   process.exit(1);
 }
 emit({ event: 'connected', server: client.getServerVersion()?.name ?? null });
