@@ -162,7 +162,9 @@ impl HttpWire {
             pending.extend_from_slice(&chunk);
             while let Some(end) = pending.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = pending.drain(..=end).collect();
-                let Some(data) = line.strip_prefix(b"data:") else { continue };
+                let Some(data) = line.strip_prefix(b"data:") else {
+                    continue;
+                };
                 let Ok(value) = serde_json::from_slice::<Value>(data.trim_ascii()) else {
                     continue;
                 };

@@ -81,7 +81,8 @@ impl Link {
         process
     }
 
-    /// Asks the master to end (`ssh -O exit`); the next command would start another.
+    /// Asks the master to end (`ssh -O exit`) and removes its folder; for the end of
+    /// the process (a command after this would log in without sharing).
     pub fn close(&self) {
         let mut process = self.ssh();
         process
@@ -91,13 +92,15 @@ impl Link {
             .stderr(std::process::Stdio::null());
         // No master running is the usual case for a short session; nothing to report.
         let _ = process.status();
+        let _ = std::fs::remove_dir_all(&self.folder);
     }
 }
 
 impl Drop for Link {
     fn drop(&mut self) {
-        self.close();
-        let _ = std::fs::remove_dir_all(&self.folder);
+        if self.folder.exists() {
+            self.close();
+        }
     }
 }
 

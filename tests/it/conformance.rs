@@ -91,15 +91,29 @@ fn the_official_clients_are_refused_over_http_without_the_token() {
             assert_eq!(events[0]["event"], "failed", "{client}: {events:?}");
             let detail = events[0]["detail"].as_str().unwrap();
             if client == "node" {
-                assert!(detail.starts_with("code 401:"), "{client} with {token:?} does not report the 401: {detail}");
+                assert!(
+                    detail.starts_with("code 401:"),
+                    "{client} with {token:?} does not report the 401: {detail}"
+                );
             }
             let log = server.log();
-            assert!(refusals(&log) > before, "{client} with {token:?}: no 401 in the server's log");
-            assert_eq!(log.matches("create new session").count(), sessions, "a refused client got a session: {log}");
+            assert!(
+                refusals(&log) > before,
+                "{client} with {token:?}: no 401 in the server's log"
+            );
+            assert_eq!(
+                log.matches("create new session").count(),
+                sessions,
+                "a refused client got a session: {log}"
+            );
         }
         let events = suite::connect_over_http(client, &server.url(), Some(&server.token));
         let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().unwrap()).collect();
-        assert_eq!(kinds, ["connected", "listed", "done"], "{client} with the token: {events:?}");
+        assert_eq!(
+            kinds,
+            ["connected", "listed", "done"],
+            "{client} with the token: {events:?}"
+        );
     }
 }
 

@@ -63,7 +63,10 @@ fn the_tools_work_on_a_tmux_reached_over_ssh() {
         );
 
         let typed = format!("typed over ssh {}", extra.len());
-        client.call_ok("send_keys", json!({"paneId": pane, "keys": typed, "literal": true, "enter": true}));
+        client.call_ok(
+            "send_keys",
+            json!({"paneId": pane, "keys": typed, "literal": true, "enter": true}),
+        );
         tmux.wait_for_text(&pane, &typed);
         client.close();
     }

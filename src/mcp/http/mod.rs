@@ -83,6 +83,12 @@ pub async fn serve(
             },
             () = &mut stop => break,
         };
+        // hyper writes a response's head and its event-stream chunks separately: with
+        // Nagle's algorithm the second waits for the client's delayed ACK, about 40 ms
+        // a call on loopback (measured, BENCHMARKS.md).
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
+        }
         let service = guarded.clone();
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
