@@ -1,6 +1,7 @@
 //! `paneward serve --http`: the bearer token, the Host and Origin allowlists and the
 //! body limit, seen as raw HTTP exchanges. (Both official SDK clients on their
 //! Streamable HTTP transports run the whole case list in `conformance.rs`.)
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::process::{Command, Stdio};
 

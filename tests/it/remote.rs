@@ -1,6 +1,7 @@
 //! `--ssh`: tmux on "another host", reached through a real sshd the test starts on a
 //! loopback port (same machine, same user, the test's private tmux socket on the far
 //! side). Skipped with a loud note when sshd is not installed, except in CI.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::process::{Command, Stdio};
 
