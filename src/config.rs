@@ -8,12 +8,16 @@ use std::path::PathBuf;
 
 use crate::call::profile::Profile;
 use crate::guard::scope::Scope;
+use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
 use paneward_contract::Tier;
 
 /// Everything the server needs to start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
+    /// tmux on another host, reached through ssh (`--ssh`); `None`: this machine.
+    pub ssh: Option<SshTarget>,
+    /// The tmux binary; with `ssh`, a name or path on the far host.
     pub tmux_binary: PathBuf,
     pub address: ServerAddress,
     pub safety: Tier,

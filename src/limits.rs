@@ -147,6 +147,18 @@ pub const CONTROL_RETAINED_BYTES: usize = 256 * 1024;
 /// How long after a failed attach paneward tries control mode again.
 pub const CONTROL_ATTACH_RETRY: Duration = Duration::from_secs(1);
 
+/// How long an idle ssh master connection (`--ssh`) stays after its last use, in
+/// seconds; it also ends a master left behind by a paneward that was killed.
+pub const SSH_CONTROL_PERSIST_SECS: u64 = 60;
+/// How long `ssh` may take to reach the far host before the round trip fails, in
+/// seconds: within [`TMUX_COMMAND_TIMEOUT`], so the error says ssh, not tmux.
+pub const SSH_CONNECT_TIMEOUT_SECS: u64 = 8;
+
+/// One-shot tmux processes at once over ssh, whatever `--max-tmux-clients` says: they
+/// share one SSH connection, and sshd's `MaxSessions` allows 10 sessions on one by
+/// default; the control client and `paneward doctor`'s probe take the other two.
+pub const SSH_ONE_SHOTS_MAX: usize = 8;
+
 // MCP transport.
 
 /// Bytes buffered between the stdio layer and rmcp in each direction; larger messages
@@ -155,6 +167,16 @@ pub const MCP_PIPE_CAPACITY_BYTES: usize = 64 * 1024;
 /// Answers made by the stdio layer that may wait for the writer; the reader pauses
 /// beyond that.
 pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
+
+/// The largest request body `serve --http` reads, as stdio's longest line: more gets
+/// 413 before any of it is parsed.
+pub const HTTP_REQUEST_MAX_BYTES: usize = crate::mcp::stdio::lines::MAX_LINE_BYTES;
+/// The longest bearer token read from `--token-file` or `PANEWARD_TOKEN`.
+pub const HTTP_TOKEN_MAX_BYTES: usize = 4096;
+/// The shortest bearer token accepted: 32 bytes, as `openssl rand -hex 16` prints.
+pub const HTTP_TOKEN_MIN_BYTES: usize = 32;
+/// Keep-alive pings on an idle server-sent-event stream, so proxies keep it open.
+pub const HTTP_SSE_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 // paneward conform.
 

@@ -170,6 +170,10 @@ pub enum Flavour {
     Paneward,
     TmuxMcp,
     LibtmuxMcp,
+    /// paneward over Streamable HTTP on loopback (`serve --http`).
+    PanewardHttp,
+    /// paneward over stdio, driving tmux through ssh (`--ssh`).
+    PanewardSsh,
 }
 
 impl Flavour {
@@ -178,6 +182,8 @@ impl Flavour {
             Self::Paneward => "paneward",
             Self::TmuxMcp => "tmux-mcp 0.1.2",
             Self::LibtmuxMcp => "libtmux-mcp 0.1.0a22",
+            Self::PanewardHttp => "paneward over HTTP",
+            Self::PanewardSsh => "paneward over SSH",
         }
     }
 
@@ -194,7 +200,9 @@ impl Flavour {
             Case::SnapshotPane => ("snapshot_pane", json!({pane_key: target})),
             Case::CaptureHistory => {
                 let arguments = match self {
-                    Self::Paneward => json!({"pane_id": target, "history": true, "max_lines": HISTORY_CAPTURE}),
+                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => {
+                        json!({"pane_id": target, "history": true, "max_lines": HISTORY_CAPTURE})
+                    }
                     Self::TmuxMcp => json!({"pane": target, "start": -(HISTORY_CAPTURE as i64)}),
                     Self::LibtmuxMcp => {
                         json!({"pane_id": target, "start": -(HISTORY_CAPTURE as i64), "max_lines": HISTORY_CAPTURE})
@@ -237,7 +245,9 @@ impl Flavour {
         let pane = fixture.long.clone().unwrap_or_default();
         let start = -(LONG_CAPTURE as i64);
         match self {
-            Self::Paneward => json!({"pane_id": pane, "history": true, "max_lines": LONG_CAPTURE}),
+            Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => {
+                json!({"pane_id": pane, "history": true, "max_lines": LONG_CAPTURE})
+            }
             Self::TmuxMcp => json!({"pane": pane, "start": start}),
             Self::LibtmuxMcp => json!({"pane_id": pane, "start": start, "max_lines": LONG_CAPTURE}),
         }

@@ -6,6 +6,7 @@
 
 mod cases;
 mod fixture;
+mod http;
 mod mcp;
 mod measure;
 mod raw;
@@ -24,6 +25,11 @@ pub struct Options {
     paneward: PathBuf,
     tmux_mcp: Option<PathBuf>,
     libtmux_mcp: Option<PathBuf>,
+    /// Also paneward over Streamable HTTP on loopback.
+    http: bool,
+    /// Also paneward driving the same tmux through ssh to this destination.
+    ssh: Option<String>,
+    ssh_config: Option<String>,
     pub calls: usize,
     pub startups: usize,
     panes: Vec<usize>,
@@ -33,6 +39,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
+[--http] [--ssh DESTINATION [--ssh-config FILE]] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command]";
@@ -42,6 +49,9 @@ fn parse_options() -> Result<Options, String> {
         paneward: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward"),
         tmux_mcp: None,
         libtmux_mcp: None,
+        http: false,
+        ssh: None,
+        ssh_config: None,
         calls: 200,
         startups: 20,
         panes: vec![1, 16, 64],
@@ -56,6 +66,9 @@ fn parse_options() -> Result<Options, String> {
             "--paneward" => options.paneward = value()?.into(),
             "--tmux-mcp" => options.tmux_mcp = Some(value()?.into()),
             "--libtmux-mcp" => options.libtmux_mcp = Some(value()?.into()),
+            "--http" => options.http = true,
+            "--ssh" => options.ssh = Some(value()?),
+            "--ssh-config" => options.ssh_config = Some(value()?),
             "--calls" => options.calls = value()?.parse().map_err(|_| "--calls takes a number")?,
             "--startups" => options.startups = value()?.parse().map_err(|_| "--startups takes a number")?,
             "--panes" => {
@@ -114,8 +127,56 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                 "readonly".into(),
             ],
             env: vec![("PANEWARD_LOG".into(), "error".into())],
+            http_token: None,
         },
     )];
+    if options.http {
+        // A fixed token is fine on loopback for a benchmark; paneward needs 32 bytes.
+        let token = "b".repeat(40);
+        launches.push((
+            Flavour::PanewardHttp,
+            Launch {
+                program: path(&options.paneward),
+                args: vec![
+                    "serve".into(),
+                    "--http".into(),
+                    "127.0.0.1:0".into(),
+                    "--socket-name".into(),
+                    socket.into(),
+                    "--safety".into(),
+                    "readonly".into(),
+                ],
+                // It says where it listens at info level, on standard error.
+                env: vec![
+                    ("PANEWARD_LOG".into(), "info".into()),
+                    ("PANEWARD_TOKEN".into(), token.clone()),
+                ],
+                http_token: Some(token),
+            },
+        ));
+    }
+    if let Some(destination) = &options.ssh {
+        let mut args = vec![
+            "--ssh".into(),
+            destination.clone(),
+            "--socket-name".into(),
+            socket.into(),
+            "--safety".into(),
+            "readonly".into(),
+        ];
+        if let Some(config) = &options.ssh_config {
+            args.extend(["--ssh-config".into(), config.clone()]);
+        }
+        launches.push((
+            Flavour::PanewardSsh,
+            Launch {
+                program: path(&options.paneward),
+                args,
+                env: vec![("PANEWARD_LOG".into(), "error".into())],
+                http_token: None,
+            },
+        ));
+    }
     if let Some(program) = &options.tmux_mcp {
         launches.push((
             Flavour::TmuxMcp,
@@ -123,6 +184,7 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                 program: path(program),
                 args: vec!["--socket-name".into(), socket.into()],
                 env: Vec::new(),
+                http_token: None,
             },
         ));
     }
@@ -137,6 +199,7 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                     ("FASTMCP_SHOW_CLI_BANNER".into(), "false".into()),
                     ("FASTMCP_LOG_LEVEL".into(), "ERROR".into()),
                 ],
+                http_token: None,
             },
         ));
     }

@@ -1,8 +1,12 @@
 //! A minimal MCP client over a child's stdio, timing each request from the write of
-//! its line to the arrival of the response line (parsed only after the clock stops).
+//! its line to the arrival of the response line (parsed only after the clock stops);
+//! or over Streamable HTTP ([`crate::http`]) to `paneward serve --http`, timing from
+//! the write of the POST to the arrival of the event that carries the response.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use crate::http::HttpWire;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -13,6 +17,9 @@ pub struct Launch {
     pub program: String,
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// The bearer token of a `serve --http` server, which says on standard error
+    /// where it listens; `None`: MCP on the child's stdio.
+    pub http_token: Option<String>,
 }
 
 impl Launch {
@@ -25,7 +32,9 @@ impl Launch {
             .env_remove("TMUX_PANE")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if std::env::var_os("BENCH_STDERR").is_some() {
+            .stderr(if self.http_token.is_some() {
+                Stdio::piped()
+            } else if std::env::var_os("BENCH_STDERR").is_some() {
                 Stdio::inherit()
             } else {
                 Stdio::null()
@@ -36,13 +45,20 @@ impl Launch {
 
 pub struct Server {
     child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    wire: Wire,
     line: Vec<u8>,
     next_id: u64,
     /// `notifications/resources/updated` read while waiting for responses: URI and
     /// when its line arrived.
     pub updates: Vec<(String, Instant)>,
+}
+
+enum Wire {
+    Stdio {
+        stdin: ChildStdin,
+        stdout: BufReader<ChildStdout>,
+    },
+    Http(HttpWire),
 }
 
 /// What the handshake measured.
@@ -70,10 +86,19 @@ impl Server {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err("no pipes".into());
         };
+        let wire = match &launch.http_token {
+            None => Wire::Stdio {
+                stdin,
+                stdout: BufReader::with_capacity(1 << 20, stdout),
+            },
+            Some(token) => {
+                let stderr = child.stderr.take().ok_or("no standard error")?;
+                Wire::Http(HttpWire::connect(stderr, token)?)
+            }
+        };
         let mut server = Self {
             child,
-            stdin,
-            stdout: BufReader::with_capacity(1 << 20, stdout),
+            wire,
             line: Vec::new(),
             next_id: 1,
             updates: Vec::new(),
@@ -103,11 +128,15 @@ impl Server {
     }
 
     fn write(&mut self, message: &Value) -> Result<(), String> {
+        let stdin = match &mut self.wire {
+            Wire::Stdio { stdin, .. } => stdin,
+            Wire::Http(http) => return http.notify(message),
+        };
         let mut text = message.to_string();
         text.push('\n');
-        self.stdin
+        stdin
             .write_all(text.as_bytes())
-            .and_then(|()| self.stdin.flush())
+            .and_then(|()| stdin.flush())
             .map_err(|e| format!("writing to the server: {e}"))
     }
 
@@ -119,12 +148,17 @@ impl Server {
         let id = self.next_id;
         self.next_id += 1;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        if let Wire::Http(http) = &mut self.wire {
+            return http.request(&message, id);
+        }
         let started = Instant::now();
         self.write(&message)?;
+        let Wire::Stdio { stdout, .. } = &mut self.wire else {
+            return Err("unreachable: not stdio".into());
+        };
         loop {
             self.line.clear();
-            let read = self
-                .stdout
+            let read = stdout
                 .read_until(b'\n', &mut self.line)
                 .map_err(|e| format!("reading from the server: {e}"))?;
             let elapsed = started.elapsed();

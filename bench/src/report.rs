@@ -113,7 +113,39 @@ pub fn report(runs: &[Run], options: &Options) -> String {
             call.map_or("n/a".into(), show)
         );
     }
+    out.push_str(&transports(runs));
     out.push_str(&targets(runs));
+    out
+}
+
+/// paneward's own calls by MCP transport and tmux reach, when `--http` or `--ssh` ran.
+fn transports(runs: &[Run]) -> String {
+    let mut out = String::new();
+    let ran = |f: Flavour| runs.iter().any(|run| run.servers.iter().any(|(g, _)| *g == f));
+    if !ran(Flavour::PanewardHttp) && !ran(Flavour::PanewardSsh) {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\npaneward by transport, median / p99 (brackets: against stdio): stdio to a local tmux; Streamable HTTP on loopback (`serve --http`, one kept-alive connection, the reply read from its event stream); stdio with tmux reached through ssh on loopback (`--ssh`, one shared connection).\n\n| panes | call | stdio | HTTP | SSH |\n|---:|---|---:|---:|---:|"
+    );
+    for run in runs {
+        let server = |f: Flavour| run.servers.iter().find(|(g, _)| *g == f).map(|(_, r)| r);
+        for (case, _) in &run.floors {
+            let ours = server(Flavour::Paneward)
+                .and_then(|r| r.as_ref().ok())
+                .and_then(|f| f.median(*case));
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                run.panes,
+                case.label(),
+                cell(server(Flavour::Paneward), *case, None),
+                cell(server(Flavour::PanewardHttp), *case, ours),
+                cell(server(Flavour::PanewardSsh), *case, ours),
+            );
+        }
+    }
     out
 }
 

@@ -14,12 +14,20 @@ use paneward_contract::Tier;
 use crate::call::profile::Profile;
 use crate::config::{AuditTarget, Config};
 use crate::guard::scope::Scope;
+use crate::mcp::http::options::{checked_origin, parse_bind, TokenSource};
+use crate::mcp::http::HttpOptions;
+use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Invocation {
     /// Serve MCP on stdin/stdout (the default).
     Serve(Config),
+    /// Serve MCP over Streamable HTTP (`serve --http ADDR`).
+    ServeHttp {
+        config: Config,
+        http: HttpOptions,
+    },
     /// Print the tools the server would list; `json` prints the exact `tools/list` result.
     Tools {
         config: Config,
@@ -60,6 +68,8 @@ life of the process. Logs go to standard error.
 
 Usage:
   paneward [OPTIONS]              serve MCP over stdio (what MCP clients run)
+  paneward serve --http ADDR --token-file FILE [OPTIONS]
+                                  serve MCP over Streamable HTTP at http://ADDR/mcp
   paneward tools [--json] [OPTIONS]
                                   print the tools this configuration offers
                                   (--json: the exact tools/list result)
@@ -115,6 +125,25 @@ Options:
   -h, --help               this text
   -V, --version            print the version
 
+Remote tmux (every tmux command runs through the system's ssh, one shared connection):
+      --ssh DESTINATION    drive tmux on DESTINATION (user@host, ssh://user@host:port,
+                           or a Host alias); -L/-S/--tmux then name the socket and
+                           binary on that host                [env PANEWARD_SSH]
+      --ssh-config FILE    ssh reads FILE as its configuration (ssh -F FILE)
+      --ssh-option OPTION  one more ssh option (ssh -o OPTION); repeatable
+
+HTTP (serve --http):
+      --http ADDR          listen on ADDR: a port alone (8765) means 127.0.0.1:8765;
+                           else IP:PORT ([::1]:8765, 0.0.0.0:8765)
+      --token-file FILE    the bearer token clients must send (required; or set
+                           PANEWARD_TOKEN); make one with
+                           (umask 077; openssl rand -hex 32 > FILE)
+      --allow-origin URL   accept browser requests from origin URL
+                           (scheme://host:port, :* for any port); repeatable;
+                           loopback origins are always accepted
+      --allow-host NAME    accept Host: NAME (or NAME:PORT) besides loopback names
+                           and the bound IP; repeatable
+
 Conform options:
       --tier TIER          compare with the contract's tools at or below TIER, as a
                            server started with --safety TIER lists them (default mutating)
@@ -167,6 +196,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut no_native_client = false;
     let mut max_tmux_clients: Option<String> = None;
     let mut max_wait: Option<String> = None;
+    let mut http: Option<String> = None;
+    let mut token_file: Option<PathBuf> = None;
+    let mut extra_origins: Vec<String> = Vec::new();
+    let mut extra_hosts: Vec<String> = Vec::new();
+    let mut ssh: Option<String> = None;
+    let mut ssh_options: Vec<String> = Vec::new();
     while let Some(arg) = args.next() {
         let arg = arg?;
         let (flag, inline) = match arg.split_once('=') {
@@ -197,6 +232,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "--no-native-client" if inline.is_none() => no_native_client = true,
             "--max-tmux-clients" => max_tmux_clients = Some(value("--max-tmux-clients")?),
             "--max-wait" => max_wait = Some(value("--max-wait")?),
+            "--http" => http = Some(value("--http")?),
+            "--token-file" => token_file = Some(PathBuf::from(value("--token-file")?)),
+            "--allow-origin" => extra_origins.push(checked_origin(&value("--allow-origin")?).map_err(UsageError)?),
+            "--allow-host" => extra_hosts.push(value("--allow-host")?),
+            "--ssh" => ssh = Some(value("--ssh")?),
+            "--ssh-config" => ssh_options.extend(["-F".to_string(), value("--ssh-config")?]),
+            "--ssh-option" => ssh_options.extend(["-o".to_string(), value("--ssh-option")?]),
             "--json" if subcommand.as_deref() == Some("tools") => json = true,
             "serve" | "tools" | "call" | "doctor" if subcommand.is_none() => subcommand = Some(flag),
             other if other.starts_with('-') && other != "-" => {
@@ -261,7 +303,21 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
                 ))
             })?,
     };
+    let ssh = match ssh.or_else(|| env("PANEWARD_SSH").filter(|v| !v.is_empty())) {
+        Some(destination) if destination.is_empty() || destination.starts_with('-') => {
+            return Err(UsageError(
+                "--ssh needs a destination such as user@host or ssh://user@host:port".into(),
+            ))
+        }
+        Some(destination) => Some(SshTarget {
+            destination,
+            options: ssh_options,
+        }),
+        None if !ssh_options.is_empty() => return Err(UsageError("--ssh-config and --ssh-option need --ssh".into())),
+        None => None,
+    };
     let config = Config {
+        ssh,
         tmux_binary,
         address,
         safety,
@@ -275,6 +331,36 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         audit_log,
         address_origin,
     };
+    let serving = matches!(subcommand.as_deref(), None | Some("serve"));
+    if http.is_some() && !serving {
+        return Err(UsageError("--http goes with serve".into()));
+    }
+    if let Some(bind) = http {
+        let token = match token_file {
+            Some(path) => TokenSource::File(path),
+            None => match env("PANEWARD_TOKEN").filter(|v| !v.is_empty()) {
+                Some(text) => TokenSource::Environment(text),
+                None => {
+                    return Err(UsageError(format!(
+                        "serve --http needs a bearer token (--token-file FILE or PANEWARD_TOKEN); {}",
+                        crate::mcp::http::token::MAKE_ONE
+                    )))
+                }
+            },
+        };
+        let http = HttpOptions {
+            bind: parse_bind(&bind).map_err(UsageError)?,
+            token,
+            extra_origins,
+            extra_hosts,
+        };
+        return Ok(Invocation::ServeHttp { config, http });
+    }
+    if token_file.is_some() || !extra_origins.is_empty() || !extra_hosts.is_empty() {
+        return Err(UsageError(
+            "--token-file, --allow-origin and --allow-host go with serve --http".into(),
+        ));
+    }
     Ok(match subcommand.as_deref() {
         Some("tools") => Invocation::Tools { config, json },
         Some("doctor") => Invocation::Doctor(config),
@@ -558,5 +644,67 @@ mod tests {
         assert!(
             matches!(parse_with(&["doctor", "--safety", "readonly"], &[]).unwrap(), Invocation::Doctor(c) if c.safety == Tier::Readonly)
         );
+    }
+
+    #[test]
+    fn serve_http_needs_a_token_and_its_own_flags_need_it() {
+        let error = parse_with(&["serve", "--http", "8765"], &[]).unwrap_err();
+        assert!(error.0.contains("openssl rand"), "{error}");
+        match parse_with(
+            &[
+                "serve",
+                "--http",
+                "8765",
+                "--token-file",
+                "/t",
+                "--allow-origin",
+                "https://a.example:443",
+            ],
+            &[],
+        )
+        .unwrap()
+        {
+            Invocation::ServeHttp { http, .. } => {
+                assert_eq!(http.bind, "127.0.0.1:8765".parse().unwrap());
+                assert_eq!(http.token, TokenSource::File("/t".into()));
+                assert_eq!(http.extra_origins, ["https://a.example:443"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_with(&["--http", "[::1]:9"], &[("PANEWARD_TOKEN", "x")]).unwrap() {
+            Invocation::ServeHttp { http, .. } => assert_eq!(http.token, TokenSource::Environment("x".into())),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_with(&["--token-file", "/t"], &[]).is_err());
+        assert!(parse_with(&["tools", "--http", "1"], &[("PANEWARD_TOKEN", "x")]).is_err());
+        assert!(parse_with(&["--http", "1", "--allow-origin", "nohost"], &[("PANEWARD_TOKEN", "x")]).is_err());
+    }
+
+    #[test]
+    fn ssh_takes_a_destination_and_its_options_in_order() {
+        let config = serve_config(
+            &[
+                "--ssh",
+                "ssh://u@h:2222",
+                "--ssh-config",
+                "/c",
+                "--ssh-option",
+                "Port=1",
+                "-L",
+                "w",
+            ],
+            &[],
+        );
+        let ssh = config.ssh.unwrap();
+        assert_eq!(ssh.destination, "ssh://u@h:2222");
+        assert_eq!(ssh.options, ["-F", "/c", "-o", "Port=1"]);
+        assert_eq!(config.address, ServerAddress::Name("w".into()));
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_SSH", "box")]).ssh.unwrap().destination,
+            "box"
+        );
+        assert!(serve_config(&[], &[]).ssh.is_none());
+        assert!(parse_with(&["--ssh-option", "A=b"], &[]).is_err());
+        assert!(parse_with(&["--ssh", "-oProxyCommand=x"], &[]).is_err());
     }
 }

@@ -12,7 +12,7 @@ use crate::guard::caller::CallerPane;
 use crate::guard::scope::Scope;
 use crate::tmux::command::Command;
 use crate::tmux::control::policy;
-use crate::tmux::Tmux;
+use crate::tmux::{Launcher, Tmux};
 
 /// What the server said about itself.
 struct ServerFacts {
@@ -55,8 +55,21 @@ impl Diagnosis {
 }
 
 fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
-    let binary = resolve_binary(&config.tmux_binary);
-    let version = tmux_version(&binary);
+    let launcher = crate::app::launcher_for(config)?;
+    if let Some(target) = &config.ssh {
+        report.line(
+            "host",
+            format!(
+                "{} through ssh (one shared connection; ssh's own configuration, agent and known_hosts)",
+                target.destination
+            ),
+        );
+    }
+    let binary = match config.ssh {
+        None => resolve_binary(&config.tmux_binary),
+        Some(_) => config.tmux_binary.clone(),
+    };
+    let version = tmux_version(&launcher);
     report.line(
         "tmux",
         format!(
@@ -112,7 +125,12 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let tmux = Tmux::subprocess_only(config.tmux_binary.clone(), config.address.clone());
+    let subprocess_only = crate::tmux::Options {
+        control: false,
+        native: false,
+        ..crate::tmux::Options::default()
+    };
+    let tmux = Tmux::launched(launcher.clone(), config.address.clone(), subprocess_only);
     let server = runtime.block_on(server_facts(&tmux));
     let server = match server {
         Ok(facts) => {
@@ -134,8 +152,18 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             ));
         }
     };
-    report.line("caller pane", caller_line(app.caller.as_ref(), &server));
-    report.line("connection", runtime.block_on(connection_line(config, &tmux)));
+    let caller = match &config.ssh {
+        Some(target) => format!(
+            "none: tmux is on {} (--ssh), and paneward cannot run inside a server on another host",
+            target.destination
+        ),
+        None => caller_line(app.caller.as_ref(), &server),
+    };
+    report.line("caller pane", caller);
+    report.line(
+        "connection",
+        runtime.block_on(connection_line(config, &tmux, &launcher)),
+    );
     Ok(())
 }
 
@@ -152,13 +180,16 @@ fn resolve_binary(binary: &Path) -> PathBuf {
         .unwrap_or_else(|| binary.to_path_buf())
 }
 
-fn tmux_version(binary: &Path) -> Result<String, String> {
-    let output = std::process::Command::new(binary)
-        .arg("-V")
+fn tmux_version(launcher: &Launcher) -> Result<String, String> {
+    let output = launcher
+        .command(&["-V".to_string()])
+        .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+        .map_err(|e| format!("cannot run {}: {e}", launcher.describe()))?;
     if !output.status.success() {
-        return Err(format!("{} -V failed", binary.display()));
+        let said = String::from_utf8_lossy(&output.stderr);
+        let said = said.lines().next().unwrap_or("").trim();
+        return Err(format!("{} -V failed {said}", launcher.describe()));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
@@ -203,9 +234,9 @@ fn caller_line(caller: Option<&CallerPane>, server: &ServerFacts) -> String {
 }
 
 /// Which connection calls would use, and why not control mode when not.
-async fn connection_line(config: &Config, tmux: &Tmux) -> String {
+async fn connection_line(config: &Config, tmux: &Tmux, launcher: &Launcher) -> String {
     if !config.control_mode {
-        let one_shot = one_shot_line(config).await;
+        let one_shot = one_shot_line(config, launcher).await;
         return format!("{one_shot}: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)");
     }
     let facts = match tmux.run_all(&policy::facts_query()).await {
@@ -214,19 +245,22 @@ async fn connection_line(config: &Config, tmux: &Tmux) -> String {
     };
     match facts.map(|facts| policy::choose(&facts)) {
         Ok(Ok(session)) => format!("control mode (tmux -C): would attach to session {session} at the first call"),
-        Ok(Err(refusal)) => format!("{}: {refusal}", one_shot_line(config).await),
-        Err(error) => format!("{}: cannot read the sessions ({error})", one_shot_line(config).await),
+        Ok(Err(refusal)) => format!("{}: {refusal}", one_shot_line(config, launcher).await),
+        Err(error) => format!(
+            "{}: cannot read the sessions ({error})",
+            one_shot_line(config, launcher).await
+        ),
     }
 }
 
 /// How a call goes without control mode: tried once, so a protocol mismatch shows.
-async fn one_shot_line(config: &Config) -> String {
+async fn one_shot_line(config: &Config, launcher: &Launcher) -> String {
     let options = crate::tmux::Options {
         control: false,
         native: config.native_client,
         max_clients: 1,
     };
-    let probe = Tmux::with_options(config.tmux_binary.clone(), config.address.clone(), options);
+    let probe = Tmux::launched(launcher.clone(), config.address.clone(), options);
     let _ = probe
         .run(crate::tmux::Command::new("display-message").arg("-p").arg("x"))
         .await;

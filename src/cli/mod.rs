@@ -36,6 +36,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(error) => fail(&error),
         },
         Invocation::Serve(config) => serve(config),
+        Invocation::ServeHttp { config, http } => serve_http(config, &http),
         Invocation::Call {
             config,
             tool,
@@ -185,10 +186,92 @@ fn serve(config: crate::config::Config) -> ExitCode {
     )));
     // A clean end of input: the buffers this process staged go with it.
     runtime.block_on(crate::tools::buffers::delete_staged(&app));
+    close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),
+    }
+}
+
+/// `serve --http`: the same server over Streamable HTTP, until SIGINT or SIGTERM.
+fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOptions) -> ExitCode {
+    use crate::mcp::http::options::TokenSource;
+    use crate::mcp::http::token::Token;
+    // Over HTTP the client log is not fed (one tracing layer, many sessions): a
+    // session that sets a level gets no `notifications/message`.
+    init_logging("info,rmcp=warn", None);
+    let token = match &http.token {
+        TokenSource::File(path) => Token::from_file(path),
+        TokenSource::Environment(text) => Token::new(text).map_err(|e| format!("PANEWARD_TOKEN: {e}")),
+    };
+    let token = match token {
+        Ok(token) => token,
+        Err(error) => return fail(&error),
+    };
+    // Read once; tmux processes paneward starts have no use for it. No other thread
+    // runs yet, so changing the environment here races with nothing.
+    std::env::remove_var("PANEWARD_TOKEN");
+    let app = match App::from_env(config) {
+        Ok(app) => Arc::new(app),
+        Err(error) => return fail(&error),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
+    };
+    let listener = match runtime.block_on(tokio::net::TcpListener::bind(http.bind)) {
+        Ok(listener) => listener,
+        Err(error) => return fail(&format!("cannot listen on {}: {error}", http.bind)),
+    };
+    let bound = listener
+        .local_addr()
+        .map_or_else(|_| http.bind.to_string(), |a| a.to_string());
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        tools = app.catalog.listed(app.config.safety).count(),
+        tier = %app.config.safety,
+        profile = %app.config.profile,
+        server = %app.config.address.label(),
+        host = app.config.ssh.as_ref().map_or("this machine", |ssh| ssh.destination.as_str()),
+        "paneward serving MCP over Streamable HTTP at http://{bound}{}{FAULT_NOTE}",
+        crate::mcp::http::MCP_PATH
+    );
+    let served = runtime.block_on(crate::mcp::http::serve(
+        Arc::clone(&app),
+        http,
+        token,
+        listener,
+        stop_signal(),
+    ));
+    runtime.block_on(crate::tools::buffers::delete_staged(&app));
+    close_ssh(&app);
+    runtime.shutdown_background();
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
+    }
+}
+
+/// Completes at SIGINT or SIGTERM (or at once if they cannot be watched: serving
+/// without a way to stop cleanly would leave staged buffers behind on every stop).
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
+    else {
+        tracing::error!("cannot watch SIGINT and SIGTERM; stopping");
+        return;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => tracing::info!("SIGINT: stopping"),
+        _ = terminate.recv() => tracing::info!("SIGTERM: stopping"),
+    }
+}
+
+/// Ends the shared ssh connection now rather than when its idle time runs out.
+fn close_ssh(app: &App) {
+    if let Some(link) = &app.ssh {
+        link.close();
     }
 }

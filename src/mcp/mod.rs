@@ -3,5 +3,6 @@
 pub mod ask;
 pub mod client_log;
 pub mod flight;
+pub mod http;
 pub mod server;
 pub mod stdio;

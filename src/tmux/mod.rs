@@ -11,9 +11,11 @@ pub mod control;
 pub mod error;
 pub mod format;
 pub mod ids;
+pub mod launch;
 pub mod native;
 pub mod oneshot;
 pub mod script;
+pub mod ssh;
 mod subprocess;
 
 use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX, TMUX_COMMAND_TIMEOUT};
@@ -25,6 +27,7 @@ pub use command::{summarize, Command, ReadCommand, ReadVerb};
 pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
+pub use launch::Launcher;
 
 /// Which tmux server to talk to; fixed for the life of the process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,9 +118,14 @@ impl Tmux {
 
     /// A handle with every transport choice spelled out.
     pub fn with_options(binary: PathBuf, address: ServerAddress, options: Options) -> Self {
+        Self::launched(Launcher::local(binary), address, options)
+    }
+
+    /// A handle whose tmux processes `launcher` starts (here, or on another host).
+    pub fn launched(launcher: Launcher, address: ServerAddress, options: Options) -> Self {
         Self {
             executor: Arc::new(control::Executor::new(
-                binary,
+                launcher,
                 address,
                 options.control,
                 options.native,

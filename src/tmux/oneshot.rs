@@ -12,6 +12,7 @@ use tokio::sync::Semaphore;
 
 use super::command::{summarize, Command};
 use super::error::TmuxError;
+use super::launch::Launcher;
 use super::native::{self, Outcome};
 use super::{subprocess, ServerAddress};
 
@@ -26,7 +27,7 @@ pub enum NativeState {
 
 /// The one-shot clients of one tmux server.
 pub struct OneShot {
-    binary: PathBuf,
+    launcher: Launcher,
     address: ServerAddress,
     native: Mutex<NativeState>,
     permits: Semaphore,
@@ -49,8 +50,13 @@ pub enum Used {
 
 impl OneShot {
     /// `native` off means processes only; `limit` bounds clients at once (at least 1).
-    pub fn new(binary: PathBuf, address: ServerAddress, native: bool, limit: usize) -> Self {
-        let state = if native {
+    pub fn new(launcher: Launcher, address: ServerAddress, native: bool, limit: usize) -> Self {
+        let state = if let Some(link) = launcher.ssh() {
+            NativeState::Off(format!(
+                "tmux is on {} (--ssh): the native client speaks only to a socket on this machine",
+                link.destination()
+            ))
+        } else if native {
             let var = |key: &str| std::env::var(key).ok();
             match native::socket::socket_path(&address, var) {
                 Some(socket) => NativeState::Ready {
@@ -67,7 +73,7 @@ impl OneShot {
             NativeState::Off("the native client is turned off (--no-native-client)".into())
         };
         Self {
-            binary,
+            launcher,
             address,
             native: Mutex::new(state),
             permits: Semaphore::new(limit.max(1)),
@@ -153,7 +159,7 @@ impl OneShot {
                 }
             }
         }
-        let result = subprocess::run_all(&self.binary, &self.address, commands, timeout, clientless).await;
+        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless).await;
         (result, Used::Process)
     }
 

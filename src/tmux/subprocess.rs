@@ -8,7 +8,6 @@
 //! lines; pane text cannot forge a separator it never saw.
 
 use crate::limits::SUBPROCESS_OUTPUT_MAX_BYTES;
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -17,8 +16,12 @@ use tokio::process::Command as Process;
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
+use super::launch::Launcher;
 use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
+
+/// The exit status of `ssh` when ssh itself failed.
+const SSH_FAILED_STATUS: i32 = 255;
 
 /// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
@@ -27,7 +30,7 @@ use super::ServerAddress;
 /// # Errors
 /// As [`super::Tmux::run_all`].
 pub async fn run_all(
-    binary: &Path,
+    launcher: &Launcher,
     address: &ServerAddress,
     commands: &[Command],
     timeout: Duration,
@@ -36,10 +39,12 @@ pub async fn run_all(
     let nonce = Nonce::new();
     let mut script = separated_chain(commands, nonce.separator());
     script.push('\n');
-    let mut process = Process::new(binary);
     // Without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our \x1f/\x1e
     // field separators and for every non-ASCII character; -u makes it write UTF-8.
-    process.arg("-u").args(address.flags()).args(["source-file", "-"]);
+    let mut args = vec!["-u".to_string()];
+    args.extend(address.flags());
+    args.extend(["source-file".to_string(), "-".to_string()]);
+    let mut process = Process::from(launcher.command(&args));
     if clientless {
         process.env_remove("TMUX_PANE");
     }
@@ -49,7 +54,7 @@ pub async fn run_all(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     let spawn_error = |source| TmuxError::Spawn {
-        binary: binary.display().to_string(),
+        binary: launcher.describe(),
         source,
     };
     let mut child = process.spawn().map_err(spawn_error)?;
@@ -105,6 +110,19 @@ pub async fn run_all(
             })
         }
     };
+    // ssh's own failures (no route, refused key, unknown host) exit 255; tmux never does.
+    if launcher.ssh().is_some() && status.code() == Some(SSH_FAILED_STATUS) {
+        let said = String::from_utf8_lossy(&stderr);
+        let said = said
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("ssh said nothing")
+            .trim();
+        return Err(TmuxError::Spawn {
+            binary: launcher.describe(),
+            source: std::io::Error::other(paneward_contract::excerpt(said, crate::limits::TMUX_STDERR_MAX_CHARS)),
+        });
+    }
     if !status.success() {
         return Err(classify(
             &summarize(commands),

@@ -2,6 +2,9 @@
 //! only a pane id makes sense, `integer` with no bounds), checked in one place so each
 //! error names the field and the rule the same way.
 
+use std::path::Path;
+
+use crate::app::App;
 use crate::call::error::ToolError;
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
 use crate::tmux::{PaneId, SessionId, WindowId};
@@ -78,4 +81,39 @@ mod tests {
             "{error}"
         );
     }
+}
+
+/// Checks a `start_directory` argument and returns it: an absolute path without
+/// control characters, naming a directory that exists, because tmux resolves a relative
+/// one against its own directory and silently starts a pane elsewhere when the directory
+/// is missing. Where tmux runs on another host (`--ssh`) the directory is on that host,
+/// so only the form is checked here.
+///
+/// # Errors
+/// A relative path, a control character, or (locally) no directory there.
+pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolError> {
+    const FIELD: &str = "/start_directory";
+    if directory.chars().any(char::is_control) {
+        return Err(ToolError::invalid_argument(
+            FIELD,
+            "must not contain control characters",
+        ));
+    }
+    let path = Path::new(directory);
+    if !path.is_absolute() {
+        return Err(ToolError::invalid_argument(
+            FIELD,
+            "must be an absolute path (tmux would resolve a relative one against its own directory)",
+        ));
+    }
+    if app.config.ssh.is_none() && !path.is_dir() {
+        return Err(ToolError::invalid_argument(
+            FIELD,
+            format!(
+                "no directory {} exists (tmux would silently start the pane elsewhere); nothing was changed",
+                crate::tools::objects::echo(directory)
+            ),
+        ));
+    }
+    Ok(directory.to_string())
 }

@@ -16,8 +16,6 @@
 //!   a free index, a new pane by its position beside the pane split, checked inside
 //!   tmux to be unchanged since paneward read it.
 
-use std::path::Path;
-
 use crate::call::error::ToolError;
 use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
@@ -29,7 +27,7 @@ use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
 use crate::tmux::format::{literal, parse_one, parse_records, record_format};
 use crate::tmux::script::random_hex128;
 use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
-use crate::tools::args;
+use crate::tools::args::{self, start_directory_of};
 use crate::tools::objects::echo;
 use crate::tools::rename::{check_name, stored_session_name};
 
@@ -67,7 +65,7 @@ impl Spawn {
     /// Checks the caller's start options; nothing reaches tmux before they pass.
     ///
     /// # Errors
-    /// A directory that is not an existing absolute one, `command` with `shell`, an
+    /// `command` with `shell`, an
     /// empty program, a NUL, a malformed variable name, or too much text in all.
     fn new(
         directory: Option<String>,
@@ -75,9 +73,6 @@ impl Spawn {
         shell: Option<String>,
         environment: Vec<(String, String)>,
     ) -> Result<Self, ToolError> {
-        if let Some(directory) = &directory {
-            check_directory(directory)?;
-        }
         let asked_shell = shell.is_some();
         let words = match (command.is_empty(), shell) {
             (false, Some(_)) => {
@@ -174,34 +169,6 @@ fn is_variable_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// # Errors
-/// A relative path, a control character, or no directory there.
-fn check_directory(directory: &str) -> Result<(), ToolError> {
-    if directory.chars().any(char::is_control) {
-        return Err(ToolError::invalid_argument(
-            "/start_directory",
-            "must not contain control characters",
-        ));
-    }
-    let path = Path::new(directory);
-    if !path.is_absolute() {
-        return Err(ToolError::invalid_argument(
-            "/start_directory",
-            "must be an absolute path (tmux would resolve a relative one against its own directory)",
-        ));
-    }
-    if !path.is_dir() {
-        return Err(ToolError::invalid_argument(
-            "/start_directory",
-            format!(
-                "no directory {} exists (tmux would silently start the pane elsewhere); nothing was created",
-                echo(directory)
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// The command that marks the object `target` names as paneward's.
 fn mark(kind: Owned, target: &str) -> ChangeCommand {
     let mut command = ChangeCommand::new(ChangeVerb::SetOption);
@@ -259,7 +226,9 @@ pub async fn create_session(
         check_name("/window_name", window_name)?;
     }
     let spawn = Spawn::new(
-        start_directory.map(|d| d.to_string()),
+        start_directory
+            .map(|d| start_directory_of(gate.app(), d.as_str()))
+            .transpose()?,
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),
@@ -421,7 +390,9 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         check_name("/name", name)?;
     }
     let spawn = Spawn::new(
-        start_directory.map(|d| d.to_string()),
+        start_directory
+            .map(|d| start_directory_of(gate.app(), d.as_str()))
+            .transpose()?,
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),
@@ -508,7 +479,9 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         (None, None) => None,
     };
     let spawn = Spawn::new(
-        start_directory.map(|d| d.to_string()),
+        start_directory
+            .map(|d| start_directory_of(gate.app(), d.as_str()))
+            .transpose()?,
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),

@@ -10,8 +10,8 @@
 //! Every kill reads the server's panes before and after, so the reply says what went
 //! with the object: panes, windows, sessions, and whether the server exited.
 
+use crate::app::App;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
@@ -263,7 +263,7 @@ fn is_variable_name(name: &str) -> bool {
 }
 
 /// The respawn the arguments ask for.
-fn respawn_of(pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
+fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
     let RespawnPaneInput {
         pane_id: _,
         kill: _,
@@ -287,14 +287,7 @@ fn respawn_of(pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolErro
         (true, None) => {}
     }
     if let Some(directory) = start_directory {
-        let path = Path::new(directory.as_str());
-        // tmux starts elsewhere without a word when the directory is missing.
-        if !path.is_absolute() || !path.is_dir() {
-            return Err(ToolError::invalid_argument(
-                "/start_directory",
-                "must be an absolute path of an existing directory",
-            ));
-        }
+        let directory = crate::tools::args::start_directory_of(app, directory.as_str())?;
         respawn = respawn.start_directory(&directory);
     }
     let mut variables: Vec<_> = environment.into_iter().collect();
@@ -320,7 +313,7 @@ fn respawn_of(pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolErro
 pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let kill = input.kill;
-    let respawn = respawn_of(pane, input)?;
+    let respawn = respawn_of(gate.app(), pane, input)?;
     let before = pane_state(gate, pane).await?;
     if kill {
         gate.end(&Ending::RespawnLivePane(respawn)).await?;

@@ -70,6 +70,7 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
         attached_clients,
         clients,
         caller_pane_id,
+        host: gate.app().config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
         safety: match gate.app().config.safety {
             Tier::Readonly => GetServerInfoOutputSafety::Readonly,
             Tier::Mutating => GetServerInfoOutputSafety::Mutating,

@@ -192,6 +192,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         address_origin: "the test",
         scope: paneward::guard::scope::Scope::All,
         max_wait: paneward::limits::MAX_WAIT_DEFAULT,
+        ssh: None,
     };
     let caller = CallerPane::from_env(Some(&tmux.tmux_env()), Some(caller)).unwrap();
     App::new(config, Some(caller)).unwrap()

@@ -50,6 +50,75 @@ fn the_official_python_and_typescript_clients_accept_every_tool() {
     assert!(report.passed(), "the conformance suite failed: {:#?}", report.problems);
 }
 
+/// The same cases, with both SDK clients on their Streamable HTTP transports against
+/// `paneward serve --http`, sending the bearer token.
+#[test]
+fn the_official_clients_accept_every_tool_over_streamable_http() {
+    if !clients_installed() {
+        return;
+    }
+    let report = suite::run_over_http(
+        Path::new(PANEWARD),
+        "http",
+        &suite::data("cases.json"),
+        &suite::data("expected-failures.yaml"),
+    );
+    suite::show(&report.text);
+    assert!(
+        report.passed(),
+        "the conformance suite over HTTP failed: {:#?}",
+        report.problems
+    );
+}
+
+/// Without the token, or with a wrong one, neither SDK client gets past the first
+/// request: each fails to connect, the server logs a 401 for it and opens no session.
+/// (The TypeScript SDK's error carries the 401 as its code; the Python SDK 2.3.0
+/// reports any HTTP error as "Server returned an error response", docs/mcp-quirks.md.)
+#[test]
+fn the_official_clients_are_refused_over_http_without_the_token() {
+    if !clients_installed() {
+        return;
+    }
+    let tmux = crate::support::TmuxServer::start();
+    let server = crate::support::http::HttpServer::start(&["-L", &tmux.name], &[]);
+    let wrong = "f".repeat(48);
+    let refusals = |log: &str| log.matches("(401)").count();
+    for client in suite::CLIENTS {
+        for token in [None, Some(wrong.as_str())] {
+            let before = refusals(&server.log());
+            let sessions = server.log().matches("create new session").count();
+            let events = suite::connect_over_http(client, &server.url(), token);
+            assert_eq!(events.len(), 1, "{client} with {token:?}: {events:?}");
+            assert_eq!(events[0]["event"], "failed", "{client}: {events:?}");
+            let detail = events[0]["detail"].as_str().unwrap();
+            if client == "node" {
+                assert!(
+                    detail.starts_with("code 401:"),
+                    "{client} with {token:?} does not report the 401: {detail}"
+                );
+            }
+            let log = server.log();
+            assert!(
+                refusals(&log) > before,
+                "{client} with {token:?}: no 401 in the server's log"
+            );
+            assert_eq!(
+                log.matches("create new session").count(),
+                sessions,
+                "a refused client got a session: {log}"
+            );
+        }
+        let events = suite::connect_over_http(client, &server.url(), Some(&server.token));
+        let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().unwrap()).collect();
+        assert_eq!(
+            kinds,
+            ["connected", "listed", "done"],
+            "{client} with the token: {events:?}"
+        );
+    }
+}
+
 /// `--profile python`: the clients check `call_read_tools_batch` against the Python
 /// page's outputSchema. The cases are the default ones with that tool's replaced by
 /// `cases-python-profile.json`.

@@ -20,6 +20,7 @@ use crate::support::TmuxServer;
 /// paneward's configuration for `tmux` at the destructive tier.
 fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
     Config {
+        ssh: None,
         tmux_binary: PathBuf::from("tmux"),
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,

@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+use crate::tmux::launch::Launcher;
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -102,22 +103,14 @@ impl Handle {
 /// # Errors
 /// tmux could not be started, refused the attach (its message is returned), or did not
 /// answer within `timeout`.
-pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
-    let mut process = match death_signal_wrapper() {
-        Some(setpriv) => {
-            let mut process = Process::new(setpriv);
-            process.args(["--pdeathsig", "KILL", "--"]).arg(binary);
-            process
-        }
-        None => Process::new(binary),
-    };
-    process
-        // -u: UTF-8 output whatever the locale (see subprocess.rs).
-        .arg("-u")
-        .args(flags)
-        // -E: do not copy our environment into the session (update-environment).
-        // ignore-size: never resize the user's windows. no-output: no %output stream.
-        .args([
+pub async fn open(launcher: &Launcher, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
+    // -u: UTF-8 output whatever the locale (see subprocess.rs).
+    // -E: do not copy our environment into the session (update-environment).
+    // ignore-size: never resize the user's windows. no-output: no %output stream.
+    let mut args = vec!["-u".to_string()];
+    args.extend(flags.iter().cloned());
+    args.extend(
+        [
             "-C",
             "attach-session",
             "-E",
@@ -125,7 +118,14 @@ pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Durat
             session,
             "-f",
             "ignore-size,no-output",
-        ])
+        ]
+        .map(String::from),
+    );
+    let mut process = Process::from(match death_signal_wrapper() {
+        Some(setpriv) => launcher.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
+        None => launcher.command(&args),
+    });
+    process
         // A pane id from another server must not decide which session is current.
         .env_remove("TMUX_PANE")
         .stdin(Stdio::piped())
@@ -134,7 +134,7 @@ pub async fn open(binary: &Path, flags: &[String], session: &str, timeout: Durat
         .kill_on_drop(true);
     let mut child = process
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        .map_err(|e| format!("cannot start {}: {e}", launcher.describe()))?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err("tmux started without pipes".into());
     };

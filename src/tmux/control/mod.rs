@@ -15,7 +15,6 @@ pub mod protocol;
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,6 +25,7 @@ use self::connection::{Failure, Handle};
 use self::protocol::{round_trip_text, Nonce, Reply};
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
+use super::launch::Launcher;
 use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
 
@@ -50,7 +50,7 @@ pub struct TransportReport {
 
 /// The executor state behind [`crate::tmux::Tmux`].
 pub struct Executor {
-    binary: PathBuf,
+    launcher: Launcher,
     address: ServerAddress,
     control_enabled: bool,
     slot: Mutex<Slot>,
@@ -70,7 +70,7 @@ struct Slot {
 impl std::fmt::Debug for Executor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Executor")
-            .field("binary", &self.binary)
+            .field("launcher", &self.launcher)
             .field("address", &self.address)
             .field("control_enabled", &self.control_enabled)
             .finish_non_exhaustive()
@@ -79,10 +79,10 @@ impl std::fmt::Debug for Executor {
 
 impl Executor {
     /// `native` allows the socket-protocol client; `limit` bounds one-shot clients.
-    pub fn new(binary: PathBuf, address: ServerAddress, control_enabled: bool, native: bool, limit: usize) -> Self {
+    pub fn new(launcher: Launcher, address: ServerAddress, control_enabled: bool, native: bool, limit: usize) -> Self {
         Self {
-            oneshot: OneShot::new(binary.clone(), address.clone(), native, limit),
-            binary,
+            oneshot: OneShot::new(launcher.clone(), address.clone(), native, limit),
+            launcher,
             address,
             control_enabled,
             slot: Mutex::new(Slot::default()),
@@ -264,7 +264,7 @@ impl Executor {
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
         let handle = connection::open(
-            &self.binary,
+            &self.launcher,
             &self.address.flags(),
             &session,
             super::TMUX_COMMAND_TIMEOUT,

@@ -2,6 +2,8 @@
 // (@modelcontextprotocol/sdk, pinned in package-lock.json).
 //
 // Usage: node client.mjs INSTALL_DIR CASES.json -- SERVER_COMMAND [ARGS...]
+//        node client.mjs INSTALL_DIR CASES.json -- --url URL   (Streamable HTTP; the
+//        bearer token, if any, from PANEWARD_CONFORMANCE_TOKEN)
 // INSTALL_DIR holds the package.json and node_modules that ../install set up.
 //
 // Starts the server with the SDK's default environment (no locale, as real hosts do),
@@ -26,6 +28,7 @@ if (!installDir || !casesPath || separator !== '--' || command.length === 0) {
 const require = createRequire(path.join(path.resolve(installDir), 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { McpError, ErrorCode, ElicitRequestSchema, ResourceUpdatedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { readFileSync } = require('node:fs');
 
@@ -158,8 +161,20 @@ client.setRequestHandler(ElicitRequestSchema, async () => {
   current.asked += 1;
   return current.elicit === 'accept' ? { action: 'accept', content: { allow: true } } : { action: 'decline' };
 });
-const transport = new StdioClientTransport({ command: command[0], args: command.slice(1) });
-await client.connect(transport, options);
+function transportFor(command) {
+  if (command[0] !== '--url') return new StdioClientTransport({ command: command[0], args: command.slice(1) });
+  const token = process.env.PANEWARD_CONFORMANCE_TOKEN;
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  return new StreamableHTTPClientTransport(new URL(command[1]), { requestInit: { headers } });
+}
+try {
+  await client.connect(transportFor(command), options);
+} catch (error) {
+  // e.g. a refused connection: said as an event, then exit 1
+  // A StreamableHTTPError carries the HTTP status as `code`; its message may not.
+  emit({ event: 'failed', detail: `code ${error?.code}: ${String(error?.stack ?? error)}` });
+  process.exit(1);
+}
 emit({ event: 'connected', server: client.getServerVersion()?.name ?? null });
 const names = [];
 let cursor;

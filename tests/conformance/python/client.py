@@ -1,6 +1,8 @@
 """paneward's conformance client on the official Python MCP SDK (`mcp`, pinned in requirements.txt).
 
 Usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]
+       client.py CASES.json -- --url URL     (Streamable HTTP; the bearer token, if
+                                             any, from PANEWARD_CONFORMANCE_TOKEN)
 
 Connects the way the SDK does by default (probing `server/discover`, then `initialize`),
 starts the server with the SDK's default environment (no locale, as real hosts do), lists
@@ -14,10 +16,13 @@ expectations of tests/conformance/cases.json.
 """
 
 import json
+import os
 import sys
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters, types
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.types import ElicitResult, PromptReference
 
 # How long the handshake, a listing or one call may take before it counts as a hang.
@@ -157,7 +162,12 @@ async def main(cases_path, command):
     with open(cases_path, encoding="utf-8") as cases_file:
         all_cases = json.load(cases_file)
     cases = all_cases["tools"]
-    server = StdioServerParameters(command=command[0], args=command[1:])
+    if command[0] == "--url":
+        token = os.environ.get("PANEWARD_CONFORMANCE_TOKEN")
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        server = streamable_http_client(command[1], http_client=create_mcp_http_client(headers=headers))
+    else:
+        server = StdioServerParameters(command=command[0], args=command[1:])
     updates = Updates()
     # read_timeout_seconds bounds the handshake's requests too.
     async with Client(
@@ -196,4 +206,8 @@ async def main(cases_path, command):
 if __name__ == "__main__":
     if len(sys.argv) < 4 or sys.argv[2] != "--":
         sys.exit("usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]")
-    anyio.run(main, sys.argv[1], sys.argv[3:])
+    try:
+        anyio.run(main, sys.argv[1], sys.argv[3:])
+    except BaseException as error:  # e.g. a refused connection: said as an event, then exit 1
+        emit(event="failed", detail=f"{type(error).__name__}: {error!r}")
+        sys.exit(1)

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::expected;
 use super::prompt_cases;
+use crate::support::http::HttpServer;
 use crate::support::{clean_env, root, TmuxServer};
 
 /// The clients, in the order they run.
@@ -350,7 +351,7 @@ struct ClientRun {
     ending: String,
 }
 
-fn run_client(client: &str, cases_file: &Path, server: &[String]) -> ClientRun {
+fn run_client(client: &str, cases_file: &Path, server: &[String], env: &[(&str, &str)]) -> ClientRun {
     let dir = install_dir();
     let mut command = match client {
         "python" => {
@@ -366,6 +367,7 @@ fn run_client(client: &str, cases_file: &Path, server: &[String]) -> ClientRun {
         other => panic!("no client {other}"),
     };
     clean_env(&mut command);
+    command.envs(env.iter().copied());
     command.arg(cases_file).arg("--").args(server);
     let mut child = command
         .stdin(Stdio::null())
@@ -557,6 +559,32 @@ pub fn run_with(
     cases_path: &Path,
     expected_failures_path: &Path,
 ) -> SuiteReport {
+    run_served(binary, extra, label, cases_path, expected_failures_path, false)
+}
+
+/// [`run`] with the clients on their Streamable HTTP transports, against one
+/// `paneward serve --http` (the same binary, arguments and cases), token included.
+pub fn run_over_http(binary: &Path, label: &str, cases_path: &Path, expected_failures_path: &Path) -> SuiteReport {
+    run_served(binary, &[], label, cases_path, expected_failures_path, true)
+}
+
+/// What `client` prints when it connects to `url` with `token` (or none) and makes
+/// no calls: `connected`, `listed`, `done`, or one `failed` event.
+pub fn connect_over_http(client: &str, url: &str, token: Option<&str>) -> Vec<Value> {
+    let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("no-cases-{}.json", std::process::id()));
+    std::fs::write(&cases_file, "[]").unwrap();
+    let env: Vec<(&str, &str)> = token.map(|t| ("PANEWARD_CONFORMANCE_TOKEN", t)).into_iter().collect();
+    run_client(client, &cases_file, &["--url".into(), url.into()], &env).events
+}
+
+fn run_served(
+    binary: &Path,
+    extra: &[&str],
+    label: &str,
+    cases_path: &Path,
+    expected_failures_path: &Path,
+    over_http: bool,
+) -> SuiteReport {
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
     let file: Value = serde_json::from_str(&std::fs::read_to_string(cases_path).unwrap()).unwrap();
 
@@ -592,18 +620,38 @@ pub fn run_with(
             .find(|(name, _)| name == "{caller_pane}")
             .map(|(_, pane)| pane.clone())
             .unwrap();
-        let mut server = vec![
-            "env".into(),
-            format!("TMUX={}", fixture.tmux.tmux_env()),
-            format!("TMUX_PANE={caller}"),
-            binary.to_string_lossy().into_owned(),
-            "-L".into(),
+        let tmux_env = fixture.tmux.tmux_env();
+        let mut args = vec![
+            "-L".to_string(),
             fixture.tmux.name.clone(),
             "--safety".into(),
             "destructive".into(),
         ];
-        server.extend(extra.iter().map(|arg| (*arg).to_string()));
-        let run = run_client(client, &cases_file, &server);
+        args.extend(extra.iter().map(|arg| (*arg).to_string()));
+        // Over HTTP: a `paneward serve --http` of this fixture, the client a session of it.
+        let http = over_http.then(|| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            HttpServer::start(&args, &[("TMUX", tmux_env.as_str()), ("TMUX_PANE", caller.as_str())])
+        });
+        let (server, token) = match &http {
+            None => {
+                let mut server = vec![
+                    "env".to_string(),
+                    format!("TMUX={tmux_env}"),
+                    format!("TMUX_PANE={caller}"),
+                    binary.to_string_lossy().into_owned(),
+                ];
+                server.extend(args);
+                (server, None)
+            }
+            Some(http) => (vec!["--url".to_string(), http.url()], Some(http.token.clone())),
+        };
+        let env: Vec<(&str, &str)> = token
+            .as_deref()
+            .map(|t| ("PANEWARD_CONFORMANCE_TOKEN", t))
+            .into_iter()
+            .collect();
+        let run = run_client(client, &cases_file, &server, &env);
         let _ = std::fs::remove_file(&cases_file);
         let case_tools: BTreeSet<&str> = cases.iter().map(|c| c.tool.as_str()).collect();
         let listed: BTreeSet<String> = run

@@ -4,6 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod control;
+pub mod http;
+pub mod sshd;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
