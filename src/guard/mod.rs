@@ -5,6 +5,7 @@
 //! [`caller`] knows which pane paneward itself runs in.
 
 pub mod caller;
+pub mod channel;
 pub mod cohort;
 pub mod end;
 pub mod owner;
