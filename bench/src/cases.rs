@@ -6,7 +6,7 @@ use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
 use paneward::tools::capture::TEXT_FIELDS;
 use paneward::tools::hierarchy::PANE_DETAIL;
-use paneward::tools::objects::{fields, PANE_FIELDS};
+use paneward::tools::objects::{fields, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
 use paneward::tools::pane::{capture, capture_newest, describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
@@ -22,6 +22,8 @@ pub const LONG_CAPTURE: usize = 5_000;
 /// One measured call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Case {
+    ListSessions,
+    ListWindows,
     ListPanes,
     SnapshotPane,
     CaptureHistory,
@@ -31,7 +33,9 @@ pub enum Case {
 }
 
 impl Case {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 8] = [
+        Self::ListSessions,
+        Self::ListWindows,
         Self::ListPanes,
         Self::SnapshotPane,
         Self::CaptureHistory,
@@ -44,6 +48,8 @@ impl Case {
     /// the pane with the long history.
     pub fn tool(self) -> &'static str {
         match self {
+            Self::ListSessions => "list_sessions",
+            Self::ListWindows => "list_windows",
             Self::ListPanes => "list_panes",
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane",
@@ -60,6 +66,8 @@ impl Case {
 
     pub fn label(self) -> &'static str {
         match self {
+            Self::ListSessions => "list_sessions",
+            Self::ListWindows => "list_windows",
             Self::ListPanes => "list_panes",
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane (history, 2,000 lines)",
@@ -78,6 +86,13 @@ impl Case {
             return (String::new(), 0);
         };
         let commands = match self {
+            Self::ListSessions => vec![Command::new("list-sessions")
+                .arg("-F")
+                .arg(record_format(&SESSION_FIELDS))],
+            Self::ListWindows => vec![Command::new("list-windows")
+                .arg("-a")
+                .arg("-F")
+                .arg(record_format(&WINDOW_FIELDS))],
             Self::ListPanes => vec![Command::new("list-panes")
                 .arg("-a")
                 .arg("-F")
@@ -160,6 +175,8 @@ impl Flavour {
         let pane_key = if self == Self::TmuxMcp { "pane" } else { "pane_id" };
         let target = fixture.target();
         match case {
+            Case::ListSessions => ("list_sessions", json!({})),
+            Case::ListWindows => ("list_windows", json!({})),
             Case::ListPanes => ("list_panes", json!({})),
             Case::SnapshotPane => ("snapshot_pane", json!({pane_key: target})),
             Case::CaptureHistory => {

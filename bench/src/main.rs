@@ -34,7 +34,7 @@ pub struct Options {
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
-[--cases list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
+[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {

@@ -1,12 +1,19 @@
 //! What the generated code refers to: the tool table's row type, tiers, the per-call
 //! context, errors, and the argument/output conversions of the dispatch function.
 
+use std::fmt;
+use std::sync::Arc;
+
 use paneward_contract::pointer_token;
-use rmcp::model::{CallToolResult, RequestId, ServerJsonRpcMessage, ServerResult};
+use rmcp::model::{
+    CallToolResult, ProgressNotificationParam, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
+};
+use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use serde_path_to_error::Segment;
+use tokio_util::sync::CancellationToken;
 
 pub use crate::call::error::{ToolError, ToolErrorKind};
 /// The gates the generated dispatch hands to handlers, one per tier.
@@ -40,6 +47,30 @@ pub struct CallContext {
     /// The client's id as it will be written in the reply (JSON text), when the
     /// transport swapped it for another on the way in.
     reply_id: Option<String>,
+    /// What a long call hears and says while it runs.
+    signals: Signals,
+}
+
+/// What a call can hear from the client and say to it while it runs: cancellation,
+/// progress notifications, and giving back its turn once its changes are made.
+#[derive(Clone, Default)]
+struct Signals {
+    /// Fired when the client cancels the request (rows of a batch share their batch's).
+    cancel: CancellationToken,
+    /// The client's progress token and the way to notify it; `None` without a token.
+    progress: Option<(ProgressToken, Peer<RoleServer>)>,
+    /// Lets calls that arrived later start; `None` where no turn is held.
+    release_turn: Option<Arc<dyn Fn() + Send + Sync>>,
+}
+
+impl fmt::Debug for Signals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Signals")
+            .field("cancelled", &self.cancel.is_cancelled())
+            .field("progress_token", &self.progress.as_ref().map(|(token, _)| token))
+            .field("holds_turn", &self.release_turn.is_some())
+            .finish()
+    }
 }
 
 impl CallContext {
@@ -55,6 +86,72 @@ impl CallContext {
     pub fn with_reply_id(mut self, reply_id: String) -> Self {
         self.reply_id = Some(reply_id);
         self
+    }
+
+    /// The same context, cancelled through `cancel` (the transport fires it).
+    #[must_use]
+    pub fn with_cancellation(mut self, cancel: CancellationToken) -> Self {
+        self.signals.cancel = cancel;
+        self
+    }
+
+    /// The same context, reporting progress under the client's `token` through `peer`.
+    #[must_use]
+    pub fn with_progress(mut self, token: ProgressToken, peer: Peer<RoleServer>) -> Self {
+        self.signals.progress = Some((token, peer));
+        self
+    }
+
+    /// The same context, able to give back the turn it holds through `release`.
+    #[must_use]
+    pub fn with_turn_release(mut self, release: Arc<dyn Fn() + Send + Sync>) -> Self {
+        self.signals.release_turn = Some(release);
+        self
+    }
+
+    /// Resolves once the client has cancelled this call (never, if it does not). A
+    /// handler that waits selects on it to stop early; a read is also simply dropped.
+    pub async fn cancelled(&self) {
+        self.signals.cancel.cancelled().await;
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.signals.cancel.is_cancelled()
+    }
+
+    /// Records the client's cancellation (the transport calls this).
+    pub fn cancel(&self) {
+        self.signals.cancel.cancel();
+    }
+
+    /// Tells the client how far a long call has come (`notifications/progress`), if it
+    /// asked with a progress token; otherwise does nothing. Callers send at most one
+    /// every second or two. A notification that cannot be sent is only logged: the
+    /// call goes on.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        let Some((token, peer)) = &self.signals.progress else {
+            return;
+        };
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        param.total = total;
+        param.message = message;
+        if let Err(error) = peer.notify_progress(param).await {
+            tracing::debug!(%error, "a progress notification could not be sent");
+        }
+    }
+
+    /// Whether the client asked for progress notifications.
+    pub fn wants_progress(&self) -> bool {
+        self.signals.progress.is_some()
+    }
+
+    /// Says that this call has made all its changes and now only waits or reads, so
+    /// calls that arrived after it may start (changes run one at a time, in arrival
+    /// order, until each says this or ends). Calling it again does nothing.
+    pub fn changes_done(&self) {
+        if let Some(release) = &self.signals.release_turn {
+            release();
+        }
     }
 
     /// The client's id as it will be written in the reply, if the transport set it.
@@ -77,6 +174,12 @@ impl CallContext {
             batch: self.client_id().or_else(|| self.batch.clone()),
             nested: true,
             reply_id: None,
+            // A row is cancelled with its batch; progress and the turn stay the batch's.
+            signals: Signals {
+                cancel: self.signals.cancel.clone(),
+                progress: None,
+                release_turn: None,
+            },
         }
     }
 
@@ -152,6 +255,36 @@ pub fn encode_output<T: Serialize>(output: &T) -> Result<Value, ToolError> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[tokio::test]
+    async fn a_cancellation_reaches_the_call_and_its_batch_rows() {
+        let call = CallContext::for_request(RequestId::Number(1)).with_cancellation(CancellationToken::new());
+        let row = call.row_of();
+        assert!(!row.is_cancelled());
+        call.cancel();
+        assert!(row.is_cancelled());
+        tokio::time::timeout(std::time::Duration::from_secs(5), row.cancelled())
+            .await
+            .expect("the row hears its batch's cancellation");
+    }
+
+    #[test]
+    fn changes_done_gives_back_the_turn_and_rows_hold_none() {
+        let released = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = released.clone();
+        let call = CallContext::for_request(RequestId::Number(1)).with_turn_release(Arc::new(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }));
+        call.row_of().changes_done();
+        assert_eq!(
+            released.load(std::sync::atomic::Ordering::SeqCst),
+            0,
+            "a row never releases its batch's turn"
+        );
+        call.changes_done();
+        assert_eq!(released.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert!(!call.wants_progress(), "no progress token was given");
+    }
 
     #[test]
     fn a_reply_is_measured_with_the_id_the_client_will_see() {

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::call::error::ToolError;
 use crate::guard::gate::EndGate;
 use crate::tmux::script::command_line;
-use crate::tmux::{Command, PaneId, SessionId, WindowId};
+use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 
 /// What to end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +76,47 @@ fn refusal(ending: Ending, caller: PaneId) -> ToolError {
 const REFUSED: &str = "paneward-end-refused";
 
 impl EndGate<'_> {
+    /// The first of `endings` (each with a label of the caller's, such as a batch row)
+    /// that would reach the caller pane as tmux stands now: a check made before
+    /// several endings start, so that none runs when one would be refused. Each
+    /// ending is still checked again, inside tmux, when [`EndGate::end`] runs it.
+    ///
+    /// # Errors
+    /// tmux failed to answer.
+    pub async fn first_reaching_caller<T: Copy>(
+        &self,
+        endings: &[(T, Ending)],
+    ) -> Result<Option<(T, Ending)>, ToolError> {
+        let Some(caller) = self.app().caller.as_ref() else {
+            return Ok(None);
+        };
+        if endings.is_empty() {
+            return Ok(None);
+        }
+        let read = ReadCommand::new(ReadVerb::DisplayMessage)
+            .arg("-t")
+            .arg(caller.pane.to_string())
+            .arg("#{pid} #{pane_id} #{window_id} #{session_id}");
+        // A caller pane that is gone from this server (or on another) holds nothing here.
+        let Ok(answer) = self.run(read).await else {
+            return Ok(None);
+        };
+        let answer = String::from_utf8_lossy(&answer);
+        let fields: Vec<&str> = answer.split_whitespace().collect();
+        let [pid, pane, window, session] = fields[..] else {
+            return Ok(None);
+        };
+        if pid != caller.server_pid.to_string() || pane != caller.pane.to_string() {
+            return Ok(None);
+        }
+        Ok(endings.iter().copied().find(|(_, ending)| match ending {
+            Ending::KillPane(target) | Ending::RespawnLivePane(target) => target.to_string() == pane,
+            Ending::KillWindow(target) => target.to_string() == window,
+            Ending::KillSession(target) => target.to_string() == session,
+            Ending::KillServer => true,
+        }))
+    }
+
     /// Ends `ending` unless it reaches the caller pane.
     ///
     /// # Errors

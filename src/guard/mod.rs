@@ -8,9 +8,9 @@ pub mod caller;
 pub mod channel;
 pub mod cohort;
 pub mod end;
-pub mod owner;
 pub mod gate;
 mod input;
+pub mod owner;
 mod verdict;
 
 pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};

@@ -80,6 +80,10 @@ impl McpServer {
     /// starts, and nothing starts once the client is gone.
     async fn run_in_turn(&self, request: &CallToolRequestParams, call: &CallContext, arrival: i64) -> CallToolResult {
         let _turn = TurnGuard::new(self.flight.clone(), arrival);
+        let flight = self.flight.clone();
+        let call = &call
+            .clone()
+            .with_turn_release(Arc::new(move || flight.release(arrival)));
         let id = call.reply_id().unwrap_or_default();
         let tool = &request.name;
         let changes_tmux = self
@@ -104,7 +108,17 @@ impl McpServer {
             }
         }
         if changes_tmux {
-            let result = self.run(request, call).await;
+            // A change is never cut short; the handler hears the cancellation and may
+            // end a wait that follows its changes early.
+            let run = self.run(request, call);
+            tokio::pin!(run);
+            let result = tokio::select! {
+                result = &mut run => result,
+                () = self.flight.cancelled(arrival) => {
+                    call.cancel();
+                    run.await
+                }
+            };
             if self.flight.is_cancelled(arrival) {
                 tracing::info!(%id, %tool, "request cancelled while running: it ran to its end");
             }
@@ -113,6 +127,7 @@ impl McpServer {
         tokio::select! {
             result = self.run(request, call) => result,
             () = self.flight.cancelled(arrival) => {
+                call.cancel();
                 tracing::info!(%id, %tool, "request cancelled while running: stopped");
                 CallToolResult::error(vec![ContentBlock::text("cancelled by the client")])
             }
@@ -165,7 +180,10 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let call = CallContext::for_request(context.id.clone());
+        let mut call = CallContext::for_request(context.id.clone()).with_cancellation(context.ct.clone());
+        if let Some(token) = context.meta.get_progress_token() {
+            call = call.with_progress(token, context.peer.clone());
+        }
         // The stdio layer gave rmcp the arrival number as id; without it (an in-process
         // server) there is no order to keep.
         let registered = match context.id {

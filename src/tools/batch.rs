@@ -19,8 +19,8 @@ use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::{encode_output, CallContext, Tier};
 use crate::generated::types::{
-    CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError, CallReadToolsBatchInputOperationsItem,
-    CallReadToolsBatchOutput, CallReadToolsBatchOutputResultsItem as Row,
+    BatchRow as Row, CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError,
+    CallReadToolsBatchInputOperationsItem, CallReadToolsBatchOutput,
 };
 use crate::guard::ReadGate;
 
@@ -232,9 +232,30 @@ fn droppable(row: usize, result: &Value) -> Result<Droppable, ToolError> {
     })
 }
 
+/// A batch reply (every batch tool has one) whose rows [`fit`] may shorten.
+pub trait RowsReply: serde::Serialize {
+    fn rows(&self) -> &[Row];
+    fn rows_mut(&mut self) -> &mut [Row];
+    /// Says the results shrank by `bytes` (`truncated`, `truncatedBytes`).
+    fn set_truncated(&mut self, bytes: usize);
+}
+
+impl RowsReply for CallReadToolsBatchOutput {
+    fn rows(&self) -> &[Row] {
+        &self.results
+    }
+    fn rows_mut(&mut self) -> &mut [Row] {
+        &mut self.results
+    }
+    fn set_truncated(&mut self, bytes: usize) {
+        self.truncated = true;
+        self.truncated_bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
+    }
+}
+
 /// Replaces a row's result with `null` and marks it.
-fn drop_row(output: &mut CallReadToolsBatchOutput, next: Droppable) -> Droppable {
-    if let Some(row) = output.results.get_mut(next.row) {
+fn drop_row(output: &mut impl RowsReply, next: Droppable) -> Droppable {
+    if let Some(row) = output.rows_mut().get_mut(next.row) {
         row.result = Value::Null;
         row.result_truncated = true;
     }
@@ -337,11 +358,7 @@ fn shorten(tool: &str, result: &Value, room: usize) -> Result<Option<Value>, Too
 /// # Errors
 /// The reply cannot be measured, or does not fit even with every result dropped (the
 /// rest of a reply is bounded far below the limit, so this is a paneward fault).
-fn fit(
-    context: &CallContext,
-    mut output: CallReadToolsBatchOutput,
-    limit: usize,
-) -> Result<CallReadToolsBatchOutput, ToolError> {
+pub fn fit<R: RowsReply>(context: &CallContext, mut output: R, limit: usize) -> Result<R, ToolError> {
     let encoded = encode_output(&output)?;
     // Most replies are far below the limit: a bound from one counting pass settles
     // them without building and measuring the whole response line.
@@ -353,7 +370,7 @@ fn fit(
         return Ok(output);
     }
     let mut results = Vec::new();
-    for (row, item) in output.results.iter().enumerate() {
+    for (row, item) in output.rows().iter().enumerate() {
         if !item.result.is_null() {
             results.push(droppable(row, &item.result)?);
         }
@@ -375,12 +392,12 @@ fn fit(
     }
     let textual = cut
         .iter()
-        .filter(|r| TEXT_TOOLS.contains(&output.results[r.row].tool.as_str()))
+        .filter(|r| TEXT_TOOLS.contains(&output.rows()[r.row].tool.as_str()))
         .count();
     let share = room / textual.max(1);
     let mut dropped = 0usize;
     for result in &cut {
-        let Some(row) = output.results.get_mut(result.row) else {
+        let Some(row) = output.rows_mut().get_mut(result.row) else {
             continue;
         };
         let whole = std::mem::take(&mut row.result);
@@ -394,8 +411,7 @@ fn fit(
             None => dropped += result.size,
         }
     }
-    output.truncated = true;
-    output.truncated_bytes = i64::try_from(dropped).unwrap_or(i64::MAX);
+    output.set_truncated(dropped);
     // Confirm on the real encoding; should the plan ever be short, drop whole results.
     loop {
         let measured = context.reply_line_len(encode_output(&output)?)?;
@@ -403,7 +419,7 @@ fn fit(
             return Ok(output);
         }
         let mut largest = None;
-        for (row, item) in output.results.iter().enumerate() {
+        for (row, item) in output.rows().iter().enumerate() {
             if !item.result.is_null() {
                 let next = droppable(row, &item.result)?;
                 if largest.as_ref().is_none_or(|l: &Droppable| next.saving > l.saving) {
@@ -420,7 +436,7 @@ fn fit(
         // A shortened result's size is its remaining size: what it had lost is counted.
         dropped += next.size;
         drop_row(&mut output, next);
-        output.truncated_bytes = i64::try_from(dropped).unwrap_or(i64::MAX);
+        output.set_truncated(dropped);
     }
 }
 

@@ -29,3 +29,4 @@ pub mod text;
 pub mod wait;
 pub mod waiting;
 pub mod watch;
+pub mod write_batch;

@@ -83,7 +83,7 @@ impl<'a> Progress<'a> {
     /// Sends "12.0 s of 30.0 s, <what>" if the last one is old enough (a no-op when the
     /// client gave no progress token).
     pub async fn tick(&mut self, budget: &Budget, what: &str) {
-        if self.last.elapsed() < WAIT_PROGRESS_INTERVAL {
+        if !self.context.wants_progress() || self.last.elapsed() < WAIT_PROGRESS_INTERVAL {
             return;
         }
         self.last = Instant::now();
@@ -95,4 +95,6 @@ impl<'a> Progress<'a> {
 }
 
 /// The one place a wait's progress reaches the client.
-async fn send_progress(_context: &CallContext, _elapsed: f64, _total: f64, _message: String) {}
+async fn send_progress(context: &CallContext, elapsed: f64, total: f64, message: String) {
+    context.progress(elapsed, Some(total), Some(message)).await;
+}

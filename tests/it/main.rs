@@ -33,3 +33,4 @@ mod settings;
 mod snapshot_pane;
 mod stdio;
 mod tiers;
+mod write_batch;

@@ -1,0 +1,317 @@
+//! `call_mutating_tools_batch` and `call_destructive_tools_batch`: up to sixteen calls of
+//! tools at or below the batch's tier, in order, in one reply of at most 1,000,000 bytes.
+//!
+//! Unlike the read batch, rows change tmux and tmux has no transactions, so the whole
+//! batch is checked before any row runs: every tool exists and sits at or below the
+//! batch's tier, is not a batch itself nor a wait, and its arguments pass the tool's
+//! own input schema; a destructive batch also refuses, before anything runs, a row that
+//! would end what holds the caller pane. Each row then runs through the same request
+//! path as a direct call (so its own checks, the cohort check before input and the
+//! caller check of every ending still run, in tmux, at the row's turn).
+
+use std::time::Instant;
+
+use rmcp::model::JsonObject;
+use serde_json::Value;
+
+use crate::app::App;
+use crate::call::error::ToolError;
+use crate::call::runtime::{CallContext, Tier};
+use crate::generated::types::{
+    BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
+    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput,
+};
+use crate::guard::end::Ending;
+use crate::guard::{ChangeGate, EndGate};
+use crate::limits::REPLY_LINE_MAX_BYTES;
+use crate::tmux::{PaneId, SessionId, WindowId};
+use crate::tools::batch::{fit, RowsReply};
+
+/// Tools that hold a call for long (waits, and `run_command` unless detached): a batch
+/// would multiply them into one call with no useful deadline.
+const WAITS: [&str; 3] = ["wait_for_text", "wait_for_channel", "run_command"];
+
+/// Tools a write batch never runs: batches (nesting hides which call failed) and
+/// `kill_server` (it ends every other row's object at once; call it on its own).
+const NEVER_IN_A_BATCH: [&str; 4] = [
+    "call_read_tools_batch",
+    "call_mutating_tools_batch",
+    "call_destructive_tools_batch",
+    "kill_server",
+];
+
+/// One row as the caller sent it.
+struct Call {
+    tool: String,
+    arguments: JsonObject,
+}
+
+/// What every write batch replies, before it is put in its tool's own output type.
+struct Reply {
+    results: Vec<BatchRow>,
+    on_error: &'static str,
+    stopped_at: Option<i64>,
+    skipped: Vec<String>,
+    truncated_bytes: Option<usize>,
+}
+
+impl RowsReply for Reply {
+    fn rows(&self) -> &[BatchRow] {
+        &self.results
+    }
+    fn rows_mut(&mut self) -> &mut [BatchRow] {
+        &mut self.results
+    }
+    fn set_truncated(&mut self, bytes: usize) {
+        self.truncated_bytes = Some(bytes);
+    }
+}
+
+/// `fit` measures the reply as it will be sent; this is its wire form.
+impl serde::Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.encoded().serialize(serializer)
+    }
+}
+
+impl Reply {
+    fn succeeded(&self) -> i64 {
+        count(self.results.iter().filter(|row| row.success).count())
+    }
+
+    fn failed(&self) -> i64 {
+        count(self.results.iter().filter(|row| !row.success).count())
+    }
+
+    fn encoded(&self) -> CallMutatingToolsBatchOutput {
+        CallMutatingToolsBatchOutput {
+            failed: self.failed(),
+            on_error: self.on_error.to_string(),
+            results: self.results.clone(),
+            skipped: self.skipped.clone(),
+            stopped_at: self.stopped_at,
+            succeeded: self.succeeded(),
+            truncated: self.truncated_bytes.is_some(),
+            truncated_bytes: count(self.truncated_bytes.unwrap_or(0)),
+        }
+    }
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// `call_mutating_tools_batch`: see `schemas/tools/call_mutating_tools_batch.json`.
+///
+/// # Errors
+/// A row that fails the checks made before any row runs (nothing ran), or a fault in
+/// paneward; a row that fails while running is a failed row.
+pub async fn call_mutating_tools_batch(
+    gate: &ChangeGate<'_>,
+    input: CallMutatingToolsBatchInput,
+) -> Result<CallMutatingToolsBatchOutput, ToolError> {
+    let CallMutatingToolsBatchInput { on_error, operations } = input;
+    let stop = on_error.is_none_or(|on_error| on_error == CallMutatingToolsBatchInputOnError::Stop);
+    let calls = operations
+        .into_iter()
+        .map(|operation| Call {
+            tool: operation.tool,
+            arguments: operation.arguments,
+        })
+        .collect();
+    let reply = run_batch(gate.app(), gate.context(), Tier::Mutating, calls, stop).await?;
+    Ok(fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())
+}
+
+/// `call_destructive_tools_batch`: see `schemas/tools/call_destructive_tools_batch.json`.
+///
+/// # Errors
+/// As [`call_mutating_tools_batch`]; also a row that would end what holds the caller
+/// pane (nothing ran).
+pub async fn call_destructive_tools_batch(
+    gate: &EndGate<'_>,
+    input: CallDestructiveToolsBatchInput,
+) -> Result<CallDestructiveToolsBatchOutput, ToolError> {
+    let CallDestructiveToolsBatchInput { on_error, operations } = input;
+    let stop = on_error.is_none_or(|on_error| on_error == CallDestructiveToolsBatchInputOnError::Stop);
+    let calls: Vec<Call> = operations
+        .into_iter()
+        .map(|operation| Call {
+            tool: operation.tool,
+            arguments: operation.arguments,
+        })
+        .collect();
+    let endings = calls
+        .iter()
+        .enumerate()
+        .filter_map(|(index, call)| ending_of(call).map(|ending| (index, ending)))
+        .collect::<Vec<_>>();
+    if let Some((index, ending)) = gate.first_reaching_caller(&endings).await? {
+        return Err(ran_nothing(
+            index,
+            "tool",
+            format!("{ending} holds the pane paneward itself runs in, which is never ended"),
+        ));
+    }
+    let reply = run_batch(gate.app(), gate.context(), Tier::Destructive, calls, stop).await?;
+    let CallMutatingToolsBatchOutput {
+        failed,
+        on_error,
+        results,
+        skipped,
+        stopped_at,
+        succeeded,
+        truncated,
+        truncated_bytes,
+    } = fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded();
+    Ok(CallDestructiveToolsBatchOutput {
+        failed,
+        on_error,
+        results,
+        skipped,
+        stopped_at,
+        succeeded,
+        truncated,
+        truncated_bytes,
+    })
+}
+
+/// What a row would end, read from its arguments (already checked against the tool's
+/// schema); `None` for a row that ends nothing.
+fn ending_of(call: &Call) -> Option<Ending> {
+    let id = |field: &str| call.arguments.get(field).and_then(Value::as_str);
+    match call.tool.as_str() {
+        "kill_pane" => id("pane_id")?.parse::<PaneId>().ok().map(Ending::KillPane),
+        "kill_window" => id("window_id")?.parse::<WindowId>().ok().map(Ending::KillWindow),
+        "kill_session" => id("session_id")?.parse::<SessionId>().ok().map(Ending::KillSession),
+        "respawn_pane" if call.arguments.get("kill") == Some(&Value::Bool(true)) => {
+            id("pane_id")?.parse::<PaneId>().ok().map(Ending::RespawnLivePane)
+        }
+        _ => None,
+    }
+}
+
+/// The error for a batch refused before any row ran.
+fn ran_nothing(index: usize, field: &str, rule: impl std::fmt::Display) -> ToolError {
+    ToolError::invalid_argument(
+        &format!("/operations/{index}/{field}"),
+        format!("{rule}; so this batch ran nothing"),
+    )
+}
+
+/// Checks every row as the request path would check it as a direct call at `tier`,
+/// plus the batch's own rules, before any row runs.
+fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolError> {
+    for (index, call) in calls.iter().enumerate() {
+        let tool = call.tool.as_str();
+        if NEVER_IN_A_BATCH.contains(&tool) {
+            return Err(ran_nothing(
+                index,
+                "tool",
+                format!("`{tool}` cannot run inside a batch"),
+            ));
+        }
+        let detached = call.arguments.get("detach") == Some(&Value::Bool(true));
+        if WAITS.contains(&tool) && !(tool == "run_command" && detached) {
+            return Err(ran_nothing(
+                index,
+                "tool",
+                format!("`{tool}` waits, and waits are not run inside a batch (run_command only with detach: true)"),
+            ));
+        }
+        let Some(entry) = app.catalog.get(tool) else {
+            return Err(ran_nothing(index, "tool", format!("there is no tool `{tool}`")));
+        };
+        if entry.tier > tier {
+            return Err(ran_nothing(
+                index,
+                "tool",
+                format!("`{tool}` is a {} tool, above this batch's tier ({tier})", entry.tier),
+            ));
+        }
+        entry
+            .input
+            .check(&Value::Object(call.arguments.clone()))
+            .map_err(|error| {
+                ToolError::invalid_argument(
+                    &format!("/operations/{index}/arguments"),
+                    format!("{}; so this batch ran nothing", error.message()),
+                )
+            })?;
+    }
+    Ok(())
+}
+
+/// Checks every row, then runs them in order, each as a direct call at `tier`.
+async fn run_batch(
+    app: &App,
+    context: &CallContext,
+    tier: Tier,
+    calls: Vec<Call>,
+    stop_on_error: bool,
+) -> Result<Reply, ToolError> {
+    check_all(app, tier, &calls)?;
+    let started = Instant::now();
+    let mut results = Vec::with_capacity(calls.len());
+    let mut stopped_at = None;
+    let mut calls = calls.into_iter().enumerate();
+    for (index, call) in calls.by_ref() {
+        let row_context = context.row_of();
+        let result = run_row(app, tier, &call, &row_context).await;
+        let index = count(index);
+        let failed = result.is_err();
+        results.push(match result {
+            Ok(result) => BatchRow {
+                index,
+                tool: call.tool,
+                success: true,
+                error: None,
+                result,
+                result_truncated: false,
+            },
+            Err(error) => BatchRow {
+                index,
+                tool: call.tool,
+                success: false,
+                error: Some(error.message().to_string()),
+                result: Value::Null,
+                result_truncated: false,
+            },
+        });
+        if failed && stop_on_error {
+            stopped_at = Some(index);
+            break;
+        }
+        if context.is_cancelled() {
+            tracing::info!(
+                rows = results.len(),
+                "batch cancelled by the client: the rows left are skipped"
+            );
+            break;
+        }
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), rows = results.len(), "write batch ran");
+    Ok(Reply {
+        results,
+        on_error: if stop_on_error { "stop" } else { "continue" },
+        stopped_at,
+        skipped: calls.map(|(_, call)| call.tool).collect(),
+        truncated_bytes: None,
+    })
+}
+
+/// One row through the request path. Boxed: the path leads back to this module.
+fn run_row<'a>(
+    app: &'a App,
+    tier: Tier,
+    call: &'a Call,
+    context: &'a CallContext,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ToolError>> + Send + 'a>> {
+    Box::pin(crate::call::run(
+        app,
+        tier,
+        &call.tool,
+        Some(call.arguments.clone()),
+        context,
+    ))
+}

@@ -1,0 +1,175 @@
+//! `call_mutating_tools_batch` and `call_destructive_tools_batch` against real tmux:
+//! rows run in order through the request path, every row is checked before any runs,
+//! and a bad batch changes nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::TmuxServer;
+use serde_json::{json, Value};
+
+fn set_user_option(pane: &str, name: &str, value: &str) -> Value {
+    json!({"tool": "set_option", "arguments": {"name": name, "scope": "pane", "target": pane, "value": value}})
+}
+
+fn user_option(tmux: &TmuxServer, pane: &str, name: &str) -> String {
+    tmux.tmux(&["show-options", "-pqv", "-t", pane, name])
+}
+
+#[test]
+fn rows_run_in_order_each_as_a_direct_call() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            set_user_option(&pane, "@first", "one"),
+            set_user_option(&pane, "@first", "two"),
+            {"tool": "show_option", "arguments": {"name": "@first", "scope": "pane", "target": pane}},
+        ]}),
+    );
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(3), json!(0))
+    );
+    assert_eq!(reply["skipped"], json!([]));
+    // The second row saw what the first stored: they ran in order.
+    assert_eq!(reply["results"][1]["result"]["previous"], json!("one"));
+    assert_eq!(reply["results"][2]["tool"], json!("show_option"));
+    assert_eq!(user_option(&tmux, &pane, "@first"), "two\n");
+}
+
+#[test]
+fn a_bad_row_anywhere_refuses_the_batch_before_any_row_runs() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let cases = [
+        (
+            json!({"tool": "set_option", "arguments": {"name": "@x", "scope": "pane", "target": "not-a-pane", "value": "v"}}),
+            "/operations/1/arguments",
+        ),
+        (json!({"tool": "no_such_tool"}), "there is no tool `no_such_tool`"),
+        (
+            json!({"tool": "call_read_tools_batch", "arguments": {"operations": [{"tool": "list_panes"}]}}),
+            "cannot run inside a batch",
+        ),
+        (
+            json!({"tool": "wait_for_text", "arguments": {}}),
+            "waits are not run inside a batch",
+        ),
+        (
+            json!({"tool": "run_command", "arguments": {"pane_id": pane, "command": "true"}}),
+            "run_command only with detach: true",
+        ),
+        (
+            json!({"tool": "call_destructive_tools_batch", "arguments": {"operations": []}}),
+            "cannot run inside a batch",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let error = client.call_err(
+            "call_mutating_tools_batch",
+            json!({"operations": [set_user_option(&pane, "@untouched", "set"), bad]}),
+        );
+        assert!(error.contains(expected), "{error}");
+        assert!(error.contains("so this batch ran nothing"), "{error}");
+        assert_eq!(
+            user_option(&tmux, &pane, "@untouched"),
+            "",
+            "the first row ran: {error}"
+        );
+    }
+}
+
+#[test]
+fn a_row_above_the_batch_tier_is_refused_before_anything_runs() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    // Every destructive tool the server lists is above a mutating batch.
+    let destructive = crate::support::tools_of_tier(&["destructive"]);
+    let row = destructive
+        .iter()
+        .find(|tool| !tool.ends_with("_batch") && tool.as_str() != "kill_server")
+        .cloned();
+    let Some(tool) = row else {
+        // No destructive tool other than the batch exists yet: the rule has nothing to refuse.
+        return;
+    };
+    let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
+    client.initialize();
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [set_user_option(&pane, "@untouched", "set"), {"tool": tool, "arguments": {}}]}),
+    );
+    assert!(error.contains("above this batch's tier"), "{error}");
+    assert_eq!(user_option(&tmux, &pane, "@untouched"), "");
+}
+
+#[test]
+fn on_error_stop_skips_the_rest_and_continue_runs_it() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    // Valid for the schema, fails in tmux: the pane does not exist.
+    let failing = set_user_option("%999999", "@x", "v");
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [set_user_option(&pane, "@a", "1"), failing.clone(), set_user_option(&pane, "@b", "2")]}),
+    );
+    assert_eq!(reply["stoppedAt"], json!(1));
+    assert_eq!(reply["skipped"], json!(["set_option"]));
+    assert_eq!(reply["results"][1]["success"], json!(false));
+    assert!(
+        reply["results"][1]["error"].as_str().unwrap().contains("%999999"),
+        "{reply}"
+    );
+    assert_eq!(user_option(&tmux, &pane, "@b"), "");
+
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"on_error": "continue", "operations": [failing, set_user_option(&pane, "@b", "2")]}),
+    );
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(reply["stoppedAt"], json!(null));
+    assert_eq!(user_option(&tmux, &pane, "@b"), "2\n");
+}
+
+#[test]
+fn the_reply_stays_under_the_line_cap_and_says_what_it_cut() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("seq -f 'row %06g ................................................................................................................' 1 20000; sleep 600");
+    tmux.wait_for_text(&pane, "row 020000");
+    let mut client = tmux.paneward();
+    let capture = json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "history": true, "max_lines": 5000}});
+    client.send(&json!({"jsonrpc": "2.0", "id": 900, "method": "tools/call",
+        "params": {"name": "call_mutating_tools_batch", "arguments": {"operations": vec![capture; 4]}}}));
+    let (line, response) = client.response_line(&json!(900));
+    assert!(line.len() <= 1_000_000, "{}", line.len());
+    let reply = &response["result"]["structuredContent"];
+    crate::support::assert_valid_output("call_mutating_tools_batch", reply);
+    assert_eq!(reply["truncated"], json!(true));
+    assert!(reply["truncatedBytes"].as_i64().unwrap() > 0);
+    let shortened = reply["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["resultTruncated"] == json!(true));
+    assert!(shortened.count() > 0, "{reply}");
+}
+
+#[test]
+fn the_mutating_batch_is_not_served_at_readonly() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward_with(&["--safety", "readonly"], &[]);
+    client.initialize();
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [set_user_option(&pane, "@x", "v")]}),
+    );
+    assert!(error.contains("mutating"), "{error}");
+    assert_eq!(user_option(&tmux, &pane, "@x"), "");
+}
