@@ -33,4 +33,5 @@ mod settings;
 mod snapshot_pane;
 mod stdio;
 mod tiers;
+mod waiting;
 mod write_batch;
