@@ -256,7 +256,7 @@ fn includes(actual: &Value, part: &Value) -> bool {
         (Value::Object(actual), Value::Object(part)) => part
             .iter()
             .all(|(key, value)| actual.get(key).is_some_and(|a| includes(a, value))),
-        _ => actual == part,
+        _ => same_json(actual, part),
     }
 }
 
@@ -296,7 +296,7 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     if !structured.is_object() {
         return Err(format!("no structuredContent object: {}", cut(&structured.to_string())));
     }
-    if serde_json::from_str::<Value>(text).ok().as_ref() != Some(structured) {
+    if !serde_json::from_str::<Value>(text).is_ok_and(|copy| same_json(&copy, structured)) {
         return Err(format!(
             "the text block is not the structuredContent as JSON: {}",
             cut(text)
@@ -469,4 +469,17 @@ pub fn show(text: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = stderr.write_all(text.as_bytes());
     let _ = stderr.flush();
+}
+
+/// JSON equality where numbers compare by value: a client that re-encodes a reply
+/// (JavaScript's `JSON.stringify`) writes `30.0` as `30`, the same JSON number.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64().is_some_and(|x| y.as_f64() == Some(x)),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
 }
