@@ -106,6 +106,9 @@ pub const WAIT_MAX_TIMEOUT: Duration = Duration::from_secs(300);
 /// How often a text wait reads its panes: detection within about this, at one small
 /// capture per pane per tick.
 pub const WAIT_POLL_INTERVAL: Duration = Duration::from_millis(50);
+/// The longest a watched pane goes unread in full: a row rewritten in place (a
+/// progress line ending in `\r`) changes none of the state probed every tick.
+pub const WAIT_FULL_READ_INTERVAL: Duration = Duration::from_millis(500);
 /// Progress notifications of a wait are at least this far apart.
 pub const WAIT_PROGRESS_INTERVAL: Duration = Duration::from_millis(1500);
 /// Panes one `wait_for_text` call watches (all read in one round trip per tick).

@@ -58,7 +58,10 @@ mod tests {
         assert!(ChannelName::parse("/channel", "build.done:1-a_B").is_ok());
         for bad in ["", "a b", "a;b", "é", &"x".repeat(129)] {
             let error = ChannelName::parse("/channel", bad).unwrap_err().to_string();
-            assert!(error.contains("/channel") && error.contains("1 to 128"), "{bad:?}: {error}");
+            assert!(
+                error.contains("/channel") && error.contains("1 to 128"),
+                "{bad:?}: {error}"
+            );
         }
         assert!(ChannelName::parse("/channel", &"x".repeat(128)).is_ok());
         let flag = ChannelName::parse("/channel", "-S").unwrap_err().to_string();

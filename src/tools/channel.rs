@@ -1,9 +1,7 @@
 //! `wait_for_channel` and `signal_channel`: tmux `wait-for` channels.
 
 use crate::call::error::{ToolError, ToolErrorKind};
-use crate::generated::types::{
-    SignalChannelInput, SignalChannelOutput, WaitForChannelInput, WaitForChannelOutput,
-};
+use crate::generated::types::{SignalChannelInput, SignalChannelOutput, WaitForChannelInput, WaitForChannelOutput};
 use crate::guard::channel::ChannelName;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
 use crate::tmux::channel::WaitEnd;
@@ -77,12 +75,13 @@ pub async fn wait_for_channel(
 ///
 /// # Errors
 /// A bad or reserved name, or tmux failing.
-pub async fn signal_channel(gate: &ChangeGate<'_>, input: SignalChannelInput) -> Result<SignalChannelOutput, ToolError> {
+pub async fn signal_channel(
+    gate: &ChangeGate<'_>,
+    input: SignalChannelInput,
+) -> Result<SignalChannelOutput, ToolError> {
     let SignalChannelInput { channel } = input;
     let channel = ChannelName::parse("/channel", &channel)?;
-    gate.change_all(&[ChangeCommand::new(ChangeVerb::WaitFor)
-        .arg("-S")
-        .arg(channel.as_str())])
+    gate.change_all(&[ChangeCommand::new(ChangeVerb::WaitFor).arg("-S").arg(channel.as_str())])
         .await
         .map_err(|e| ToolError::from(e).for_a_change())?;
     Ok(SignalChannelOutput {

@@ -18,7 +18,10 @@ const FIELDS: [&str; 2] = ["pane_id", "pane_pipe"];
 /// Checks the output path: absolute, bounded, no control characters.
 fn output_path(text: &str) -> Result<&str, ToolError> {
     if !text.starts_with('/') {
-        return Err(ToolError::invalid_argument("/path", "must be an absolute path (starting with /)"));
+        return Err(ToolError::invalid_argument(
+            "/path",
+            "must be an absolute path (starting with /)",
+        ));
     }
     if text.len() > PIPE_PATH_MAX_BYTES {
         return Err(ToolError::invalid_argument(
@@ -27,10 +30,16 @@ fn output_path(text: &str) -> Result<&str, ToolError> {
         ));
     }
     if text.chars().any(char::is_control) {
-        return Err(ToolError::invalid_argument("/path", "must not contain control characters"));
+        return Err(ToolError::invalid_argument(
+            "/path",
+            "must not contain control characters",
+        ));
     }
     if text.ends_with('/') {
-        return Err(ToolError::invalid_argument("/path", "must name a file, not a directory"));
+        return Err(ToolError::invalid_argument(
+            "/path",
+            "must name a file, not a directory",
+        ));
     }
     Ok(text)
 }
@@ -76,7 +85,9 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
     let base = ChangeCommand::new(ChangeVerb::PipePane).arg("-t").arg(pane.to_string());
     let Some(path) = path else {
         if was_piping {
-            gate.change_all(&[base]).await.map_err(|e| ToolError::from(e).for_a_change())?;
+            gate.change_all(&[base])
+                .await
+                .map_err(|e| ToolError::from(e).for_a_change())?;
         }
         return Ok(PipePaneOutput {
             pane_id: pane.to_string(),

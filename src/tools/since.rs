@@ -80,7 +80,13 @@ fn protocol(detail: String) -> ToolError {
     .into()
 }
 
-pub(crate) fn read(pane: PaneId, scan_rows: u64, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
+pub(crate) fn read(
+    pane: PaneId,
+    scan_rows: u64,
+    scanned: &[u8],
+    saved: &[u8],
+    state: &[u8],
+) -> Result<Reading, ToolError> {
     let state = String::from_utf8_lossy(state);
     let record = pane_record(pane, &FIELDS, &state)?;
     let number = |name: &str| -> Result<u64, ToolError> {

@@ -98,3 +98,25 @@ impl<'a> Progress<'a> {
 async fn send_progress(context: &CallContext, elapsed: f64, total: f64, message: String) {
     context.progress(elapsed, Some(total), Some(message)).await;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_defaults_and_is_clamped_to_the_ceiling() {
+        let default = Budget::new(None);
+        assert_eq!((default.timeout, default.clamped), (WAIT_DEFAULT_TIMEOUT, false));
+        let short = Budget::new(Some(0.25));
+        assert_eq!((short.timeout, short.clamped), (Duration::from_millis(250), false));
+        let long = Budget::new(Some(1e12));
+        assert_eq!((long.timeout, long.clamped), (WAIT_MAX_TIMEOUT, true));
+    }
+
+    #[test]
+    fn a_wait_is_refused_as_a_batch_row_only() {
+        let error = refuse_in_batch(&CallContext::nested(), "wait_for_text").unwrap_err();
+        assert!(error.to_string().contains("cannot run inside a batch"), "{error}");
+        assert!(refuse_in_batch(&CallContext::default(), "wait_for_text").is_ok());
+    }
+}

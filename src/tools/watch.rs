@@ -49,6 +49,10 @@ pub struct Watch {
     pub last_output: Option<Instant>,
     /// The newest new rows, for a reply that has no matching rows to show.
     recent: VecDeque<String>,
+    /// The pane's state at the last full read, as `wait.rs` probes it.
+    pub probe: String,
+    /// When the pane was last read in full.
+    pub read_at: Instant,
 }
 
 /// A row as a reply shows it: cut if very long.
@@ -69,6 +73,8 @@ impl Watch {
             scan_rows: QUIET_SCAN_ROWS,
             last_output: None,
             recent: VecDeque::new(),
+            probe: String::new(),
+            read_at: Instant::now(),
         };
         watch.settle(reading);
         watch

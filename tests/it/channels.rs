@@ -1,9 +1,9 @@
 //! `wait_for_channel` and `signal_channel` against real tmux servers, through the binary.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
+use crate::support::Client;
 use crate::support::{wait_for, TmuxServer};
 use crate::waiting::{finish_wait, start_wait};
-use crate::support::Client;
 use serde_json::json;
 
 fn mutating(tmux: &TmuxServer) -> Client {
@@ -20,7 +20,8 @@ fn wait_for_process_exists(channel: &str) -> bool {
     entries.flatten().any(|entry| {
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
         let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-        args.windows(2).any(|pair| pair[0] == b"wait-for" && pair[1] == channel.as_bytes())
+        args.windows(2)
+            .any(|pair| pair[0] == b"wait-for" && pair[1] == channel.as_bytes())
     })
 }
 
@@ -36,7 +37,10 @@ fn a_signal_from_tmux_ends_the_wait_and_progress_is_sent_meanwhile() {
     );
     assert_eq!(progress["total"], json!(20.0));
     assert!(
-        progress["message"].as_str().unwrap().ends_with("of 20.0 s, channel build.done:1"),
+        progress["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("of 20.0 s, channel build.done:1"),
         "{progress}"
     );
     tmux.tmux(&["wait-for", "-S", "build.done:1"]);
@@ -55,7 +59,9 @@ fn a_timeout_is_an_answer_not_an_error() {
     assert_eq!(reply["signalled"], false);
     assert_eq!(reply["timeoutSeconds"], json!(0.3));
     assert_eq!(reply["timeoutClamped"], false);
-    wait_for("the timed-out wait-for to be gone", || (!wait_for_process_exists(&channel)).then_some(()));
+    wait_for("the timed-out wait-for to be gone", || {
+        (!wait_for_process_exists(&channel)).then_some(())
+    });
 }
 
 #[test]
@@ -84,7 +90,10 @@ fn a_server_that_dies_during_the_wait_is_an_error_not_a_signal() {
     let response = client.response(&id);
     let result = &response["result"];
     assert_eq!(result["isError"], true, "{response}");
-    assert_eq!(result["_meta"]["paneward/error"]["kind"], "tmuxUnavailable", "{response}");
+    assert_eq!(
+        result["_meta"]["paneward/error"]["kind"], "tmuxUnavailable",
+        "{response}"
+    );
     assert!(
         result["content"][0]["text"].as_str().unwrap().contains("not a signal"),
         "{response}"

@@ -64,7 +64,10 @@ fn a_pipe_the_user_has_is_kept_unless_replace_and_stop_says_what_was_there() {
     let mut client = mutating(&tmux);
     let mine = scratch.path("mine.log");
     let error = client.call_err("pipe_pane", json!({"pane_id": pane, "path": mine}));
-    assert!(error.contains("already pipes") && error.contains("replace: true"), "{error}");
+    assert!(
+        error.contains("already pipes") && error.contains("replace: true"),
+        "{error}"
+    );
     // The user's pipe still runs.
     type_line(&tmux, &pane, "echo STILL-$((1+1))");
     wait_for_file(std::path::Path::new(&users), "STILL-2");
@@ -109,8 +112,14 @@ fn relative_paths_a_path_with_stop_and_missing_panes_are_refused() {
     for (arguments, expected) in [
         (json!({"pane_id": pane, "path": "out.log"}), "/path"),
         (json!({"pane_id": pane, "path": "/tmp/"}), "/path: must name a file"),
-        (json!({"pane_id": pane, "path": "/tmp/x\ny"}), "/path: must not contain control"),
-        (json!({"pane_id": pane, "path": "/tmp/x", "stop": true}), "/path: must be left out"),
+        (
+            json!({"pane_id": pane, "path": "/tmp/x\ny"}),
+            "/path: must not contain control",
+        ),
+        (
+            json!({"pane_id": pane, "path": "/tmp/x", "stop": true}),
+            "/path: must be left out",
+        ),
         (json!({"pane_id": "%999", "path": "/tmp/x"}), "%999"),
     ] {
         let error = client.call_err("pipe_pane", arguments.clone());

@@ -18,7 +18,11 @@ pub fn start_wait(client: &mut Client, id: &str, tool: &str, arguments: Value) -
     loop {
         let line = client.next_raw_line().expect("paneward closed stdout");
         let message = assert_json_rpc(&line);
-        assert_ne!(message.get("id"), Some(&id), "{tool} ended before any progress: {message}");
+        assert_ne!(
+            message.get("id"),
+            Some(&id),
+            "{tool} ended before any progress: {message}"
+        );
         if message["method"] == "notifications/progress" && message["params"]["progressToken"] == token {
             return (id, message["params"].clone());
         }
@@ -60,7 +64,10 @@ fn new_text_matches_and_the_reply_names_pane_pattern_rows_and_times() {
     );
     assert_eq!(progress["total"], json!(20.0));
     assert!(
-        progress["message"].as_str().unwrap().ends_with(&format!("of 20.0 s, pane {pane}")),
+        progress["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("of 20.0 s, pane {pane}")),
         "{progress}"
     );
     type_line(&tmux, &pane, "echo BUILD-$((40+2))");
@@ -173,7 +180,10 @@ fn any_output_and_output_then_quiet_end_the_wait() {
     type_line(&tmux, &pane, "echo QUIET-$((2+2))");
     let reply = finish_wait(&mut client, &id, "wait_for_text");
     assert_eq!(reply["outcome"], "idle");
-    assert!(reply["lines"].as_array().unwrap().contains(&json!("QUIET-4")), "{reply}");
+    assert!(
+        reply["lines"].as_array().unwrap().contains(&json!("QUIET-4")),
+        "{reply}"
+    );
 }
 
 #[test]
@@ -274,4 +284,25 @@ fn rows_that_scroll_past_between_two_readings_are_still_matched() {
     let reply = finish_wait(&mut client, &id, "wait_for_text");
     assert_eq!(reply["outcome"], "matched");
     assert_eq!(reply["lines"], json!(["2500"]));
+}
+
+#[test]
+fn a_row_rewritten_in_place_without_moving_the_cursor_is_seen() {
+    let tmux = TmuxServer::start();
+    let channel = format!("{}.go", tmux.name);
+    // After the signal the pane writes a row and returns the cursor to where it was.
+    let pane = tmux.window_running(&format!(
+        "tmux wait-for {channel}; printf 'DONE-77\\r'; exec sleep 100000"
+    ));
+    let mut client = tmux.paneward();
+    let (id, _) = start_wait(
+        &mut client,
+        "w1",
+        "wait_for_text",
+        json!({"pane_ids": [pane], "patterns": ["DONE-77"]}),
+    );
+    tmux.tmux(&["wait-for", "-S", &channel]);
+    let reply = finish_wait(&mut client, &id, "wait_for_text");
+    assert_eq!(reply["outcome"], "matched");
+    assert_eq!(reply["lines"], json!(["DONE-77"]));
 }
