@@ -165,3 +165,17 @@ pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 pub const CONFORM_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest schema value a conform report line quotes.
 pub const CONFORM_VALUE_MAX_CHARS: usize = 120;
+
+// Arranging panes and windows.
+
+/// A layout string `select_layout` accepts: tmux dumps layouts into an 8 KiB buffer
+/// (layout-custom.c `layout_dump`), so no layout tmux wrote is longer.
+pub const LAYOUT_MAX_BYTES: usize = 8_192;
+/// Nesting of cells in a layout string, so checking it cannot recurse without bound;
+/// each level splits a window at least once more, and a real window fits far fewer.
+pub const LAYOUT_MAX_DEPTH: usize = 64;
+/// A pane or window size in cells (width or height), and the most a size may change by
+/// at once: far beyond any terminal, well inside tmux's own limit.
+pub const ARRANGE_MAX_CELLS: i64 = 10_000;
+/// The split share `move_pane` accepts, in percent of the target pane.
+pub const JOIN_MAX_PERCENT: i64 = 99;

@@ -27,6 +27,10 @@
 //! ```compile_fail,E0599
 //! let _ = paneward::guard::ChangeVerb::SendKeys;
 //! ```
+//! Nor move a pane or window around the check of `guard::moves`:
+//! ```compile_fail,E0599
+//! let _ = paneward::guard::ChangeVerb::JoinPane;
+//! ```
 //! ```compile_fail,E0599
 //! async fn handler(gate: &paneward::guard::ChangeGate<'_>) {
 //!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
@@ -157,7 +161,9 @@ impl<'a> ReadGate<'a> {
 #[derive(Clone, PartialEq, Eq)]
 pub struct ChangeCommand(Command);
 
-/// The tmux commands a mutating tool may send directly.
+/// The tmux commands a mutating tool may send directly. Moves (`join-pane`,
+/// `break-pane`, `move-window`) are not among them: they can close what holds the caller
+/// pane, so only `guard::moves` sends them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeVerb {
     NewSession,
@@ -171,9 +177,6 @@ pub enum ChangeVerb {
     ResizePane,
     ResizeWindow,
     SwapPane,
-    MoveWindow,
-    JoinPane,
-    BreakPane,
     ClearHistory,
     SetOption,
     SetEnvironment,
@@ -199,9 +202,6 @@ impl ChangeVerb {
             Self::ResizePane => "resize-pane",
             Self::ResizeWindow => "resize-window",
             Self::SwapPane => "swap-pane",
-            Self::MoveWindow => "move-window",
-            Self::JoinPane => "join-pane",
-            Self::BreakPane => "break-pane",
             Self::ClearHistory => "clear-history",
             Self::SetOption => "set-option",
             Self::SetEnvironment => "set-environment",
@@ -223,6 +223,11 @@ impl ChangeCommand {
     #[must_use]
     pub fn arg(self, text: impl Into<String>) -> Self {
         Self(self.0.arg(text))
+    }
+
+    /// A command a guard of this module's siblings built and checks itself.
+    pub(super) fn guarded(command: Command) -> Self {
+        Self(command)
     }
 
     /// An argument that never appears in logs or errors.

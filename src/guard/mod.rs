@@ -1,8 +1,9 @@
 //! Every safety rule in one place. Handlers reach tmux only through the gate of their
 //! tool's tier ([`gate`]); typing into a pane passes the cohort check ([`cohort`]), made
 //! in the same indivisible tmux step as the input itself ([`verdict`]); only [`input`]
-//! builds the commands that type; ending anything passes the caller check of [`end`].
-//! [`caller`] knows which pane paneward itself runs in.
+//! builds the commands that type; ending anything passes the caller check of [`end`],
+//! and moving panes and windows that of [`moves`]. [`caller`] knows which pane paneward
+//! itself runs in.
 
 pub mod caller;
 pub mod channel;
@@ -10,7 +11,9 @@ pub mod cohort;
 pub mod end;
 pub mod gate;
 mod input;
+pub mod moves;
 pub mod owner;
 mod verdict;
+mod zoom;
 
 pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};

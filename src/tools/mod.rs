@@ -3,6 +3,7 @@
 //! handing it the gate of the tool's tier. Nothing here lists or forwards tools.
 
 pub mod args;
+pub mod arrange;
 pub mod batch;
 pub mod batch_python;
 pub mod buffers;
@@ -14,10 +15,13 @@ pub mod environment;
 pub mod hierarchy;
 pub mod hooks;
 pub mod keys;
+pub mod layout;
+pub mod moves;
 pub mod objects;
 pub mod options;
 pub mod pane;
 pub mod pipe;
+pub mod readback;
 pub mod search;
 pub mod send_keys;
 pub mod server_info;

@@ -5,6 +5,7 @@
 
 mod support;
 
+mod arrange;
 mod audit;
 mod batch;
 mod buffers;
@@ -25,6 +26,8 @@ mod import_from_server;
 mod inspect_settings;
 mod inspect_tree;
 mod key_names;
+mod layouts;
+mod moves;
 mod native;
 mod pipe_pane;
 mod profile;
