@@ -26,15 +26,20 @@ fn wait_for_process_exists(channel: &str) -> bool {
 }
 
 #[test]
-fn a_signal_from_tmux_ends_the_wait_and_progress_is_sent_meanwhile() {
+fn a_signal_from_tmux_ends_the_wait_which_attaches_no_client_and_sends_progress() {
     let tmux = TmuxServer::start();
     let mut client = tmux.paneward();
+    client.call_ok("list_panes", json!({}));
+    let clients = || tmux.tmux(&["list-clients", "-F", "#{client_name} #{client_pid}"]);
+    let before = clients();
     let (id, progress) = start_wait(
         &mut client,
         "c1",
         "wait_for_channel",
         json!({"channel": "build.done:1", "timeout_seconds": 20}),
     );
+    // The `tmux wait-for` process is a command client with no session: not listed.
+    assert_eq!(clients(), before);
     assert_eq!(progress["total"], json!(20.0));
     assert!(
         progress["message"]
