@@ -170,6 +170,14 @@ impl Server {
         }
     }
 
+    /// Sends `notifications/cancelled` for request `id`.
+    ///
+    /// # Errors
+    /// The server's input is closed.
+    pub fn cancel(&mut self, id: u64) -> Result<(), String> {
+        self.write(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}))
+    }
+
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()

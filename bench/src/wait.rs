@@ -3,6 +3,9 @@
 //! - **Detection latency**: a wait for `MARK-<n>` on a pane running `cat` is under way
 //!   (300 ms after the call, past its entry reading); the benchmark types the marker
 //!   over its own control client and times from that write to paneward's reply line.
+//! - **Cancellation**: a `wait_for_channel` is under way (its `tmux wait-for` process
+//!   runs); the benchmark sends `notifications/cancelled` and times until no process
+//!   runs `wait-for` on that channel any more.
 //! - **CPU while waiting**: one wait for text that never comes, `--wait-seconds` long
 //!   (30), on a quiet pane; the CPU time (user + system, `/proc/<pid>/stat`) paneward
 //!   and the tmux server spent meanwhile, as a share of one core.
@@ -34,6 +37,19 @@ fn cpu_time(pid: u32) -> Result<Duration, String> {
     };
     // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after ')'.
     Ok(Duration::from_secs_f64((ticks(11)? + ticks(12)?) / TICKS_PER_SECOND))
+}
+
+/// Whether a live process runs `wait-for <channel>`.
+fn waits_on(channel: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        args.windows(2)
+            .any(|pair| pair[0] == b"wait-for" && pair[1] == channel.as_bytes())
+    })
 }
 
 fn wait_call(pane: &str, pattern: &str, timeout: f64) -> Value {
@@ -97,6 +113,29 @@ pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String,
         typist.round_trip(&format!("send-keys -t {pane} Enter"), 1)?;
     }
 
+    let mut cancel = Samples::default();
+    for n in 0..samples {
+        let channel = format!("{}.cancel.{n}", fixture.socket);
+        let call = json!({"name": "wait_for_channel", "arguments": {"channel": channel, "timeout_seconds": 20}});
+        let id = server.begin("tools/call", &call)?;
+        let waiting = Instant::now();
+        while !waits_on(&channel) {
+            if waiting.elapsed() > Duration::from_secs(10) {
+                return Err("no tmux wait-for process appeared".into());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let sent = Instant::now();
+        server.cancel(id)?;
+        while waits_on(&channel) {
+            if sent.elapsed() > Duration::from_secs(10) {
+                return Err("the tmux wait-for process outlived the cancel by 10 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        cancel.push(sent.elapsed());
+    }
+
     let id = server.begin("tools/call", &wait_call(&pane, "never printed", wait_seconds))?;
     let started = Instant::now();
     let (ours, theirs) = (cpu_time(server.pid())?, cpu_time(tmux_pid)?);
@@ -109,11 +148,14 @@ pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String,
     let share = |cpu: Duration| format!("{:.2} %", 100.0 * cpu.as_secs_f64() / span);
     Ok(format!(
         "| wait_for_text | median | p99 |\n|---|---:|---:|\n\
-         | text typed → reply ({samples} waits) | {} | {} |\n\n\
+         | text typed → reply ({samples} waits) | {} | {} |\n\
+         | cancel sent → its `tmux wait-for` gone ({samples} waits) | {} | {} |\n\n\
          | one {wait_seconds:.0} s wait on a quiet pane | CPU time | share of one core |\n|---|---:|---:|\n\
          | paneward | {} | {} |\n| tmux server | {} | {} |\n",
         show(latency.median()),
         show(latency.p99()),
+        show(cancel.median()),
+        show(cancel.p99()),
         show(ours),
         share(ours),
         show(theirs),
