@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use crate::call::profile::Profile;
+use crate::guard::scope::Scope;
 use crate::tmux::ServerAddress;
 use paneward_contract::Tier;
 
@@ -16,6 +17,8 @@ pub struct Config {
     pub tmux_binary: PathBuf,
     pub address: ServerAddress,
     pub safety: Tier,
+    /// Which objects tools above readonly may touch (`--scope`).
+    pub scope: Scope,
     /// Whether `show_environment` returns values; they may be secrets, so off unless asked.
     pub reveal_environment: bool,
     /// Whether tmux may be driven over a persistent control-mode client (where it goes

@@ -14,12 +14,13 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 9] = [
+pub const KEY_ORDER: [&str; 10] = [
     "name",
     "title",
     "description",
     "tier",
     "handler",
+    "escalations",
     "source",
     "inputSchema",
     "outputSchema",
@@ -38,6 +39,14 @@ pub fn render(tool: &ToolFile) -> String {
     ]);
     if let Some(handler) = &tool.handler {
         fields.push(("handler", Value::String(handler.clone())));
+    }
+    if !tool.escalations.is_empty() {
+        let escalations = tool
+            .escalations
+            .iter()
+            .map(paneward_contract::Escalation::to_value)
+            .collect();
+        fields.push(("escalations", Value::Array(escalations)));
     }
     fields.extend([
         ("source", Value::String(tool.source.clone())),

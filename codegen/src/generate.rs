@@ -246,6 +246,14 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
         let input = compact(&tool.input_schema);
         let output = compact(&tool.output_schema);
         let annotations = compact(&tool.annotations);
+        let escalations = tool.escalations.iter().map(|escalation| {
+            let argument = &escalation.argument;
+            let equals = compact(&escalation.equals);
+            let tier = tier_tokens(escalation.tier);
+            quote! {
+                crate::call::runtime::EscalationSpec { argument: #argument, equals: #equals, tier: #tier }
+            }
+        });
         quote! {
             crate::call::runtime::ToolSpec {
                 name: #name,
@@ -255,6 +263,7 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
                 input_schema: #input,
                 output_schema: #output,
                 annotations: #annotations,
+                escalations: &[ #(#escalations),* ],
             }
         }
     });
@@ -285,7 +294,9 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         let function = format_ident!("{}", name);
         let input = format_ident!("{}", t.input);
         let output = format_ident!("{}", t.output);
-        let gate = gate_tokens(t.tool.tier);
+        // A tool with escalations gets the gate of the highest tier it can reach: the
+        // request path has already refused an escalated call below that tier.
+        let gate = gate_tokens(paneward_contract::escalation::reach(t.tool.tier, &t.tool.escalations));
         quote! {
             #name => {
                 let input: types::#input = crate::call::runtime::decode_arguments(arguments)?;

@@ -251,6 +251,14 @@ fn plan_tool(
     {
         document.insert("handler".into(), Value::String(handler));
     }
+    // Escalations are paneward's too: an existing file keeps its, checked against the
+    // imported inputSchema below.
+    if let Some(escalations) = old_tool
+        .and_then(|t| t.escalations.clone())
+        .or_else(|| tool.escalations.clone())
+    {
+        document.insert("escalations".into(), escalations);
+    }
     document.insert("source".into(), Value::String(source_url));
     document.insert("inputSchema".into(), tool.input_schema.clone());
     document.insert("outputSchema".into(), output_schema);

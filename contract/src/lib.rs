@@ -3,19 +3,22 @@
 //!
 //! [`load`] reads and checks the tool files of `schemas/tools` (every problem named by
 //! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
-//! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares,
+//! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares (raised for some argument values by
+//! [`escalation`]),
 //! [`pointer`] escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
 //! server advertises. Deliberately small: no code generation here, so that paneward does
 //! not compile typify or syn to use it.
 
 pub mod client;
 pub mod error;
+pub mod escalation;
 pub mod load;
 pub mod pointer;
 pub mod shape;
 pub mod tier;
 
 pub use error::ContractError;
+pub use escalation::Escalation;
 pub use load::ToolFile;
 pub use pointer::{excerpt, pointer_token};
 pub use tier::{Tier, UnknownTier};

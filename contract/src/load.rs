@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::error::ContractError;
+use crate::escalation::Escalation;
 use crate::pointer::pointer_token;
 /// The type of [`ToolFile::tier`], also reachable from here for the loader's callers.
 pub use crate::tier::Tier;
@@ -28,6 +29,8 @@ pub struct ToolFile {
     /// (`"hierarchy"` → `crate::tools::hierarchy::list_panes`). Optional in a profile,
     /// whose tools are handled where the default tool of the same name is.
     pub handler: Option<String>,
+    /// Argument values that need a higher tier than `tier` (see [`crate::escalation`]).
+    pub escalations: Vec<Escalation>,
     pub source: String,
     pub input_schema: Value,
     pub output_schema: Value,
@@ -35,12 +38,13 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 9] = [
+const FIELDS: [(&str, bool); 10] = [
     ("name", true),
     ("title", false),
     ("description", true),
     ("tier", true),
     ("handler", false),
+    ("escalations", false),
     ("source", true),
     ("inputSchema", true),
     ("outputSchema", true),
@@ -180,6 +184,10 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     let source = take_string(path, &mut doc, "source")?;
     let input_schema = take_schema(path, &mut doc, "inputSchema")?;
     let output_schema = take_schema(path, &mut doc, "outputSchema")?;
+    let escalations = match doc.remove("escalations") {
+        None => Vec::new(),
+        Some(value) => crate::escalation::parse(path, &value, &input_schema, tier)?,
+    };
     let annotations = doc.remove("annotations").unwrap_or(Value::Null);
     check_annotations(path, &annotations)?;
     Ok(ToolFile {
@@ -189,6 +197,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         description,
         tier,
         handler,
+        escalations,
         source,
         input_schema,
         output_schema,

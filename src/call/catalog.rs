@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use paneward_contract::Escalation;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
@@ -19,6 +20,9 @@ pub struct CatalogEntry {
     pub spec: &'static ToolSpec,
     /// The tier of the tool file served (the profile's, when a profile replaces it).
     pub tier: Tier,
+    /// Argument values that need a higher tier than `tier` (refused below it by the
+    /// request path).
+    pub escalations: Vec<Escalation>,
     /// How the reply is encoded.
     pub envelope: Envelope,
     pub tool: Tool,
@@ -26,6 +30,18 @@ pub struct CatalogEntry {
     /// Checks each reply in debug builds (tests); release builds skip the compile.
     #[cfg(debug_assertions)]
     pub output: SchemaCheck,
+}
+
+impl CatalogEntry {
+    /// The highest tier a call of this tool can need.
+    pub fn reach(&self) -> Tier {
+        paneward_contract::escalation::reach(self.tier, &self.escalations)
+    }
+
+    /// The first escalation `arguments` meet that is above `tier`.
+    pub fn escalation_above(&self, tier: Tier, arguments: &Value) -> Option<&Escalation> {
+        self.escalations.iter().find(|e| e.tier > tier && e.met_by(arguments))
+    }
 }
 
 /// Every tool of the contract, sorted by name.
@@ -73,9 +89,23 @@ impl Catalog {
             } else {
                 Value::Object(input)
             };
+            let escalations = spec
+                .escalations
+                .iter()
+                .map(|e| {
+                    let equals = serde_json::from_str(e.equals)
+                        .map_err(|error| format!("{}: escalation of `{}`: {error}", spec.name, e.argument))?;
+                    Ok(Escalation {
+                        argument: e.argument.to_string(),
+                        equals,
+                        tier: e.tier,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
             entries.push(CatalogEntry {
                 spec,
                 tier: spec.tier,
+                escalations,
                 envelope: Envelope::Native,
                 tool,
                 input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
@@ -131,6 +161,7 @@ fn replacement(
     Ok(CatalogEntry {
         spec,
         tier: file.tier,
+        escalations: file.escalations.clone(),
         envelope,
         tool,
         input: SchemaCheck::new(Value::Object(input)).map_err(|e| format!("{}: inputSchema: {e}", file.name))?,

@@ -116,6 +116,20 @@ impl ToolError {
         )
     }
 
+    /// A call whose `escalation` argument value needs a tier above `current`.
+    pub fn escalation_not_allowed(name: &str, escalation: &paneward_contract::Escalation, current: Tier) -> Self {
+        let needed = escalation.tier.as_str();
+        Self::new(
+            ToolErrorKind::NotAllowed,
+            format!(
+                "tool `{name}` with `{}: {}` needs safety tier `{needed}`, but this server runs at `{}`; leave the argument out, or restart the server with --safety {needed}; nothing changed",
+                escalation.argument,
+                escalation.equals,
+                current.as_str(),
+            ),
+        )
+    }
+
     /// The safety check refused input; `reason` names the pane and the rule.
     pub fn blocked(reason: impl Into<String>) -> Self {
         Self::new(ToolErrorKind::Blocked, reason)

@@ -19,6 +19,7 @@ use crate::audit::{CallRecord, Outcome};
 use crate::call::profile::Envelope;
 use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::generated;
+use crate::guard::scope::Scope;
 
 /// Calls tool `name` as a server at `tier` would.
 ///
@@ -55,6 +56,30 @@ fn audited(app: &App, name: &str, context: &CallContext) -> bool {
     context.is_batch_row() || app.catalog.get(name).is_some_and(|entry| entry.tier > Tier::Readonly)
 }
 
+/// The checks of a call that its input schema cannot express: argument escalations
+/// and `--scope owned`. Batches make them for every row before any row runs.
+///
+/// # Errors
+/// An argument that needs a tier above `tier`, or an object outside the scope.
+pub async fn admit_beyond_schema(
+    app: &App,
+    tier: Tier,
+    entry: &catalog::CatalogEntry,
+    name: &str,
+    arguments: &Value,
+) -> Result<(), ToolError> {
+    // The one place argument escalations are enforced: the handler gets the gate of
+    // the tool's reach, so a call that reaches above this server's tier stops here.
+    if let Some(escalation) = entry.escalation_above(tier, arguments) {
+        return Err(ToolError::escalation_not_allowed(name, escalation, tier));
+    }
+    // The one place --scope owned is enforced, from the ids the input schema declares.
+    if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly {
+        crate::guard::scope::check(app, name, entry.input.schema(), arguments).await?;
+    }
+    Ok(())
+}
+
 async fn checked(
     app: &App,
     tier: Tier,
@@ -67,6 +92,7 @@ async fn checked(
         return Err(ToolError::not_allowed(name, entry.tier, tier));
     }
     entry.input.check(&arguments)?;
+    admit_beyond_schema(app, tier, entry, name, &arguments).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(app, context, name, arguments).await,
         Envelope::PythonBatch => crate::tools::batch_python::call_read_tools_batch(app, context, arguments).await,

@@ -33,6 +33,17 @@ pub struct ToolSpec {
     pub input_schema: &'static str,
     pub output_schema: &'static str,
     pub annotations: &'static str,
+    /// The tool file's argument escalations.
+    pub escalations: &'static [EscalationSpec],
+}
+
+/// One argument escalation of a tool file, as the generated table holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct EscalationSpec {
+    pub argument: &'static str,
+    /// Compact JSON of the value that escalates.
+    pub equals: &'static str,
+    pub tier: Tier,
 }
 
 /// What a handler knows about the call it serves.

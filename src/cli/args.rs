@@ -13,6 +13,7 @@ use paneward_contract::Tier;
 
 use crate::call::profile::Profile;
 use crate::config::{AuditTarget, Config};
+use crate::guard::scope::Scope;
 use crate::tmux::ServerAddress;
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +85,9 @@ Options:
       --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
                            default mutating; tools above the tier are
                            neither listed nor callable
+      --scope SCOPE        all | owned: owned limits every tool above readonly
+                           (input included) to panes, windows and sessions
+                           paneward created; default all  [env PANEWARD_SCOPE]
       --reveal-environment show_environment returns values, not only
                            names (values may be secrets)
                                                     [env PANEWARD_REVEAL_ENVIRONMENT=1]
@@ -149,6 +153,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     let mut socket_path: Option<PathBuf> = None;
     let mut tmux_binary: Option<PathBuf> = None;
     let mut safety: Option<String> = None;
+    let mut scope: Option<String> = None;
     let mut subcommand: Option<String> = None;
     let mut positional: Vec<String> = Vec::new();
     let mut profile: Option<String> = None;
@@ -180,6 +185,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
             "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
             "--safety" => safety = Some(value("--safety")?),
+            "--scope" => scope = Some(value("--scope")?),
             "--profile" => profile = Some(value("--profile")?),
             "--audit-log" => audit_log = Some(value("--audit-log")?),
             "--reveal-environment" if inline.is_none() => reveal_environment = true,
@@ -219,6 +225,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         Some(text) => text.parse::<Tier>().map_err(|e| UsageError(format!("--safety: {e}")))?,
         None => Tier::Mutating,
     };
+    let scope = match scope.or_else(|| env("PANEWARD_SCOPE").filter(|v| !v.is_empty())) {
+        Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
+        None => Scope::All,
+    };
     let tmux_binary = tmux_binary
         .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("tmux"));
@@ -237,6 +247,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
         tmux_binary,
         address,
         safety,
+        scope,
         reveal_environment,
         control_mode,
         native_client,
@@ -372,6 +383,18 @@ mod tests {
             Tier::Destructive
         );
         assert_eq!(serve_config(&["--safety=readonly"], &vars[3..]).safety, Tier::Readonly);
+    }
+
+    #[test]
+    fn the_scope_is_all_unless_a_flag_or_variable_says_owned() {
+        assert_eq!(serve_config(&[], &[]).scope, Scope::All);
+        assert_eq!(serve_config(&[], &[("PANEWARD_SCOPE", "owned")]).scope, Scope::Owned);
+        assert_eq!(
+            serve_config(&["--scope", "all"], &[("PANEWARD_SCOPE", "owned")]).scope,
+            Scope::All
+        );
+        let error = parse_with(&["--scope", "mine"], &[]).unwrap_err();
+        assert!(error.0.contains("unknown scope \"mine\""), "{error}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use crate::app::App;
 use crate::config::{AuditTarget, Config};
 use crate::guard::caller::CallerPane;
+use crate::guard::scope::Scope;
 use crate::tmux::command::Command;
 use crate::tmux::control::policy;
 use crate::tmux::Tmux;
@@ -80,6 +81,13 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             config.safety,
             app.catalog.listed(config.safety).count()
         ),
+    );
+    report.line(
+        "scope",
+        match config.scope {
+            Scope::All => "all (--scope owned limits changes to what paneward created)".to_string(),
+            Scope::Owned => "owned: tools above readonly touch only what paneward created".to_string(),
+        },
     );
     report.line("profile", config.profile.to_string());
     report.line(

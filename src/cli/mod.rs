@@ -98,6 +98,22 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
             .as_deref()
             .unwrap_or(tool.description.as_deref().unwrap_or(""));
         println!("  {:<24} {:<11} {}", tool.name, entry.tier.as_str(), summary);
+        // An argument value that needs more than the tool's tier, and whether this
+        // server allows it.
+        for escalation in &entry.escalations {
+            let allowed = if escalation.tier <= tier {
+                "allowed"
+            } else {
+                "refused here"
+            };
+            println!(
+                "  {:<24} {:<11} with {}: {} ({allowed})",
+                "",
+                escalation.tier.as_str(),
+                escalation.argument,
+                escalation.equals
+            );
+        }
     }
     ExitCode::SUCCESS
 }

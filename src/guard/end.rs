@@ -15,42 +15,136 @@ use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 
 /// What to end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
     KillPane(PaneId),
     KillWindow(WindowId),
     KillSession(SessionId),
     KillServer,
     /// `respawn-pane -k`: the pane's program is killed and started again.
-    RespawnLivePane(PaneId),
+    RespawnLivePane(Respawn),
+}
+
+/// A `respawn-pane`: what the pane runs next. Built here only, so that `-k` (which ends
+/// a live program) is added by [`Ending::RespawnLivePane`] alone; a mutating tool
+/// respawns a dead pane with [`ChangeGate::respawn_dead`], which never adds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Respawn {
+    pub pane: PaneId,
+    /// The program and its arguments, run without a shell; empty replays the pane's
+    /// original command. A single word would be run by tmux through `sh -c`, so
+    /// [`Respawn::program`] turns it into `exec` of that word, quoted.
+    argv: Vec<String>,
+    /// A start directory, as data: `#` is doubled so tmux's format expansion gives it
+    /// back unchanged.
+    start_directory: Option<String>,
+    /// `NAME=value` pairs; the values are secrets and never reach a log or an error.
+    environment: Vec<(String, String)>,
+}
+
+impl Respawn {
+    /// Respawns `pane` with its original command, in its current directory.
+    pub fn new(pane: PaneId) -> Self {
+        Self {
+            pane,
+            argv: Vec::new(),
+            start_directory: None,
+            environment: Vec::new(),
+        }
+    }
+
+    /// Runs `argv` (program and arguments) without a shell.
+    #[must_use]
+    pub fn program(mut self, argv: Vec<String>) -> Self {
+        self.argv = match argv.as_slice() {
+            // tmux runs a lone word with `sh -c`: make it a quoted word, run by `exec`.
+            [word] => vec![format!("exec {}", shell_quote(word))],
+            _ => argv,
+        };
+        self
+    }
+
+    /// Runs `line` with `sh -c` (the caller asked for a shell).
+    #[must_use]
+    pub fn shell(mut self, line: String) -> Self {
+        self.argv = vec![line];
+        self
+    }
+
+    /// Starts in `directory` (taken as data).
+    #[must_use]
+    pub fn start_directory(mut self, directory: &str) -> Self {
+        self.start_directory = Some(directory.replace('#', "##"));
+        self
+    }
+
+    /// Sets `name` (already checked) to `value` in the new program's environment.
+    #[must_use]
+    pub fn variable(mut self, name: String, value: String) -> Self {
+        self.environment.push((name, value));
+        self
+    }
+
+    /// The `respawn-pane` command, with `-k` only when `kill`.
+    pub(super) fn command(&self, kill: bool) -> Command {
+        let mut command = Command::new("respawn-pane");
+        if kill {
+            command = command.arg("-k");
+        }
+        command = command.arg("-t").arg(self.pane.to_string());
+        if let Some(directory) = &self.start_directory {
+            command = command.arg("-c").arg(directory.clone());
+        }
+        for (name, value) in &self.environment {
+            command = command.arg("-e").sensitive_arg(format!("{name}={value}"));
+        }
+        if !self.argv.is_empty() {
+            command = command.arg("--");
+            for word in &self.argv {
+                command = command.arg(word.clone());
+            }
+        }
+        command
+    }
+}
+
+/// `text` as one POSIX shell word that means exactly `text`.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 impl Ending {
     /// The tmux format, evaluated with the caller pane as target, that is `1` when this
     /// ending would reach the caller pane. Only ids we parsed go into it.
-    fn reaches_caller(self) -> String {
+    fn reaches_caller(&self) -> String {
         match self {
-            Self::KillPane(pane) | Self::RespawnLivePane(pane) => format!("#{{==:#{{pane_id}},{pane}}}"),
+            Self::KillPane(pane) => format!("#{{==:#{{pane_id}},{pane}}}"),
+            Self::RespawnLivePane(respawn) => format!("#{{==:#{{pane_id}},{}}}", respawn.pane),
             Self::KillWindow(window) => format!("#{{==:#{{window_id}},{window}}}"),
             Self::KillSession(session) => format!("#{{==:#{{session_id}},{session}}}"),
             Self::KillServer => "1".into(),
         }
     }
 
-    fn command(self) -> Command {
+    fn command(&self) -> Command {
         match self {
             Self::KillPane(pane) => Command::new("kill-pane").arg("-t").arg(pane.to_string()),
             Self::KillWindow(window) => Command::new("kill-window").arg("-t").arg(window.to_string()),
             Self::KillSession(session) => Command::new("kill-session").arg("-t").arg(session.to_string()),
             Self::KillServer => Command::new("kill-server"),
-            Self::RespawnLivePane(pane) => Command::new("respawn-pane").arg("-k").arg("-t").arg(pane.to_string()),
+            Self::RespawnLivePane(respawn) => respawn.command(true),
         }
     }
 
-    fn what(self) -> String {
+    /// Whether the command carries a secret (an environment value).
+    fn is_sensitive(&self) -> bool {
+        matches!(self, Self::RespawnLivePane(respawn) if !respawn.environment.is_empty())
+    }
+
+    fn what(&self) -> String {
         match self {
             Self::KillPane(pane) => format!("pane {pane}"),
-            Self::RespawnLivePane(pane) => format!("respawning live pane {pane}"),
+            Self::RespawnLivePane(respawn) => format!("respawning live pane {}", respawn.pane),
             Self::KillWindow(window) => format!("window {window}"),
             Self::KillSession(session) => format!("session {session}"),
             Self::KillServer => "the tmux server".into(),
@@ -65,7 +159,7 @@ impl fmt::Display for Ending {
 }
 
 /// The refusal for an ending that reaches the caller pane.
-fn refusal(ending: Ending, caller: PaneId) -> ToolError {
+fn refusal(ending: &Ending, caller: PaneId) -> ToolError {
     ToolError::blocked(format!(
         "refused: {} holds pane {caller}, the pane paneward itself runs in; paneward never ends its own pane, window, session or server (no option overrides this); nothing was ended",
         ending.what()
@@ -83,10 +177,10 @@ impl EndGate<'_> {
     ///
     /// # Errors
     /// tmux failed to answer.
-    pub async fn first_reaching_caller<T: Copy>(
+    pub async fn first_reaching_caller<'e, T: Copy>(
         &self,
-        endings: &[(T, Ending)],
-    ) -> Result<Option<(T, Ending)>, ToolError> {
+        endings: &'e [(T, Ending)],
+    ) -> Result<Option<(T, &'e Ending)>, ToolError> {
         let Some(caller) = self.app().caller.as_ref() else {
             return Ok(None);
         };
@@ -109,12 +203,16 @@ impl EndGate<'_> {
         if pid != caller.server_pid.to_string() || pane != caller.pane.to_string() {
             return Ok(None);
         }
-        Ok(endings.iter().copied().find(|(_, ending)| match ending {
-            Ending::KillPane(target) | Ending::RespawnLivePane(target) => target.to_string() == pane,
-            Ending::KillWindow(target) => target.to_string() == window,
-            Ending::KillSession(target) => target.to_string() == session,
-            Ending::KillServer => true,
-        }))
+        Ok(endings
+            .iter()
+            .map(|(label, ending)| (*label, ending))
+            .find(|(_, ending)| match ending {
+                Ending::KillPane(target) => target.to_string() == pane,
+                Ending::RespawnLivePane(respawn) => respawn.pane.to_string() == pane,
+                Ending::KillWindow(target) => target.to_string() == window,
+                Ending::KillSession(target) => target.to_string() == session,
+                Ending::KillServer => true,
+            }))
     }
 
     /// Ends `ending` unless it reaches the caller pane.
@@ -122,7 +220,7 @@ impl EndGate<'_> {
     /// # Errors
     /// A refusal naming what holds the caller pane, or tmux's failure (a missing target
     /// is `NotFound`).
-    pub async fn end(&self, ending: Ending) -> Result<(), ToolError> {
+    pub async fn end(&self, ending: &Ending) -> Result<(), ToolError> {
         let app = self.app();
         let tmux = app.backend.tmux();
         let Some(caller) = app.caller.as_ref() else {
@@ -145,12 +243,67 @@ impl EndGate<'_> {
             .arg("-t")
             .arg(caller.pane.to_string())
             .arg(condition)
-            .arg(format!("display-message -p {REFUSED}"))
-            .arg(command_line(&[ending.command()]));
+            .arg(format!("display-message -p {REFUSED}"));
+        let line = command_line(&[ending.command()]);
+        let guard = if ending.is_sensitive() {
+            guard.sensitive_arg(line)
+        } else {
+            guard.arg(line)
+        };
         let decided = tmux.run(guard).await?;
         if String::from_utf8_lossy(&decided).trim() == REFUSED {
             return Err(refusal(ending, caller.pane));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(command: &Command) -> Vec<String> {
+        command.argv().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn only_a_live_respawn_kills_and_the_words_follow_a_double_dash() {
+        let pane: PaneId = "%4".parse().unwrap();
+        let respawn = Respawn::new(pane)
+            .program(vec!["-x".into(), "a b".into()])
+            .start_directory("/tmp/#{pane_id}")
+            .variable("K".into(), "secret".into());
+        assert_eq!(
+            argv(&respawn.command(false)),
+            [
+                "respawn-pane",
+                "-t",
+                "%4",
+                "-c",
+                "/tmp/##{pane_id}",
+                "-e",
+                "K=secret",
+                "--",
+                "-x",
+                "a b"
+            ]
+        );
+        assert_eq!(argv(&respawn.command(true))[1], "-k");
+        assert!(
+            !respawn.command(true).summary().contains("secret"),
+            "values are redacted"
+        );
+        assert!(Ending::RespawnLivePane(respawn).is_sensitive());
+    }
+
+    #[test]
+    fn a_one_word_program_is_an_exec_of_a_quoted_word_not_shell_text() {
+        let pane: PaneId = "%4".parse().unwrap();
+        let respawn = Respawn::new(pane).program(vec!["it's; rm -rf ~".into()]);
+        assert_eq!(
+            argv(&respawn.command(false)).last().unwrap(),
+            "exec 'it'\\''s; rm -rf ~'"
+        );
+        assert_eq!(argv(&Respawn::new(pane).command(false)), ["respawn-pane", "-t", "%4"]);
     }
 }

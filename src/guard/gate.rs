@@ -8,6 +8,12 @@
 //! - [`EndGate`] (destructive tools) also ends things, only through the checks of
 //!   `guard::end`, which refuse the caller's pane, window, session and server.
 //!
+//! A tool whose file declares argument escalations (`respawn_pane` with `kill: true`
+//! needs `destructive`) gets the gate of the highest tier it can reach; the request path
+//! (`call::checked`) has already refused an escalated call on a server below that tier,
+//! so such a handler may rely on its gate only for calls that met the escalation, and
+//! must keep the other calls within the tool's own tier (it does so by what it sends).
+//!
 //! The tmux handle itself sits in [`Backend`], whose field only this module can read.
 //!
 //! What each gate refuses is a compile error. A readonly handler cannot change tmux,
@@ -33,13 +39,13 @@
 //! ```
 //! ```compile_fail,E0599
 //! async fn handler(gate: &paneward::guard::ChangeGate<'_>) {
-//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//!     let _ = gate.end(&paneward::guard::end::Ending::KillServer).await;
 //! }
 //! ```
 //! A destructive handler can do all of it (this one compiles):
 //! ```no_run
 //! async fn handler(gate: &paneward::guard::EndGate<'_>) {
-//!     let _ = gate.end(paneward::guard::end::Ending::KillServer).await;
+//!     let _ = gate.end(&paneward::guard::end::Ending::KillServer).await;
 //!     let _ = gate.change_all(&[]).await;
 //!     let _ = gate.run(paneward::tmux::ReadCommand::new(paneward::tmux::ReadVerb::ListPanes)).await;
 //! }
@@ -297,6 +303,19 @@ impl<'a> ChangeGate<'a> {
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
         super::cohort::paste(self.read.app, target, force, buffer, (bracket, delete), enter).await
+    }
+
+    /// Respawns a *dead* pane: `respawn-pane` without `-k`, which tmux refuses for a
+    /// live pane ("still active"), so no program is ended. Ending a live one is
+    /// `EndGate::end` with `Ending::RespawnLivePane`.
+    pub fn respawn_dead(respawn: &super::end::Respawn) -> ChangeCommand {
+        ChangeCommand(respawn.command(false))
+    }
+
+    /// Resets `pane`'s screen inside tmux (`send-keys -R` with no keys): the visible
+    /// screen is cleared and its modes reset; nothing reaches the pane's program.
+    pub fn reset_screen(pane: PaneId) -> ChangeCommand {
+        ChangeCommand(super::input::reset_screen_command(pane))
     }
 
     /// The command that scrolls `pane`'s copy mode up `lines` lines (a copy-mode

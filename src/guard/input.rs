@@ -64,6 +64,12 @@ pub(super) fn scroll_up_command(pane: PaneId, lines: u32) -> Command {
         .arg("scroll-up")
 }
 
+/// Resets `pane`'s terminal state and screen inside tmux. `send-keys -R` with no keys
+/// sends nothing to the program.
+pub(super) fn reset_screen_command(pane: PaneId) -> Command {
+    Command::new("send-keys").arg("-R").arg("-t").arg(pane.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

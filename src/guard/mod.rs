@@ -3,7 +3,8 @@
 //! in the same indivisible tmux step as the input itself ([`verdict`]); only [`input`]
 //! builds the commands that type; ending anything passes the caller check of [`end`],
 //! and moving panes and windows that of [`moves`]. [`caller`] knows which pane paneward
-//! itself runs in.
+//! itself runs in; [`owner`] marks what paneward creates and [`scope`] keeps
+//! `--scope owned` calls to those objects.
 
 pub mod caller;
 pub mod channel;
@@ -13,6 +14,7 @@ pub mod gate;
 mod input;
 pub mod moves;
 pub mod owner;
+pub mod scope;
 mod verdict;
 mod zoom;
 

@@ -16,6 +16,7 @@ pub mod hierarchy;
 pub mod hooks;
 pub mod keys;
 pub mod layout;
+pub mod lifecycle;
 pub mod moves;
 pub mod objects;
 pub mod options;

@@ -52,8 +52,14 @@ pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
     (items, total, truncated)
 }
 
+/// The ownership marks (`guard::owner`), read as format variables: each is set only at
+/// its own level, so a pane's lookup of the pane mark never finds its window's.
+pub const OWNED_PANE: &str = "@paneward_owned_pane";
+pub const OWNED_WINDOW: &str = "@paneward_owned_window";
+pub const OWNED_SESSION: &str = "@paneward_owned_session";
+
 /// The variables a [`Pane`] needs, plus the server's identity for the caller check.
-pub const PANE_FIELDS: [&str; 19] = [
+pub const PANE_FIELDS: [&str; 20] = [
     "pane_id",
     "pane_index",
     "session_id",
@@ -73,6 +79,7 @@ pub const PANE_FIELDS: [&str; 19] = [
     "window_name",
     "pane_current_command",
     "pane_current_path",
+    OWNED_PANE,
 ];
 
 /// Reads a [`Pane`] from a record that holds [`PANE_FIELDS`].
@@ -106,12 +113,13 @@ pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pan
         dead: record.flag("pane_dead")?,
         in_mode: record.flag("pane_in_mode")?,
         is_caller,
+        owned: record.flag(OWNED_PANE)?,
     })
 }
 
 /// The variables a [`Window`] needs. In a window's own context `pane_id` is its active
 /// pane; where records are panes, the caller passes the active pane instead.
-pub const WINDOW_FIELDS: [&str; 12] = [
+pub const WINDOW_FIELDS: [&str; 13] = [
     "window_id",
     "window_index",
     "session_id",
@@ -124,6 +132,7 @@ pub const WINDOW_FIELDS: [&str; 12] = [
     "window_layout",
     "session_name",
     "window_name",
+    OWNED_WINDOW,
 ];
 
 /// Reads a [`Window`] from a record holding [`WINDOW_FIELDS`]; `active_pane` overrides
@@ -148,13 +157,14 @@ pub fn window_from(record: &Record<'_>, active_pane: Option<&str>) -> Result<Win
         height: record.int("window_height")?,
         layout: record.text("window_layout")?.to_string(),
         zoomed: record.flag("window_zoomed_flag")?,
+        owned: record.flag(OWNED_WINDOW)?,
     })
 }
 
 /// The variables a [`Session`] needs (attached clients are counted from
 /// [`CLIENT_FIELDS`], so that control-mode clients can be left out). In a session's own
 /// context `window_id` is its current window.
-pub const SESSION_FIELDS: [&str; 9] = [
+pub const SESSION_FIELDS: [&str; 10] = [
     "session_id",
     "session_windows",
     "session_created",
@@ -164,6 +174,7 @@ pub const SESSION_FIELDS: [&str; 9] = [
     "session_name",
     "session_path",
     "session_group",
+    OWNED_SESSION,
 ];
 
 /// Reads a [`Session`] from a record holding [`SESSION_FIELDS`].
@@ -192,6 +203,7 @@ pub fn session_from(
             .flag("session_grouped")?
             .then(|| record.text("session_group").map(str::to_string))
             .transpose()?,
+        owned: record.flag(OWNED_SESSION)?,
     })
 }
 
@@ -299,5 +311,13 @@ mod tests {
         let all = fields(&[&PANE_FIELDS, &WINDOW_FIELDS]);
         assert_eq!(all.iter().filter(|n| **n == "pane_id").count(), 1);
         assert!(all.contains(&"window_layout") && all.contains(&"pane_current_path"));
+    }
+
+    #[test]
+    fn the_marks_read_are_the_marks_paneward_sets() {
+        use crate::guard::owner::Owned;
+        assert_eq!(OWNED_PANE, Owned::Pane.option());
+        assert_eq!(OWNED_WINDOW, Owned::Window.option());
+        assert_eq!(OWNED_SESSION, Owned::Session.option());
     }
 }

@@ -179,14 +179,13 @@ pub async fn call_destructive_tools_batch(
 /// What a row would end, read from its arguments (already checked against the tool's
 /// schema); `None` for a row that ends nothing.
 fn ending_of(call: &Call) -> Option<Ending> {
+    // A live respawn ends the pane's program but keeps the pane; its own call is
+    // refused for the caller pane when it runs.
     let id = |field: &str| call.arguments.get(field).and_then(Value::as_str);
     match call.tool.as_str() {
         "kill_pane" => id("pane_id")?.parse::<PaneId>().ok().map(Ending::KillPane),
         "kill_window" => id("window_id")?.parse::<WindowId>().ok().map(Ending::KillWindow),
         "kill_session" => id("session_id")?.parse::<SessionId>().ok().map(Ending::KillSession),
-        "respawn_pane" if call.arguments.get("kill") == Some(&Value::Bool(true)) => {
-            id("pane_id")?.parse::<PaneId>().ok().map(Ending::RespawnLivePane)
-        }
         _ => None,
     }
 }
@@ -201,7 +200,7 @@ fn ran_nothing(index: usize, field: &str, rule: impl std::fmt::Display) -> ToolE
 
 /// Checks every row as the request path would check it as a direct call at `tier`,
 /// plus the batch's own rules, before any row runs.
-fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolError> {
+async fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolError> {
     for (index, call) in calls.iter().enumerate() {
         let tool = call.tool.as_str();
         if NEVER_IN_A_BATCH.contains(&tool) {
@@ -229,13 +228,20 @@ fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolError> {
                 format!("`{tool}` is a {} tool, above this batch's tier ({tier})", entry.tier),
             ));
         }
-        entry
-            .input
-            .check(&Value::Object(call.arguments.clone()))
+        let arguments = Value::Object(call.arguments.clone());
+        entry.input.check(&arguments).map_err(|error| {
+            ToolError::invalid_argument(
+                &format!("/operations/{index}/arguments"),
+                format!("{}; so this batch ran nothing", error.message()),
+            )
+        })?;
+        // Escalations and --scope, as the row's own call would check them.
+        crate::call::admit_beyond_schema(app, tier, entry, tool, &arguments)
+            .await
             .map_err(|error| {
-                ToolError::invalid_argument(
-                    &format!("/operations/{index}/arguments"),
-                    format!("{}; so this batch ran nothing", error.message()),
+                ToolError::new(
+                    error.kind(),
+                    format!("/operations/{index}: {}; so this batch ran nothing", error.message()),
                 )
             })?;
     }
@@ -250,7 +256,7 @@ async fn run_batch(
     calls: Vec<Call>,
     stop_on_error: bool,
 ) -> Result<Reply, ToolError> {
-    check_all(app, tier, &calls)?;
+    check_all(app, tier, &calls).await?;
     let started = Instant::now();
     let mut results = Vec::with_capacity(calls.len());
     let mut stopped_at = None;

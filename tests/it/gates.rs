@@ -12,7 +12,7 @@ use paneward::call::profile::Profile;
 use paneward::call::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
-use paneward::guard::end::Ending;
+use paneward::guard::end::{Ending, Respawn};
 use paneward::tmux::ServerAddress;
 
 use crate::support::TmuxServer;
@@ -23,6 +23,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         tmux_binary: PathBuf::from("tmux"),
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,
+        scope: paneward::guard::scope::Scope::All,
         reveal_environment: false,
         control_mode,
         native_client: true,
@@ -48,7 +49,7 @@ fn end(app: &App, ending: Ending) -> Result<(), paneward::call::runtime::ToolErr
         .build()
         .unwrap();
     let context = CallContext::nested();
-    runtime.block_on(EndGate::new(app, &context).end(ending))
+    runtime.block_on(EndGate::new(app, &context).end(&ending))
 }
 
 fn exists(tmux: &TmuxServer, target: &str) -> bool {
@@ -65,12 +66,12 @@ fn nothing_that_holds_the_caller_pane_is_ended_in_either_connection_mode() {
         let app = app_for(&tmux, Some(&caller), control_mode);
         for ending in [
             Ending::KillPane(caller.parse().unwrap()),
-            Ending::RespawnLivePane(caller.parse().unwrap()),
+            Ending::RespawnLivePane(Respawn::new(caller.parse().unwrap())),
             Ending::KillWindow(window.parse().unwrap()),
             Ending::KillSession(session.parse().unwrap()),
             Ending::KillServer,
         ] {
-            let error = end(&app, ending).expect_err("ending what holds the caller pane is refused");
+            let error = end(&app, ending.clone()).expect_err("ending what holds the caller pane is refused");
             assert_eq!(error.kind(), ToolErrorKind::Blocked, "{ending}: {error}");
             assert!(
                 error.message().contains(&caller),

@@ -53,10 +53,12 @@ fn tool_files(dir: &Path) -> Vec<PathBuf> {
 fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
     let copy = SchemasCopy::new();
     let tools = copy.schemas().join("tools");
-    // Make every copy stale, keeping only what tools/list cannot tell: tier and source.
+    // Make every copy stale, keeping only what tools/list cannot tell: tier, handler,
+    // escalations and source (escalations are checked against the inputSchema, so a
+    // file with escalations keeps that too).
     for file in tool_files(&tools) {
         let committed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let stale = json!({
+        let mut stale = json!({
             "name": committed["name"],
             "description": "stale",
             "tier": committed["tier"],
@@ -66,6 +68,10 @@ fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
             "outputSchema": {"type": "object"},
             "annotations": {}
         });
+        if let Some(escalations) = committed.get("escalations") {
+            stale["escalations"] = escalations.clone();
+            stale["inputSchema"] = committed["inputSchema"].clone();
+        }
         std::fs::write(&file, stale.to_string()).unwrap();
     }
     let server = Source::Server(vec![

@@ -14,6 +14,12 @@ fn user_option(tmux: &TmuxServer, pane: &str, name: &str) -> String {
     tmux.tmux(&["show-options", "-pqv", "-t", pane, name])
 }
 
+fn pane_exists(tmux: &TmuxServer, pane: &str) -> bool {
+    tmux.tmux(&["list-panes", "-a", "-F", "#{pane_id}"])
+        .lines()
+        .any(|line| line == pane)
+}
+
 #[test]
 fn rows_run_in_order_each_as_a_direct_call() {
     let tmux = TmuxServer::start();
@@ -85,24 +91,85 @@ fn a_bad_row_anywhere_refuses_the_batch_before_any_row_runs() {
 fn a_row_above_the_batch_tier_is_refused_before_anything_runs() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
-    // Every destructive tool the server lists is above a mutating batch.
-    let destructive = crate::support::tools_of_tier(&["destructive"]);
-    let row = destructive
-        .iter()
-        .find(|tool| !tool.ends_with("_batch") && tool.as_str() != "kill_server")
-        .cloned();
-    let Some(tool) = row else {
-        // No destructive tool other than the batch exists yet: the rule has nothing to refuse.
-        return;
-    };
+    let doomed = tmux.window_running("sleep 600");
     let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
     client.initialize();
-    let error = client.call_err(
-        "call_mutating_tools_batch",
-        json!({"operations": [set_user_option(&pane, "@untouched", "set"), {"tool": tool, "arguments": {}}]}),
+    for (row, expected) in [
+        (
+            json!({"tool": "kill_pane", "arguments": {"pane_id": doomed}}),
+            "above this batch's tier",
+        ),
+        // An argument escalation is a tier too: a live respawn needs destructive.
+        (
+            json!({"tool": "respawn_pane", "arguments": {"pane_id": doomed, "kill": true}}),
+            "`kill: true`",
+        ),
+    ] {
+        let error = client.call_err(
+            "call_mutating_tools_batch",
+            json!({"operations": [set_user_option(&pane, "@untouched", "set"), row]}),
+        );
+        assert!(
+            error.contains(expected) && error.contains("so this batch ran nothing"),
+            "{error}"
+        );
+        assert_eq!(user_option(&tmux, &pane, "@untouched"), "");
+        assert!(pane_exists(&tmux, &doomed));
+    }
+}
+
+#[test]
+fn a_destructive_batch_builds_and_tears_down_and_kill_server_stays_out() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let first = tmux.window_running("sleep 600");
+    let second = tmux.window_running("sleep 600");
+    let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
+    client.initialize();
+    let reply = client.call_ok(
+        "call_destructive_tools_batch",
+        json!({"operations": [
+            set_user_option(&pane, "@tidy", "yes"),
+            {"tool": "kill_pane", "arguments": {"pane_id": first}},
+            {"tool": "kill_pane", "arguments": {"pane_id": second}},
+        ]}),
     );
-    assert!(error.contains("above this batch's tier"), "{error}");
-    assert_eq!(user_option(&tmux, &pane, "@untouched"), "");
+    assert_eq!(reply["succeeded"], json!(3), "{reply}");
+    assert_eq!(reply["results"][1]["result"]["killed"], json!(first));
+    assert!(!pane_exists(&tmux, &first) && !pane_exists(&tmux, &second));
+    let error = client.call_err(
+        "call_destructive_tools_batch",
+        json!({"operations": [set_user_option(&pane, "@x", "v"), {"tool": "kill_server", "arguments": {"confirm": true}}]}),
+    );
+    assert!(error.contains("cannot run inside a batch"), "{error}");
+    assert_eq!(user_option(&tmux, &pane, "@x"), "");
+}
+
+#[test]
+fn a_kill_of_what_holds_the_caller_pane_refuses_the_whole_batch_before_any_kill() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.first_pane();
+    let window = tmux.pane_value(&caller, "#{window_id}");
+    let other = tmux.window_running("sleep 600");
+    let env = tmux.tmux_env();
+    let mut client = tmux.paneward_with(
+        &["--safety", "destructive"],
+        &[("TMUX", env.as_str()), ("TMUX_PANE", caller.as_str())],
+    );
+    client.initialize();
+    let error = client.call_err(
+        "call_destructive_tools_batch",
+        json!({"operations": [
+            {"tool": "kill_pane", "arguments": {"pane_id": other}},
+            {"tool": "kill_window", "arguments": {"window_id": window}},
+        ]}),
+    );
+    assert!(
+        error.contains("/operations/1/tool") && error.contains("so this batch ran nothing"),
+        "{error}"
+    );
+    // The first row, harmless on its own, did not run either.
+    assert!(pane_exists(&tmux, &other));
 }
 
 #[test]

@@ -45,6 +45,10 @@ pub enum Rule {
     SourceChanged,
     TierRaised,
     TierLowered,
+    /// An argument value now needs a higher tier than before (an escalation added).
+    EscalationAdded,
+    /// An escalation removed: a call value needs less than before.
+    EscalationRemoved,
     RequiredInputAdded,
     OptionalInputAdded,
     InputRemoved,
@@ -169,6 +173,9 @@ pub fn diff_tool(old: Option<&ContractTool>, new: &ContractTool) -> Vec<Change> 
     if let (Some(before), Some(after)) = (old.tier, new.tier) {
         tier_change(&mut changes, before, after);
     }
+    if old.tier.is_some() && new.tier.is_some() {
+        escalation_changes(&mut changes, old.escalations.as_ref(), new.escalations.as_ref());
+    }
     if let (Some(before), Some(after)) = (&old.source, &new.source) {
         if before != after {
             changes.push(
@@ -211,6 +218,30 @@ fn describe_text_change(old: Option<&str>, new: Option<&str>) -> String {
         (None, Some(_)) => "added".into(),
         (Some(_), None) => "removed".into(),
         _ => "changed".into(),
+    }
+}
+
+/// Escalations of two paneward tool files, compared as sets of `{argument, equals, tier}`.
+fn escalation_changes(changes: &mut Changes<'_>, old: Option<&serde_json::Value>, new: Option<&serde_json::Value>) {
+    let items = |value: Option<&serde_json::Value>| -> Vec<serde_json::Value> {
+        value.and_then(|v| v.as_array()).cloned().unwrap_or_default()
+    };
+    let (old, new) = (items(old), items(new));
+    for added in new.iter().filter(|item| !old.contains(item)) {
+        changes.push(
+            "/escalations",
+            Class::Breaking,
+            Rule::EscalationAdded,
+            format!("escalation added: {added}; servers below that tier refuse such calls"),
+        );
+    }
+    for removed in old.iter().filter(|item| !new.contains(item)) {
+        changes.push(
+            "/escalations",
+            Class::Compatible,
+            Rule::EscalationRemoved,
+            format!("escalation removed: {removed}"),
+        );
     }
 }
 

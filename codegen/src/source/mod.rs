@@ -37,6 +37,8 @@ pub struct ContractTool {
     pub tier: Option<Tier>,
     /// Only paneward's own tool files name a handler module.
     pub handler: Option<String>,
+    /// Only paneward's own tool files declare argument escalations (as written).
+    pub escalations: Option<Value>,
     /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, `_meta`, …).
     pub ignored: Vec<String>,
 }
@@ -72,6 +74,14 @@ impl ContractTool {
             source: Some(tool.source.clone()),
             tier: Some(tool.tier),
             handler: tool.handler.clone(),
+            escalations: (!tool.escalations.is_empty()).then(|| {
+                Value::Array(
+                    tool.escalations
+                        .iter()
+                        .map(paneward_contract::Escalation::to_value)
+                        .collect(),
+                )
+            }),
             ignored: Vec::new(),
         }
     }

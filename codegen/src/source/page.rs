@@ -93,6 +93,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ContractTool, CodegenError> {
         source: source_line(&lines),
         tier: None,
         handler: None,
+        escalations: None,
         ignored: Vec::new(),
     })
 }

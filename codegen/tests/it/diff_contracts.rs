@@ -70,6 +70,22 @@ fn a_tier_raised_is_breaking_and_lowered_is_compatible() {
 }
 
 #[test]
+fn an_escalation_added_is_breaking_and_removed_is_compatible() {
+    let escalate =
+        |t: &mut Value| t["escalations"] = json!([{"argument": "mode", "equals": "slow", "tier": "mutating"}]);
+    expect(escalate, "breaking", "escalation-added", "/escalations");
+    let removed = changes_between(escalate, |_| {});
+    assert_eq!(
+        removed,
+        [(
+            "compatible".to_string(),
+            "escalation-removed".to_string(),
+            "/escalations".to_string()
+        )]
+    );
+}
+
+#[test]
 fn an_annotation_that_drops_a_promise_is_breaking() {
     expect(
         |t| t["annotations"]["readOnlyHint"] = json!(false),

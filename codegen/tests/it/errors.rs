@@ -62,7 +62,7 @@ fn each_field_rule_names_its_pointer() {
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown safety tier \"godmode\"; use readonly, mutating or destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
-        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, handler, source, inputSchema, outputSchema, annotations"),
+        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, handler, escalations, source, inputSchema, outputSchema, annotations"),
         (Box::new(|t| t["annotations"]["dangerHint"] = json!(true)), "<dir>/probe.json at /annotations/dangerHint: unknown annotation; MCP defines title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"),
         (Box::new(|t| t["annotations"]["readOnlyHint"] = json!("yes")), "<dir>/probe.json at /annotations/readOnlyHint: must be a boolean"),
         (Box::new(|t| t["inputSchema"]["type"] = json!("array")), "<dir>/probe.json at /inputSchema/type: MCP requires a tool schema to describe an object: set \"type\": \"object\""),

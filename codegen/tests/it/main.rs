@@ -5,6 +5,7 @@ mod common;
 mod diff_contracts;
 mod diff_rules;
 mod errors;
+mod escalations;
 mod from_server;
 mod import_errors;
 mod import_seeds;

@@ -71,6 +71,8 @@ struct Case {
     /// The client cancels the call this long after sending it; the expectation is
     /// then that it ended as cancelled (`expect: "cancelled"`).
     cancel_after_seconds: Option<f64>,
+    /// The case ends the fixture (`kill_server`): it runs after every other case.
+    ends_fixture: bool,
 }
 
 /// The tmux server the cases run against, and the values of the placeholders.
@@ -82,6 +84,16 @@ struct Fixture {
 impl Fixture {
     fn start() -> Self {
         let tmux = TmuxServer::start();
+        // Objects for the destructive cases to end (every client gets a fresh fixture):
+        // a pane beside another, a window, a session, and a dead pane to respawn.
+        let split_window = tmux.window_running("exec sleep 100000");
+        let spare_pane = tmux.split(&split_window, "-h", "exec sleep 100000");
+        let spare_window = tmux.window_running("exec sleep 100000");
+        tmux.tmux(&["new-session", "-d", "-s", "spare", "exec sleep 100000"]);
+        let dead = tmux.window_running("exec sleep 100000");
+        tmux.tmux(&["set-option", "-w", "-t", &dead, "remain-on-exit", "on"]);
+        tmux.tmux(&["respawn-pane", "-k", "-t", &dead, "true"]);
+        tmux.wait_for_value(&dead, "#{pane_dead}", "1");
         let printer = tmux.window_running("printf 'conformance one\\nconformance two\\n'; exec sleep 100000");
         tmux.wait_for_text(&printer, "conformance two");
         let scratch = tmux.window_running("exec cat");
@@ -103,6 +115,10 @@ impl Fixture {
             ("printer_pane", printer),
             ("scratch_pane", scratch),
             ("staged_buffer", staged.to_string()),
+            ("spare_pane", spare_pane),
+            ("spare_window", format(&spare_window, "#{window_id}")),
+            ("spare_session", format("spare:", "#{session_id}")),
+            ("dead_pane", dead),
             ("missing_pane", "%999999".to_string()),
             ("missing_window", "@999999".to_string()),
             ("missing_session", "$999999".to_string()),
@@ -176,6 +192,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 "errorIncludes",
                 "progressAtLeast",
                 "cancelAfterSeconds",
+                "endsFixture",
             ];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
                 panic!("cases.json {at}: unknown member {member:?}; known: {known:?}");
@@ -192,9 +209,12 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 error_includes: case["errorIncludes"]
                     .as_str()
                     .map(|t| fixture.fill(&json!(t), &at).as_str().unwrap().to_string()),
+                ends_fixture: case["endsFixture"] == json!(true),
             });
         }
     }
+    // Stable: every other case keeps its order.
+    cases.sort_by_key(|case| case.ends_fixture);
     cases
 }
 
@@ -417,34 +437,38 @@ pub fn run_with(
     cases_path: &Path,
     expected_failures_path: &Path,
 ) -> SuiteReport {
-    let fixture = Fixture::start();
-    let cases = load_cases(&fixture, cases_path);
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
-    let for_clients: Vec<Value> = cases
-        .iter()
-        .map(|c| {
-            json!({"tool": c.tool, "case": c.case, "arguments": c.arguments,
-                "progress": c.progress_at_least.is_some(), "cancelAfterSeconds": c.cancel_after_seconds})
-        })
-        .collect();
-    let cases_file =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{label}-{}.json", fixture.tmux.name));
-    std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
-    let mut server = vec![
-        binary.to_string_lossy().into_owned(),
-        "-L".into(),
-        fixture.tmux.name.clone(),
-        "--safety".into(),
-        "destructive".into(),
-    ];
-    server.extend(extra.iter().map(|arg| (*arg).to_string()));
 
     let mut text = String::new();
     let mut problems = Vec::new();
     let (mut passed, mut expected_failed) = (0, 0);
-    let case_tools: BTreeSet<&str> = cases.iter().map(|c| c.tool.as_str()).collect();
+    let mut cases = Vec::new();
     for client in CLIENTS {
+        // A fresh tmux fixture per client: the destructive cases end what they touch
+        // (kill_server, the last case of all, the whole fixture).
+        let fixture = Fixture::start();
+        cases = load_cases(&fixture, cases_path);
+        let for_clients: Vec<Value> = cases
+            .iter()
+            .map(|c| {
+                json!({"tool": c.tool, "case": c.case, "arguments": c.arguments,
+                    "progress": c.progress_at_least.is_some(), "cancelAfterSeconds": c.cancel_after_seconds})
+            })
+            .collect();
+        let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("conformance-{label}-{client}-{}.json", fixture.tmux.name));
+        std::fs::write(&cases_file, serde_json::to_vec_pretty(&for_clients).unwrap()).unwrap();
+        let mut server = vec![
+            binary.to_string_lossy().into_owned(),
+            "-L".into(),
+            fixture.tmux.name.clone(),
+            "--safety".into(),
+            "destructive".into(),
+        ];
+        server.extend(extra.iter().map(|arg| (*arg).to_string()));
         let run = run_client(client, &cases_file, &server);
+        let _ = std::fs::remove_file(&cases_file);
+        let case_tools: BTreeSet<&str> = cases.iter().map(|c| c.tool.as_str()).collect();
         let listed: BTreeSet<String> = run
             .events
             .iter()
@@ -489,7 +513,6 @@ pub fn run_with(
             problems.push((client.clone(), entry.clone(), why));
         }
     }
-    let _ = std::fs::remove_file(&cases_file);
     text.push_str(&format!(
         "conformance {label}: {} clients, {} cases each: {} as expected, {} expected failures, {} problems\n",
         CLIENTS.len(),
