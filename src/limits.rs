@@ -122,6 +122,32 @@ pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
 /// back would cost as much as a full history capture.
 pub const SINCE_SCAN_MAX_ROWS: u64 = 20_000;
 
+// Waiting (wait_for_text, wait_for_channel).
+
+/// A wait whose caller gives no timeout.
+pub const WAIT_DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a text wait reads its panes: detection within about this, at one small
+/// capture per pane per tick.
+pub const WAIT_POLL_INTERVAL: Duration = Duration::from_millis(50);
+/// The longest a watched pane goes unread in full: a row rewritten in place (a
+/// progress line ending in `\r`) changes none of the state probed every tick.
+pub const WAIT_FULL_READ_INTERVAL: Duration = Duration::from_millis(500);
+/// Progress notifications of a wait are at least this far apart.
+pub const WAIT_PROGRESS_INTERVAL: Duration = Duration::from_millis(1500);
+/// Panes one `wait_for_text` call watches (all read in one round trip per tick).
+pub const WAIT_MAX_PANES: usize = 16;
+/// Rows a wait reply returns: the matching rows or the newest new ones.
+pub const WAIT_REPLY_MAX_ROWS: usize = 20;
+/// Characters of one row in a wait reply (a very wide pane's row is cut).
+pub const WAIT_ROW_MAX_CHARS: usize = 2_000;
+/// A tmux `wait-for` channel name (Python's rule).
+pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
+
+// pipe_pane.
+
+/// An output path: Linux's PATH_MAX.
+pub const PIPE_PATH_MAX_BYTES: usize = 4096;
+
 // tmux.
 
 /// One round trip to tmux; a server busier than this is reported, not waited on.

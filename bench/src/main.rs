@@ -12,6 +12,7 @@ mod measure;
 mod raw;
 mod report;
 mod stats;
+mod wait;
 mod watch;
 
 use std::path::PathBuf;
@@ -36,12 +37,17 @@ pub struct Options {
     sessions: Vec<usize>,
     layouts: Vec<bool>,
     pub cases: Vec<Case>,
+    /// `--wait`: measure `wait_for_text` (detection latency, CPU while waiting) only.
+    wait: bool,
+    wait_samples: usize,
+    wait_seconds: f64,
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
 [--http] [--ssh DESTINATION [--ssh-config FILE]] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
+[--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
 [--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command]";
 
 fn parse_options() -> Result<Options, String> {
@@ -58,6 +64,9 @@ fn parse_options() -> Result<Options, String> {
         sessions: vec![1],
         layouts: vec![false],
         cases: Case::ALL.to_vec(),
+        wait: false,
+        wait_samples: 20,
+        wait_seconds: 30.0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -106,6 +115,13 @@ fn parse_options() -> Result<Options, String> {
                             .ok_or(format!("unknown case {name:?}"))
                     })
                     .collect::<Result<_, _>>()?;
+            }
+            "--wait" => options.wait = true,
+            "--wait-samples" => {
+                options.wait_samples = value()?.parse().map_err(|_| "--wait-samples takes a number")?;
+            }
+            "--wait-seconds" => {
+                options.wait_seconds = value()?.parse().map_err(|_| "--wait-seconds takes a number")?;
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
@@ -212,6 +228,9 @@ fn run(options: &Options) -> Result<String, String> {
             "{} does not exist: build it with `cargo build --release -p paneward`",
             options.paneward.display()
         ));
+    }
+    if options.wait {
+        return wait::run(&options.paneward, options.wait_samples, options.wait_seconds);
     }
     let mut runs = Vec::new();
     for &panes in &options.panes {

@@ -182,28 +182,67 @@ impl Server {
         }
     }
 
+    /// The next line the server writes, parsed, and when it arrived (updates kept).
+    fn next_message(&mut self) -> Result<(Instant, Value), String> {
+        self.line.clear();
+        let read = self
+            .stdout
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| format!("reading from the server: {e}"))?;
+        let arrived = Instant::now();
+        if read == 0 {
+            return Err("the server closed its output".into());
+        }
+        let value: Value = serde_json::from_slice(&self.line)
+            .map_err(|e| format!("the server wrote a line that is not JSON ({e})"))?;
+        self.keep_update(&value);
+        Ok((arrived, value))
+    }
+
     /// Blocks until the server tells an update of `uri`; returns when its line arrived.
     ///
     /// # Errors
     /// The server closed its output or wrote something that is not JSON.
     pub fn wait_update(&mut self, uri: &str) -> Result<Instant, String> {
         loop {
-            self.line.clear();
-            let read = self
-                .stdout
-                .read_until(b'\n', &mut self.line)
-                .map_err(|e| format!("reading from the server: {e}"))?;
-            let arrived = Instant::now();
-            if read == 0 {
-                return Err("the server closed its output".into());
-            }
-            let value: Value = serde_json::from_slice(&self.line)
-                .map_err(|e| format!("the server wrote a line that is not JSON ({e})"))?;
-            self.keep_update(&value);
+            let (arrived, value) = self.next_message()?;
             if value["params"]["uri"] == uri && value["method"] == "notifications/resources/updated" {
                 return Ok(arrived);
             }
         }
+    }
+
+    /// Sends a request without waiting for its response; returns its id.
+    ///
+    /// # Errors
+    /// The server's input is closed.
+    pub fn begin(&mut self, method: &str, params: &Value) -> Result<u64, String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        Ok(id)
+    }
+
+    /// Waits for the response to request `id` (from [`Server::begin`]); returns when
+    /// its line arrived, and the response.
+    ///
+    /// # Errors
+    /// The server closed its output or wrote something that is not JSON.
+    pub fn finish(&mut self, id: u64) -> Result<(Instant, Value), String> {
+        loop {
+            let (arrived, value) = self.next_message()?;
+            if value["id"].as_u64() == Some(id) {
+                return Ok((arrived, value));
+            }
+        }
+    }
+
+    /// Sends `notifications/cancelled` for request `id`.
+    ///
+    /// # Errors
+    /// The server's input is closed.
+    pub fn cancel(&mut self, id: u64) -> Result<(), String> {
+        self.write(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}))
     }
 
     /// The server's process id.

@@ -58,6 +58,7 @@ use std::time::Duration;
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
+use crate::guard::channel::ChannelName;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
 use crate::tools::keys::KeyInput;
@@ -132,6 +133,25 @@ impl<'a> ReadGate<'a> {
     pub async fn run_all_within(&self, commands: &[ReadCommand], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
         let commands: Vec<Command> = commands.iter().cloned().map(Command::from).collect();
         self.app.backend.tmux().run_all_within(&commands, timeout).await
+    }
+
+    /// Blocks until `channel` is signalled or `timeout` passes, in a `tmux wait-for`
+    /// process of its own (killed on timeout and when this future is dropped). Waiting
+    /// changes nothing but can consume a signal sent while nobody waited, which is what
+    /// a waiter is for; hence it is a read.
+    ///
+    /// # Errors
+    /// tmux could not be started or failed.
+    pub async fn wait_for_channel(
+        &self,
+        channel: &ChannelName,
+        timeout: Duration,
+    ) -> Result<crate::tmux::channel::WaitEnd, TmuxError> {
+        self.app
+            .backend
+            .tmux()
+            .wait_for_channel(channel.as_str(), timeout)
+            .await
     }
 
     /// [`ReadGate::run_all`] for a fixed number of commands, their outputs by position.

@@ -7,6 +7,7 @@
 //! `--scope owned` calls to those objects.
 
 pub mod caller;
+pub mod channel;
 pub mod cohort;
 pub mod consent;
 pub mod end;

@@ -6,6 +6,7 @@
 //! control-mode connection when one can be made unnoticed ([`control`]), else through
 //! one tmux process each.
 
+pub mod channel;
 pub mod command;
 pub mod control;
 pub mod error;
@@ -175,6 +176,16 @@ impl Tmux {
     /// The first command's failure, as a [`TmuxError`].
     pub async fn run_all(&self, commands: &[Command]) -> Result<Vec<Vec<u8>>, TmuxError> {
         self.run_all_within(commands, TMUX_COMMAND_TIMEOUT).await
+    }
+
+    /// Blocks in `tmux wait-for channel` (a process of its own, see [`channel`]) for
+    /// at most `timeout`; dropping the future kills it.
+    ///
+    /// # Errors
+    /// tmux could not be started or failed (no server).
+    pub async fn wait_for_channel(&self, channel: &str, timeout: Duration) -> Result<channel::WaitEnd, TmuxError> {
+        let (launcher, address) = self.executor.target();
+        channel::wait_for(launcher, address, channel, timeout).await
     }
 
     /// [`Tmux::run_all`] for a fixed number of commands, their outputs by position.

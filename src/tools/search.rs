@@ -32,15 +32,20 @@ const FIELDS: [&str; 7] = [
     "window_name",
 ];
 
-enum Matcher {
+/// A pattern matched against one row at a time, literally or as a bounded regex.
+pub(crate) enum Matcher {
     Literal(String),
     Regex(Regex),
 }
 
 impl Matcher {
-    fn new(pattern: &str, regex: bool) -> Result<Self, ToolError> {
+    /// Compiles `pattern`; `field` names it in errors.
+    ///
+    /// # Errors
+    /// An empty pattern, or a regex that does not parse or is too large.
+    pub(crate) fn new(field: &str, pattern: &str, regex: bool) -> Result<Self, ToolError> {
         if pattern.is_empty() {
-            return Err(ToolError::invalid_argument("/pattern", "must not be empty"));
+            return Err(ToolError::invalid_argument(field, "must not be empty"));
         }
         if !regex {
             return Ok(Self::Literal(pattern.to_string()));
@@ -51,10 +56,10 @@ impl Matcher {
             .nest_limit(REGEX_MAX_NESTING)
             .build()
             .map(Self::Regex)
-            .map_err(|e| ToolError::invalid_argument("/pattern", regex_problem(&e)))
+            .map_err(|e| ToolError::invalid_argument(field, regex_problem(&e)))
     }
 
-    fn is_match(&self, row: &str) -> bool {
+    pub(crate) fn is_match(&self, row: &str) -> bool {
         match self {
             Self::Literal(text) => row.contains(text.as_str()),
             Self::Regex(regex) => regex.is_match(row),
@@ -170,7 +175,7 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
         SEARCH_DEFAULT_MATCHES_PER_PANE,
         SEARCH_MAX_PER_REQUEST,
     )?;
-    let matcher = Matcher::new(&input.pattern, input.regex.unwrap_or(false))?;
+    let matcher = Matcher::new("/pattern", &input.pattern, input.regex.unwrap_or(false))?;
     let (screens, panes_not_searched) = read_screens(gate).await?;
     Ok(collect(&matcher, screens, panes_not_searched, max_panes, max_matches))
 }
@@ -268,7 +273,7 @@ mod tests {
 
     #[test]
     fn the_lowest_rows_are_kept_and_the_cut_is_counted() {
-        let matcher = Matcher::new("x", false).unwrap();
+        let matcher = Matcher::new("/pattern", "x", false).unwrap();
         let screens = vec![
             screen(1, &["x1", "no", "x2", "x3"]),
             screen(2, &["nothing"]),
@@ -289,7 +294,7 @@ mod tests {
 
     #[test]
     fn a_bad_regex_names_the_pattern_and_the_problem() {
-        let Err(error) = Matcher::new("(unclosed", true) else {
+        let Err(error) = Matcher::new("/pattern", "(unclosed", true) else {
             panic!("accepted");
         };
         let text = error.to_string();
@@ -298,16 +303,16 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("unclosed group") && !text.contains("^"), "{text}");
-        let Err(error) = Matcher::new("(?:a{1000}){1000}", true) else {
+        let Err(error) = Matcher::new("/pattern", "(?:a{1000}){1000}", true) else {
             panic!("accepted");
         };
         assert!(error.to_string().contains("too complex"), "{error}");
-        assert!(Matcher::new("", false).is_err());
+        assert!(Matcher::new("/pattern", "", false).is_err());
     }
 
     #[test]
     fn a_literal_pattern_is_not_a_regex() {
-        let matcher = Matcher::new("a.c", false).unwrap();
+        let matcher = Matcher::new("/pattern", "a.c", false).unwrap();
         assert!(matcher.is_match("xa.cx") && !matcher.is_match("abc"));
     }
 }

@@ -17,8 +17,9 @@ use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
 
 /// What places the captured rows: ids and pid to check, sizes to number them, and the
 /// terminal cursor on the normal screen (saved while the alternate screen is on).
-const FIELDS: [&str; 8] = [
+pub(crate) const FIELDS: [&str; 9] = [
     "pane_id",
+    "pane_dead",
     "pane_pid",
     "history_size",
     "history_limit",
@@ -30,7 +31,7 @@ const FIELDS: [&str; 8] = [
 
 /// The newest `history_rows` history rows and the screen. It comes first in the round
 /// trip because, unlike `display-message`, it fails for a missing pane.
-fn scan(pane: PaneId, history_rows: u64) -> ReadCommand {
+pub(crate) fn scan(pane: PaneId, history_rows: u64) -> ReadCommand {
     ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-t")
@@ -51,7 +52,7 @@ fn scan_rows(cursor: Option<&Cursor>) -> u64 {
 
 /// The normal screen a program on the alternate screen will return to (`-q`: no
 /// error when there is none).
-fn saved_screen(pane: PaneId) -> ReadCommand {
+pub(crate) fn saved_screen(pane: PaneId) -> ReadCommand {
     ReadCommand::new(ReadVerb::CapturePane)
         .arg("-p")
         .arg("-a")
@@ -61,11 +62,14 @@ fn saved_screen(pane: PaneId) -> ReadCommand {
 }
 
 /// A pane as read for `capture_since`.
-struct Reading {
-    normal: NormalRows,
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub normal: NormalRows,
     /// What the pane shows now: the alternate screen while a full-screen program runs.
-    visible: Vec<String>,
-    alternate: bool,
+    pub visible: Vec<String>,
+    pub alternate: bool,
+    /// The pane's program exited and the pane stays (`remain-on-exit`).
+    pub dead: bool,
 }
 
 fn protocol(detail: String) -> ToolError {
@@ -76,7 +80,13 @@ fn protocol(detail: String) -> ToolError {
     .into()
 }
 
-fn read(pane: PaneId, scan_rows: u64, scanned: &[u8], saved: &[u8], state: &[u8]) -> Result<Reading, ToolError> {
+pub(crate) fn read(
+    pane: PaneId,
+    scan_rows: u64,
+    scanned: &[u8],
+    saved: &[u8],
+    state: &[u8],
+) -> Result<Reading, ToolError> {
     let state = String::from_utf8_lossy(state);
     let record = pane_record(pane, &FIELDS, &state)?;
     let number = |name: &str| -> Result<u64, ToolError> {
@@ -118,6 +128,7 @@ fn read(pane: PaneId, scan_rows: u64, scanned: &[u8], saved: &[u8], state: &[u8]
         },
         visible,
         alternate,
+        dead: record.flag("pane_dead")?,
     })
 }
 

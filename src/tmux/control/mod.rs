@@ -89,6 +89,11 @@ impl Executor {
         }
     }
 
+    /// How to start tmux and the server it is pointed at, for a process of its own.
+    pub fn target(&self) -> (&Launcher, &ServerAddress) {
+        (&self.launcher, &self.address)
+    }
+
     /// The most one-shot round trips that were ever in flight at once.
     pub fn peak_one_shots(&self) -> usize {
         self.oneshot.peak_in_flight()

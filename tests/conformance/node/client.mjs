@@ -47,16 +47,31 @@ const current = { elicit: null, asked: 0 };
 async function call(client, testCase) {
   current.elicit = testCase.elicit ?? null;
   current.asked = 0;
+  const progress = [];
+  const callOptions = { ...options };
+  if (testCase.progress) callOptions.onprogress = (p) => progress.push(p);
+  let cancelled = false;
+  if (testCase.cancelAfterSeconds != null) {
+    // Aborting makes the SDK send notifications/cancelled.
+    const controller = new AbortController();
+    callOptions.signal = controller.signal;
+    setTimeout(() => {
+      cancelled = true;
+      controller.abort('conformance cancel');
+    }, testCase.cancelAfterSeconds * 1000);
+  }
   try {
-    const result = await client.callTool({ name: testCase.tool, arguments: testCase.arguments }, undefined, options);
+    const result = await client.callTool({ name: testCase.tool, arguments: testCase.arguments }, undefined, callOptions);
     return {
       outcome: 'result',
       asked: current.asked,
       isError: result.isError === true,
       structuredContent: result.structuredContent ?? null,
       text: firstText(result),
+      progress,
     };
   } catch (error) {
+    if (cancelled) return { outcome: 'cancelled', progress };
     if (error instanceof McpError) {
       // The SDK throws an McpError of its own when structuredContent breaks the outputSchema.
       if (/structured content/i.test(error.message)) return { outcome: 'invalid-reply', detail: error.message };

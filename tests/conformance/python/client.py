@@ -54,9 +54,22 @@ def first_text(result):
 
 async def call(client, case):
     current["elicit"], current["asked"] = case.get("elicit"), []
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append({"progress": done, "total": total, "message": message})
+
+    callback = on_progress if case.get("progress") else None
+    cancel_after = case.get("cancelAfterSeconds")
     try:
         with anyio.fail_after(CALL_TIMEOUT_SECONDS):
-            result = await client.call_tool(case["tool"], case["arguments"])
+            if cancel_after is not None:
+                # Leaving the scope cancels the call; the SDK tells the server.
+                with anyio.move_on_after(cancel_after):
+                    await client.call_tool(case["tool"], case["arguments"], progress_callback=callback)
+                    return {"outcome": "result", "detail": "ended before the cancel", "progress": progress}
+                return {"outcome": "cancelled", "progress": progress}
+            result = await client.call_tool(case["tool"], case["arguments"], progress_callback=callback)
     except TimeoutError:
         return {"outcome": "timeout", "detail": f"no answer within {CALL_TIMEOUT_SECONDS} s"}
     except MCPError as error:
@@ -73,6 +86,7 @@ async def call(client, case):
         "isError": bool(result.is_error),
         "structuredContent": result.structured_content,
         "text": first_text(result),
+        "progress": progress,
     }
 
 

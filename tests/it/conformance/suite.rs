@@ -64,8 +64,15 @@ struct Case {
     case: String,
     arguments: Value,
     expect_success: bool,
+    /// `expect: "cancelled"`: neither a success nor an error case.
+    expect_cancelled: bool,
     includes: Option<Value>,
     error_includes: Option<String>,
+    /// The call carries a progress token; at least this many notifications must come.
+    progress_at_least: Option<u64>,
+    /// The client cancels the call this long after sending it; the expectation is
+    /// then that it ended as cancelled (`expect: "cancelled"`).
+    cancel_after_seconds: Option<f64>,
     /// The case ends the fixture (`kill_server`): it runs after every other case.
     ends_fixture: bool,
     /// How the person answers if the call asks them (`accept` or `decline`); a case
@@ -213,10 +220,15 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 .as_str()
                 .unwrap_or_else(|| panic!("cases.json {at}/case: a name"));
             assert!(names.insert(name.to_string()), "cases.json {at}: case {name:?} twice");
-            let expect_success = match case["expect"].as_str() {
-                Some("success") => true,
-                Some("error") => false,
-                _ => panic!("cases.json {at}/expect: \"success\" or \"error\""),
+            let cancel_after_seconds = case["cancelAfterSeconds"].as_f64();
+            let expect_success = match (case["expect"].as_str(), cancel_after_seconds) {
+                (Some("success"), None) => true,
+                (Some("error"), None) => false,
+                // A cancelled call counts as neither a success nor an error case.
+                (Some("cancelled"), Some(_)) => false,
+                _ => {
+                    panic!("cases.json {at}/expect: \"success\" or \"error\", or \"cancelled\" with cancelAfterSeconds")
+                }
             };
             let known = [
                 "case",
@@ -224,6 +236,8 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 "expect",
                 "includes",
                 "errorIncludes",
+                "progressAtLeast",
+                "cancelAfterSeconds",
                 "endsFixture",
                 "elicit",
             ];
@@ -235,6 +249,9 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 case: name.to_string(),
                 arguments: fixture.fill(&case["arguments"], &at),
                 expect_success,
+                expect_cancelled: cancel_after_seconds.is_some(),
+                progress_at_least: case["progressAtLeast"].as_u64(),
+                cancel_after_seconds,
                 includes: case.get("includes").map(|v| fixture.fill(v, &at)),
                 error_includes: case["errorIncludes"]
                     .as_str()
@@ -436,6 +453,18 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
         return Err(format!("no outcome reported: {ending}"));
     };
     let detail = event["detail"].as_str().unwrap_or_default();
+    if let Some(least) = case.progress_at_least {
+        let got = event["progress"].as_array().map_or(0, Vec::len) as u64;
+        if got < least {
+            return Err(format!("{got} progress notifications, expected at least {least}"));
+        }
+    }
+    if case.expect_cancelled {
+        return match event["outcome"].as_str() {
+            Some("cancelled") => Ok(()),
+            _ => Err(format!("expected the call to end as cancelled: {event}")),
+        };
+    }
     match event["outcome"].as_str() {
         Some("result") => {}
         Some("invalid-reply") => {
@@ -519,7 +548,7 @@ fn judge_tool(
         ));
         return verdicts;
     }
-    if !(cases.iter().any(|c| c.expect_success) && cases.iter().any(|c| !c.expect_success)) {
+    if !(cases.iter().any(|c| c.expect_success) && cases.iter().any(|c| !c.expect_success && !c.expect_cancelled)) {
         verdicts.failed.push(
             "advertised without a success case and an error case: add both to tests/conformance/cases.json".into(),
         );
@@ -604,7 +633,10 @@ fn run_served(
         let for_clients = json!({
             "tools": cases
                 .iter()
-                .map(|c| json!({"tool": c.tool, "case": c.case, "arguments": c.arguments, "elicit": c.elicit}))
+                .map(|c| {
+                    json!({"tool": c.tool, "case": c.case, "arguments": c.arguments, "elicit": c.elicit,
+                        "progress": c.progress_at_least.is_some(), "cancelAfterSeconds": c.cancel_after_seconds})
+                })
                 .chain(prompt_cases.iter().map(|c| c.for_client.clone()))
                 .collect::<Vec<_>>(),
             "resources": resource_cases.iter().map(|c| c.request.clone()).collect::<Vec<_>>(),

@@ -1,0 +1,164 @@
+//! `--wait`: what a `wait_for_text` costs while it waits, and how soon it answers.
+//!
+//! - **Detection latency**: a wait for `MARK-<n>` on a pane running `cat` is under way
+//!   (300 ms after the call, past its entry reading); the benchmark types the marker
+//!   over its own control client and times from that write to paneward's reply line.
+//! - **Cancellation**: a `wait_for_channel` is under way (its `tmux wait-for` process
+//!   runs); the benchmark sends `notifications/cancelled` and times until no process
+//!   runs `wait-for` on that channel any more.
+//! - **CPU while waiting**: one wait for text that never comes, `--wait-seconds` long
+//!   (30), on a quiet pane; the CPU time (user + system, `/proc/<pid>/stat`) paneward
+//!   and the tmux server spent meanwhile, as a share of one core.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::fixture::{Fixture, Shape};
+use crate::mcp::{Launch, Server};
+use crate::raw::RawControl;
+use crate::stats::{show, Samples};
+
+/// Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// User + system CPU time of process `pid` so far.
+fn cpu_time(pid: u32) -> Result<Duration, String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(|e| format!("/proc/{pid}/stat: {e}"))?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or_default();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |index: usize| -> Result<f64, String> {
+        fields
+            .get(index)
+            .and_then(|f| f.parse::<f64>().ok())
+            .ok_or_else(|| format!("/proc/{pid}/stat has no field {index}"))
+    };
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after ')'.
+    Ok(Duration::from_secs_f64((ticks(11)? + ticks(12)?) / TICKS_PER_SECOND))
+}
+
+/// Whether a live process runs `wait-for <channel>`.
+fn waits_on(channel: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        args.windows(2)
+            .any(|pair| pair[0] == b"wait-for" && pair[1] == channel.as_bytes())
+    })
+}
+
+fn wait_call(pane: &str, pattern: &str, timeout: f64) -> Value {
+    json!({"name": "wait_for_text", "arguments": {"pane_ids": [pane], "patterns": [pattern], "timeout_seconds": timeout}})
+}
+
+fn outcome(response: &Value) -> String {
+    response["result"]["structuredContent"]["outcome"]
+        .as_str()
+        .unwrap_or("an error")
+        .to_string()
+}
+
+/// Runs both measurements and returns the Markdown that BENCHMARKS.md records.
+///
+/// # Errors
+/// tmux or paneward failed, or a wait ended otherwise than expected.
+pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String, String> {
+    let shape = Shape {
+        panes: 1,
+        one_window: false,
+        sessions: 1,
+    };
+    let fixture = Fixture::start(shape, false)?;
+    let pane = fixture
+        .tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "bench:", "exec cat"])?
+        .trim()
+        .to_string();
+    let tmux_pid: u32 = fixture
+        .tmux(&["display-message", "-p", "#{pid}"])?
+        .trim()
+        .parse()
+        .map_err(|_| "no tmux pid")?;
+    let launch = Launch {
+        program: paneward.to_string_lossy().into_owned(),
+        args: vec![
+            "--socket-name".into(),
+            fixture.socket.clone(),
+            "--safety".into(),
+            "readonly".into(),
+        ],
+        env: vec![("PANEWARD_LOG".into(), "error".into())],
+    };
+    let mut server = Server::start(&launch)?.server;
+    // paneward's own connection is made before the benchmark's client attaches.
+    server.call("list_panes", &json!({}))?;
+    let mut typist = RawControl::attach(&fixture.socket, "bench")?;
+
+    let mut latency = Samples::default();
+    for n in 0..samples {
+        let marker = format!("MARK-{n}");
+        let id = server.begin("tools/call", &wait_call(&pane, &marker, 10.0))?;
+        std::thread::sleep(Duration::from_millis(300));
+        let typed = Instant::now();
+        typist.round_trip(&format!("send-keys -t {pane} -l '{marker}'"), 1)?;
+        let (arrived, response) = server.finish(id)?;
+        if outcome(&response) != "matched" {
+            return Err(format!("the wait for {marker} ended as {}", outcome(&response)));
+        }
+        latency.push(arrived - typed);
+        typist.round_trip(&format!("send-keys -t {pane} Enter"), 1)?;
+    }
+
+    let mut cancel = Samples::default();
+    for n in 0..samples {
+        let channel = format!("{}.cancel.{n}", fixture.socket);
+        let call = json!({"name": "wait_for_channel", "arguments": {"channel": channel, "timeout_seconds": 20}});
+        let id = server.begin("tools/call", &call)?;
+        let waiting = Instant::now();
+        while !waits_on(&channel) {
+            if waiting.elapsed() > Duration::from_secs(10) {
+                return Err("no tmux wait-for process appeared".into());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let sent = Instant::now();
+        server.cancel(id)?;
+        while waits_on(&channel) {
+            if sent.elapsed() > Duration::from_secs(10) {
+                return Err("the tmux wait-for process outlived the cancel by 10 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        cancel.push(sent.elapsed());
+    }
+
+    let id = server.begin("tools/call", &wait_call(&pane, "never printed", wait_seconds))?;
+    let started = Instant::now();
+    let (ours, theirs) = (cpu_time(server.pid())?, cpu_time(tmux_pid)?);
+    let (arrived, response) = server.finish(id)?;
+    let (ours, theirs) = (cpu_time(server.pid())? - ours, cpu_time(tmux_pid)? - theirs);
+    if outcome(&response) != "timeout" {
+        return Err(format!("the quiet wait ended as {}", outcome(&response)));
+    }
+    let span = (arrived - started).as_secs_f64();
+    let share = |cpu: Duration| format!("{:.2} %", 100.0 * cpu.as_secs_f64() / span);
+    Ok(format!(
+        "| wait_for_text | median | p99 |\n|---|---:|---:|\n\
+         | text typed → reply ({samples} waits) | {} | {} |\n\
+         | cancel sent → its `tmux wait-for` gone ({samples} waits) | {} | {} |\n\n\
+         | one {wait_seconds:.0} s wait on a quiet pane | CPU time | share of one core |\n|---|---:|---:|\n\
+         | paneward | {} | {} |\n| tmux server | {} | {} |\n",
+        show(latency.median()),
+        show(latency.p99()),
+        show(cancel.median()),
+        show(cancel.p99()),
+        show(ours),
+        share(ours),
+        show(theirs),
+        share(theirs),
+    ))
+}
