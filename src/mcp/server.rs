@@ -130,11 +130,7 @@ impl McpServer {
             .with_turn_release(Arc::new(move || flight.release(arrival)));
         let id = call.reply_id().unwrap_or_default();
         let tool = &request.name;
-        let changes_tmux = self
-            .app
-            .catalog
-            .get(tool)
-            .is_some_and(|entry| entry.spec.tier > Tier::Readonly);
+        let changes_tmux = self.changes_tmux(tool);
         if changes_tmux {
             self.flight.turn(arrival).await;
         } else {
@@ -181,6 +177,14 @@ impl McpServer {
     /// What `initialize` tells the client: the server, the tier and what it allows,
     /// the caller pane, and the rules a model most needs. At most
     /// [`INSTRUCTIONS_MAX_BYTES`](crate::limits::INSTRUCTIONS_MAX_BYTES) (a test holds it to that).
+    /// Whether tool `name` may change tmux (a tool above readonly).
+    fn changes_tmux(&self, name: &str) -> bool {
+        self.app
+            .catalog
+            .get(name)
+            .is_some_and(|entry| entry.spec.tier > Tier::Readonly)
+    }
+
     pub fn instructions(&self) -> String {
         let tier = self.app.config.safety;
         let allows = match tier {
@@ -364,6 +368,14 @@ impl ServerHandler for McpServer {
         };
         let result = match registered {
             Some((arrival, echo)) => self.run_in_turn(&request, &call.with_reply_id(echo), arrival).await,
+            // Without the stdio layer (serve --http) rmcp fires the request's token when
+            // the client cancels: a read stops there; a change runs to its end and hears it.
+            None if !self.changes_tmux(&request.name) => {
+                tokio::select! {
+                    result = self.run(&request, &call) => result,
+                    () = call.cancelled() => error_result(&ToolError::cancelled()),
+                }
+            }
             None => self.run(&request, &call).await,
         };
         Ok(result.into())

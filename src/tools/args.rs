@@ -56,33 +56,6 @@ pub fn count(field: &str, requested: Option<i64>, default: i64, ceiling: i64) ->
     usize::try_from(value).map_err(|_| ToolError::invalid_argument(field, "must be a positive integer"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn max_lines_has_a_default_a_floor_and_a_ceiling() {
-        assert_eq!(max_lines("/max_lines", None).unwrap(), 500);
-        assert_eq!(max_lines("/max_lines", Some(5_000)).unwrap(), 5_000);
-        let error = max_lines("/max_lines", Some(5_001)).unwrap_err().to_string();
-        assert!(
-            error.contains("/max_lines") && error.contains("between 1 and 5000"),
-            "{error}"
-        );
-        assert!(max_lines("/max_lines", Some(0)).is_err());
-        assert!(max_lines("/max_lines", Some(-3)).is_err());
-    }
-
-    #[test]
-    fn a_target_string_is_not_a_pane_id() {
-        let error = pane_id("/pane_id", "main:0.1").unwrap_err().to_string();
-        assert!(
-            error.starts_with("invalid arguments: /pane_id: must be a pane id"),
-            "{error}"
-        );
-    }
-}
-
 /// Checks a `start_directory` argument and returns it: an absolute path without
 /// control characters, naming a directory that exists, because tmux resolves a relative
 /// one against its own directory and silently starts a pane elsewhere when the directory
@@ -116,4 +89,31 @@ pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolErro
         ));
     }
     Ok(directory.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_lines_has_a_default_a_floor_and_a_ceiling() {
+        assert_eq!(max_lines("/max_lines", None).unwrap(), 500);
+        assert_eq!(max_lines("/max_lines", Some(5_000)).unwrap(), 5_000);
+        let error = max_lines("/max_lines", Some(5_001)).unwrap_err().to_string();
+        assert!(
+            error.contains("/max_lines") && error.contains("between 1 and 5000"),
+            "{error}"
+        );
+        assert!(max_lines("/max_lines", Some(0)).is_err());
+        assert!(max_lines("/max_lines", Some(-3)).is_err());
+    }
+
+    #[test]
+    fn a_target_string_is_not_a_pane_id() {
+        let error = pane_id("/pane_id", "main:0.1").unwrap_err().to_string();
+        assert!(
+            error.starts_with("invalid arguments: /pane_id: must be a pane id"),
+            "{error}"
+        );
+    }
 }

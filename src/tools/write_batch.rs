@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::app::App;
 use crate::call::error::ToolError;
-use crate::call::runtime::{CallContext, Tier};
+use crate::call::runtime::{encode_output, CallContext, Tier};
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
     CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput,
@@ -150,30 +150,15 @@ pub async fn call_destructive_tools_batch(
         return Err(ran_nothing(
             index,
             "tool",
-            format!("{ending} holds the pane paneward itself runs in, which is never ended"),
+            format!(
+                "{ending} holds the pane paneward itself runs in, which a batch never ends (the tool called on its own can ask the person)"
+            ),
         ));
     }
     let reply = run_batch(gate.app(), gate.context(), Tier::Destructive, calls, stop).await?;
-    let CallMutatingToolsBatchOutput {
-        failed,
-        on_error,
-        results,
-        skipped,
-        stopped_at,
-        succeeded,
-        truncated,
-        truncated_bytes,
-    } = fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded();
-    Ok(CallDestructiveToolsBatchOutput {
-        failed,
-        on_error,
-        results,
-        skipped,
-        stopped_at,
-        succeeded,
-        truncated,
-        truncated_bytes,
-    })
+    // Both batches advertise the same reply; the generated types differ only by name.
+    let encoded = encode_output(&fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())?;
+    serde_json::from_value(encoded).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
 }
 
 /// What a row would end, read from its arguments (already checked against the tool's

@@ -240,3 +240,40 @@ fn the_mutating_batch_is_not_served_at_readonly() {
     assert!(error.contains("mutating"), "{error}");
     assert_eq!(user_option(&tmux, &pane, "@x"), "");
 }
+
+#[test]
+fn one_batch_of_create_split_and_layout_rows_builds_a_workspace() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let session = tmux.pane_value(&pane, "#{session_id}");
+    let mut client = tmux.paneward();
+    let split = json!({"tool": "split_window", "arguments": {"pane_id": pane, "direction": "right"}});
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            split.clone(),
+            split.clone(),
+            split,
+            {"tool": "select_layout", "arguments": {"window_id": window, "layout": "tiled"}},
+            {"tool": "create_window", "arguments": {"session_id": session, "name": "logs"}},
+        ]}),
+    );
+    assert_eq!(reply["succeeded"], json!(5), "{reply}");
+    let panes = tmux.tmux(&["list-panes", "-t", &window, "-F", "#{pane_id}"]);
+    assert_eq!(panes.lines().count(), 4, "{panes}");
+    // The split rows' new panes are paneward's, marked in the list that made them.
+    for row in 0..3 {
+        let made = reply["results"][row]["result"]["paneId"].as_str().unwrap().to_string();
+        assert_eq!(
+            tmux.tmux(&["show-options", "-pqv", "-t", &made, "@paneward_owned_pane"]),
+            "1\n"
+        );
+    }
+    let logs = reply["results"][4]["result"]["windowId"].as_str().unwrap().to_string();
+    assert_eq!(tmux.pane_value(&logs, "#{window_name}"), "logs");
+    assert_eq!(
+        reply["results"][3]["result"]["layout"].as_str().map(|l| l.is_empty()),
+        Some(false)
+    );
+}

@@ -601,7 +601,7 @@ pub fn run_over_http(binary: &Path, label: &str, cases_path: &Path, expected_fai
 /// no calls: `connected`, `listed`, `done`, or one `failed` event.
 pub fn connect_over_http(client: &str, url: &str, token: Option<&str>) -> Vec<Value> {
     let cases_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("no-cases-{}.json", std::process::id()));
-    std::fs::write(&cases_file, "[]").unwrap();
+    std::fs::write(&cases_file, r#"{"tools": [], "resources": []}"#).unwrap();
     let env: Vec<(&str, &str)> = token.map(|t| ("PANEWARD_CONFORMANCE_TOKEN", t)).into_iter().collect();
     run_client(client, &cases_file, &["--url".into(), url.into()], &env).events
 }
