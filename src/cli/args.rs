@@ -110,7 +110,8 @@ Options:
       --max-tmux-clients N at most N tmux connections or processes at once
                            besides the control client (default 8)
                                                     [env PANEWARD_MAX_TMUX_CLIENTS]
-      --max-wait SECONDS   the longest run_command or get_job waits (default 300,
+      --max-wait SECONDS   the longest any tool waits (run_command, get_job,
+                           wait_for_text, wait_for_channel; default 300,
                            1 to 86400); longer timeouts are clamped to it
                                                     [env PANEWARD_MAX_WAIT]
       --profile NAME       default | python: python serves the tool files of

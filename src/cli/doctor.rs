@@ -106,7 +106,7 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
     report.line(
         "max wait",
         format!(
-            "{} s: the longest run_command or get_job waits (--max-wait)",
+            "{} s: the longest any tool waits (--max-wait)",
             config.max_wait.as_secs()
         ),
     );
