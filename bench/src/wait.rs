@@ -92,6 +92,7 @@ pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String,
             "readonly".into(),
         ],
         env: vec![("PANEWARD_LOG".into(), "error".into())],
+        http_token: None,
     };
     let mut server = Server::start(&launch)?.server;
     // paneward's own connection is made before the benchmark's client attaches.
