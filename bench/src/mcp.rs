@@ -257,6 +257,14 @@ impl Server {
     /// # Errors
     /// As [`Server::request`], or the tool reported an error.
     pub fn call(&mut self, tool: &str, arguments: &Value) -> Result<Duration, String> {
+        self.call_reply(tool, arguments).map(|(elapsed, _)| elapsed)
+    }
+
+    /// As [`Server::call`], and the response too.
+    ///
+    /// # Errors
+    /// As [`Server::call`].
+    pub fn call_reply(&mut self, tool: &str, arguments: &Value) -> Result<(Duration, Value), String> {
         let (elapsed, _, response) = self.request("tools/call", &json!({"name": tool, "arguments": arguments}))?;
         if let Some(error) = response.get("error") {
             return Err(format!("{tool}: protocol error {error}"));
@@ -265,7 +273,7 @@ impl Server {
             let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
             return Err(format!("{tool}: {}", text.chars().take(300).collect::<String>()));
         }
-        Ok(elapsed)
+        Ok((elapsed, response))
     }
 
     /// The server process's peak resident memory (VmHWM), in KiB.
