@@ -79,6 +79,11 @@ impl Case {
         self == Self::RunTrue
     }
 
+    /// Whether the case has a tmux-only equivalent to compare with.
+    pub fn has_floor(self) -> bool {
+        !matches!(self, Self::RunTrue | Self::CreateKill)
+    }
+
     /// Whether the case changes tmux: servers must be started offering such tools
     /// (paneward `--safety destructive`, the peers every toolset).
     pub fn changes(self) -> bool {
