@@ -66,7 +66,8 @@ fn waits_on(channel: &str) -> bool {
 /// `timeout_seconds` / `seconds` / `timeout`.
 fn wait_call(flavour: Flavour, pane: &str, pattern: &str, timeout: f64) -> Value {
     let arguments = match flavour {
-        Flavour::TmuxMcp => json!({"pane": pane, "patterns": [pattern], "seconds": timeout}),
+        // tmux-mcp takes whole seconds.
+        Flavour::TmuxMcp => json!({"pane": pane, "patterns": [pattern], "seconds": timeout.ceil() as u64}),
         Flavour::LibtmuxMcp => json!({"pane_id": pane, "patterns": [pattern], "timeout": timeout}),
         _ => json!({"pane_ids": [pane], "patterns": [pattern], "timeout_seconds": timeout}),
     };
@@ -99,7 +100,8 @@ fn latency(
         let (arrived, response) = server.finish(id)?;
         typist.round_trip(&format!("send-keys -t {pane} Enter"), 1)?;
         if outcome(&response) != "matched" {
-            return Err(format!("the wait for {marker} ended as {}", outcome(&response)));
+            let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
+            return Err(format!("the wait for {marker} ended as {}: {text}", outcome(&response)));
         }
         latency.push(arrived - typed);
     }
