@@ -148,12 +148,7 @@ pub fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
         Flavour::Paneward,
         Launch {
             program: path(&options.paneward),
-            args: vec![
-                "--socket-name".into(),
-                socket.into(),
-                "--safety".into(),
-                safety.into(),
-            ],
+            args: vec!["--socket-name".into(), socket.into(), "--safety".into(), safety.into()],
             env: vec![("PANEWARD_LOG".into(), "error".into())],
             http_token: None,
         },

@@ -166,7 +166,10 @@ pub fn run(options: &Options) -> Result<String, String> {
             Ok(latency) => format!("{} | {}", show(latency.median()), show(latency.p99())),
             Err(error) => format!("failed: {error} |"),
         };
-        latencies.push_str(&format!("| {}: text typed → reply ({samples} waits) | {row} |\n", flavour.name()));
+        latencies.push_str(&format!(
+            "| {}: text typed → reply ({samples} waits) | {row} |\n",
+            flavour.name()
+        ));
     }
 
     let Some((_, server)) = servers.iter_mut().find(|(flavour, _)| *flavour == Flavour::Paneward) else {
@@ -200,7 +203,13 @@ pub fn run(options: &Options) -> Result<String, String> {
         let row = match quiet_wait(server, *flavour, &pane, tmux_pid, wait_seconds) {
             Ok((ours, theirs, span)) => {
                 let share = |cpu: Duration| format!("{:.2} %", 100.0 * cpu.as_secs_f64() / span);
-                format!("{} | {} | {} | {}", show(ours), share(ours), show(theirs), share(theirs))
+                format!(
+                    "{} | {} | {} | {}",
+                    show(ours),
+                    share(ours),
+                    show(theirs),
+                    share(theirs)
+                )
             }
             Err(error) => format!("failed: {} | | |", error.chars().take(200).collect::<String>()),
         };
