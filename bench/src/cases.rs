@@ -33,10 +33,13 @@ pub enum Case {
     /// `run_command "true"` in a pane running a shell: typing, the shell's run of the
     /// wrapper and its status report, and the wait that notices it.
     RunTrue,
+    /// `create_window` in the fixture session, then `kill_window` of the window it
+    /// made (its id read from the reply): one sample is both calls.
+    CreateKill,
 }
 
 impl Case {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::ListSessions,
         Self::ListWindows,
         Self::ListPanes,
@@ -46,6 +49,7 @@ impl Case {
         Self::LongHistory,
         Self::LongBatch,
         Self::RunTrue,
+        Self::CreateKill,
     ];
 
     /// The case's name as `--cases` takes it: the tool's, or `long_*` for the calls on
@@ -61,6 +65,7 @@ impl Case {
             Self::LongHistory => "long_history",
             Self::LongBatch => "long_batch",
             Self::RunTrue => "run_command",
+            Self::CreateKill => "create_window+kill_window",
         }
     }
 
@@ -74,6 +79,17 @@ impl Case {
         self == Self::RunTrue
     }
 
+    /// Whether the case has a tmux-only equivalent to compare with.
+    pub fn has_floor(self) -> bool {
+        !matches!(self, Self::RunTrue | Self::CreateKill)
+    }
+
+    /// Whether the case changes tmux: servers must be started offering such tools
+    /// (paneward `--safety destructive`, the peers every toolset).
+    pub fn changes(self) -> bool {
+        matches!(self, Self::RunTrue | Self::CreateKill)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Self::ListSessions => "list_sessions",
@@ -85,6 +101,7 @@ impl Case {
             Self::LongHistory => "capture_pane (history, 5,000 of 191,079 lines)",
             Self::LongBatch => "call_read_tools_batch (16 such captures)",
             Self::RunTrue => "run_command \"true\" (round trip)",
+            Self::CreateKill => "create_window + kill_window of it",
         }
     }
 
@@ -122,7 +139,7 @@ impl Case {
                 (0..BATCH_OPERATIONS).flat_map(|_| newest(long, LONG_CAPTURE)).collect()
             }),
             // A command's round trip has no tmux-only equivalent to compare with.
-            Self::RunTrue => Vec::new(),
+            Self::RunTrue | Self::CreateKill => Vec::new(),
             Self::Batch => batch_panes(fixture)
                 .iter()
                 .filter_map(|text| pane(text))
@@ -227,9 +244,21 @@ impl Flavour {
             }
             Case::LongHistory => ("capture_pane", self.long_capture(fixture)),
             Case::RunTrue => (
-                "run_command",
+                if self == Self::TmuxMcp {
+                    "run_shell_command"
+                } else {
+                    "run_command"
+                },
                 json!({pane_key: fixture.shell.clone().unwrap_or_default(), "command": "true"}),
             ),
+            Case::CreateKill => {
+                let session = fixture.session_id.clone();
+                let arguments = match self {
+                    Self::TmuxMcp => json!({"session": session}),
+                    _ => json!({"session_id": session}),
+                };
+                ("create_window", arguments)
+            }
             Case::LongBatch => {
                 let operation = json!({"tool": "capture_pane", "arguments": self.long_capture(fixture)});
                 (
@@ -238,6 +267,21 @@ impl Flavour {
                 )
             }
         }
+    }
+
+    /// The call that kills the window a `create_window` call made, from its reply:
+    /// paneward names it `windowId`, tmux-mcp `id`, libtmux-mcp `window_id`.
+    pub fn kill_call(self, reply: &Value) -> Result<(&'static str, Value), String> {
+        let made = &reply["result"]["structuredContent"];
+        let (field, key) = match self {
+            Self::TmuxMcp => ("id", "window"),
+            Self::LibtmuxMcp => ("window_id", "window_id"),
+            _ => ("windowId", "window_id"),
+        };
+        let window = made[field]
+            .as_str()
+            .ok_or_else(|| format!("create_window's reply has no {field}: {made}"))?;
+        Ok(("kill_window", json!({key: window})))
     }
 
     /// The arguments of a [`LONG_CAPTURE`]-line history capture of the long pane.

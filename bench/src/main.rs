@@ -48,7 +48,7 @@ const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
-[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command]";
+[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command,create_window+kill_window]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -130,18 +130,25 @@ fn parse_options() -> Result<Options, String> {
     Ok(options)
 }
 
-fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
+pub fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
     let path = |p: &PathBuf| p.to_string_lossy().into_owned();
+    // Cases that change tmux need the tools that do: paneward at its widest safety
+    // level, the peers with every toolset (their kill_* tools are in `teardown`).
+    let changes = !options.wait && options.cases.iter().any(|case| case.changes());
+    let safety = if changes { "destructive" } else { "readonly" };
+    let toolsets = || {
+        (changes || options.wait).then(|| {
+            (
+                "LIBTMUX_TOOLSETS".to_string(),
+                "inspect,manage,execute,teardown".to_string(),
+            )
+        })
+    };
     let mut launches = vec![(
         Flavour::Paneward,
         Launch {
             program: path(&options.paneward),
-            args: vec![
-                "--socket-name".into(),
-                socket.into(),
-                "--safety".into(),
-                "readonly".into(),
-            ],
+            args: vec!["--socket-name".into(), socket.into(), "--safety".into(), safety.into()],
             env: vec![("PANEWARD_LOG".into(), "error".into())],
             http_token: None,
         },
@@ -160,7 +167,7 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                     "--socket-name".into(),
                     socket.into(),
                     "--safety".into(),
-                    "readonly".into(),
+                    safety.into(),
                 ],
                 // It says where it listens at info level, on standard error.
                 env: vec![
@@ -178,7 +185,7 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
             "--socket-name".into(),
             socket.into(),
             "--safety".into(),
-            "readonly".into(),
+            safety.into(),
         ];
         if let Some(config) = &options.ssh_config {
             args.extend(["--ssh-config".into(), config.clone()]);
@@ -199,7 +206,7 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
             Launch {
                 program: path(program),
                 args: vec!["--socket-name".into(), socket.into()],
-                env: Vec::new(),
+                env: toolsets().into_iter().collect(),
                 http_token: None,
             },
         ));
@@ -214,7 +221,10 @@ fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                     ("LIBTMUX_SOCKET".into(), socket.into()),
                     ("FASTMCP_SHOW_CLI_BANNER".into(), "false".into()),
                     ("FASTMCP_LOG_LEVEL".into(), "ERROR".into()),
-                ],
+                ]
+                .into_iter()
+                .chain(toolsets())
+                .collect(),
                 http_token: None,
             },
         ));
@@ -230,7 +240,7 @@ fn run(options: &Options) -> Result<String, String> {
         ));
     }
     if options.wait {
-        return wait::run(&options.paneward, options.wait_samples, options.wait_seconds);
+        return wait::run(options);
     }
     let mut runs = Vec::new();
     for &panes in &options.panes {

@@ -153,14 +153,9 @@ impl Server {
         }
         let started = Instant::now();
         self.write(&message)?;
-        let Wire::Stdio { stdout, .. } = &mut self.wire else {
-            return Err("unreachable: not stdio".into());
-        };
         loop {
             self.line.clear();
-            let read = stdout
-                .read_until(b'\n', &mut self.line)
-                .map_err(|e| format!("reading from the server: {e}"))?;
+            let read = self.read_line()?;
             let elapsed = started.elapsed();
             if read == 0 {
                 return Err(format!("the server closed its output during {method}"));
@@ -171,6 +166,16 @@ impl Server {
                 return Ok((elapsed, self.line.len(), value));
             }
             self.keep_update(&value);
+        }
+    }
+
+    /// Appends the server's next stdout line to `self.line`; returns its length.
+    fn read_line(&mut self) -> Result<usize, String> {
+        match &mut self.wire {
+            Wire::Stdio { stdout, .. } => stdout
+                .read_until(b'\n', &mut self.line)
+                .map_err(|e| format!("reading from the server: {e}")),
+            Wire::Http(_) => Err("reading unrequested messages needs a stdio server".into()),
         }
     }
 
@@ -185,10 +190,7 @@ impl Server {
     /// The next line the server writes, parsed, and when it arrived (updates kept).
     fn next_message(&mut self) -> Result<(Instant, Value), String> {
         self.line.clear();
-        let read = self
-            .stdout
-            .read_until(b'\n', &mut self.line)
-            .map_err(|e| format!("reading from the server: {e}"))?;
+        let read = self.read_line()?;
         let arrived = Instant::now();
         if read == 0 {
             return Err("the server closed its output".into());
@@ -255,6 +257,14 @@ impl Server {
     /// # Errors
     /// As [`Server::request`], or the tool reported an error.
     pub fn call(&mut self, tool: &str, arguments: &Value) -> Result<Duration, String> {
+        self.call_reply(tool, arguments).map(|(elapsed, _)| elapsed)
+    }
+
+    /// As [`Server::call`], and the response too.
+    ///
+    /// # Errors
+    /// As [`Server::call`].
+    pub fn call_reply(&mut self, tool: &str, arguments: &Value) -> Result<(Duration, Value), String> {
         let (elapsed, _, response) = self.request("tools/call", &json!({"name": tool, "arguments": arguments}))?;
         if let Some(error) = response.get("error") {
             return Err(format!("{tool}: protocol error {error}"));
@@ -263,7 +273,7 @@ impl Server {
             let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
             return Err(format!("{tool}: {}", text.chars().take(300).collect::<String>()));
         }
-        Ok(elapsed)
+        Ok((elapsed, response))
     }
 
     /// The server process's peak resident memory (VmHWM), in KiB.

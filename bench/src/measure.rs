@@ -103,9 +103,21 @@ impl Library {
     }
 }
 
+/// One sample of `case`: the call, and for [`Case::CreateKill`] the kill of the window
+/// it made, both timed.
+fn sample(contender: &mut Contender, case: Case, tool: &str, arguments: &Value) -> Result<Duration, String> {
+    if case != Case::CreateKill {
+        return contender.server.call(tool, arguments);
+    }
+    let (created, reply) = contender.server.call_reply(tool, arguments)?;
+    let (kill, kill_arguments) = contender.flavour.kill_call(&reply)?;
+    Ok(created + contender.server.call(kill, &kill_arguments)?)
+}
+
 /// Makes one call of `contender`'s, unless it has failed already; keeps the sample.
 fn call_once(
     contender: &mut Contender,
+    case: Case,
     call: &Option<(&'static str, Value)>,
     result: &mut Result<Samples, String>,
     measured: bool,
@@ -113,7 +125,7 @@ fn call_once(
     let (Some((tool, arguments)), Ok(samples)) = (call, &mut *result) else {
         return;
     };
-    match contender.server.call(tool, arguments) {
+    match sample(contender, case, tool, arguments) {
         Ok(elapsed) if measured => samples.push(elapsed),
         Ok(_) => {}
         Err(error) => {
@@ -185,7 +197,9 @@ pub fn measure(
             .iter()
             .map(|c| {
                 let (tool, arguments) = c.flavour.call(case, fixture);
-                c.tools.iter().any(|t| t == tool).then_some((tool, arguments))
+                let offered = |name: &str| c.tools.iter().any(|t| t == name);
+                let kill_too = case != Case::CreateKill || offered("kill_window");
+                (offered(tool) && kill_too).then_some((tool, arguments))
             })
             .collect();
         let mut results: Vec<Result<Samples, String>> = calls
@@ -215,14 +229,20 @@ pub fn measure(
             }
             for (index, contender) in contenders.iter_mut().enumerate() {
                 if contender.flavour == Flavour::Paneward {
-                    call_once(contender, &calls[index], &mut results[index], measured);
+                    call_once(contender, case, &calls[index], &mut results[index], measured);
                 }
             }
         }
         for (index, contender) in contenders.iter_mut().enumerate() {
             if contender.flavour != Flavour::Paneward {
                 for round in 0..WARM_UP_CALLS + options.calls {
-                    call_once(contender, &calls[index], &mut results[index], round >= WARM_UP_CALLS);
+                    call_once(
+                        contender,
+                        case,
+                        &calls[index],
+                        &mut results[index],
+                        round >= WARM_UP_CALLS,
+                    );
                 }
             }
         }

@@ -50,7 +50,9 @@ pub fn report(runs: &[Run], options: &Options) -> String {
             let ours = server(Flavour::Paneward)
                 .and_then(|r| r.as_ref().ok())
                 .and_then(|f| f.median(*case));
-            let floor_cell = if floor.is_empty() {
+            let floor_cell = if !case.has_floor() {
+                "none to compare".to_string()
+            } else if floor.is_empty() {
                 "not run (it would attach)".to_string()
             } else {
                 format!("{} / {}", show(floor.median()), show(floor.p99()))
@@ -165,6 +167,9 @@ fn targets(runs: &[Run]) -> String {
         let Some(ours) = find(Flavour::Paneward) else { continue };
         for (case, floor) in &run.floors {
             let Some(median) = ours.median(*case) else { continue };
+            if !case.has_floor() {
+                continue;
+            }
             if floor.is_empty() {
                 // Several detached sessions: no control mode; compare with paneward's
                 // control-mode figure for the same panes in this run.

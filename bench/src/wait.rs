@@ -9,16 +9,22 @@
 //! - **CPU while waiting**: one wait for text that never comes, `--wait-seconds` long
 //!   (30), on a quiet pane; the CPU time (user + system, `/proc/<pid>/stat`) paneward
 //!   and the tmux server spent meanwhile, as a share of one core.
+//! - With `--tmux-mcp` / `--libtmux-mcp`, the same detection latency and quiet wait for
+//!   each peer's `wait_for_text` (their cancellation is not measured).
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::cases::Flavour;
 use crate::fixture::{Fixture, Shape};
-use crate::mcp::{Launch, Server};
+use crate::mcp::Server;
 use crate::raw::RawControl;
 use crate::stats::{show, Samples};
+use crate::Options;
+
+/// From the call to the typing of the marker: past every server's entry reading.
+const SETTLE: Duration = Duration::from_millis(300);
 
 /// Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux).
 const TICKS_PER_SECOND: f64 = 100.0;
@@ -35,8 +41,11 @@ fn cpu_time(pid: u32) -> Result<Duration, String> {
             .and_then(|f| f.parse::<f64>().ok())
             .ok_or_else(|| format!("/proc/{pid}/stat has no field {index}"))
     };
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after ')'.
-    Ok(Duration::from_secs_f64((ticks(11)? + ticks(12)?) / TICKS_PER_SECOND))
+    // utime, stime, cutime, cstime are fields 14-17 of the whole line: 12-15 after
+    // ')'. Reaped children count: a peer may run a tmux process per probe.
+    Ok(Duration::from_secs_f64(
+        (ticks(11)? + ticks(12)? + ticks(13)? + ticks(14)?) / TICKS_PER_SECOND,
+    ))
 }
 
 /// Whether a live process runs `wait-for <channel>`.
@@ -52,10 +61,20 @@ fn waits_on(channel: &str) -> bool {
     })
 }
 
-fn wait_call(pane: &str, pattern: &str, timeout: f64) -> Value {
-    json!({"name": "wait_for_text", "arguments": {"pane_ids": [pane], "patterns": [pattern], "timeout_seconds": timeout}})
+/// The `wait_for_text` call of `flavour` for `pattern` in `pane`, as read from each
+/// server's tools/list: the pane is `pane_ids` / `pane` / `pane_id`, the time limit
+/// `timeout_seconds` / `seconds` / `timeout`.
+fn wait_call(flavour: Flavour, pane: &str, pattern: &str, timeout: f64) -> Value {
+    let arguments = match flavour {
+        // tmux-mcp takes whole seconds.
+        Flavour::TmuxMcp => json!({"pane": pane, "patterns": [pattern], "seconds": timeout.ceil() as u64}),
+        Flavour::LibtmuxMcp => json!({"pane_id": pane, "patterns": [pattern], "timeout": timeout}),
+        _ => json!({"pane_ids": [pane], "patterns": [pattern], "timeout_seconds": timeout}),
+    };
+    json!({"name": "wait_for_text", "arguments": arguments})
 }
 
+/// How a wait ended: `structuredContent.outcome` on all three servers.
 fn outcome(response: &Value) -> String {
     response["result"]["structuredContent"]["outcome"]
         .as_str()
@@ -63,11 +82,58 @@ fn outcome(response: &Value) -> String {
         .to_string()
 }
 
+/// Detection latency of `samples` waits for a marker typed into `pane`.
+fn latency(
+    server: &mut Server,
+    flavour: Flavour,
+    typist: &mut RawControl,
+    pane: &str,
+    samples: usize,
+) -> Result<Samples, String> {
+    let mut latency = Samples::default();
+    for n in 0..samples {
+        let marker = format!("MARK-{}-{n}", flavour as u8);
+        let id = server.begin("tools/call", &wait_call(flavour, pane, &marker, 10.0))?;
+        std::thread::sleep(SETTLE);
+        let typed = Instant::now();
+        typist.round_trip(&format!("send-keys -t {pane} -l '{marker}'"), 1)?;
+        let (arrived, response) = server.finish(id)?;
+        typist.round_trip(&format!("send-keys -t {pane} Enter"), 1)?;
+        if outcome(&response) != "matched" {
+            let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
+            return Err(format!("the wait for {marker} ended as {}: {text}", outcome(&response)));
+        }
+        latency.push(arrived - typed);
+    }
+    Ok(latency)
+}
+
+/// CPU time of `server` (and its reaped children) and of the tmux server during one
+/// wait of `seconds` for text that never comes; and the wait's length.
+fn quiet_wait(
+    server: &mut Server,
+    flavour: Flavour,
+    pane: &str,
+    tmux_pid: u32,
+    seconds: f64,
+) -> Result<(Duration, Duration, f64), String> {
+    let id = server.begin("tools/call", &wait_call(flavour, pane, "never printed", seconds))?;
+    let started = Instant::now();
+    let (ours, theirs) = (cpu_time(server.pid())?, cpu_time(tmux_pid)?);
+    let (arrived, response) = server.finish(id)?;
+    let (ours, theirs) = (cpu_time(server.pid())? - ours, cpu_time(tmux_pid)? - theirs);
+    if matches!(outcome(&response).as_str(), "matched" | "an error") {
+        return Err(format!("the quiet wait ended as {}: {response}", outcome(&response)));
+    }
+    Ok((ours, theirs, (arrived - started).as_secs_f64()))
+}
+
 /// Runs both measurements and returns the Markdown that BENCHMARKS.md records.
 ///
 /// # Errors
 /// tmux or paneward failed, or a wait ended otherwise than expected.
-pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String, String> {
+pub fn run(options: &Options) -> Result<String, String> {
+    let (samples, wait_seconds) = (options.wait_samples, options.wait_seconds);
     let shape = Shape {
         panes: 1,
         one_window: false,
@@ -83,36 +149,32 @@ pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String,
         .trim()
         .parse()
         .map_err(|_| "no tmux pid")?;
-    let launch = Launch {
-        program: paneward.to_string_lossy().into_owned(),
-        args: vec![
-            "--socket-name".into(),
-            fixture.socket.clone(),
-            "--safety".into(),
-            "readonly".into(),
-        ],
-        env: vec![("PANEWARD_LOG".into(), "error".into())],
-    };
-    let mut server = Server::start(&launch)?.server;
-    // paneward's own connection is made before the benchmark's client attaches.
-    server.call("list_panes", &json!({}))?;
+    let mut servers = Vec::new();
+    for (flavour, launch) in crate::launches(options, &fixture.socket) {
+        if matches!(flavour, Flavour::Paneward | Flavour::TmuxMcp | Flavour::LibtmuxMcp) {
+            let mut server = Server::start(&launch)?.server;
+            // paneward's own connection is made before the benchmark's client attaches.
+            server.call("list_panes", &json!({}))?;
+            servers.push((flavour, server));
+        }
+    }
     let mut typist = RawControl::attach(&fixture.socket, "bench")?;
 
-    let mut latency = Samples::default();
-    for n in 0..samples {
-        let marker = format!("MARK-{n}");
-        let id = server.begin("tools/call", &wait_call(&pane, &marker, 10.0))?;
-        std::thread::sleep(Duration::from_millis(300));
-        let typed = Instant::now();
-        typist.round_trip(&format!("send-keys -t {pane} -l '{marker}'"), 1)?;
-        let (arrived, response) = server.finish(id)?;
-        if outcome(&response) != "matched" {
-            return Err(format!("the wait for {marker} ended as {}", outcome(&response)));
-        }
-        latency.push(arrived - typed);
-        typist.round_trip(&format!("send-keys -t {pane} Enter"), 1)?;
+    let mut latencies = String::new();
+    for (flavour, server) in &mut servers {
+        let row = match latency(server, *flavour, &mut typist, &pane, samples) {
+            Ok(latency) => format!("{} | {}", show(latency.median()), show(latency.p99())),
+            Err(error) => format!("failed: {error} |"),
+        };
+        latencies.push_str(&format!(
+            "| {}: text typed → reply ({samples} waits) | {row} |\n",
+            flavour.name()
+        ));
     }
 
+    let Some((_, server)) = servers.iter_mut().find(|(flavour, _)| *flavour == Flavour::Paneward) else {
+        return Err("no paneward".into());
+    };
     let mut cancel = Samples::default();
     for n in 0..samples {
         let channel = format!("{}.cancel.{n}", fixture.socket);
@@ -136,29 +198,29 @@ pub fn run(paneward: &Path, samples: usize, wait_seconds: f64) -> Result<String,
         cancel.push(sent.elapsed());
     }
 
-    let id = server.begin("tools/call", &wait_call(&pane, "never printed", wait_seconds))?;
-    let started = Instant::now();
-    let (ours, theirs) = (cpu_time(server.pid())?, cpu_time(tmux_pid)?);
-    let (arrived, response) = server.finish(id)?;
-    let (ours, theirs) = (cpu_time(server.pid())? - ours, cpu_time(tmux_pid)? - theirs);
-    if outcome(&response) != "timeout" {
-        return Err(format!("the quiet wait ended as {}", outcome(&response)));
+    let mut quiet = String::new();
+    for (flavour, server) in &mut servers {
+        let row = match quiet_wait(server, *flavour, &pane, tmux_pid, wait_seconds) {
+            Ok((ours, theirs, span)) => {
+                let share = |cpu: Duration| format!("{:.2} %", 100.0 * cpu.as_secs_f64() / span);
+                format!(
+                    "{} | {} | {} | {}",
+                    show(ours),
+                    share(ours),
+                    show(theirs),
+                    share(theirs)
+                )
+            }
+            Err(error) => format!("failed: {} | | |", error.chars().take(200).collect::<String>()),
+        };
+        quiet.push_str(&format!("| {} | {row} |\n", flavour.name()));
     }
-    let span = (arrived - started).as_secs_f64();
-    let share = |cpu: Duration| format!("{:.2} %", 100.0 * cpu.as_secs_f64() / span);
     Ok(format!(
-        "| wait_for_text | median | p99 |\n|---|---:|---:|\n\
-         | text typed → reply ({samples} waits) | {} | {} |\n\
-         | cancel sent → its `tmux wait-for` gone ({samples} waits) | {} | {} |\n\n\
-         | one {wait_seconds:.0} s wait on a quiet pane | CPU time | share of one core |\n|---|---:|---:|\n\
-         | paneward | {} | {} |\n| tmux server | {} | {} |\n",
-        show(latency.median()),
-        show(latency.p99()),
+        "| wait_for_text | median | p99 |\n|---|---:|---:|\n{latencies}\
+         | paneward: cancel sent → its `tmux wait-for` gone ({samples} waits) | {} | {} |\n\n\
+         | one {wait_seconds:.0} s wait on a quiet pane | server CPU | server share of one core | tmux server CPU | tmux share |\n\
+         |---|---:|---:|---:|---:|\n{quiet}",
         show(cancel.median()),
         show(cancel.p99()),
-        show(ours),
-        share(ours),
-        show(theirs),
-        share(theirs),
     ))
 }

@@ -64,6 +64,7 @@ pub fn run(paneward: &Path, panes: usize, seconds: u64, samples: usize) -> Resul
         program: paneward.to_string_lossy().into_owned(),
         args: vec!["--socket-name".into(), fixture.socket.clone()],
         env: vec![("PANEWARD_LOG".into(), "error".into())],
+        http_token: None,
     };
     let mut server = Server::start(&launch)?.server;
     server.request("resources/read", &json!({"uri": "tmux://sessions"}))?;
