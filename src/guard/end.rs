@@ -16,6 +16,7 @@ use std::fmt;
 use crate::call::error::ToolError;
 use crate::guard::consent;
 use crate::guard::gate::EndGate;
+use crate::tmux::command::argv_without_shell;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 
@@ -38,7 +39,7 @@ pub struct Respawn {
     pub pane: PaneId,
     /// The program and its arguments, run without a shell; empty replays the pane's
     /// original command. A single word would be run by tmux through `sh -c`, so
-    /// [`Respawn::program`] turns it into `exec` of that word, quoted.
+    /// [`Respawn::program`] runs it through `env` (`tmux::command::argv_without_shell`).
     argv: Vec<String>,
     /// A start directory, as data: `#` is doubled so tmux's format expansion gives it
     /// back unchanged.
@@ -61,11 +62,7 @@ impl Respawn {
     /// Runs `argv` (program and arguments) without a shell.
     #[must_use]
     pub fn program(mut self, argv: Vec<String>) -> Self {
-        self.argv = match argv.as_slice() {
-            // tmux runs a lone word with `sh -c`: make it a quoted word, run by `exec`.
-            [word] => vec![format!("exec {}", shell_quote(word))],
-            _ => argv,
-        };
+        self.argv = argv_without_shell(argv);
         self
     }
 
@@ -111,11 +108,6 @@ impl Respawn {
         }
         command
     }
-}
-
-/// `text` as one POSIX shell word that means exactly `text`.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 impl Ending {
@@ -312,13 +304,11 @@ mod tests {
     }
 
     #[test]
-    fn a_one_word_program_is_an_exec_of_a_quoted_word_not_shell_text() {
+    fn a_one_word_program_runs_without_a_shell() {
         let pane: PaneId = "%4".parse().unwrap();
         let respawn = Respawn::new(pane).program(vec!["it's; rm -rf ~".into()]);
-        assert_eq!(
-            argv(&respawn.command(false)).last().unwrap(),
-            "exec 'it'\\''s; rm -rf ~'"
-        );
+        let words = argv(&respawn.command(false));
+        assert_eq!(words[words.len() - 4..], ["--", "/usr/bin/env", "--", "it's; rm -rf ~"]);
         assert_eq!(argv(&Respawn::new(pane).command(false)), ["respawn-pane", "-t", "%4"]);
     }
 }

@@ -17,8 +17,8 @@ use crate::resources::uri::{self, Target};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId};
 use crate::tools::capture::{read_newest, TEXT_FIELDS};
-use crate::tools::hierarchy::{get_pane_info, get_session_info, get_window_info, list_sessions};
-use crate::tools::objects::{capped, pane_from, window_from, PANE_FIELDS, WINDOW_FIELDS};
+use crate::tools::hierarchy::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
+use crate::tools::objects::{capped, window_from, WINDOW_FIELDS};
 
 /// The `_meta` key of a text resource's truncation counts.
 pub const TEXT_META_KEY: &str = "paneward/text";
@@ -168,21 +168,11 @@ async fn session_windows(gate: &ReadGate<'_>, id: SessionId) -> Result<ListWindo
 /// The panes of window `id`, in `list_panes`' shape.
 async fn window_panes(gate: &ReadGate<'_>, id: WindowId) -> Result<ListPanesOutput, ToolError> {
     let id = id.to_string();
-    let command = ReadCommand::new(ReadVerb::ListPanes)
-        .arg("-t")
-        .arg(id.as_str())
-        .arg("-F")
-        .arg(record_format(&PANE_FIELDS));
-    let output = gate.run(command).await?;
-    let text = String::from_utf8_lossy(&output);
-    let records = parse_records("list-panes", &PANE_FIELDS, &text)?;
-    if records.is_empty() || records.iter().any(|r| !r.text("window_id").is_ok_and(|w| w == id)) {
+    let panes = panes_listed(gate, &["-t", id.as_str()]).await?;
+    // tmux falls back to another window for a missing target: check what came back.
+    if panes.is_empty() || panes.iter().any(|pane| *pane.window_id != id) {
         return Err(gone(format!("can't find window: {id}")));
     }
-    let panes = records
-        .iter()
-        .map(|record| pane_from(record, gate.app().caller.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
     let (panes, total, truncated) = capped(panes);
     Ok(ListPanesOutput {
         panes,

@@ -173,6 +173,16 @@ pub fn summarize(commands: &[Command]) -> String {
     commands.iter().map(Command::summary).collect::<Vec<_>>().join(" ; ")
 }
 
+/// The words to give tmux for a program run without a shell. tmux hands a lone word to
+/// `sh -c` and two or more words to `execvp`, so a lone word is prefixed with
+/// `/usr/bin/env --`, which executes it directly (and makes the count two).
+pub fn argv_without_shell(mut argv: Vec<String>) -> Vec<String> {
+    if argv.len() == 1 {
+        argv.splice(0..0, ["/usr/bin/env".to_string(), "--".to_string()]);
+    }
+    argv
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,6 +91,13 @@ pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolErro
     Ok(directory.to_string())
 }
 
+/// Whether `name` is an environment variable name: `^[A-Za-z_][A-Za-z0-9_]*$`.
+pub fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@
 //!   a free index, a new pane by its position beside the pane split, checked inside
 //!   tmux to be unchanged since paneward read it.
 
+use crate::app::App;
 use crate::call::error::ToolError;
 use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
@@ -24,16 +25,13 @@ use crate::generated::types::{
 use crate::guard::owner::{Owned, OWNED_VALUE};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
+use crate::tmux::command::argv_without_shell;
 use crate::tmux::format::{literal, parse_one, parse_records, record_format};
 use crate::tmux::script::random_hex128;
 use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
-use crate::tools::args::{self, start_directory_of};
+use crate::tools::args::{self, is_variable_name, start_directory_of};
 use crate::tools::objects::echo;
 use crate::tools::rename::{check_name, stored_session_name};
-
-/// Prefixed to a one-word command: `env` executes its argument without a shell, and
-/// makes the word count two, which tmux runs with `execvp` rather than `sh -c`.
-const WITHOUT_SHELL: [&str; 2] = ["/usr/bin/env", "--"];
 
 /// What `create_session` reads of the new session (its window and pane are the first).
 const NEW_SESSION: [&str; 5] = ["session_id", "window_id", "pane_id", "window_width", "window_height"];
@@ -65,14 +63,16 @@ impl Spawn {
     /// Checks the caller's start options; nothing reaches tmux before they pass.
     ///
     /// # Errors
-    /// `command` with `shell`, an
+    /// A start directory `start_directory_of` refuses, `command` with `shell`, an
     /// empty program, a NUL, a malformed variable name, or too much text in all.
     fn new(
-        directory: Option<String>,
+        app: &App,
+        directory: Option<&str>,
         command: Vec<String>,
         shell: Option<String>,
         environment: Vec<(String, String)>,
     ) -> Result<Self, ToolError> {
+        let directory = directory.map(|d| start_directory_of(app, d)).transpose()?;
         let asked_shell = shell.is_some();
         let words = match (command.is_empty(), shell) {
             (false, Some(_)) => {
@@ -148,25 +148,17 @@ impl Spawn {
             return command;
         }
         command = command.arg("--");
-        if self.words.len() == 1 && !self.shell {
-            for word in WITHOUT_SHELL {
-                command = command.arg(word);
-            }
-        }
-        for word in &self.words {
+        let words = if self.shell {
+            self.words.clone()
+        } else {
+            argv_without_shell(self.words.clone())
+        };
+        for word in &words {
             // A command line may hold a secret as well as a variable may.
             command = command.sensitive_arg(word.as_str());
         }
         command
     }
-}
-
-fn is_variable_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The command that marks the object `target` names as paneward's.
@@ -226,9 +218,8 @@ pub async fn create_session(
         check_name("/window_name", window_name)?;
     }
     let spawn = Spawn::new(
-        start_directory
-            .map(|d| start_directory_of(gate.app(), d.as_str()))
-            .transpose()?,
+        gate.app(),
+        start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),
@@ -390,9 +381,8 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         check_name("/name", name)?;
     }
     let spawn = Spawn::new(
-        start_directory
-            .map(|d| start_directory_of(gate.app(), d.as_str()))
-            .transpose()?,
+        gate.app(),
+        start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),
@@ -479,9 +469,8 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         (None, None) => None,
     };
     let spawn = Spawn::new(
-        start_directory
-            .map(|d| start_directory_of(gate.app(), d.as_str()))
-            .transpose()?,
+        gate.app(),
+        start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),
         environment.into_iter().collect(),

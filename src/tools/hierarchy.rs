@@ -99,20 +99,30 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
     })
 }
 
+/// The panes `list-panes` lists with `scope` (`-a` for all, `-t @2` for a window's),
+/// in the pane shape, in one round trip.
+///
+/// # Errors
+/// tmux failed, or its answer could not be read.
+pub async fn panes_listed(
+    gate: &ReadGate<'_>,
+    scope: &[&str],
+) -> Result<Vec<crate::generated::types::Pane>, ToolError> {
+    let mut list = ReadCommand::new(ReadVerb::ListPanes);
+    for word in scope {
+        list = list.arg(*word);
+    }
+    let output = gate.run(list.arg("-F").arg(record_format(&PANE_FIELDS))).await?;
+    parse_records("list-panes", &PANE_FIELDS, &text(&output))?
+        .iter()
+        .map(|record| pane_from(record, gate.app().caller.as_ref()))
+        .collect()
+}
+
 pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
     // No arguments; destructured so an argument added upstream is a compile error here.
     let ListPanesInput {} = input;
-    let list = ReadCommand::new(ReadVerb::ListPanes)
-        .arg("-a")
-        .arg("-F")
-        .arg(record_format(&PANE_FIELDS));
-    let output = gate.run(list).await?;
-    let text = text(&output);
-    let panes = parse_records("list-panes", &PANE_FIELDS, &text)?
-        .iter()
-        .map(|record| pane_from(record, gate.app().caller.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (panes, total, truncated) = capped(panes);
+    let (panes, total, truncated) = capped(panes_listed(gate, &["-a"]).await?);
     Ok(ListPanesOutput {
         panes,
         total,

@@ -11,6 +11,7 @@
 //! with the object: panes, windows, sessions, and whether the server exited.
 
 use crate::app::App;
+use crate::tools::args::{is_variable_name, start_directory_of};
 use std::collections::BTreeSet;
 
 use crate::call::error::{ToolError, ToolErrorKind};
@@ -255,13 +256,6 @@ async fn pane_state(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneState, Tool
     })
 }
 
-/// Whether `name` is an environment variable name: `^[A-Za-z_][A-Za-z0-9_]*$`.
-fn is_variable_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// The respawn the arguments ask for.
 fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
     let RespawnPaneInput {
@@ -287,7 +281,7 @@ fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respaw
         (true, None) => {}
     }
     if let Some(directory) = start_directory {
-        let directory = crate::tools::args::start_directory_of(app, directory.as_str())?;
+        let directory = start_directory_of(app, directory.as_str())?;
         respawn = respawn.start_directory(&directory);
     }
     let mut variables: Vec<_> = environment.into_iter().collect();
