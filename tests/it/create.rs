@@ -136,11 +136,10 @@ fn format_text_in_names_titles_and_directories_never_runs_or_expands() {
 
     // The server does run jobs: a control job started last finishes, and none of ours
     // ever ran.
-    tmux.tmux(&["display-message", "-p", &job("control")]);
+    // tmux kills a format job when the client that asked for it exits, so the control
+    // job's client stays until the job has had time to run (`run-shell` blocks it).
+    tmux.tmux(&["display-message", "-p", &job("control"), ";", "run-shell", "sleep 0.5"]);
     wait_for("the control job", || {
-        // tmux 3.3a starts a job of a command client's format on its next loop turn:
-        // give it turns.
-        tmux.tmux(&["display-message", "-p", "turn"]);
         files_in(&scratch).contains(&"control".to_string()).then_some(())
     });
     let files = files_in(&scratch);
