@@ -290,7 +290,14 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         let name = &t.tool.name;
         // A tool file without `handler` is handled by a module named like the tool; a
         // missing module or function is then a compile error that names the tool.
-        let module = format_ident!("{}", t.tool.handler.as_deref().unwrap_or(name));
+        // A handler is a module path under `src/tools` (`observe::tree`), its group first.
+        let module = t
+            .tool
+            .handler
+            .as_deref()
+            .unwrap_or(name)
+            .split("::")
+            .map(|segment| format_ident!("{}", segment));
         let function = format_ident!("{}", name);
         let input = format_ident!("{}", t.input);
         let output = format_ident!("{}", t.output);
@@ -301,7 +308,7 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
             #name => {
                 let input: types::#input = crate::call::runtime::decode_arguments(arguments)?;
                 let gate = #gate::new(app, context);
-                let output: types::#output = crate::tools::#module::#function(&gate, input).await?;
+                let output: types::#output = crate::tools::#(#module::)*#function(&gate, input).await?;
                 crate::call::runtime::encode_output(&output)
             }
         }

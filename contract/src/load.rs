@@ -172,12 +172,12 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         .map_err(|unknown| ContractError::new(path, "/tier", unknown.to_string()))?;
     let handler = match doc.remove("handler") {
         None => None,
-        Some(Value::String(module)) if is_tool_name(&module) => Some(module),
+        Some(Value::String(module)) if is_module_path(&module) => Some(module),
         Some(_) => {
             return Err(ContractError::new(
                 path,
                 "/handler",
-                "must be the name of a module of src/tools (snake_case, like `hierarchy`)",
+                "must be the path of a module of src/tools (snake_case names joined by `::`, like `observe::tree`)",
             ))
         }
     };
@@ -219,6 +219,12 @@ pub fn is_tool_name(name: &str) -> bool {
     let mut chars = name.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase());
     first_ok && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Whether `path` names a module under `src/tools`: snake_case names joined by `::`
+/// (`run`, `observe::tree`), the group first.
+pub fn is_module_path(path: &str) -> bool {
+    path.split("::").all(is_tool_name)
 }
 
 fn check_tool_name(path: &Path, name: &str) -> Result<(), ContractError> {
