@@ -10,7 +10,7 @@ use crate::limits::SSH_ONE_SHOTS_MAX;
 use crate::prompts::Prompts;
 use crate::tmux::ssh::Link;
 use crate::tmux::{Launcher, Tmux};
-use crate::tools::buffers::StagedBuffers;
+use crate::tools::input::buffers::StagedBuffers;
 use std::sync::Arc;
 
 pub struct App {

@@ -4,10 +4,10 @@
 use paneward::tmux::format::record_format;
 use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
-use paneward::tools::capture::TEXT_FIELDS;
-use paneward::tools::hierarchy::PANE_DETAIL;
-use paneward::tools::objects::{fields, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
-use paneward::tools::pane::{capture, capture_newest, describe_pane, SNAPSHOT_FIELDS};
+use paneward::tools::observe::capture::TEXT_FIELDS;
+use paneward::tools::observe::objects::{fields, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
+use paneward::tools::observe::pane_state::{capture, capture_newest, describe_pane, SNAPSHOT_FIELDS};
+use paneward::tools::observe::tree::PANE_DETAIL;
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use paneward::tmux::{ServerAddress, Tmux};
-use paneward::tools::pane::{capture, describe_pane, SNAPSHOT_FIELDS};
+use paneward::tools::observe::pane_state::{capture, describe_pane, SNAPSHOT_FIELDS};
 use serde_json::{json, Value};
 
 use crate::cases::{Case, Flavour};

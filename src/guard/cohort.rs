@@ -22,7 +22,7 @@ use crate::guard::consent::{self, Consent};
 use crate::guard::{input, verdict};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
-use crate::tools::keys::KeyInput;
+use crate::tools::input::keys::KeyInput;
 
 /// What the check reads about every pane of the target's window.
 const COHORT_FIELDS: [&str; 10] = [

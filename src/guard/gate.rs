@@ -61,7 +61,7 @@ use crate::call::runtime::CallContext;
 use crate::guard::channel::ChannelName;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
-use crate::tools::keys::KeyInput;
+use crate::tools::input::keys::KeyInput;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 //! every input goes through [`super::cohort::deliver`].
 
 use crate::tmux::{Command, PaneId};
-use crate::tools::keys::KeyInput;
+use crate::tools::input::keys::KeyInput;
 
 /// The `send-keys` commands that type `keys` into `pane`, then Enter if asked. The
 /// caller's text travels as sensitive arguments, after `--` so that a leading `-` is

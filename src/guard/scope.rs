@@ -152,9 +152,9 @@ const MARK_FIELDS: [&str; 6] = [
     "pane_id",
     "window_id",
     "session_id",
-    crate::tools::objects::OWNED_PANE,
-    crate::tools::objects::OWNED_WINDOW,
-    crate::tools::objects::OWNED_SESSION,
+    crate::tools::observe::objects::OWNED_PANE,
+    crate::tools::observe::objects::OWNED_WINDOW,
+    crate::tools::observe::objects::OWNED_SESSION,
 ];
 
 /// Refuses a call of `tool` (input `schema`, validated `arguments`) that would touch

@@ -18,7 +18,7 @@ use crate::resources::uri::id_digits;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::ids::IdKind;
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::echo;
+use crate::tools::observe::objects::echo;
 
 /// What the ids are narrowed to: the numbers of a chosen session and window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

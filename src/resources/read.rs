@@ -16,9 +16,9 @@ use crate::guard::ReadGate;
 use crate::resources::uri::{self, Target};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId};
-use crate::tools::capture::{read_newest, TEXT_FIELDS};
-use crate::tools::hierarchy::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
-use crate::tools::objects::{capped, window_from, WINDOW_FIELDS};
+use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};
+use crate::tools::observe::objects::{capped, window_from, WINDOW_FIELDS};
+use crate::tools::observe::tree::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
 
 /// The `_meta` key of a text resource's truncation counts.
 pub const TEXT_META_KEY: &str = "paneward/text";
@@ -216,7 +216,7 @@ pub fn as_protocol_error(uri: &str, error: &ToolError) -> ErrorData {
         ToolErrorKind::NotFound => ErrorData::resource_not_found(
             format!(
                 "resource not found: {} ({}); tmux://sessions lists what exists",
-                crate::tools::objects::echo(uri),
+                crate::tools::observe::objects::echo(uri),
                 error.message()
             ),
             data,

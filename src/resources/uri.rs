@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::tmux::ids::IdKind;
 use crate::tmux::{PaneId, SessionId, WindowId};
-use crate::tools::objects::echo;
+use crate::tools::observe::objects::echo;
 
 /// What a resource URI names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -24,7 +24,7 @@ use crate::call::runtime::CallContext;
 use crate::guard::ReadGate;
 use crate::resources::probe::{self, Fingerprint, GONE};
 use crate::resources::uri::{self, Target};
-use crate::tools::objects::echo;
+use crate::tools::observe::objects::echo;
 
 /// One connection's subscriptions (kept in its `McpServer`, never shared between
 /// connections).

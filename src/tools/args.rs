@@ -84,7 +84,7 @@ pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolErro
             FIELD,
             format!(
                 "no directory {} exists (tmux would silently start the pane elsewhere); nothing was changed",
-                crate::tools::objects::echo(directory)
+                crate::tools::observe::objects::echo(directory)
             ),
         ));
     }

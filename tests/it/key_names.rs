@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use crate::support::TmuxServer;
-use paneward::tools::keys::{is_key_name, NAMED_KEYS};
+use paneward::tools::input::keys::{is_key_name, NAMED_KEYS};
 
 /// tmux's verdict: `list-keys` parses its key argument and says `invalid key` when it
 /// cannot (and `unknown key` for a valid key that is not bound).

@@ -18,6 +18,7 @@
 //! `run_command` in its pane removes it; the next one cannot start before it finished
 //! (unless `force`), and the pane's death removes it too.
 
+pub mod pipe;
 mod record;
 mod rows;
 mod script;
@@ -36,8 +37,8 @@ use crate::limits::{
 use crate::tmux::format::{parse_one, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::keys::KeyInput;
-use crate::tools::text::keep_newest;
+use crate::tools::input::keys::KeyInput;
+use crate::tools::observe::text::keep_newest;
 use record::{is_posix_shell, now_ms, recorded_jobs, shown_program, JobId, Recorded};
 
 /// Where a job stands.

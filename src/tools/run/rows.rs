@@ -3,7 +3,7 @@
 use crate::call::error::ToolError;
 use crate::guard::ReadGate;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
-use crate::tools::text::{split_rows, trim_blank_tail};
+use crate::tools::observe::text::{split_rows, trim_blank_tail};
 
 /// A job's output rows as found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crate::guard::ChangeGate;
 use crate::tmux::format::Record;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
-use crate::tools::readback::{display, parse, record_of, typed};
+use crate::tools::workspace::readback::{display, parse, record_of, typed};
 
 /// Every session id now, one a line.
 fn session_ids() -> ReadCommand {

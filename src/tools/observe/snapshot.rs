@@ -8,8 +8,8 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 
 use crate::tools::args;
-use crate::tools::capture::read_newest;
-use crate::tools::pane::{parse_pane, SNAPSHOT_FIELDS};
+use crate::tools::observe::capture::read_newest;
+use crate::tools::observe::pane_state::{parse_pane, SNAPSHOT_FIELDS};
 
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;

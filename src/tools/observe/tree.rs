@@ -16,11 +16,11 @@ use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::objects::{
+use crate::tools::observe::objects::{
     capped, echo, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS,
     PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
-use crate::tools::pane::{describe_pane, exit_status, pane_record};
+use crate::tools::observe::pane_state::{describe_pane, exit_status, pane_record};
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)

@@ -14,9 +14,9 @@ use std::time::Instant;
 use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
 use crate::limits::{SINCE_SCAN_MAX_ROWS, WAIT_REPLY_MAX_ROWS, WAIT_ROW_MAX_CHARS};
 use crate::tmux::PaneId;
-use crate::tools::cursor::Cursor;
-use crate::tools::since::Reading;
-use crate::tools::tail::FINGERPRINT_ROWS;
+use crate::tools::observe::cursor::Cursor;
+use crate::tools::observe::since::Reading;
+use crate::tools::observe::tail::FINGERPRINT_ROWS;
 
 /// History rows read per tick while a pane is quiet: the fingerprint's rows and room
 /// for a few lines scrolled since the last tick.
@@ -146,7 +146,7 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::tail::NormalRows;
+    use crate::tools::observe::tail::NormalRows;
 
     fn reading(rows: &[&str], history_size: u64, cursor_y: u64) -> Reading {
         let rows: Vec<String> = rows.iter().map(|r| (*r).to_string()).collect();

@@ -18,8 +18,8 @@ use crate::guard::ReadGate;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::pane::capture;
-use crate::tools::text::split_capture;
+use crate::tools::observe::pane_state::capture;
+use crate::tools::observe::text::split_capture;
 
 /// Where a pane sits, for the reply.
 const FIELDS: [&str; 7] = [

@@ -25,7 +25,7 @@ use crate::guard::end::Ending;
 use crate::guard::{ChangeGate, EndGate};
 use crate::limits::REPLY_LINE_MAX_BYTES;
 use crate::tmux::{PaneId, SessionId, WindowId};
-use crate::tools::batch::{fit, RowsReply};
+use crate::tools::batch::read::{fit, RowsReply};
 
 /// Tools that hold a call for long (waits, and `run_command` unless detached): a batch
 /// would multiply them into one call with no useful deadline.

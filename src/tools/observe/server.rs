@@ -11,7 +11,7 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::objects::{checked, count, terminal_clients, CLIENT_FIELDS};
+use crate::tools::observe::objects::{checked, count, terminal_clients, CLIENT_FIELDS};
 use paneward_contract::Tier;
 
 /// The server's own variables.

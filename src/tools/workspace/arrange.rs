@@ -16,8 +16,8 @@ use crate::limits::ARRANGE_MAX_CELLS;
 use crate::tmux::format::Record;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, WindowId};
 use crate::tools::args;
-use crate::tools::layout::{self, WindowShape};
-use crate::tools::readback::{display, parse, record_of, typed};
+use crate::tools::workspace::layout::{self, WindowShape};
+use crate::tools::workspace::readback::{display, parse, record_of, typed};
 
 /// The outputs of a list sent with `change_all`, as text.
 fn texts(outputs: &[Vec<u8>]) -> Vec<String> {

@@ -6,7 +6,7 @@ use crate::guard::channel::ChannelName;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
 use crate::tmux::channel::WaitEnd;
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
-use crate::tools::waiting::{refuse_in_batch, Budget, Progress};
+use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
 
 /// The server's pid: which server answers, so a restart during a wait is seen.
 async fn server_pid(gate: &ReadGate<'_>) -> Result<String, TmuxError> {

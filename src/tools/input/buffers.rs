@@ -32,7 +32,7 @@ use crate::tmux::format::c_escape;
 use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::text::keep_newest_within;
+use crate::tools::observe::text::keep_newest_within;
 
 /// The prefix of every buffer paneward creates.
 const PREFIX: &str = "paneward_";

@@ -10,10 +10,10 @@ use crate::guard::ReadGate;
 use crate::limits::SINCE_SCAN_MAX_ROWS;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::cursor::{Cursor, CursorKey};
-use crate::tools::pane::{describe_pane, pane_record};
-use crate::tools::tail::{NormalRows, FINGERPRINT_ROWS};
-use crate::tools::text::{keep_newest, split_rows, trim_blank_tail};
+use crate::tools::observe::cursor::{Cursor, CursorKey};
+use crate::tools::observe::pane_state::{describe_pane, pane_record};
+use crate::tools::observe::tail::{NormalRows, FINGERPRINT_ROWS};
+use crate::tools::observe::text::{keep_newest, split_rows, trim_blank_tail};
 
 /// What places the captured rows: ids and pid to check, sizes to number them, and the
 /// terminal cursor on the normal screen (saved while the alternate screen is on).

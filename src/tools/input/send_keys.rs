@@ -13,7 +13,7 @@ use crate::generated::types::{
 use crate::guard::ChangeGate;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::keys::KeyInput;
+use crate::tools::input::keys::KeyInput;
 
 /// One input to one pane, its arguments already checked.
 struct InputRow {

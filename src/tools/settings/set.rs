@@ -18,8 +18,10 @@ use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
-use crate::tools::environment::parse_shell_form;
-use crate::tools::options::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value};
+use crate::tools::settings::show_environment::parse_shell_form;
+use crate::tools::settings::show_option::{
+    is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value,
+};
 
 /// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
 /// of new panes, command aliases, the lock command, the copy-pipe default command and

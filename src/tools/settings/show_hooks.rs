@@ -13,7 +13,7 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::options::{
+use crate::tools::settings::show_option::{
     is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value,
 };
 

@@ -6,8 +6,8 @@ use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::guard::ReadGate;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::pane::{capture_newest, describe_pane, pane_record};
-use crate::tools::text::{keep_newest, split_capture};
+use crate::tools::observe::pane_state::{capture_newest, describe_pane, pane_record};
+use crate::tools::observe::text::{keep_newest, split_capture};
 
 /// The variables [`read_newest`] needs from the description it reads alongside.
 pub const TEXT_FIELDS: [&str; 2] = ["pane_id", "history_size"];

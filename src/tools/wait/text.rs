@@ -18,11 +18,11 @@ use crate::guard::ReadGate;
 use crate::limits::{WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::pane::{describe_pane, pane_record};
-use crate::tools::search::Matcher;
-use crate::tools::since::{read, saved_screen, scan, Reading, FIELDS};
-use crate::tools::waiting::{refuse_in_batch, Budget, Progress};
-use crate::tools::watch::{reply_row, Seen, Watch};
+use crate::tools::observe::pane_state::{describe_pane, pane_record};
+use crate::tools::observe::search::Matcher;
+use crate::tools::observe::since::{read, saved_screen, scan, Reading, FIELDS};
+use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
+use crate::tools::wait::watch::{reply_row, Seen, Watch};
 
 /// The patterns of one call, each with its text for the reply.
 struct Patterns {
@@ -231,7 +231,7 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
     };
     let first: Vec<(PaneId, u64)> = panes
         .iter()
-        .map(|&pane| (pane, crate::tools::watch::QUIET_SCAN_ROWS))
+        .map(|&pane| (pane, crate::tools::wait::watch::QUIET_SCAN_ROWS))
         .collect();
     let entry = match read_all(gate, &first).await? {
         Ok(readings) => readings,

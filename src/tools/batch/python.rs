@@ -1,6 +1,6 @@
 //! `call_read_tools_batch` in the envelope of libtmux-mcp's Python server
 //! (`--profile python`, `schemas/profiles/python/call_read_tools_batch.json`): the same
-//! rows as the default batch ([`super::batch::run_rows`]), encoded the Python way, and
+//! rows as the default batch ([`super::read::run_rows`]), encoded the Python way, and
 //! held to the same 1,000,000-byte response line.
 
 use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::app::App;
 use crate::call::error::ToolError;
 use crate::call::runtime::CallContext;
-use crate::tools::batch::{line_bound, run_rows, RowOutcome};
+use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 
 /// Runs the batch that `arguments` (already valid against the profile's input schema)
 /// asks for and encodes it.

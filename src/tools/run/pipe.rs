@@ -11,7 +11,7 @@ use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::PIPE_PATH_MAX_BYTES;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::pane::{describe_pane, pane_record};
+use crate::tools::observe::pane_state::{describe_pane, pane_record};
 
 const FIELDS: [&str; 2] = ["pane_id", "pane_pipe"];
 

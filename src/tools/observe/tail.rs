@@ -8,8 +8,8 @@
 
 use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
 use crate::tmux::PaneId;
-use crate::tools::cursor::{fingerprint, Cursor, FINGERPRINT_LEN};
-use crate::tools::text::trim_blank_tail;
+use crate::tools::observe::cursor::{fingerprint, Cursor, FINGERPRINT_LEN};
+use crate::tools::observe::text::trim_blank_tail;
 
 /// Rows ending at the anchor that its fingerprint covers: enough that ordinary output
 /// (prompts, repeated log lines) does not match by chance somewhere else.

@@ -317,7 +317,7 @@ pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result
                 ToolErrorKind::Refused,
                 format!(
                     "pane {pane} is live (running {}); respawning it would end that program: pass kill: true (destructive tier); nothing changed",
-                    crate::tools::objects::echo(&before.command)
+                    crate::tools::observe::objects::echo(&before.command)
                 ),
             ));
         }

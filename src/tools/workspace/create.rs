@@ -30,8 +30,8 @@ use crate::tmux::format::{literal, parse_one, parse_records, record_format};
 use crate::tmux::script::random_hex128;
 use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
 use crate::tools::args::{self, is_variable_name, start_directory_of};
-use crate::tools::objects::echo;
-use crate::tools::rename::{check_name, stored_session_name};
+use crate::tools::observe::objects::echo;
+use crate::tools::workspace::rename::{check_name, stored_session_name};
 
 /// What `create_session` reads of the new session (its window and pane are the first).
 const NEW_SESSION: [&str; 5] = ["session_id", "window_id", "pane_id", "window_width", "window_height"];
@@ -490,7 +490,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
             }
             .into());
         }
-        let window: crate::tmux::WindowId = crate::tools::objects::checked(record.text("window_id")?)?;
+        let window: crate::tmux::WindowId = crate::tools::observe::objects::checked(record.text("window_id")?)?;
         let index = int(record.int("pane_index")?)?;
         let zoomed = record.flag("window_zoomed_flag")?;
         // tmux puts the new pane right after the pane split, or right before it.

@@ -14,7 +14,7 @@ use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::tmux::format::{literal, parse_one, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
-use crate::tools::objects::echo;
+use crate::tools::observe::objects::echo;
 
 /// Refuses control characters, which tmux would store escaped (or cut a title at).
 ///

@@ -1,0 +1,5 @@
+//! Batches: many calls in one reply, each row through the request path.
+
+pub mod python;
+pub mod read;
+pub mod write;

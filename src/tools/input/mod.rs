@@ -1,0 +1,6 @@
+//! Reaching a pane's input: typing keys, pasting staged text, copy mode.
+
+pub mod buffers;
+pub mod copy_mode;
+pub mod keys;
+pub mod send_keys;

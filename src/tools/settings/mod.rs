@@ -1,0 +1,6 @@
+//! tmux settings: options, hooks and environments read (`show_*`) and written (`set`).
+
+pub mod set;
+pub mod show_environment;
+pub mod show_hooks;
+pub mod show_option;

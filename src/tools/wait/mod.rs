@@ -1,0 +1,6 @@
+//! Waiting: for text in panes, for a tmux channel; and the budget every wait shares.
+
+pub mod budget;
+pub mod channel;
+pub mod text;
+pub mod watch;
