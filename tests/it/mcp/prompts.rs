@@ -25,7 +25,7 @@ fn names(list: &Value) -> Vec<&str> {
 
 #[test]
 fn the_prompts_list_reply_at_each_tier_is_locked_by_a_snapshot() {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         for tier in ["readonly", "mutating", "destructive"] {
             insta::assert_json_snapshot!(format!("prompts_list_{tier}"), prompts_list(tier));
         }

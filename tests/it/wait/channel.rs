@@ -3,7 +3,7 @@
 
 use crate::support::Client;
 use crate::support::{wait_for, TmuxServer};
-use crate::waiting::{finish_wait, start_wait};
+use crate::wait::text::{finish_wait, start_wait};
 use serde_json::json;
 
 fn mutating(tmux: &TmuxServer) -> Client {

@@ -184,7 +184,7 @@ fn every_tier_lists_the_declared_resources_and_templates() {
         let uri = listed.get("uri").or_else(|| listed.get("uriTemplate"));
         assert_eq!(uri, file.get("uri").or_else(|| file.get("uriTemplate")), "{name}");
     }
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::assert_json_snapshot!("resources_list", resources);
         insta::assert_json_snapshot!("resources_templates_list", templates);
     });

@@ -97,7 +97,7 @@ fn every_advertised_tool_is_its_schema_file_unchanged() {
 
 #[test]
 fn the_tools_list_reply_at_each_tier_is_locked_by_a_snapshot() {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         for tier in ["readonly", "mutating", "destructive"] {
             insta::assert_json_snapshot!(format!("tools_list_{tier}"), advertised(tier));
         }

@@ -54,7 +54,7 @@ fn the_python_profile_advertises_the_seed_page_contract_and_nothing_else_changes
         "Call several inspect tools serially and return per-tool results."
     );
     assert!(tool.get("title").is_none());
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::assert_json_snapshot!("tools_list_python_destructive", list);
     });
     // The other tools are the default ones.

@@ -1,0 +1,5 @@
+//! Tests of `call`: the request path (tiers, errors, the audit log).
+
+mod audit;
+mod errors;
+mod tiers;

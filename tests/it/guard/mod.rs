@@ -1,0 +1,6 @@
+//! Tests of `guard`: the safety rules, seen through the binary.
+
+mod asking;
+mod cohort;
+mod gates;
+mod scope;

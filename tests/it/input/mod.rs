@@ -1,0 +1,6 @@
+//! Tests of `tools::input`: keys, pasted text, copy mode.
+
+mod buffers;
+mod copy_mode;
+mod keys;
+mod send_keys;

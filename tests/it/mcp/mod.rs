@@ -1,0 +1,9 @@
+//! Tests of `mcp`: the transports and what they serve besides tools.
+
+mod client_log;
+mod handshake;
+mod http;
+mod prompts;
+mod protocol;
+mod resources;
+mod stdio;

@@ -1,0 +1,7 @@
+//! Tests of `tools::observe`: the tree, the server, pane text.
+
+mod capture;
+mod search;
+mod servers;
+mod snapshot;
+mod tree;

@@ -1,0 +1,4 @@
+//! Tests of `tools::wait`: waiting for text and channels.
+
+mod channel;
+mod text;
