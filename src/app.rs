@@ -2,7 +2,7 @@
 //! handle and the caller pane.
 
 use crate::audit::AuditLog;
-use crate::call::catalog::Catalog;
+use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
 use crate::guard::Backend;

@@ -23,8 +23,8 @@ use rmcp::model::{NumberOrString, RequestId};
 use serde_json::{json, Map, Value};
 use sha2::Sha256;
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::config::AuditTarget;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 
 type HmacSha256 = hmac::Hmac<Sha256>;
 

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::call::profile::Profile;
+use crate::catalog::profile::Profile;
 use crate::guard::scope::Scope;
 use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;

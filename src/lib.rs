@@ -15,6 +15,7 @@ pub const CLIENT_LOG_TARGET: &str = "paneward::client";
 pub mod app;
 pub mod audit;
 pub mod call;
+pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod conform;
@@ -25,6 +26,7 @@ pub mod limits;
 pub mod mcp;
 pub mod prompts;
 pub mod resources;
+pub mod runtime;
 pub mod tmux;
 pub mod tools;
 

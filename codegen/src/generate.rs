@@ -2,7 +2,7 @@
 //! `match` that calls each tool's hand-written handler by path, as generated code calls
 //! hand-written code (nothing forwards by hand). The runtime these refer to (`ToolSpec`,
 //! `Tier`, `ToolError`, `CallContext`, the gates, argument decoding) is hand-written in
-//! the server crate under `crate::call::runtime`, so the generated part stays small.
+//! the server crate under `crate::runtime`, so the generated part stays small.
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -222,9 +222,9 @@ fn check_type_names(space: &TypeSpace, registry: &NameRegistry, origins: &[Origi
 
 fn tier_tokens(tier: Tier) -> TokenStream {
     match tier {
-        Tier::Readonly => quote!(crate::call::runtime::Tier::Readonly),
-        Tier::Mutating => quote!(crate::call::runtime::Tier::Mutating),
-        Tier::Destructive => quote!(crate::call::runtime::Tier::Destructive),
+        Tier::Readonly => quote!(crate::runtime::Tier::Readonly),
+        Tier::Mutating => quote!(crate::runtime::Tier::Mutating),
+        Tier::Destructive => quote!(crate::runtime::Tier::Destructive),
     }
 }
 
@@ -251,11 +251,11 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
             let equals = compact(&escalation.equals);
             let tier = tier_tokens(escalation.tier);
             quote! {
-                crate::call::runtime::EscalationSpec { argument: #argument, equals: #equals, tier: #tier }
+                crate::runtime::EscalationSpec { argument: #argument, equals: #equals, tier: #tier }
             }
         });
         quote! {
-            crate::call::runtime::ToolSpec {
+            crate::runtime::ToolSpec {
                 name: #name,
                 title: #title,
                 description: #description,
@@ -271,7 +271,7 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
     quote! {
         /// Every tool of `schemas/tools/`, sorted by name, with its advertised schemas
         /// exactly as written in the file.
-        pub static TOOLS: [crate::call::runtime::ToolSpec; #count] = [ #(#entries),* ];
+        pub static TOOLS: [crate::runtime::ToolSpec; #count] = [ #(#entries),* ];
     }
 }
 
@@ -279,9 +279,9 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
 /// (`crate::guard`), so a readonly handler cannot change anything.
 fn gate_tokens(tier: Tier) -> TokenStream {
     match tier {
-        Tier::Readonly => quote!(crate::call::runtime::ReadGate),
-        Tier::Mutating => quote!(crate::call::runtime::ChangeGate),
-        Tier::Destructive => quote!(crate::call::runtime::EndGate),
+        Tier::Readonly => quote!(crate::runtime::ReadGate),
+        Tier::Mutating => quote!(crate::runtime::ChangeGate),
+        Tier::Destructive => quote!(crate::runtime::EndGate),
     }
 }
 
@@ -306,10 +306,10 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         let gate = gate_tokens(paneward_contract::escalation::reach(t.tool.tier, &t.tool.escalations));
         quote! {
             #name => {
-                let input: types::#input = crate::call::runtime::decode_arguments(arguments)?;
+                let input: types::#input = crate::runtime::decode_arguments(arguments)?;
                 let gate = #gate::new(app, context);
                 let output: types::#output = crate::tools::#(#module::)*#function(&gate, input).await?;
-                crate::call::runtime::encode_output(&output)
+                crate::runtime::encode_output(&output)
             }
         }
     });
@@ -322,13 +322,13 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         /// The handler's error, an argument that does not decode, or an unknown tool.
         pub async fn dispatch(
             app: &crate::app::App,
-            context: &crate::call::runtime::CallContext,
+            context: &crate::runtime::CallContext,
             tool: &str,
             arguments: ::serde_json::Value,
-        ) -> ::std::result::Result<::serde_json::Value, crate::call::runtime::ToolError> {
+        ) -> ::std::result::Result<::serde_json::Value, crate::runtime::ToolError> {
             match tool {
                 #(#arms)*
-                _ => ::std::result::Result::Err(crate::call::runtime::ToolError::unknown_tool(tool)),
+                _ => ::std::result::Result::Err(crate::runtime::ToolError::unknown_tool(tool)),
             }
         }
     }

@@ -8,18 +8,12 @@ use std::time::Instant;
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
-pub mod catalog;
-pub mod error;
-pub mod profile;
-pub mod runtime;
-pub mod schema;
-
 use crate::app::App;
 use crate::audit::{CallRecord, Outcome};
-use crate::call::profile::Envelope;
-use crate::call::runtime::{CallContext, Tier, ToolError};
+use crate::catalog::profile::Envelope;
 use crate::generated;
 use crate::guard::scope::Scope;
+use crate::runtime::{CallContext, Tier, ToolError};
 
 /// Calls tool `name` as a server at `tier` would.
 ///
@@ -64,7 +58,7 @@ fn audited(app: &App, name: &str, context: &CallContext) -> bool {
 pub async fn admit_beyond_schema(
     app: &App,
     tier: Tier,
-    entry: &catalog::CatalogEntry,
+    entry: &crate::catalog::CatalogEntry,
     name: &str,
     arguments: &Value,
 ) -> Result<(), ToolError> {

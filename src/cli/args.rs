@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use paneward_contract::Tier;
 
-use crate::call::profile::Profile;
+use crate::catalog::profile::Profile;
 use crate::config::{AuditTarget, Config};
 use crate::guard::scope::Scope;
 use crate::mcp::http::options::{checked_origin, parse_bind, TokenSource};

@@ -9,8 +9,8 @@ use rmcp::model::{JsonObject, RequestId};
 use serde_json::Value;
 
 use crate::app::App;
-use crate::call::runtime::CallContext;
 use crate::config::Config;
+use crate::runtime::CallContext;
 
 /// Exit status 0 with the result on stdout; 1 with the error on stderr.
 pub fn run(config: Config, tool: &str, arguments: Option<&str>) -> ExitCode {

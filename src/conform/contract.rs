@@ -73,7 +73,7 @@ pub fn from_dir(dir: &Path) -> Result<Contract, String> {
 ///
 /// # Errors
 /// A compiled-in profile file that does not load (a build fault).
-pub fn apply_profile(contract: &mut Contract, profile: crate::call::profile::Profile) -> Result<(), String> {
+pub fn apply_profile(contract: &mut Contract, profile: crate::catalog::profile::Profile) -> Result<(), String> {
     for (tool, _) in profile.tools()? {
         contract.insert(tool.name.clone(), from_tool_file(tool));
     }

@@ -18,7 +18,7 @@ pub struct Options {
     /// A folder of tool files to compare with instead of the compiled contract.
     pub schemas: Option<PathBuf>,
     /// Compare with this profile's contract (its tool files in place of the default ones).
-    pub profile: crate::call::profile::Profile,
+    pub profile: crate::catalog::profile::Profile,
     pub timeout: Duration,
     /// The server command: program, then its arguments.
     pub command: Vec<OsString>,
@@ -33,7 +33,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
     let mut options = Options {
         tier: DEFAULT_TIER,
         schemas: None,
-        profile: crate::call::profile::Profile::Default,
+        profile: crate::catalog::profile::Profile::Default,
         timeout: CONFORM_DEFAULT_TIMEOUT,
         command: Vec::new(),
     };
@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn a_profile_is_compared_on_request() {
-        use crate::call::profile::Profile;
+        use crate::catalog::profile::Profile;
         assert_eq!(parse_strs(&["--", "srv"]).unwrap().profile, Profile::Default);
         assert_eq!(
             parse_strs(&["--profile", "python", "--", "srv"]).unwrap().profile,

@@ -2,8 +2,8 @@
 //! paneward uses for its own waits (`paneward...`, such as `run_command`'s) is refused,
 //! so a caller can neither end one of paneward's waits falsely nor steal its signal.
 
-use crate::call::error::ToolError;
 use crate::limits::CHANNEL_NAME_MAX_CHARS;
+use crate::runtime::error::ToolError;
 
 /// Channel names starting with this (any case) are paneward's own.
 pub const RESERVED_CHANNEL_PREFIX: &str = "paneward";

@@ -15,11 +15,11 @@
 use std::fmt;
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::CallContext;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
 use crate::guard::{input, verdict};
+use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 use crate::tools::input::keys::KeyInput;

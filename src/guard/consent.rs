@@ -13,7 +13,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::call::runtime::CallContext;
+use crate::runtime::CallContext;
 
 /// How the person answered.
 #[derive(Debug, Clone, PartialEq, Eq)]

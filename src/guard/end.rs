@@ -13,9 +13,9 @@
 
 use std::fmt;
 
-use crate::call::error::ToolError;
 use crate::guard::consent;
 use crate::guard::gate::EndGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::command::argv_without_shell;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};

@@ -56,9 +56,9 @@ use std::ops::Deref;
 use std::time::Duration;
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::CallContext;
 use crate::guard::channel::ChannelName;
+use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
 use crate::tools::input::keys::KeyInput;

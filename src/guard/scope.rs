@@ -19,7 +19,7 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::app::App;
-use crate::call::error::{ToolError, ToolErrorKind};
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
 

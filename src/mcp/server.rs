@@ -23,11 +23,11 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
-use crate::call::runtime::ToolErrorKind;
-use crate::call::runtime::{CallContext, Tier, ToolError};
 use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 use crate::resources::watch::Subscriptions;
+use crate::runtime::ToolErrorKind;
+use crate::runtime::{CallContext, Tier, ToolError};
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
 /// offering a newer one gets this as the counter-offer.
@@ -443,7 +443,7 @@ fn tell_client_why(tool: &str, error: &ToolError) {
 }
 
 /// The `isError` result of a failed call: its message for the model, its kind and
-/// retry safety in `_meta` for programs (see `crate::call::error`).
+/// retry safety in `_meta` for programs (see `crate::runtime::error`).
 fn error_result(error: &ToolError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
         .with_meta(Some(rmcp::model::MetaObject(error.meta())))

@@ -8,11 +8,11 @@
 use rmcp::model::CompletionInfo;
 
 use crate::app::App;
-use crate::call::runtime::CallContext;
 use crate::guard::ReadGate;
 use crate::limits::COMPLETION_MAX_VALUES;
 use crate::prompts::argument::SECONDS_SUGGESTED;
 use crate::prompts::Kind;
+use crate::runtime::CallContext;
 use crate::tmux::{ReadCommand, ReadVerb};
 
 /// Completes argument `argument` of prompt `prompt` from `typed`, the value so far.

@@ -14,7 +14,7 @@ pub mod complete;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::call::runtime::Tier;
+use crate::runtime::Tier;
 pub use argument::Kind;
 
 mod files {

@@ -11,10 +11,10 @@ use std::collections::{BTreeSet, HashMap};
 use rmcp::model::{ArgumentInfo, CompletionContext, CompletionInfo, ErrorData};
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::CallContext;
 use crate::guard::ReadGate;
 use crate::resources::uri::id_digits;
+use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::ids::IdKind;
 use crate::tmux::{ReadCommand, ReadVerb};

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::call::schema::SchemaCheck;
+use crate::catalog::schema::SchemaCheck;
 use crate::resources::uri::Target;
 
 use rmcp::model::{Resource, ResourceTemplate};

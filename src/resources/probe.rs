@@ -17,9 +17,9 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::call::error::ToolError;
 use crate::guard::ReadGate;
 use crate::resources::uri::Target;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 

@@ -7,13 +7,13 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::app::App;
-use crate::call::error::{ToolError, ToolErrorKind};
-use crate::call::runtime::CallContext;
 use crate::generated::types::{
     GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput, ListWindowsOutput,
 };
 use crate::guard::ReadGate;
 use crate::resources::uri::{self, Target};
+use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId};
 use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};

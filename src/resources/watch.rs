@@ -20,10 +20,10 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::app::App;
-use crate::call::runtime::CallContext;
 use crate::guard::ReadGate;
 use crate::resources::probe::{self, Fingerprint, GONE};
 use crate::resources::uri::{self, Target};
+use crate::runtime::CallContext;
 use crate::tools::observe::objects::echo;
 
 /// One connection's subscriptions (kept in its `McpServer`, never shared between

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::app::App;
-use crate::call::error::ToolError;
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
+use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, SessionId, WindowId};
 
 /// Parses a pane id argument; `field` is its JSON pointer, such as `/pane_id`.

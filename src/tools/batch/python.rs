@@ -8,8 +8,8 @@ use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::CallContext;
+use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 
 /// Runs the batch that `arguments` (already valid against the profile's input schema)

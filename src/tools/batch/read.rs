@@ -16,13 +16,13 @@ use rmcp::model::JsonObject;
 use serde_json::Value;
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::{encode_output, CallContext, Tier};
 use crate::generated::types::{
     BatchRow as Row, CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError,
     CallReadToolsBatchInputOperationsItem, CallReadToolsBatchOutput,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
+use crate::runtime::{encode_output, CallContext, Tier};
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {

@@ -15,8 +15,6 @@ use rmcp::model::JsonObject;
 use serde_json::Value;
 
 use crate::app::App;
-use crate::call::error::ToolError;
-use crate::call::runtime::{encode_output, CallContext, Tier};
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
     CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput,
@@ -24,6 +22,8 @@ use crate::generated::types::{
 use crate::guard::end::Ending;
 use crate::guard::{ChangeGate, EndGate};
 use crate::limits::REPLY_LINE_MAX_BYTES;
+use crate::runtime::error::ToolError;
+use crate::runtime::{encode_output, CallContext, Tier};
 use crate::tmux::{PaneId, SessionId, WindowId};
 use crate::tools::batch::read::{fit, RowsReply};
 

@@ -17,8 +17,6 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use crate::app::App;
-use crate::call::error::{ToolError, ToolErrorKind};
-use crate::call::runtime::CallContext;
 use crate::generated::types::{
     DeleteBufferInput, DeleteBufferOutput, LoadBufferInput, LoadBufferOutput, PasteBufferInput, PasteBufferOutput,
     PasteTextInput, PasteTextOutput, ShowBufferInput, ShowBufferOutput,
@@ -28,6 +26,8 @@ use crate::limits::{
     BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
     TEXT_MAX_LINES,
 };
+use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::runtime::CallContext;
 use crate::tmux::format::c_escape;
 use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};

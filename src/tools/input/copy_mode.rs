@@ -3,11 +3,11 @@
 //! Copy mode takes a person's keys away from their program, so entering it in the pane
 //! paneward itself runs in needs `force`. Leaving is the way out and is never refused.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{EnterCopyModeInput, EnterCopyModeOutput, ExitCopyModeInput, ExitCopyModeOutput};
 use crate::guard::caller::is_caller;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::COPY_MODE_SCROLL_MAX_LINES;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::args;

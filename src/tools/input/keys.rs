@@ -6,8 +6,8 @@
 //! checked here first, against the grammar tmux 3.3a accepts (or a stricter subset).
 //! With `literal`, the text is typed exactly, whatever it holds.
 
-use crate::call::error::ToolError;
 use crate::limits::KEYS_MAX_CHARS;
+use crate::runtime::error::ToolError;
 
 /// Key names tmux 3.3a knows besides single characters (compared ignoring case, as
 /// tmux does). Mouse and `User` keys are left out: they mean nothing typed.

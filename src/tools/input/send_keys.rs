@@ -5,12 +5,12 @@
 //! step as its own input (never all up front), because earlier rows can change what
 //! later rows reach.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     SendKeysBatchInput, SendKeysBatchInputOnError, SendKeysBatchOutput, SendKeysBatchOutputFailuresItem,
     SendKeysBatchOutputTargetsItem, SendKeysInput, SendKeysOutput,
 };
 use crate::guard::ChangeGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::input::keys::KeyInput;

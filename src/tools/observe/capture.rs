@@ -1,9 +1,9 @@
 //! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too; and
 //! the reading of a pane's newest rows that `snapshot_pane` shares.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::observe::pane_state::{capture_newest, describe_pane, pane_record};

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::call::error::ToolError;
+use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 
 type HmacSha256 = hmac::Hmac<Sha256>;

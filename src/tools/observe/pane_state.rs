@@ -1,7 +1,7 @@
 //! Reading one pane's state with a format of our own and turning it into reply fields.
 
-use crate::call::error::ToolError;
 use crate::guard::caller::{is_caller, CallerPane};
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 

@@ -10,11 +10,11 @@ use crate::limits::{
 };
 use regex::{Regex, RegexBuilder};
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     SearchPanesInput, SearchPanesOutput, SearchPanesOutputPanesItem, SearchPanesOutputPanesItemMatchesItem,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;

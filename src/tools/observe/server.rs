@@ -3,12 +3,12 @@
 use crate::limits::{LISTED_MAX_ITEMS, VARIABLE_NAMES_MAX, VARIABLE_NAME_MAX_CHARS};
 use std::collections::HashSet;
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     GetServerInfoInput, GetServerInfoOutput, GetServerInfoOutputSafety, GetTmuxVariablesInput, GetTmuxVariablesOutput,
     GetTmuxVariablesOutputContext, GetTmuxVariablesOutputVariablesItem,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::objects::{checked, count, terminal_clients, CLIENT_FIELDS};

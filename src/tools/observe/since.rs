@@ -4,10 +4,10 @@
 //! program will return to, and the numbers that place them; `tail.rs` then finds the
 //! cursor's anchor in them.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
 use crate::guard::ReadGate;
 use crate::limits::SINCE_SCAN_MAX_ROWS;
+use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::cursor::{Cursor, CursorKey};

@@ -1,11 +1,11 @@
 //! `snapshot_pane`: a pane's state and its bounded text from one tmux round trip (more
 //! only when blank rows hide how far back the newest text starts).
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     SnapshotPaneInput, SnapshotPaneOutput, SnapshotPaneOutputPane, SnapshotPaneOutputPaneGeometry,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 
 use crate::tools::args;
 use crate::tools::observe::capture::read_newest;

@@ -5,7 +5,6 @@
 //! -t $1`, `list-panes -t @2`) or, for a pane, checked against the id that comes back:
 //! `display-message -t` prints empty values for a pane that does not exist.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     Client, FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput,
     FindPaneByPositionOutputPosition, GetPaneInfoInput, GetPaneInfoOutput, GetPaneInfoOutputCursor,
@@ -13,6 +12,7 @@ use crate::generated::types::{
     ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput, PaneGeometry,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;

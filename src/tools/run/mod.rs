@@ -25,7 +25,6 @@ mod script;
 
 use std::time::{Duration, Instant};
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     GetJobInput, GetJobOutput, GetJobOutputState, RunCommandInput, RunCommandOutput, RunCommandOutputState,
 };
@@ -34,6 +33,7 @@ use crate::limits::{
     RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST, RUN_POLL_MAX,
     RUN_PROGRESS_INTERVAL, SET_BUFFER_SLICE_BYTES,
 };
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_one, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;

@@ -5,10 +5,10 @@
 //! for the shell, then each `%` and `#` doubled, so that what reaches the shell is the
 //! quoted path exactly; the caller never supplies a command.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{PipePaneInput, PipePaneOutput};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::PIPE_PATH_MAX_BYTES;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};

@@ -10,8 +10,8 @@
 //! restarted paneward, or one on another machine, reads the same job; and everything
 //! goes when the pane does.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::limits::ECHO_MAX_CHARS;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::script::random_hex128;
 use crate::tmux::PaneId;
 

@@ -1,7 +1,7 @@
 //! Finding a job's output in its pane: the rows between its start and end markers.
 
-use crate::call::error::ToolError;
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::observe::text::{split_rows, trim_blank_tail};
 

@@ -9,13 +9,13 @@
 
 use std::collections::HashMap;
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     SetEnvironmentInput, SetEnvironmentInputScope, SetEnvironmentOutput, SetEnvironmentOutputScope, SetOptionInput,
     SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
+use crate::runtime::error::ToolError;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
 use crate::tools::settings::show_environment::parse_shell_form;

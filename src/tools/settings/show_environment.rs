@@ -5,12 +5,12 @@
 //! is read in tmux's shell form (`show-environment -s`), whose quoting keeps a value
 //! holding newlines in one piece.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     ShowEnvironmentInput, ShowEnvironmentOutput, ShowEnvironmentOutputSession, ShowEnvironmentOutputVariablesItem,
 };
 use crate::guard::ReadGate;
 use crate::limits::NAMES_IN_ERRORS_MAX;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::objects::{capped, checked, echo};

@@ -6,12 +6,12 @@
 //! not, which tells an unknown name from an unset one and a session hook from a
 //! window hook.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     ShowHooksInput, ShowHooksInputScope, ShowHooksOutput, ShowHooksOutputHooksItem, ShowHooksOutputScope,
 };
 use crate::guard::ReadGate;
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
+use crate::runtime::error::ToolError;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::settings::show_option::{
     is_setting_name, level, level_sources, listing_command, Level, Listing, Scope, Source, Value,

@@ -10,12 +10,12 @@
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use std::collections::HashMap;
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     ShowOptionInput, ShowOptionInputScope, ShowOptionOutput, ShowOptionOutputOptionScope, ShowOptionOutputScope,
     ShowOptionOutputValuesItem,
 };
 use crate::guard::ReadGate;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::c_escape;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;

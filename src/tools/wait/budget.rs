@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::call::error::ToolError;
-use crate::call::runtime::CallContext;
 use crate::limits::{WAIT_DEFAULT_TIMEOUT, WAIT_PROGRESS_INTERVAL};
+use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 
 /// A wait's time budget, from the moment the call started.
 #[derive(Debug, Clone, Copy)]

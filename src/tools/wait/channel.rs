@@ -1,9 +1,9 @@
 //! `wait_for_channel` and `signal_channel`: tmux `wait-for` channels.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{SignalChannelInput, SignalChannelOutput, WaitForChannelInput, WaitForChannelOutput};
 use crate::guard::channel::ChannelName;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::channel::WaitEnd;
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};

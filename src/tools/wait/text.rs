@@ -12,10 +12,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::call::error::ToolError;
 use crate::generated::types::{WaitForTextInput, WaitForTextOutput, WaitForTextOutputOutcome as Outcome};
 use crate::guard::ReadGate;
 use crate::limits::{WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS};
+use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};

@@ -6,13 +6,13 @@
 //! undo with them) and its other values are what tmux settled on. Nothing here switches
 //! a client or moves focus beyond what the tool names.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     ResizePaneInput, ResizePaneOutput, ResizeWindowInput, ResizeWindowOutput, SelectLayoutInput, SelectLayoutOutput,
     SelectPaneInput, SelectPaneOutput, SelectWindowInput, SelectWindowOutput, SwapPaneInput, SwapPaneOutput,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::ARRANGE_MAX_CELLS;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::Record;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, WindowId};
 use crate::tools::args;

@@ -17,7 +17,6 @@
 //!   tmux to be unchanged since paneward read it.
 
 use crate::app::App;
-use crate::call::error::ToolError;
 use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
     SplitWindowInputDirection, SplitWindowOutput,
@@ -25,6 +24,7 @@ use crate::generated::types::{
 use crate::guard::owner::{Owned, OWNED_VALUE};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
+use crate::runtime::error::ToolError;
 use crate::tmux::command::argv_without_shell;
 use crate::tmux::format::{literal, parse_one, parse_records, record_format};
 use crate::tmux::script::random_hex128;
@@ -277,7 +277,7 @@ pub async fn create_session(
     let outputs = gate.change_all(&commands).await.map_err(|error| {
         if error.to_string().contains("duplicate session") {
             ToolError::new(
-                crate::call::error::ToolErrorKind::Refused,
+                crate::runtime::error::ToolErrorKind::Refused,
                 format!(
                     "another session took the name {} while paneward created this one; the new session is left named {temporary}, marked as paneward's: rename it with rename_session or end it with kill_session",
                     echo(&stored_session_name(name.as_deref().unwrap_or_default()))
@@ -532,7 +532,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         });
     }
     Err(ToolError::new(
-        crate::call::error::ToolErrorKind::Refused,
+        crate::runtime::error::ToolErrorKind::Refused,
         format!("pane {target} kept moving while paneward split it ({CREATE_ATTEMPTS} attempts); nothing was created"),
     ))
 }

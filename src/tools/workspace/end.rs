@@ -14,7 +14,6 @@ use crate::app::App;
 use crate::tools::args::{is_variable_name, start_directory_of};
 use std::collections::BTreeSet;
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{
     ClearPaneInput, ClearPaneOutput, KillPaneInput, KillPaneOutput, KillServerInput, KillServerOutput,
     KillSessionInput, KillSessionOutput, KillWindowInput, KillWindowOutput, RespawnPaneInput, RespawnPaneOutput,
@@ -23,6 +22,7 @@ use crate::generated::types::{
 use crate::guard::end::{Ending, Respawn};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};
 use crate::limits::LISTED_MAX_ITEMS;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_one, parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::args;

@@ -2,10 +2,10 @@
 //! the window or session holding the caller pane. Each reply says where the object was
 //! (to undo) and what the move closed, read in the same command list as the move.
 
-use crate::call::error::{ToolError, ToolErrorKind};
 use crate::generated::types::{MovePaneInput, MovePaneInputSide, MovePaneOutput, MoveWindowInput, MoveWindowOutput};
 use crate::guard::moves::{Move, Side};
 use crate::guard::ChangeGate;
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::Record;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;

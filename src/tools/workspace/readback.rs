@@ -2,7 +2,7 @@
 //! tmux format expressions that are our own constants, whose first field is the object's
 //! own id so a missing object is told apart from an empty value.
 
-use crate::call::error::{ToolError, ToolErrorKind};
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, Record, FIELD_SEP, RECORD_END};
 use crate::tmux::{ReadCommand, ReadVerb};
 

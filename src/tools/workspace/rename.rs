@@ -5,12 +5,12 @@
 //! the value before and after in the same tmux step, so the reply says what was there
 //! and what tmux stored.
 
-use crate::call::error::ToolError;
 use crate::generated::types::{
     RenameSessionInput, RenameSessionOutput, RenameWindowInput, RenameWindowOutput, SetPaneTitleInput,
     SetPaneTitleOutput,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::runtime::error::ToolError;
 use crate::tmux::format::{literal, parse_one, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;

@@ -12,13 +12,13 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use paneward::app::App;
-use paneward::call::profile::Profile;
-use paneward::call::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
+use paneward::catalog::profile::Profile;
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
 use paneward::guard::consent::{Answer, AskPerson, Asker};
 use paneward::guard::end::Ending;
 use paneward::limits::TMUX_CLIENTS_DEFAULT_MAX;
+use paneward::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
 use crate::support::{Client, Scratch, TmuxServer};
@@ -198,11 +198,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
     App::new(config, Some(caller)).unwrap()
 }
 
-fn end_asking(
-    app: &App,
-    person: &Arc<ScriptedPerson>,
-    ending: Ending,
-) -> Result<(), paneward::call::runtime::ToolError> {
+fn end_asking(app: &App, person: &Arc<ScriptedPerson>, ending: Ending) -> Result<(), paneward::runtime::ToolError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -8,11 +8,11 @@ use paneward::limits::TMUX_CLIENTS_DEFAULT_MAX;
 use std::path::PathBuf;
 
 use paneward::app::App;
-use paneward::call::profile::Profile;
-use paneward::call::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
+use paneward::catalog::profile::Profile;
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
 use paneward::guard::end::{Ending, Respawn};
+use paneward::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
 use crate::support::TmuxServer;
@@ -45,7 +45,7 @@ fn app_for(tmux: &TmuxServer, caller: Option<&str>, control_mode: bool) -> App {
     App::new(config, caller).expect("the app builds")
 }
 
-fn end(app: &App, ending: Ending) -> Result<(), paneward::call::runtime::ToolError> {
+fn end(app: &App, ending: Ending) -> Result<(), paneward::runtime::ToolError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

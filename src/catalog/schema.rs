@@ -12,7 +12,7 @@ use jsonschema::error::{ValidationError, ValidationErrorKind};
 use paneward_contract::{excerpt, pointer_token};
 use serde_json::Value;
 
-use crate::call::error::ToolError;
+use crate::runtime::error::ToolError;
 
 /// A compiled input schema and the raw schema (to look up names for messages).
 pub struct SchemaCheck {

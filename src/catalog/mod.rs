@@ -3,16 +3,19 @@
 //! (strict ones, closed to unknown fields, for tools above the readonly tier). A
 //! profile's tool files replace the default ones of the same name.
 
+pub mod profile;
+pub mod schema;
+
 use std::sync::Arc;
 
 use paneward_contract::Escalation;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
-use crate::call::profile::{Envelope, Profile};
-use crate::call::runtime::{Tier, ToolSpec};
-use crate::call::schema::{strict_copy, SchemaCheck};
+use crate::catalog::profile::{Envelope, Profile};
+use crate::catalog::schema::{strict_copy, SchemaCheck};
 use crate::generated::TOOLS;
+use crate::runtime::{Tier, ToolSpec};
 
 /// One tool, ready to list and to call.
 pub struct CatalogEntry {

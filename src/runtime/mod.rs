@@ -15,12 +15,14 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 use tokio_util::sync::CancellationToken;
 
-pub use crate::call::error::{ToolError, ToolErrorKind};
+pub mod error;
+
 use crate::guard::consent::Asker;
 /// The gates the generated dispatch hands to handlers, one per tier.
 pub use crate::guard::{ChangeGate, EndGate, ReadGate};
+pub use error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
-/// the generated table names them as `crate::call::runtime::Tier`.
+/// the generated table names them as `crate::runtime::Tier`.
 pub use paneward_contract::Tier;
 
 /// One row of the generated tool table: the contract of a tool as its file states it.
