@@ -20,6 +20,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let source = match profile_dispatches(&manifest_dir.join("schemas/profiles")) {
+        Ok(dispatches) => source + &dispatches,
+        Err(error) => {
+            eprintln!("error: paneward-codegen: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Err(error) = std::fs::write(out_dir.join("tools.rs"), source) {
         eprintln!(
             "error: paneward-codegen: cannot write {}: {error}",
@@ -32,6 +39,23 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The dispatch of every profile folder of `profiles` (`dispatch_<name>`), in name order.
+fn profile_dispatches(profiles: &std::path::Path) -> Result<String, paneward_codegen::CodegenError> {
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(profiles)
+        .map_err(|e| paneward_codegen::CodegenError::new(profiles, "", format!("cannot list: {e}")))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    folders.sort();
+    let mut source = String::new();
+    for folder in folders {
+        let name = folder.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let tools = paneward_codegen::load::load_dir(&folder)?;
+        source.push_str(&paneward_codegen::generate::generate_profile_dispatch(&name, &tools)?);
+    }
+    Ok(source)
 }
 
 /// Compiles in every prompt file of `folder` (checked when paneward loads them, and by

@@ -279,9 +279,9 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
 /// (`crate::guard`), so a readonly handler cannot change anything.
 fn gate_tokens(tier: Tier) -> TokenStream {
     match tier {
-        Tier::Readonly => quote!(crate::runtime::ReadGate),
-        Tier::Mutating => quote!(crate::runtime::ChangeGate),
-        Tier::Destructive => quote!(crate::runtime::EndGate),
+        Tier::Readonly => quote!(crate::guard::ReadGate),
+        Tier::Mutating => quote!(crate::guard::ChangeGate),
+        Tier::Destructive => quote!(crate::guard::EndGate),
     }
 }
 
@@ -332,4 +332,65 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
             }
         }
     }
+}
+
+/// Rust source for the dispatch of profile `profile` (`schemas/profiles/<profile>`):
+/// `dispatch_<profile>`, which hands each of `tools` (the profile's files) its arguments
+/// as validated JSON, with the gate of the tool's tier, to its handler
+/// (`crate::tools::<handler>::<tool>`), whose reply is already in the profile's envelope.
+/// The profile's types are not generated: its handlers adapt onto the default ones.
+///
+/// # Errors
+/// A tool file without `handler` (a profile's handler is never the default one), or
+/// generated code that does not parse.
+pub fn generate_profile_dispatch(profile: &str, tools: &[ToolFile]) -> Result<String, CodegenError> {
+    let function = format_ident!("dispatch_{}", profile);
+    let mut arms = Vec::with_capacity(tools.len());
+    for tool in tools {
+        let Some(handler) = tool.handler.as_deref() else {
+            return Err(CodegenError::new(
+                &tool.path,
+                "/handler",
+                "a profile's tool file names its handler (the module that encodes its envelope)",
+            ));
+        };
+        let name = &tool.name;
+        let module = handler.split("::").map(|segment| format_ident!("{}", segment));
+        let handler_fn = format_ident!("{}", tool.name);
+        let gate = gate_tokens(paneward_contract::escalation::reach(tool.tier, &tool.escalations));
+        arms.push(quote! {
+            #name => {
+                let gate = #gate::new(app, context);
+                crate::tools::#(#module::)*#handler_fn(&gate, arguments).await
+            }
+        });
+    }
+    let doc = format!(
+        " The tools of profile `{profile}` (`schemas/profiles/{profile}`): calls each handler with its\n validated arguments and the gate of its tier; the handler encodes the profile's envelope."
+    );
+    let file = quote! {
+        #[doc = #doc]
+        ///
+        /// # Errors
+        /// The handler's error, or a tool the profile does not have.
+        pub async fn #function(
+            app: &crate::app::App,
+            context: &crate::runtime::CallContext,
+            tool: &str,
+            arguments: ::serde_json::Value,
+        ) -> ::std::result::Result<::serde_json::Value, crate::runtime::ToolError> {
+            match tool {
+                #(#arms)*
+                _ => ::std::result::Result::Err(crate::runtime::ToolError::unknown_tool(tool)),
+            }
+        }
+    };
+    let syntax: syn::File = syn::parse2(file).map_err(|e| {
+        CodegenError::new(
+            Path::new("schemas/profiles"),
+            "",
+            format!("generated profile dispatch does not parse: {e}"),
+        )
+    })?;
+    Ok(prettyplease::unparse(&syntax))
 }

@@ -89,7 +89,7 @@ async fn checked(
     admit_beyond_schema(app, tier, entry, name, &arguments).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(app, context, name, arguments).await,
-        Envelope::PythonBatch => crate::tools::batch::python::call_read_tools_batch(app, context, arguments).await,
+        Envelope::PythonBatch => generated::dispatch_python(app, context, name, arguments).await,
     };
     let output = match output {
         Ok(output) => output,

@@ -18,8 +18,6 @@ use tokio_util::sync::CancellationToken;
 pub mod error;
 
 use crate::guard::consent::Asker;
-/// The gates the generated dispatch hands to handlers, one per tier.
-pub use crate::guard::{ChangeGate, EndGate, ReadGate};
 pub use error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::runtime::Tier`.

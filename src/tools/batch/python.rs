@@ -7,20 +7,22 @@ use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
-use crate::app::App;
+use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 
 /// Runs the batch that `arguments` (already valid against the profile's input schema)
-/// asks for and encodes it.
+/// asks for and encodes it; called by the profile's generated dispatch
+/// (`generated::dispatch_python`).
 ///
 /// # Errors
 /// More than [`BATCH_MAX_OPERATIONS`] operations, or a fault in paneward; a failing operation
 /// is a failed row.
-pub async fn call_read_tools_batch(app: &App, context: &CallContext, arguments: Value) -> Result<Value, ToolError> {
+pub async fn call_read_tools_batch(gate: &ReadGate<'_>, arguments: Value) -> Result<Value, ToolError> {
+    let context = gate.context();
     let (calls, stop_on_error) = operations(&arguments)?;
-    let rows = run_rows(app, context, &calls, stop_on_error).await;
+    let rows = run_rows(gate.app(), context, &calls, stop_on_error).await;
     let output = encode(&calls, rows, stop_on_error);
     fit(context, output, REPLY_LINE_MAX_BYTES)
 }

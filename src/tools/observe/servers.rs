@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use tokio::task::JoinSet;
 
 use crate::generated::types::{ListServersInput, ListServersOutput, ListServersOutputServersItem};
+use crate::guard::ReadGate;
 use crate::limits::{SERVER_PROBE_TIMEOUT, SERVER_SCAN_MAX_ENTRIES};
-use crate::runtime::{ReadGate, ToolError};
+use crate::runtime::ToolError;
 use crate::tmux::native::socket::{socket_path, user_folder};
 
 /// One socket found.

@@ -17,8 +17,9 @@ use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
 use paneward::guard::consent::{Answer, AskPerson, Asker};
 use paneward::guard::end::Ending;
+use paneward::guard::EndGate;
 use paneward::limits::TMUX_CLIENTS_DEFAULT_MAX;
-use paneward::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
+use paneward::runtime::{CallContext, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
 use crate::support::{Client, Scratch, TmuxServer};

@@ -12,7 +12,8 @@ use paneward::catalog::profile::Profile;
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
 use paneward::guard::end::{Ending, Respawn};
-use paneward::runtime::{CallContext, EndGate, Tier, ToolErrorKind};
+use paneward::guard::EndGate;
+use paneward::runtime::{CallContext, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
 use crate::support::TmuxServer;
