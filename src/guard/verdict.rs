@@ -17,17 +17,14 @@ use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId};
 
 /// Expands to `x` for a pane that breaks a rule `force` does not lift, else to nothing.
-/// The caller pane is recognised by its id and the server's pid (a stricter test than
-/// [`super::caller::is_caller`], which also compares socket paths).
+/// The caller pane is recognised by [`CallerPane::is_caller_format`], the test
+/// [`super::caller::is_caller`] makes on a record.
 fn breaks_a_rule(force: bool, caller: Option<&CallerPane>) -> String {
     let mut rules = String::from("#{?#{pane_dead},x,}#{?#{pane_input_off},x,}");
     if !force {
         rules.push_str("#{?#{pane_in_mode},x,}");
         if let Some(caller) = caller {
-            rules.push_str(&format!(
-                "#{{?#{{&&:#{{==:#{{pane_id}},{}}},#{{==:#{{pid}},{}}}}},x,}}",
-                caller.pane, caller.server_pid
-            ));
+            rules.push_str(&format!("#{{?{},x,}}", caller.is_caller_format()));
         }
     }
     rules
