@@ -2,8 +2,10 @@
 //! windows and sessions paneward created (marked by `guard::owner`). Checked once, in
 //! the request path, from the tool's input schema rather than per handler: every
 //! argument whose schema is a pane, window or session id pattern (at any depth, rows of
-//! arrays included) names an object, and all of them are looked up in one tmux round
-//! trip before the handler runs.
+//! arrays included) names an object. Beyond those, a call must not end, close or change
+//! anything paneward did not create ([`Reach`]: what a kill ends inside, what a move
+//! closes, the window a split or resize changes, the panes synchronize-panes copies
+//! input to). Each mark is read at its own level, never inherited (`guard::owner`).
 //!
 //! What names no object:
 //! - a call that leaves out every id its tool could take (`set_option` or
@@ -345,9 +347,10 @@ async fn owned(app: &App, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
 ///
 /// Made in the request path just before the handler runs, from two reads: where every
 /// pane is, then each touched object's own mark. The marks are set only when paneward
-/// creates an object and no call can set them, so what can change in between is the
-/// layout (a person splitting a pane into an owned window): the ending guards check that
-/// again inside tmux, in the command list of the ending (`guard::end`).
+/// creates an object and no call can set them, so only the layout can change in between
+/// (a person splitting a pane into an owned window in those milliseconds); that is not
+/// checked again. A check inside the change's own command list would have to read the
+/// marks with formats, which inherit, so it could be forged where this one cannot.
 ///
 /// # Errors
 /// `notAllowed` naming the object (or the server-wide change) and the scope;
