@@ -348,9 +348,10 @@ async fn owned(app: &App, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
 /// Made in the request path just before the handler runs, from two reads: where every
 /// pane is, then each touched object's own mark. The marks are set only when paneward
 /// creates an object and no call can set them, so only the layout can change in between
-/// (a person splitting a pane into an owned window in those milliseconds); that is not
-/// checked again. A check inside the change's own command list would have to read the
-/// marks with formats, which inherit, so it could be forged where this one cannot.
+/// (a person splitting a pane into an owned window in those milliseconds). Input is
+/// checked again in its own command list (`guard::cohort`: an unmarked pane in the
+/// cohort refuses it); other changes are not, because a check inside tmux reads the
+/// marks with formats, which inherit, so it is only a backstop to this one.
 ///
 /// # Errors
 /// `notAllowed` naming the object (or the server-wide change) and the scope;
