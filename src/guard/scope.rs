@@ -427,6 +427,49 @@ mod tests {
         );
     }
 
+    fn place(pane: &str, window: &str, session: &str, (last_pane, last_window): (bool, bool)) -> Place {
+        Place {
+            pane: pane.into(),
+            window: window.into(),
+            session: session.into(),
+            last_pane,
+            last_window,
+            synchronized: false,
+        }
+    }
+
+    fn ids_touched(tool: &str, arguments: &Value, named: &[&str], places: &[Place]) -> Vec<String> {
+        let named: Vec<String> = named.iter().map(|id| (*id).to_string()).collect();
+        touched_by(reaches(tool, arguments), &named, places)
+            .into_iter()
+            .map(|t| t.id)
+            .collect()
+    }
+
+    #[test]
+    fn a_call_touches_what_it_ends_closes_or_reshapes_beyond_what_it_names() {
+        let places = [
+            place("%1", "@1", "$1", (false, true)),
+            place("%2", "@1", "$1", (false, true)),
+            place("%3", "@2", "$2", (true, true)),
+        ];
+        assert_eq!(
+            ids_touched("kill_window", &json!({}), &["@1"], &places),
+            ["@1", "%1", "$1", "%2"]
+        );
+        assert_eq!(
+            ids_touched("kill_pane", &json!({}), &["%3"], &places),
+            ["%3", "@2", "$2"]
+        );
+        assert_eq!(ids_touched("kill_pane", &json!({}), &["%1"], &places), ["%1"]);
+        assert_eq!(ids_touched("split_window", &json!({}), &["%2"], &places), ["%2", "@1"]);
+        assert_eq!(ids_touched("rename_window", &json!({}), &["@1"], &places), ["@1"]);
+        let mut synced = places;
+        synced[0].synchronized = true;
+        synced[1].synchronized = true;
+        assert_eq!(ids_touched("send_keys", &json!({}), &["%1"], &synced), ["%1", "%2"]);
+    }
+
     #[test]
     fn scopes_read_back_from_their_names() {
         for scope in [Scope::All, Scope::Owned] {
