@@ -169,6 +169,17 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
     if name.starts_with("after-") {
         return Err(hook_refusal(name));
     }
+    if crate::guard::owner::is_paneward_option(name) {
+        // The ownership marks: one set by a call would make the person's objects
+        // read as paneward's under --scope owned.
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!(
+                "{name} is paneward's own option (names starting {} mark what paneward created); paneward sets these only when it creates an object, at any level, so nothing changed",
+                crate::guard::owner::MARK_PREFIX
+            ),
+        ));
+    }
     if COMMAND_OPTIONS.contains(&name) {
         return Err(ToolError::invalid_argument(
             "/name",
