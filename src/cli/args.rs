@@ -1,4 +1,6 @@
 //! The command line and environment: what to run, and the [`Config`] to run it with.
+//! The flags are defined in [`super::flags`] and read by [`super::parse`]; here the raw
+//! arguments meet the variables, the defaults and the checks.
 //!
 //! The server is fixed at start-up so that no tool call can point paneward at another
 //! one. A bad setting stops start-up with a message; it never silently widens what a
@@ -19,6 +21,7 @@ use crate::mcp::http::options::{parse_bind, TokenSource};
 use crate::mcp::http::HttpOptions;
 use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
+
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Invocation {

@@ -135,4 +135,15 @@ mod tests {
             assert!(parsed.is_ok(), "--{}: {parsed:?}", flag.long);
         }
     }
+
+    #[test]
+    fn no_two_flags_parsed_here_share_a_spelling() {
+        let parsed: Vec<_> = FLAGS.iter().filter(|f| !matches!(f.action, Action::Conform)).collect();
+        for (index, flag) in parsed.iter().enumerate() {
+            for other in &parsed[index + 1..] {
+                assert_ne!(flag.long, other.long);
+                assert!(flag.short.is_none() || flag.short != other.short, "-{:?}", flag.short);
+            }
+        }
+    }
 }
