@@ -49,6 +49,7 @@ mod servers;
 mod settings;
 mod snapshot_pane;
 mod stdio;
+mod structure;
 mod tiers;
 mod waiting;
 mod write_batch;
