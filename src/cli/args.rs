@@ -1,4 +1,6 @@
 //! The command line and environment: what to run, and the [`Config`] to run it with.
+//! The flags are defined in [`super::flags`] and read by [`super::parse`]; here the raw
+//! arguments meet the variables, the defaults and the checks.
 //!
 //! The server is fixed at start-up so that no tool call can point paneward at another
 //! one. A bad setting stops start-up with a message; it never silently widens what a
@@ -11,13 +13,15 @@ use std::path::PathBuf;
 
 use paneward_contract::Tier;
 
+use super::parse::{Parsed, RawArgs};
 use crate::catalog::profile::Profile;
 use crate::config::{AuditTarget, Config};
 use crate::guard::scope::Scope;
-use crate::mcp::http::options::{checked_origin, parse_bind, TokenSource};
+use crate::mcp::http::options::{parse_bind, TokenSource};
 use crate::mcp::http::HttpOptions;
 use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
+
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Invocation {
@@ -59,107 +63,6 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-pub const HELP: &str = "\
-paneward: a Model Context Protocol server for tmux
-
-An MCP client starts paneward as a subprocess and speaks JSON-RPC on its standard
-input and output. paneward drives one tmux server, chosen here and fixed for the
-life of the process. Logs go to standard error.
-
-Usage:
-  paneward [OPTIONS]              serve MCP over stdio (what MCP clients run)
-  paneward serve --http ADDR --token-file FILE [OPTIONS]
-                                  serve MCP over Streamable HTTP at http://ADDR/mcp
-  paneward tools [--json] [OPTIONS]
-                                  print the tools this configuration offers
-                                  (--json: the exact tools/list result)
-  paneward call TOOL [JSON] [OPTIONS]
-                                  one tool call from a shell, through the same path
-                                  as an MCP call (tier, validation, bounds); prints
-                                  the structured result as JSON on stdout, or the
-                                  error on stderr with exit status 1
-  paneward doctor [OPTIONS]       say which tmux, socket (and what chose it), server,
-                                  tier, profile, caller pane and connection paneward
-                                  would use; exits 0 if it can serve, 1 with the reason
-  paneward conform [--tier TIER] [--profile NAME] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]
-                                  start the MCP server COMMAND, list its tools and
-                                  compare each with paneward's contract; prints every
-                                  difference by tool and JSON pointer; exits 0 when
-                                  equal, 1 on a difference, 2 if it cannot compare
-  paneward --help | --version
-
-Options:
-  -L, --socket-name NAME   use tmux's socket NAME (as tmux -L)      [env PANEWARD_SOCKET_NAME]
-  -S, --socket-path PATH   use the socket at PATH (as tmux -S)      [env PANEWARD_SOCKET_PATH]
-      --tmux PATH          the tmux binary (default: tmux on PATH)  [env PANEWARD_TMUX]
-      --safety TIER        readonly | mutating | destructive        [env PANEWARD_SAFETY]
-                           default mutating; tools above the tier are
-                           neither listed nor callable
-      --scope SCOPE        all | owned: owned limits every tool above readonly
-                           (input included) to panes, windows and sessions
-                           paneward created; default all  [env PANEWARD_SCOPE]
-      --reveal-environment show_environment returns values, not only
-                           names (values may be secrets)
-                                                    [env PANEWARD_REVEAL_ENVIRONMENT=1]
-      --no-control-mode    never attach a control-mode client (tmux -C); talk to
-                           tmux as its own command client does, per call
-                                                    [env PANEWARD_NO_CONTROL_MODE=1]
-      --no-native-client   outside control mode, run one tmux process per call
-                           instead of speaking tmux's socket protocol (slower)
-                                                    [env PANEWARD_NO_NATIVE_CLIENT=1]
-      --max-tmux-clients N at most N tmux connections or processes at once
-                           besides the control client (default 8)
-                                                    [env PANEWARD_MAX_TMUX_CLIENTS]
-      --max-wait SECONDS   the longest any tool waits (run_command, get_job,
-                           wait_for_text, wait_for_channel; default 300,
-                           1 to 86400); longer timeouts are clamped to it
-                                                    [env PANEWARD_MAX_WAIT]
-      --profile NAME       default | python: python serves the tool files of
-                           schemas/profiles/python in place of the default ones
-                           (call_read_tools_batch in the Python server's envelope)
-                                                    [env PANEWARD_PROFILE]
-      --audit-log PATH|-   append one JSON line per call of a mutating or
-                           destructive tool and per batch row to PATH (created
-                           0600), or to stderr for -; typed text, commands and
-                           values appear only as a length and a keyed hash
-                                                    [env PANEWARD_AUDIT_LOG]
-  -h, --help               this text
-  -V, --version            print the version
-
-Remote tmux (every tmux command runs through the system's ssh, one shared connection):
-      --ssh DESTINATION    drive tmux on DESTINATION (user@host, ssh://user@host:port,
-                           or a Host alias); -L/-S/--tmux then name the socket and
-                           binary on that host                [env PANEWARD_SSH]
-      --ssh-config FILE    ssh reads FILE as its configuration (ssh -F FILE)
-      --ssh-option OPTION  one more ssh option (ssh -o OPTION); repeatable
-
-HTTP (serve --http):
-      --http ADDR          listen on ADDR: a port alone (8765) means 127.0.0.1:8765;
-                           else IP:PORT ([::1]:8765, 0.0.0.0:8765)
-      --token-file FILE    the bearer token clients must send (required; or set
-                           PANEWARD_TOKEN); make one with
-                           (umask 077; openssl rand -hex 32 > FILE)
-      --allow-origin URL   accept browser requests from origin URL
-                           (scheme://host:port, :* for any port); repeatable;
-                           loopback origins are always accepted
-      --allow-host NAME    accept Host: NAME (or NAME:PORT) besides loopback names
-                           and the bound IP; repeatable
-
-Conform options:
-      --tier TIER          compare with the contract's tools at or below TIER, as a
-                           server started with --safety TIER lists them (default mutating)
-      --profile NAME       compare with that profile's contract (as --profile above)
-      --schemas DIR        compare with the tool files in DIR (as schemas/tools)
-                           instead of the contract built into this paneward
-      --timeout SECS       how long the server may take per request (default 30)
-
-Without -L or -S, paneward uses the server `tmux` alone would use. For an existing
-libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
-LIBTMUX_SAFETY are read after paneward's own variables.
-
-Logging: RUST_LOG-style filters in PANEWARD_LOG (default: info,rmcp=warn), on standard error.
-";
-
 /// Reads the environment through a function so tests can supply their own.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -178,81 +81,39 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
             .map(Invocation::Conform)
             .map_err(UsageError);
     }
-    let mut args = args.map(|a| {
-        a.into_string()
-            .map_err(|_| UsageError("arguments must be valid UTF-8".into()))
-    });
-    let mut socket_name: Option<String> = None;
-    let mut socket_path: Option<PathBuf> = None;
-    let mut tmux_binary: Option<PathBuf> = None;
-    let mut safety: Option<String> = None;
-    let mut scope: Option<String> = None;
-    let mut subcommand: Option<String> = None;
-    let mut positional: Vec<String> = Vec::new();
-    let mut profile: Option<String> = None;
-    let mut audit_log: Option<String> = None;
-    let mut json = false;
-    let mut reveal_environment = false;
-    let mut no_control_mode = false;
-    let mut no_native_client = false;
-    let mut max_tmux_clients: Option<String> = None;
-    let mut max_wait: Option<String> = None;
-    let mut http: Option<String> = None;
-    let mut token_file: Option<PathBuf> = None;
-    let mut extra_origins: Vec<String> = Vec::new();
-    let mut extra_hosts: Vec<String> = Vec::new();
-    let mut ssh: Option<String> = None;
-    let mut ssh_options: Vec<String> = Vec::new();
-    while let Some(arg) = args.next() {
-        let arg = arg?;
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, UsageError> {
-            match inline.clone() {
-                Some(v) => Ok(v),
-                None => args
-                    .next()
-                    .transpose()?
-                    .ok_or_else(|| UsageError(format!("{name} needs a value"))),
-            }
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Invocation::Help),
-            "-V" | "--version" => return Ok(Invocation::Version),
-            "-L" | "--socket-name" => socket_name = Some(value("--socket-name")?),
-            "-S" | "--socket-path" => socket_path = Some(PathBuf::from(value("--socket-path")?)),
-            "--tmux" => tmux_binary = Some(PathBuf::from(value("--tmux")?)),
-            "--safety" => safety = Some(value("--safety")?),
-            "--scope" => scope = Some(value("--scope")?),
-            "--profile" => profile = Some(value("--profile")?),
-            "--audit-log" => audit_log = Some(value("--audit-log")?),
-            "--reveal-environment" if inline.is_none() => reveal_environment = true,
-            "--no-control-mode" if inline.is_none() => no_control_mode = true,
-            "--no-native-client" if inline.is_none() => no_native_client = true,
-            "--max-tmux-clients" => max_tmux_clients = Some(value("--max-tmux-clients")?),
-            "--max-wait" => max_wait = Some(value("--max-wait")?),
-            "--http" => http = Some(value("--http")?),
-            "--token-file" => token_file = Some(PathBuf::from(value("--token-file")?)),
-            "--allow-origin" => extra_origins.push(checked_origin(&value("--allow-origin")?).map_err(UsageError)?),
-            "--allow-host" => extra_hosts.push(value("--allow-host")?),
-            "--ssh" => ssh = Some(value("--ssh")?),
-            "--ssh-config" => ssh_options.extend(["-F".to_string(), value("--ssh-config")?]),
-            "--ssh-option" => ssh_options.extend(["-o".to_string(), value("--ssh-option")?]),
-            "--json" if subcommand.as_deref() == Some("tools") => json = true,
-            "serve" | "tools" | "call" | "doctor" if subcommand.is_none() => subcommand = Some(flag),
-            other if other.starts_with('-') && other != "-" => {
-                return Err(UsageError(format!("unknown option {other}")))
-            }
-            _ if subcommand.as_deref() == Some("call") && positional.len() < 2 => positional.push(arg),
-            other => {
-                return Err(UsageError(format!(
-                    "unknown command {other:?}; commands are serve, tools, call, doctor and conform"
-                )))
-            }
-        }
-    }
+    let raw = match super::parse::raw_args(args)? {
+        Parsed::Raw(raw) => *raw,
+        Parsed::Help => return Ok(Invocation::Help),
+        Parsed::Version => return Ok(Invocation::Version),
+    };
+    resolve(raw, env)
+}
+
+/// Applies variables, defaults and checks to the arguments as given.
+fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
+    let RawArgs {
+        subcommand,
+        positional,
+        socket_name,
+        socket_path,
+        tmux_binary,
+        safety,
+        scope,
+        profile,
+        audit_log,
+        json,
+        reveal_environment,
+        no_control_mode,
+        no_native_client,
+        max_tmux_clients,
+        max_wait,
+        http,
+        token_file,
+        extra_origins,
+        extra_hosts,
+        ssh,
+        ssh_options,
+    } = raw;
     let (address, address_origin) = resolve_address(socket_name, socket_path, env)?;
     let profile = match profile.or_else(|| env("PANEWARD_PROFILE").filter(|v| !v.is_empty())) {
         Some(text) => text

@@ -3,6 +3,9 @@
 pub mod args;
 pub mod call;
 pub mod doctor;
+pub mod flags;
+pub mod help;
+pub mod parse;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -24,7 +27,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     match invocation {
         Invocation::Help => {
-            print!("{}", args::HELP);
+            print!("{}", help::render());
             ExitCode::SUCCESS
         }
         Invocation::Version => {

@@ -5,7 +5,8 @@
 //! paneward reads the target's whole window and checks every pane the input could
 //! reach (the *cohort*): each must exist, be alive and accept input; none may be the
 //! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
-//! passed `force`. The reading, tmux's own check and the input are one round trip that
+//! passed `force`; under `--scope owned` each must carry paneward's pane mark, `force`
+//! or not. The reading, tmux's own check and the input are one round trip that
 //! tmux runs without interleaving ([`super::verdict`]).
 //!
 //! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
@@ -17,6 +18,8 @@ use std::fmt;
 use crate::app::App;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
+use crate::guard::owner::OwnedMark;
+use crate::guard::scope::Scope;
 use crate::guard::{input, verdict};
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
@@ -36,7 +39,8 @@ const COHORT_FIELDS: [&str; 10] = [
     // The pane's effective value: a pane option overrides the window's.
     "synchronize-panes",
     "pid",
-    "socket_path",
+    // Through tmux's inheritance, as the verdict reads it (`guard::verdict`).
+    OwnedMark::Pane.option(),
 ];
 
 /// One pane of the target's window, as the check sees it.
@@ -50,6 +54,8 @@ pub struct PaneView {
     pub active: bool,
     pub synchronized: bool,
     pub is_caller: bool,
+    /// Under `--scope owned`: the pane does not carry paneward's pane mark.
+    pub outside_scope: bool,
 }
 
 /// The target's window at the moment of the check.
@@ -66,6 +72,7 @@ pub struct WindowView {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     Missing,
+    OutsideScope,
     Dead,
     InputOff,
     Caller,
@@ -81,6 +88,9 @@ impl Rule {
     fn sentence(self) -> &'static str {
         match self {
             Self::Missing => "does not exist (input needs an existing pane; list panes again for current ids)",
+            Self::OutsideScope => {
+                "is not one paneward created, and this server runs with --scope owned (force does not change this)"
+            }
             Self::Dead => "is dead (input needs a live pane; force does not change this)",
             Self::InputOff => {
                 "has input disabled with select-pane -d (tmux would drop the keys; force does not change this)"
@@ -137,7 +147,7 @@ fn read_window(target: PaneId) -> Command {
 ///
 /// # Errors
 /// A malformed record.
-fn parse_window(output: &[u8], caller: Option<&CallerPane>) -> Result<WindowView, TmuxError> {
+fn parse_window(output: &[u8], caller: Option<&CallerPane>, owned_only: bool) -> Result<WindowView, TmuxError> {
     let text = String::from_utf8_lossy(output);
     let records = parse_records("list-panes", &COHORT_FIELDS, &text)?;
     let mut view = WindowView {
@@ -161,6 +171,7 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>) -> Result<WindowView
             active: record.flag("pane_active")?,
             synchronized: record.flag("synchronize-panes")?,
             is_caller,
+            outside_scope: owned_only && !record.flag(OwnedMark::Pane.option())?,
         });
     }
     Ok(view)
@@ -169,6 +180,7 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>) -> Result<WindowView
 /// The first rule `pane` breaks, if any: the ones `force` cannot lift come first.
 fn broken_rule(pane: &PaneView, force: bool) -> Option<Rule> {
     let rules = [
+        (pane.outside_scope, Rule::OutsideScope),
         (pane.dead, Rule::Dead),
         (pane.input_off, Rule::InputOff),
         (pane.is_caller, Rule::Caller),
@@ -343,9 +355,10 @@ async fn attempt(
     consent: Option<&Consent>,
 ) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
     let caller = app.caller.as_ref().filter(|_| consent.is_none());
+    let owned_only = app.config.scope == Scope::Owned;
     let verdict = match reach {
-        Reach::Cohort => verdict::verdict_format(target, force, caller),
-        Reach::TargetOnly => verdict::target_verdict_format(force, caller),
+        Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only),
+        Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only),
     };
     let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
     if !input.is_empty() {
@@ -366,7 +379,7 @@ async fn attempt(
     let [window, printed, ..] = outputs.as_slice() else {
         return Err(ToolError::internal("the cohort check came back without its verdict"));
     };
-    let mut window = parse_window(window, caller)?;
+    let mut window = parse_window(window, caller, owned_only)?;
     if reach == Reach::TargetOnly {
         // No pane but the target is reached, whatever synchronize-panes says.
         for pane in &mut window.panes {
@@ -406,6 +419,7 @@ mod tests {
             active: false,
             synchronized: false,
             is_caller: false,
+            outside_scope: false,
         }
     }
 
@@ -552,14 +566,29 @@ mod tests {
     #[test]
     fn the_window_record_is_parsed_and_the_caller_marked() {
         let caller = CallerPane::from_env(Some("/tmp/s,42,0"), Some("%2"));
-        let line = |id: &str, sync: &str| {
-            format!("{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}/tmp/s\u{1e}\n")
+        let line = |id: &str, sync: &str, owned: &str| {
+            format!("{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}{owned}\u{1e}\n")
         };
-        let output = format!("{}{}", line("%1", "1"), line("%2", "0"));
-        let view = parse_window(output.as_bytes(), caller.as_ref()).unwrap();
+        let output = format!("{}{}", line("%1", "1", "1"), line("%2", "0", ""));
+        let view = parse_window(output.as_bytes(), caller.as_ref(), false).unwrap();
         assert_eq!(view.window_id, "@7");
         assert_eq!(view.panes.len(), 2);
         assert!(view.panes[0].synchronized && !view.panes[0].is_caller);
         assert!(!view.panes[1].synchronized && view.panes[1].is_caller);
+        assert!(view.panes.iter().all(|p| !p.outside_scope), "no scope, no rule");
+        let view = parse_window(output.as_bytes(), caller.as_ref(), true).unwrap();
+        assert!(!view.panes[0].outside_scope && view.panes[1].outside_scope);
+    }
+
+    #[test]
+    fn an_unmarked_synchronized_sibling_refuses_the_row_under_scope_owned_even_with_force() {
+        let mut sibling = pane(2);
+        sibling.synchronized = true;
+        sibling.outside_scope = true;
+        let mut target = pane(1);
+        target.synchronized = true;
+        let refusal = evaluate(PaneId(1), &window(vec![target, sibling]), true).unwrap_err();
+        assert_eq!((refusal.pane, refusal.rule), (PaneId(2), Rule::OutsideScope));
+        assert!(refusal.to_string().contains("--scope owned"), "{refusal}");
     }
 }

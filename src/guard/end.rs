@@ -17,7 +17,6 @@ use crate::guard::consent;
 use crate::guard::gate::EndGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::command::argv_without_shell;
-use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 
 /// What to end.
@@ -198,7 +197,11 @@ impl EndGate<'_> {
         let [pid, pane, window, session] = fields[..] else {
             return Ok(None);
         };
-        if pid != caller.server_pid.to_string() || pane != caller.pane.to_string() {
+        let here = match (pane.parse::<PaneId>(), pid.parse::<i64>()) {
+            (Ok(pane), Ok(pid)) => caller.is(pane, pid),
+            _ => false,
+        };
+        if !here {
             return Ok(None);
         }
         Ok(endings
@@ -227,28 +230,13 @@ impl EndGate<'_> {
             tmux.run(ending.command()).await?;
             return Ok(());
         };
-        // One list: tmux decides with the state the ending itself sees. The condition
-        // is evaluated with the caller pane as target; if that pane is not on this
-        // server (another server's pid, or no such pane: `-t` then falls back to another
-        // pane, whose id differs) nothing of paneward's can be reached.
-        let condition = format!(
-            "#{{&&:#{{==:#{{pid}},{pid}}},#{{&&:#{{==:#{{pane_id}},{pane}}},{reaches}}}}}",
-            pid = caller.server_pid,
-            pane = caller.pane,
-            reaches = ending.reaches_caller(),
+        // One list: tmux decides with the state the ending itself sees.
+        let guard = caller.guard(
+            &ending.reaches_caller(),
+            REFUSED,
+            &[ending.command()],
+            ending.is_sensitive(),
         );
-        let guard = Command::new("if-shell")
-            .arg("-F")
-            .arg("-t")
-            .arg(caller.pane.to_string())
-            .arg(condition)
-            .arg(format!("display-message -p {REFUSED}"));
-        let line = command_line(&[ending.command()]);
-        let guard = if ending.is_sensitive() {
-            guard.sensitive_arg(line)
-        } else {
-            guard.arg(line)
-        };
         let decided = tmux.run(guard).await?;
         if String::from_utf8_lossy(&decided).trim() != REFUSED {
             return Ok(());

@@ -13,9 +13,8 @@
 //! tmux by `if-shell -F` with a condition built only from ids, so nothing can move the
 //! caller pane in between.
 
-use crate::guard::gate::{ChangeCommand, ChangeGate};
 use crate::runtime::error::ToolError;
-use crate::tmux::script::command_line;
+use crate::guard::gate::{ChangeCommand, ChangeGate};
 use crate::tmux::{Command, PaneId, ReadCommand, SessionId, WindowId};
 
 /// Where a joined pane goes, beside the target window's active pane.
@@ -138,21 +137,7 @@ impl ChangeGate<'_> {
         let command = match caller {
             // paneward does not run inside tmux: nothing of it can be closed.
             None => moving.command(),
-            // The condition is expanded with the caller pane as target; if that pane is
-            // not on this server (another server's pid, or no such pane: `-t` then falls
-            // back to another pane, whose id differs) nothing of paneward's can close.
-            Some(caller) => Command::new("if-shell")
-                .arg("-F")
-                .arg("-t")
-                .arg(caller.pane.to_string())
-                .arg(format!(
-                    "#{{&&:#{{==:#{{pid}},{pid}}},#{{&&:#{{==:#{{pane_id}},{pane}}},{closes}}}}}",
-                    pid = caller.server_pid,
-                    pane = caller.pane,
-                    closes = moving.closes_callers_place(),
-                ))
-                .arg(format!("display-message -p {REFUSED}"))
-                .arg(command_line(&[moving.command()])),
+            Some(caller) => caller.guard(&moving.closes_callers_place(), REFUSED, &[moving.command()], false),
         };
         let mut commands: Vec<ChangeCommand> = before.iter().cloned().map(ChangeCommand::from).collect();
         commands.push(ChangeCommand::guarded(command));

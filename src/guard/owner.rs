@@ -2,22 +2,42 @@
 //! option saying so, set in the same command list that creates it. `--scope owned`
 //! limits changes to marked objects; the inspect tools report the mark.
 //!
-//! One option name per level, because tmux resolves a user option through the parents
-//! of the object asked (pane, then its window, then the global window options): a pane
-//! a person split inside a window paneward made must not read as paneward's. Each name
-//! is set only at its own level, so a lookup of it finds nothing inherited.
+//! One option name per level, each set only at its own level. tmux resolves a user
+//! option through the parents of the object asked (a pane's lookup falls back to its
+//! window, the global window options, its session, the global session options), so a
+//! mark set one level up would make everything below read as paneward's. The scope
+//! check therefore reads each mark at its own level only ([`OwnedMark::read_own`]), and
+//! `set_option` refuses every name under [`MARK_PREFIX`], so no call can forge one.
 
-/// The kinds of object paneward can own.
+use crate::tmux::{ReadCommand, ReadVerb};
+
+/// The kinds of object paneward can own, each with the option that marks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Owned {
+pub enum OwnedMark {
     Session,
     Window,
     Pane,
 }
 
-impl Owned {
-    /// The user option that marks an object of this kind as paneward's; its value is `1`.
-    pub fn option(self) -> &'static str {
+/// What every option name of paneward's own starts with; `set_option` sets none of them.
+pub const MARK_PREFIX: &str = "@paneward_";
+
+/// The value of a mark.
+pub const OWNED_VALUE: &str = "1";
+
+impl OwnedMark {
+    /// The mark an object with id `id` (`$N`, `@N`, `%N`) would carry.
+    pub fn of_id(id: &str) -> Option<Self> {
+        match id.chars().next()? {
+            '$' => Some(Self::Session),
+            '@' => Some(Self::Window),
+            '%' => Some(Self::Pane),
+            _ => None,
+        }
+    }
+
+    /// The user option that marks an object of this kind as paneward's.
+    pub const fn option(self) -> &'static str {
         match self {
             Self::Session => "@paneward_owned_session",
             Self::Window => "@paneward_owned_window",
@@ -25,7 +45,16 @@ impl Owned {
         }
     }
 
-    /// The `set-option` flag that sets an option at this object's level (`-t` follows).
+    /// The word for an object of this kind, in messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::Session => "session",
+            Self::Window => "window",
+            Self::Pane => "pane",
+        }
+    }
+
+    /// The `set-option`/`show-options` flag for this object's level (`-t` follows).
     pub fn level_flag(self) -> Option<&'static str> {
         match self {
             Self::Session => None,
@@ -33,7 +62,38 @@ impl Owned {
             Self::Pane => Some("-p"),
         }
     }
+
+    /// Reads the mark of object `id` at its own level alone: `show-options` without
+    /// `-A` leaves inherited values out. Prints [`OWNED_VALUE`] for a marked object,
+    /// nothing for an unmarked one; fails for a missing object.
+    pub fn read_own(self, id: &str) -> ReadCommand {
+        let mut command = ReadCommand::new(ReadVerb::ShowOptions).arg("-qv");
+        if let Some(flag) = self.level_flag() {
+            command = command.arg(flag);
+        }
+        command.arg("-t").arg(id.to_string()).arg(self.option())
+    }
 }
 
-/// The value of a mark.
-pub const OWNED_VALUE: &str = "1";
+/// Whether `name` is an option only paneward itself sets.
+pub fn is_paneward_option(name: &str) -> bool {
+    name.starts_with(MARK_PREFIX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mark_is_a_paneward_option_of_its_own_level() {
+        for mark in [OwnedMark::Session, OwnedMark::Window, OwnedMark::Pane] {
+            assert!(is_paneward_option(mark.option()));
+            assert!(mark.option().ends_with(mark.noun()));
+        }
+        assert_eq!(OwnedMark::of_id("@3"), Some(OwnedMark::Window));
+        assert_eq!(
+            crate::tmux::Command::from(OwnedMark::Pane.read_own("%2")).summary(),
+            "show-options -qv -p -t %2 @paneward_owned_pane"
+        );
+    }
+}

@@ -13,21 +13,26 @@
 //! the receivers from the same reading; the two must agree.
 
 use crate::guard::caller::CallerPane;
+use crate::guard::owner::OwnedMark;
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId};
 
 /// Expands to `x` for a pane that breaks a rule `force` does not lift, else to nothing.
-/// The caller pane is recognised by its id and the server's pid (a stricter test than
-/// [`super::caller::is_caller`], which also compares socket paths).
-fn breaks_a_rule(force: bool, caller: Option<&CallerPane>) -> String {
+/// The caller pane is recognised by [`CallerPane::is_caller_format`], the test
+/// [`super::caller::is_caller`] makes on a record.
+/// With `owned_only` (`--scope owned`), a pane without paneward's pane mark breaks one
+/// too. The format reads the mark through tmux's inheritance: the scope check
+/// (`guard::scope`) has already read every member's own mark; this catches a pane
+/// that joined the cohort since, in the same step as the input.
+fn breaks_a_rule(force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
     let mut rules = String::from("#{?#{pane_dead},x,}#{?#{pane_input_off},x,}");
+    if owned_only {
+        rules.push_str(&format!("#{{?#{{{}}},,x}}", OwnedMark::Pane.option()));
+    }
     if !force {
         rules.push_str("#{?#{pane_in_mode},x,}");
         if let Some(caller) = caller {
-            rules.push_str(&format!(
-                "#{{?#{{&&:#{{==:#{{pane_id}},{}}},#{{==:#{{pid}},{}}}}},x,}}",
-                caller.pane, caller.server_pid
-            ));
+            rules.push_str(&format!("#{{?{},x,}}", caller.is_caller_format()));
         }
     }
     rules
@@ -36,8 +41,8 @@ fn breaks_a_rule(force: bool, caller: Option<&CallerPane>) -> String {
 /// A format that, expanded for `target`, is `1` when input to `target` may go in and
 /// `0` when a member of its cohort breaks a rule: the target itself, and with
 /// `synchronize-panes` on in the target, every pane of its window that has it on too.
-pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&CallerPane>) -> String {
-    let rules = breaks_a_rule(force, caller);
+pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
+    let rules = breaks_a_rule(force, caller, owned_only);
     // `#{P:…}` expands once per pane of the window, each with its own options.
     let member = format!("#{{?#{{||:#{{==:#{{pane_id}},{target}}},#{{synchronize-panes}}}},{rules},}}");
     format!("#{{?#{{?#{{synchronize-panes}},#{{P:{member}}},{rules}}},0,1}}")
@@ -46,8 +51,8 @@ pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&Caller
 /// A format that, expanded for `target`, is `1` when `target` alone may take input
 /// (a paste, which tmux does not copy to synchronized panes) and `0` when it breaks a
 /// rule.
-pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>) -> String {
-    format!("#{{?{},0,1}}", breaks_a_rule(force, caller))
+pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
+    format!("#{{?{},0,1}}", breaks_a_rule(force, caller, owned_only))
 }
 
 /// Prints the verdict, as the input that follows in the same round trip will see it.
@@ -93,10 +98,10 @@ mod tests {
     #[test]
     fn the_verdict_holds_only_ids_numbers_and_constants() {
         let caller = CallerPane::from_env(Some("/tmp/odd,}{#path/s,4242,0"), Some("%9"));
-        let format = verdict_format(PaneId(3), false, caller.as_ref());
+        let format = verdict_format(PaneId(3), false, caller.as_ref(), false);
         assert!(format.contains("#{==:#{pane_id},%3}") && format.contains("#{==:#{pid},4242}"));
         assert!(!format.contains("odd"), "the socket path never enters a format");
-        assert!(!verdict_format(PaneId(3), true, caller.as_ref()).contains("pane_in_mode"));
+        assert!(!verdict_format(PaneId(3), true, caller.as_ref(), false).contains("pane_in_mode"));
         let opens = format.matches('{').count();
         assert_eq!(opens, format.matches('}').count(), "{format}");
     }
@@ -104,13 +109,23 @@ mod tests {
     #[test]
     fn a_paste_verdict_looks_at_the_target_alone() {
         let caller = CallerPane::from_env(Some("/tmp/s,4242,0"), Some("%9"));
-        let format = target_verdict_format(false, caller.as_ref());
+        let format = target_verdict_format(false, caller.as_ref(), false);
         assert!(
             !format.contains("synchronize-panes") && !format.contains("#{P:"),
             "{format}"
         );
         assert!(format.contains("pane_in_mode") && format.contains("#{==:#{pane_id},%9}"));
-        assert!(!target_verdict_format(true, caller.as_ref()).contains("pane_in_mode"));
+        assert!(!target_verdict_format(true, caller.as_ref(), false).contains("pane_in_mode"));
+    }
+
+    #[test]
+    fn under_scope_owned_an_unmarked_member_breaks_a_rule_force_or_not() {
+        for force in [false, true] {
+            let format = verdict_format(PaneId(3), force, None, true);
+            assert!(format.contains("#{?#{@paneward_owned_pane},,x}"), "{format}");
+        }
+        assert!(!verdict_format(PaneId(3), false, None, false).contains("@paneward_owned_pane"));
+        assert!(target_verdict_format(true, None, true).contains("@paneward_owned_pane"));
     }
 
     #[test]

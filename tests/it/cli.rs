@@ -140,17 +140,49 @@ fn doctor_without_a_server_exits_one_with_the_reason() {
 }
 
 #[test]
-fn help_names_every_new_flag_and_subcommand() {
+fn help_lists_every_flag_and_subcommand_as_defined() {
+    use paneward::cli::flags::FLAGS;
+    use paneward::cli::help::env_note;
+    use paneward::cli::parse::SUBCOMMANDS;
     let out = paneward(&["--help"], &[]);
+    assert_eq!(out.status.code(), Some(0));
     let help = text(&out.stdout);
-    for word in [
-        "paneward call TOOL [JSON]",
-        "paneward doctor",
-        "--profile NAME",
-        "PANEWARD_PROFILE",
-        "--audit-log PATH|-",
-    ] {
-        assert!(help.contains(word), "--help lacks {word}");
+    for flag in FLAGS {
+        // Its spelling starts a line, its first line of help beside it, under its section.
+        let line = help
+            .lines()
+            .find(|line| {
+                line.trim_start().starts_with(&flag.spelling().trim_start().to_string()) && line.contains(flag.help[0])
+            })
+            .unwrap_or_else(|| panic!("--help lacks {} with {:?}", flag.spelling(), flag.help[0]));
+        let section = help.find(flag.section.heading()).expect("its section");
+        assert!(
+            help[section..].contains(line),
+            "{} is listed outside {:?}",
+            flag.long,
+            flag.section.heading()
+        );
+        for more in flag.help {
+            assert!(help.contains(more), "--help lacks {more:?} of --{}", flag.long);
+        }
+        if let Some(note) = env_note(flag) {
+            assert!(help.contains(&note), "--help lacks {note} of --{}", flag.long);
+        }
+    }
+    for command in SUBCOMMANDS.iter().chain(&["conform"]) {
+        assert!(
+            help.contains(&format!("\n  paneward {command} ")),
+            "--help lacks paneward {command}"
+        );
+    }
+    // And nothing the parser does not know: every --flag the text names is defined.
+    for word in help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        if let Some(long) = word.strip_prefix("--").filter(|long| !long.is_empty()) {
+            assert!(
+                FLAGS.iter().any(|flag| flag.long == long),
+                "--help names --{long}, which no flag defines"
+            );
+        }
     }
 }
 

@@ -15,6 +15,7 @@ mod mcp;
 mod observe;
 mod run;
 mod settings;
+mod structure;
 mod tmux;
 mod wait;
 mod workspace;

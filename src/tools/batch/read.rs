@@ -84,10 +84,10 @@ pub async fn call_read_tools_batch(
     gate: &ReadGate<'_>,
     input: CallReadToolsBatchInput,
 ) -> Result<CallReadToolsBatchOutput, ToolError> {
-    let operations = input
-        .operations
+    let CallReadToolsBatchInput { on_error, operations } = input;
+    let operations = operations
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
-    let on_error = input.on_error.unwrap_or(OnError::Stop);
+    let on_error = on_error.unwrap_or(OnError::Stop);
     let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
     let outcomes = run_rows(gate.app(), gate.context(), &calls, on_error == OnError::Stop).await;
     let mut results = Vec::with_capacity(operations.len());

@@ -72,7 +72,14 @@ fn index(row: usize) -> Result<i64, ToolError> {
 /// # Errors
 /// Bad arguments, a refusal naming the pane and rule, or a tmux failure.
 pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
-    let row = InputRow::parse("", &input.pane_id, &input.keys, input.enter, input.literal, input.force)?;
+    let SendKeysInput {
+        enter,
+        force,
+        keys,
+        literal,
+        pane_id,
+    } = input;
+    let row = InputRow::parse("", &pane_id, &keys, enter, literal, force)?;
     let received = row.deliver(gate).await?;
     Ok(SendKeysOutput {
         pane_id: row
@@ -93,8 +100,8 @@ pub async fn send_keys_batch(
     gate: &ChangeGate<'_>,
     input: SendKeysBatchInput,
 ) -> Result<SendKeysBatchOutput, ToolError> {
-    let rows = input
-        .operations
+    let SendKeysBatchInput { on_error, operations } = input;
+    let rows = operations
         .iter()
         .enumerate()
         .map(|(i, op)| {
@@ -108,7 +115,7 @@ pub async fn send_keys_batch(
             )
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let stop_on_error = !matches!(input.on_error, Some(SendKeysBatchInputOnError::Continue));
+    let stop_on_error = !matches!(on_error, Some(SendKeysBatchInputOnError::Continue));
     let mut output = SendKeysBatchOutput {
         completed: 0,
         failures: Vec::new(),

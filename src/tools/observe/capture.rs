@@ -92,9 +92,14 @@ pub async fn read_newest(
 /// A bad pane id or `max_lines`, a missing pane (`capture-pane` itself fails for one),
 /// or tmux failing.
 pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<CapturePaneOutput, ToolError> {
-    let pane = args::pane_id("/pane_id", &input.pane_id)?;
-    let max_lines = args::max_lines("/max_lines", input.max_lines)?;
-    let history = input.history.unwrap_or(false);
+    let CapturePaneInput {
+        history,
+        max_lines,
+        pane_id,
+    } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let max_lines = args::max_lines("/max_lines", max_lines)?;
+    let history = history.unwrap_or(false);
     let (text, _) = read_newest(gate, pane, history, max_lines, &TEXT_FIELDS).await?;
     Ok(CapturePaneOutput {
         history,

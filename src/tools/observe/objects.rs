@@ -10,9 +10,10 @@ use std::collections::HashMap;
 use std::fmt::Display;
 use std::str::FromStr;
 
+use crate::runtime::error::ToolError;
 use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
-use crate::runtime::error::ToolError;
+use crate::guard::owner::OwnedMark;
 use crate::tmux::format::Record;
 use crate::tmux::PaneId;
 
@@ -54,9 +55,9 @@ pub fn capped<T>(mut items: Vec<T>) -> (Vec<T>, i64, bool) {
 
 /// The ownership marks (`guard::owner`), read as format variables: each is set only at
 /// its own level, so a pane's lookup of the pane mark never finds its window's.
-pub const OWNED_PANE: &str = "@paneward_owned_pane";
-pub const OWNED_WINDOW: &str = "@paneward_owned_window";
-pub const OWNED_SESSION: &str = "@paneward_owned_session";
+pub const OWNED_PANE: &str = OwnedMark::Pane.option();
+pub const OWNED_WINDOW: &str = OwnedMark::Window.option();
+pub const OWNED_SESSION: &str = OwnedMark::Session.option();
 
 /// The variables a [`Pane`] needs, plus the server's identity for the caller check.
 pub const PANE_FIELDS: [&str; 20] = [
@@ -298,8 +299,8 @@ mod tests {
 
     #[test]
     fn an_id_tmux_printed_wrong_is_an_internal_fault_not_a_reply() {
-        use crate::generated::types::PaneId as ReplyPaneId;
         use crate::runtime::error::ToolErrorKind;
+        use crate::generated::types::PaneId as ReplyPaneId;
         assert_eq!(checked::<ReplyPaneId>("%3").unwrap().as_str(), "%3");
         let error = checked::<ReplyPaneId>("3").unwrap_err();
         assert_eq!(error.kind(), ToolErrorKind::Internal);
@@ -311,13 +312,5 @@ mod tests {
         let all = fields(&[&PANE_FIELDS, &WINDOW_FIELDS]);
         assert_eq!(all.iter().filter(|n| **n == "pane_id").count(), 1);
         assert!(all.contains(&"window_layout") && all.contains(&"pane_current_path"));
-    }
-
-    #[test]
-    fn the_marks_read_are_the_marks_paneward_sets() {
-        use crate::guard::owner::Owned;
-        assert_eq!(OWNED_PANE, Owned::Pane.option());
-        assert_eq!(OWNED_WINDOW, Owned::Window.option());
-        assert_eq!(OWNED_SESSION, Owned::Session.option());
     }
 }

@@ -163,19 +163,20 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
 /// # Errors
 /// An empty or invalid pattern, a limit out of range, or tmux failing.
 pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
-    let max_panes = args::count(
-        "/max_lines",
-        input.max_lines,
-        SEARCH_DEFAULT_PANES,
-        SEARCH_MAX_PER_REQUEST,
-    )?;
+    let SearchPanesInput {
+        max_lines,
+        max_matches_per_pane,
+        pattern,
+        regex,
+    } = input;
+    let max_panes = args::count("/max_lines", max_lines, SEARCH_DEFAULT_PANES, SEARCH_MAX_PER_REQUEST)?;
     let max_matches = args::count(
         "/max_matches_per_pane",
-        input.max_matches_per_pane,
+        max_matches_per_pane,
         SEARCH_DEFAULT_MATCHES_PER_PANE,
         SEARCH_MAX_PER_REQUEST,
     )?;
-    let matcher = Matcher::new("/pattern", &input.pattern, input.regex.unwrap_or(false))?;
+    let matcher = Matcher::new("/pattern", &pattern, regex.unwrap_or(false))?;
     let (screens, panes_not_searched) = read_screens(gate).await?;
     Ok(collect(&matcher, screens, panes_not_searched, max_panes, max_matches))
 }

@@ -134,11 +134,11 @@ pub async fn get_tmux_variables(
     gate: &ReadGate<'_>,
     input: GetTmuxVariablesInput,
 ) -> Result<GetTmuxVariablesOutput, ToolError> {
-    if let Some(names) = &input.names {
+    let GetTmuxVariablesInput { names, pane_id } = input;
+    if let Some(names) = &names {
         checked_names(names)?;
     }
-    let pane = input
-        .pane_id
+    let pane = pane_id
         .as_deref()
         .map(|text| crate::tools::args::pane_id("/pane_id", text))
         .transpose()?;
@@ -164,7 +164,7 @@ pub async fn get_tmux_variables(
         None => gate.run(display().arg("-a")).await?,
     };
     let known = listed_names(&String::from_utf8_lossy(&listing));
-    let (wanted, unknown) = match input.names {
+    let (wanted, unknown) = match names {
         None => (known.into_iter().take(LISTED_MAX_ITEMS).collect::<Vec<_>>(), Vec::new()),
         Some(names) => {
             let mut wanted = Vec::new();

@@ -138,10 +138,15 @@ pub(crate) fn read(
 /// A bad pane id, `max_lines` or cursor (checked before tmux is asked anything), a
 /// missing pane, or tmux failing.
 pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
-    let pane = args::pane_id("/pane_id", &input.pane_id)?;
-    let max_lines = args::max_lines("/max_lines", input.max_lines)?;
+    let CaptureSinceInput {
+        cursor,
+        max_lines,
+        pane_id,
+    } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let max_lines = args::max_lines("/max_lines", max_lines)?;
     let key = CursorKey::process()?;
-    let cursor = match input.cursor.as_deref() {
+    let cursor = match cursor.as_deref() {
         None => None,
         Some(text) => {
             let cursor = key.open(text).map_err(|e| ToolError::invalid_argument("/cursor", e))?;

@@ -12,9 +12,14 @@ use crate::tools::observe::capture::read_newest;
 use crate::tools::observe::pane_state::{parse_pane, SNAPSHOT_FIELDS};
 
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
-    let pane = args::pane_id("/pane_id", &input.pane_id)?;
-    let max_lines = args::max_lines("/max_lines", input.max_lines)?;
-    let history = input.history.unwrap_or(false);
+    let SnapshotPaneInput {
+        history,
+        max_lines,
+        pane_id,
+    } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let max_lines = args::max_lines("/max_lines", max_lines)?;
+    let history = history.unwrap_or(false);
     let (text, state) = read_newest(gate, pane, history, max_lines, &SNAPSHOT_FIELDS).await?;
     let state = parse_pane(pane, &state, gate.app().caller.as_ref())?;
     Ok(SnapshotPaneOutput {

@@ -63,6 +63,7 @@ pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Res
 }
 
 pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
+    let ListWindowsInput { session } = input;
     // Every window of every session, matched on the exact name here: as a tmux target
     // the name would be matched as a prefix or a pattern.
     let list = ReadCommand::new(ReadVerb::ListWindows)
@@ -73,15 +74,14 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
     let text = text(&output);
     let mut windows = Vec::new();
     for record in parse_records("list-windows", &WINDOW_FIELDS, &text)? {
-        if input
-            .session
+        if session
             .as_deref()
             .is_none_or(|name| record.text("session_name").is_ok_and(|n| n == name))
         {
             windows.push(window_from(&record, None)?);
         }
     }
-    if let (Some(name), true) = (&input.session, windows.is_empty()) {
+    if let (Some(name), true) = (&session, windows.is_empty()) {
         return Err(ToolError::new(
             ToolErrorKind::NotFound,
             format!(
@@ -92,7 +92,7 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
     }
     let (windows, total, truncated) = capped(windows);
     Ok(ListWindowsOutput {
-        session: input.session,
+        session,
         windows,
         total,
         truncated,
@@ -134,7 +134,8 @@ pub async fn get_session_info(
     gate: &ReadGate<'_>,
     input: GetSessionInfoInput,
 ) -> Result<GetSessionInfoOutput, ToolError> {
-    let id = args::session_id("/session_id", &input.session_id)?.to_string();
+    let GetSessionInfoInput { session_id } = input;
+    let id = args::session_id("/session_id", &session_id)?.to_string();
     // Window records carry their session's variables too: one command describes both.
     let names = fields(&[&WINDOW_FIELDS, &SESSION_FIELDS]);
     let windows = ReadCommand::new(ReadVerb::ListWindows)
@@ -201,7 +202,8 @@ fn window_panes<'a>(id: &str, names: &'a [&'a str], output: &'a str) -> Result<V
 }
 
 pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
-    let id = args::window_id("/window_id", &input.window_id)?.to_string();
+    let GetWindowInfoInput { window_id } = input;
+    let id = args::window_id("/window_id", &window_id)?.to_string();
     let names = fields(&[&PANE_FIELDS, &WINDOW_FIELDS, &WINDOW_DETAIL]);
     let output = gate.run(list_window_panes(&id, &names)).await?;
     let text = text(&output);
@@ -250,7 +252,8 @@ pub const PANE_DETAIL: [&str; 13] = [
 ];
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
-    let pane_id = args::pane_id("/pane_id", &input.pane_id)?;
+    let GetPaneInfoInput { pane_id } = input;
+    let pane_id = args::pane_id("/pane_id", &pane_id)?;
     let names = fields(&[&PANE_FIELDS, &PANE_DETAIL]);
     let output = gate.run(describe_pane(pane_id, &names)).await?;
     let text = text(&output);
@@ -355,8 +358,9 @@ pub async fn find_pane_by_position(
     gate: &ReadGate<'_>,
     input: FindPaneByPositionInput,
 ) -> Result<FindPaneByPositionOutput, ToolError> {
-    let id = args::window_id("/window_id", &input.window_id)?.to_string();
-    let corner = Corner::from(input.position);
+    let FindPaneByPositionInput { position, window_id } = input;
+    let id = args::window_id("/window_id", &window_id)?.to_string();
+    let corner = Corner::from(position);
     let names = fields(&[&PANE_FIELDS, &["window_zoomed_flag"]]);
     let output = gate.run(list_window_panes(&id, &names)).await?;
     let text = text(&output);

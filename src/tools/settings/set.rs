@@ -9,19 +9,17 @@
 
 use std::collections::HashMap;
 
+use crate::runtime::error::ToolError;
 use crate::generated::types::{
     SetEnvironmentInput, SetEnvironmentInputScope, SetEnvironmentOutput, SetEnvironmentOutputScope, SetOptionInput,
     SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
-use crate::runtime::error::ToolError;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
 use crate::tools::settings::show_environment::parse_shell_form;
-use crate::tools::settings::show_option::{
-    is_setting_name, level, listing_command, Level, Listing, Scope, Source, Value,
-};
+use crate::tools::settings::show_option::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Table, Value};
 
 /// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
 /// of new panes, command aliases, the lock command, the copy-pipe default command and
@@ -71,15 +69,6 @@ const STEERING_VARIABLES: [&str; 23] = [
     "VISUAL",
     "PAGER",
 ];
-
-/// Where tmux keeps an option, as `set_option` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Table {
-    Server,
-    Session,
-    Window,
-    User,
-}
 
 impl From<SetOptionInputScope> for Scope {
     fn from(scope: SetOptionInputScope) -> Self {
@@ -171,6 +160,17 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
     if name.starts_with("after-") {
         return Err(hook_refusal(name));
     }
+    if crate::guard::owner::is_paneward_option(name) {
+        // The ownership marks: one set by a call would make the person's objects
+        // read as paneward's under --scope owned.
+        return Err(ToolError::invalid_argument(
+            "/name",
+            format!(
+                "{name} is paneward's own option (names starting {} mark what paneward created); paneward sets these only when it creates an object, at any level, so nothing changed",
+                crate::guard::owner::MARK_PREFIX
+            ),
+        ));
+    }
     if COMMAND_OPTIONS.contains(&name) {
         return Err(ToolError::invalid_argument(
             "/name",
@@ -257,20 +257,9 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
     if found(3) || found(4) {
         return Err(hook_refusal(&name));
     }
-    let table = if name.starts_with('@') {
-        Table::User
-    } else if found(0) {
-        Table::Server
-    } else if found(2) {
-        Table::Window
-    } else if found(1) {
-        Table::Session
-    } else {
-        return Err(ToolError::invalid_argument(
-            "/name",
-            format!("tmux has no option named {name:?}; names are exact (no prefixes)"),
-        ));
-    };
+    let table = Table::of(&name, |source| {
+        globals.iter().position(|g| *g == source).is_some_and(found)
+    })?;
     let source = source_for(table, &level, &name)?;
     let read_level = listing_command(ReadVerb::ShowOptions, source, &level);
 

@@ -99,6 +99,7 @@ pub async fn show_environment(
     gate: &ReadGate<'_>,
     input: ShowEnvironmentInput,
 ) -> Result<ShowEnvironmentOutput, ToolError> {
+    let ShowEnvironmentInput { session } = input;
     let parse_sessions = |output: &[u8]| -> Result<Vec<(String, String)>, ToolError> {
         let text = String::from_utf8_lossy(output);
         Ok(parse_records("list-sessions", &SESSION_NAMES, &text)?
@@ -106,7 +107,7 @@ pub async fn show_environment(
             .map(|r| Ok((r.text("session_id")?.to_string(), r.text("session_name")?.to_string())))
             .collect::<Result<Vec<_>, crate::tmux::TmuxError>>()?)
     };
-    let (session, listing) = match &input.session {
+    let (session, listing) = match &session {
         None => {
             // With one session, tmux's current session is that one: one round trip.
             let show = ReadCommand::new(ReadVerb::ShowEnvironment).arg("-s");

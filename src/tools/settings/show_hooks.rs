@@ -50,7 +50,12 @@ enum Kept {
 }
 
 pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
-    if let Some(name) = &input.name {
+    let ShowHooksInput {
+        name: wanted,
+        scope,
+        target,
+    } = input;
+    if let Some(name) = &wanted {
         if !is_setting_name(name, false) {
             return Err(ToolError::invalid_argument(
                 "/name",
@@ -58,14 +63,14 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
             ));
         }
     }
-    let scope = input.scope.map_or(Scope::Default, Scope::from);
+    let scope = scope.map_or(Scope::Default, Scope::from);
     if scope == Scope::Server {
         return Err(ToolError::invalid_argument(
             "/scope",
             "tmux has no server-level hooks; use global, or session, window or pane with a target",
         ));
     }
-    let level = level(scope, input.target.as_deref())?;
+    let level = level(scope, target.as_deref())?;
     // The two global listings, then the level's own, first (a pane's window comes
     // second and is not read).
     let commands: Vec<ReadCommand> = [Source::GlobalSession, Source::GlobalWindow]
@@ -83,7 +88,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
         return Err(ToolError::internal("tmux returned the wrong number of outputs"));
     };
 
-    let kept = match input.name.as_deref() {
+    let kept = match wanted.as_deref() {
         None => None,
         Some(name) if global_window.get(name).is_some() => Some(Kept::Window),
         Some(name) if global_session.get(name).is_some() => Some(Kept::Session),
@@ -103,7 +108,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
             "/scope",
             format!(
                 "{} is a {noun} hook, which scope {asked} cannot read; use scope {scopes}",
-                input.name.as_deref().unwrap_or_default()
+                wanted.as_deref().unwrap_or_default()
             ),
         )
     };
@@ -120,7 +125,7 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
     let mut hooks = Vec::new();
     for source in sources {
         for (name, value) in source.iter() {
-            if input.name.as_deref().is_some_and(|wanted| wanted != name) {
+            if wanted.as_deref().is_some_and(|wanted| wanted != name) {
                 continue;
             }
             if let Value::Array(items) = value {
@@ -135,8 +140,8 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
     hooks.truncate(LISTED_MAX_ITEMS);
     Ok(ShowHooksOutput {
         scope: reply_scope(scope)?,
-        target: input.target,
-        name: input.name,
+        target,
+        name: wanted,
         hooks,
     })
 }

@@ -255,9 +255,9 @@ pub fn unquote(printed: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Where tmux keeps an option.
+/// Where tmux keeps an option (`show_option` and `set_option` both report it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Table {
+pub enum Table {
     Server,
     Session,
     Window,
@@ -266,6 +266,27 @@ enum Table {
 }
 
 impl Table {
+    /// The table of option `name`, from whether tmux's global listing `source` holds it.
+    ///
+    /// # Errors
+    /// No global listing holds it: every tmux option has a global value, so it is unknown.
+    pub fn of(name: &str, in_global: impl Fn(Source) -> bool) -> Result<Self, ToolError> {
+        if name.starts_with('@') {
+            Ok(Self::User)
+        } else if in_global(Source::GlobalServer) {
+            Ok(Self::Server)
+        } else if in_global(Source::GlobalWindow) {
+            Ok(Self::Window)
+        } else if in_global(Source::GlobalSession) {
+            Ok(Self::Session)
+        } else {
+            Err(ToolError::invalid_argument(
+                "/name",
+                format!("tmux has no option named {name:?}; names are exact (no prefixes)"),
+            ))
+        }
+    }
+
     fn as_str(self) -> &'static str {
         match self {
             Self::Server => "server",
@@ -378,14 +399,20 @@ fn chain(table: Table, level: &Level, name: &str) -> Result<Vec<Source>, ToolErr
 }
 
 pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
-    if !is_setting_name(&input.name, true) {
+    let ShowOptionInput {
+        effective,
+        name: option_name,
+        scope,
+        target,
+    } = input;
+    if !is_setting_name(&option_name, true) {
         return Err(ToolError::invalid_argument(
             "/name",
             format!("must be an exact option name such as history-limit or @my-option: lowercase letters, digits and -, or @ then letters, digits, - and _ (at most {OPTION_NAME_MAX_CHARS} characters)"),
         ));
     }
-    let scope = input.scope.map_or(Scope::Default, Scope::from);
-    let level = level(scope, input.target.as_deref())?;
+    let scope = scope.map_or(Scope::Default, Scope::from);
+    let level = level(scope, target.as_deref())?;
     let mut sources = vec![Source::GlobalServer, Source::GlobalSession, Source::GlobalWindow];
     sources.extend_from_slice(level_sources(&level));
     let commands: Vec<ReadCommand> = sources
@@ -398,28 +425,14 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
         .zip(&outputs)
         .map(|(source, output)| (*source, Listing::parse(&String::from_utf8_lossy(output), false)))
         .collect();
-    let listing = |source: Source| listings.get(&source).and_then(|l| l.get(&input.name));
+    let listing = |source: Source| listings.get(&source).and_then(|l| l.get(&option_name));
 
-    let name = input.name.as_str();
-    let table = if name.starts_with('@') {
-        Table::User
-    } else if listing(Source::GlobalServer).is_some() {
-        Table::Server
-    } else if listing(Source::GlobalWindow).is_some() {
-        Table::Window
-    } else if listing(Source::GlobalSession).is_some() {
-        Table::Session
-    } else {
-        // Every tmux option has a global value, so one found in no global listing is unknown.
-        return Err(ToolError::invalid_argument(
-            "/name",
-            format!("tmux has no option named {name:?}; names are exact (no prefixes)"),
-        ));
-    };
+    let name = option_name.as_str();
+    let table = Table::of(name, |source| listing(source).is_some())?;
     let chain = chain(table, &level, name)?;
     let set_here = chain.first().and_then(|source| listing(*source));
     let inherited_from = chain[1..].iter().find_map(|source| listing(*source));
-    let effective = input.effective.unwrap_or(false);
+    let effective = effective.unwrap_or(false);
     let (found, inherited) = match (set_here, inherited_from) {
         (Some(value), _) => (Some(value), false),
         (None, Some(value)) if effective => (Some(value), true),
@@ -443,9 +456,9 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
         None => (None, None),
     };
     Ok(ShowOptionOutput {
-        name: input.name.clone(),
+        name: option_name.clone(),
         scope: scope.into(),
-        target: input.target.clone(),
+        target,
         option_scope: table.option_scope(),
         set: set_here.is_some(),
         inherited,

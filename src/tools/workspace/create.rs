@@ -21,7 +21,7 @@ use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
     SplitWindowInputDirection, SplitWindowOutput,
 };
-use crate::guard::owner::{Owned, OWNED_VALUE};
+use crate::guard::owner::{OwnedMark, OWNED_VALUE};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
 use crate::runtime::error::ToolError;
@@ -162,7 +162,7 @@ impl Spawn {
 }
 
 /// The command that marks the object `target` names as paneward's.
-fn mark(kind: Owned, target: &str) -> ChangeCommand {
+fn mark(kind: OwnedMark, target: &str) -> ChangeCommand {
     let mut command = ChangeCommand::new(ChangeVerb::SetOption);
     if let Some(flag) = kind.level_flag() {
         command = command.arg(flag);
@@ -260,9 +260,9 @@ pub async fn create_session(
     let create = spawn.apply(create);
     let mut commands = vec![
         create,
-        mark(Owned::Session, &handle),
-        mark(Owned::Window, &handle),
-        mark(Owned::Pane, &handle),
+        mark(OwnedMark::Session, &handle),
+        mark(OwnedMark::Window, &handle),
+        mark(OwnedMark::Pane, &handle),
     ];
     if let Some(name) = &name {
         commands.push(
@@ -406,7 +406,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         }
         create = create.arg("-P").arg("-F").arg(record_format(&NEW_WINDOW));
         let create = spawn.apply(create);
-        let commands = [create, mark(Owned::Window, &handle), mark(Owned::Pane, &handle)];
+        let commands = [create, mark(OwnedMark::Window, &handle), mark(OwnedMark::Pane, &handle)];
         match gate.change_all(&commands).await {
             Ok(outputs) => {
                 let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
@@ -514,7 +514,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         }
         split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
         let split = spawn.apply(split);
-        let marked = mark(Owned::Pane, &format!("{window}.{new_index}"));
+        let marked = mark(OwnedMark::Pane, &format!("{window}.{new_index}"));
         let Some(output) = gate
             .change_if_pane_at(target, (window, index, zoomed), &[split, marked])
             .await?
