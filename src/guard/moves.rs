@@ -13,8 +13,8 @@
 //! tmux by `if-shell -F` with a condition built only from ids, so nothing can move the
 //! caller pane in between.
 
-use crate::runtime::error::ToolError;
 use crate::guard::gate::{ChangeCommand, ChangeGate};
+use crate::runtime::error::ToolError;
 use crate::tmux::{Command, PaneId, ReadCommand, SessionId, WindowId};
 
 /// Where a joined pane goes, beside the target window's active pane.

@@ -20,8 +20,8 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::app::App;
-use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
+use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
 

@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::fmt::Display;
 use std::str::FromStr;
 
-use crate::runtime::error::ToolError;
 use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::owner::OwnedMark;
+use crate::runtime::error::ToolError;
 use crate::tmux::format::Record;
 use crate::tmux::PaneId;
 
@@ -299,8 +299,8 @@ mod tests {
 
     #[test]
     fn an_id_tmux_printed_wrong_is_an_internal_fault_not_a_reply() {
-        use crate::runtime::error::ToolErrorKind;
         use crate::generated::types::PaneId as ReplyPaneId;
+        use crate::runtime::error::ToolErrorKind;
         assert_eq!(checked::<ReplyPaneId>("%3").unwrap().as_str(), "%3");
         let error = checked::<ReplyPaneId>("3").unwrap_err();
         assert_eq!(error.kind(), ToolErrorKind::Internal);

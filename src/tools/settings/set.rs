@@ -9,17 +9,19 @@
 
 use std::collections::HashMap;
 
-use crate::runtime::error::ToolError;
 use crate::generated::types::{
     SetEnvironmentInput, SetEnvironmentInputScope, SetEnvironmentOutput, SetEnvironmentOutputScope, SetOptionInput,
     SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
+use crate::runtime::error::ToolError;
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::args;
 use crate::tools::settings::show_environment::parse_shell_form;
-use crate::tools::settings::show_option::{is_setting_name, level, listing_command, Level, Listing, Scope, Source, Table, Value};
+use crate::tools::settings::show_option::{
+    is_setting_name, level, listing_command, Level, Listing, Scope, Source, Table, Value,
+};
 
 /// Options whose value is a command tmux runs later (tmux 3.3a): the shell and command
 /// of new panes, command aliases, the lock command, the copy-pipe default command and
