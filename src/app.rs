@@ -5,12 +5,12 @@ use crate::audit::AuditLog;
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::guard::caller::CallerPane;
+use crate::guard::state::GuardState;
 use crate::guard::Backend;
 use crate::limits::SSH_ONE_SHOTS_MAX;
 use crate::prompts::Prompts;
 use crate::tmux::ssh::Link;
 use crate::tmux::{Launcher, Tmux};
-use crate::tools::input::buffers::StagedBuffers;
 use std::sync::Arc;
 
 pub struct App {
@@ -18,15 +18,11 @@ pub struct App {
     pub catalog: Catalog,
     /// The prompts of `schemas/prompts`.
     pub prompts: Prompts,
-    /// The tmux server; commands reach it only through the gates of `crate::guard`.
-    pub backend: Backend,
-    /// The pane paneward runs in, if it runs inside tmux (checked per call against the
-    /// server's own socket and pid).
-    pub caller: Option<CallerPane>,
+    /// What the gates hold: the tmux server (reached only through them), the caller
+    /// pane, the settings handlers read, the buffers this process staged.
+    pub guard: Arc<GuardState>,
     /// Where calls that change tmux, and batch rows, are recorded (`--audit-log`).
     pub audit: Option<AuditLog>,
-    /// The tmux buffers this process staged, deleted on a clean exit.
-    pub staged_buffers: StagedBuffers,
     /// The shared ssh connection to tmux's host (`--ssh`), closed on a clean exit.
     pub ssh: Option<Arc<Link>>,
 }
@@ -56,14 +52,13 @@ impl App {
         let launcher = launcher_for(&config)?;
         let ssh = launcher.ssh_link();
         let backend = Backend::new(Tmux::launched(launcher, config.address.clone(), options));
+        let guard = Arc::new(GuardState::new(backend, caller, &config));
         Ok(Self {
             config,
             catalog,
             prompts,
-            backend,
-            caller,
+            guard,
             audit,
-            staged_buffers: StagedBuffers::default(),
             ssh,
         })
     }

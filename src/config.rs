@@ -4,10 +4,11 @@
 //! one. A bad setting stops start-up with a message; it never silently widens what a
 //! model may do.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use crate::catalog::profile::Profile;
-use crate::guard::scope::Scope;
 use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
 use paneward_contract::Tier;
@@ -51,4 +52,43 @@ pub enum AuditTarget {
     /// `-`: standard error.
     Stderr,
     File(PathBuf),
+}
+
+/// Which objects tools above readonly may touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// Every pane, window and session of the server (the default).
+    #[default]
+    All,
+    /// Only what paneward created.
+    Owned,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Owned => "owned",
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "all" => Ok(Self::All),
+            "owned" => Ok(Self::Owned),
+            _ => Err(format!(
+                "unknown scope {:?}; use owned or all",
+                text.chars().take(40).collect::<String>()
+            )),
+        }
+    }
 }

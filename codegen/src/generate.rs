@@ -2,7 +2,8 @@
 //! `match` that calls each tool's hand-written handler by path, as generated code calls
 //! hand-written code (nothing forwards by hand). The runtime these refer to (`ToolSpec`,
 //! `Tier`, `ToolError`, `CallContext`, the gates, argument decoding) is hand-written in
-//! the server crate under `crate::runtime`, so the generated part stays small.
+//! the server crate under `crate::runtime` (the gates and their state under `crate::guard`),
+//! so the generated part stays small.
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
@@ -307,7 +308,7 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         quote! {
             #name => {
                 let input: types::#input = crate::runtime::decode_arguments(arguments)?;
-                let gate = #gate::new(app, context);
+                let gate = #gate::for_call(state, requests, context);
                 let output: types::#output = crate::tools::#(#module::)*#function(&gate, input).await?;
                 crate::runtime::encode_output(&output)
             }
@@ -316,12 +317,14 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
     quote! {
         /// Decodes `arguments` (already validated against the input schema) into the
         /// tool's input type, calls its handler (`crate::tools::<handler>::<tool>`, as the
-        /// tool file names it) with the gate of the tool's tier, and encodes the output.
+        /// tool file names it) with the gate of the tool's tier, made from `state` and
+        /// the `requests` path the call came by, and encodes the output.
         ///
         /// # Errors
         /// The handler's error, an argument that does not decode, or an unknown tool.
         pub async fn dispatch(
-            app: &crate::app::App,
+            state: &crate::guard::GuardState,
+            requests: &dyn crate::runtime::reentry::RequestPath,
             context: &crate::runtime::CallContext,
             tool: &str,
             arguments: ::serde_json::Value,
@@ -360,7 +363,7 @@ pub fn generate_profile_dispatch(profile: &str, tools: &[ToolFile]) -> Result<St
         let gate = gate_tokens(paneward_contract::escalation::reach(tool.tier, &tool.escalations));
         arms.push(quote! {
             #name => {
-                let gate = #gate::new(app, context);
+                let gate = #gate::for_call(state, requests, context);
                 crate::tools::#(#module::)*#handler_fn(&gate, arguments).await
             }
         });
@@ -374,7 +377,8 @@ pub fn generate_profile_dispatch(profile: &str, tools: &[ToolFile]) -> Result<St
         /// # Errors
         /// The handler's error, or a tool the profile does not have.
         pub async fn #function(
-            app: &crate::app::App,
+            state: &crate::guard::GuardState,
+            requests: &dyn crate::runtime::reentry::RequestPath,
             context: &crate::runtime::CallContext,
             tool: &str,
             arguments: ::serde_json::Value,

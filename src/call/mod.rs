@@ -11,8 +11,9 @@ use serde_json::Value;
 use crate::app::App;
 use crate::audit::{CallRecord, Outcome};
 use crate::catalog::profile::Envelope;
+use crate::config::Scope;
 use crate::generated;
-use crate::guard::scope::Scope;
+use crate::runtime::reentry::{Boxed, Refusal, RequestPath};
 use crate::runtime::{CallContext, Tier, ToolError};
 
 /// Calls tool `name` as a server at `tier` would.
@@ -51,11 +52,12 @@ fn audited(app: &App, name: &str, context: &CallContext) -> bool {
 }
 
 /// The checks of a call that its input schema cannot express: argument escalations
-/// and `--scope owned`. Batches make them for every row before any row runs.
+/// and `--scope owned`. Batches make them for every row before any row runs
+/// ([`RequestPath::admit`]).
 ///
 /// # Errors
 /// An argument that needs a tier above `tier`, or an object outside the scope.
-pub async fn admit_beyond_schema(
+async fn admit_beyond_schema(
     app: &App,
     tier: Tier,
     entry: &crate::catalog::CatalogEntry,
@@ -69,7 +71,7 @@ pub async fn admit_beyond_schema(
     }
     // The one place --scope owned is enforced, from the ids the input schema declares.
     if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly {
-        crate::guard::scope::check(app, name, entry.input.schema(), arguments).await?;
+        crate::guard::scope::check(&app.guard, name, entry.input.schema(), arguments).await?;
     }
     Ok(())
 }
@@ -88,8 +90,8 @@ async fn checked(
     entry.input.check(&arguments)?;
     admit_beyond_schema(app, tier, entry, name, &arguments).await?;
     let output = match entry.envelope {
-        Envelope::Native => generated::dispatch(app, context, name, arguments).await,
-        Envelope::PythonBatch => generated::dispatch_python(app, context, name, arguments).await,
+        Envelope::Native => generated::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
+        Envelope::PythonBatch => generated::dispatch_python(&app.guard, &Reentry(app), context, name, arguments).await,
     };
     let output = match output {
         Ok(output) => output,
@@ -105,4 +107,34 @@ async fn checked(
         )));
     }
     Ok(output)
+}
+
+/// This request path, as the rows of a batch re-enter it (the gate of a batch lends it
+/// out held to the batch's tier).
+struct Reentry<'a>(&'a App);
+
+impl RequestPath for Reentry<'_> {
+    fn call<'a>(
+        &'a self,
+        tier: Tier,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        context: &'a CallContext,
+    ) -> Boxed<'a, Result<Value, ToolError>> {
+        Box::pin(run(self.0, tier, tool, arguments, context))
+    }
+
+    fn admit<'a>(&'a self, tier: Tier, tool: &'a str, arguments: &'a Value) -> Boxed<'a, Result<(), Refusal>> {
+        Box::pin(async move {
+            let app = self.0;
+            let entry = app.catalog.get(tool).ok_or(Refusal::UnknownTool)?;
+            if entry.tier > tier {
+                return Err(Refusal::AboveTier(entry.tier));
+            }
+            entry.input.check(arguments).map_err(Refusal::Input)?;
+            admit_beyond_schema(app, tier, entry, tool, arguments)
+                .await
+                .map_err(Refusal::BeyondSchema)
+        })
+    }
 }

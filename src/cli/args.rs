@@ -15,8 +15,8 @@ use paneward_contract::Tier;
 
 use super::parse::{Parsed, RawArgs};
 use crate::catalog::profile::Profile;
+use crate::config::Scope;
 use crate::config::{AuditTarget, Config};
-use crate::guard::scope::Scope;
 use crate::mcp::http::options::{parse_bind, TokenSource};
 use crate::mcp::http::HttpOptions;
 use crate::tmux::ssh::SshTarget;

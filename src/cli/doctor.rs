@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::app::App;
+use crate::config::Scope;
 use crate::config::{AuditTarget, Config};
 use crate::guard::caller::CallerPane;
-use crate::guard::scope::Scope;
 use crate::tmux::command::Command;
 use crate::tmux::control::policy;
 use crate::tmux::{Launcher, Tmux};
@@ -157,7 +157,7 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             "none: tmux is on {} (--ssh), and paneward cannot run inside a server on another host",
             target.destination
         ),
-        None => caller_line(app.caller.as_ref(), &server),
+        None => caller_line(app.guard.caller.as_ref(), &server),
     };
     report.line("caller pane", caller);
     report.line(

@@ -188,7 +188,7 @@ fn serve(config: crate::config::Config) -> ExitCode {
         client_log,
     )));
     // A clean end of input: the buffers this process staged go with it.
-    runtime.block_on(crate::tools::input::buffers::delete_staged(&app));
+    runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
     close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
@@ -248,7 +248,7 @@ fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOption
         listener,
         stop_signal(),
     ));
-    runtime.block_on(crate::tools::input::buffers::delete_staged(&app));
+    runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
     close_ssh(&app);
     runtime.shutdown_background();
     match served {

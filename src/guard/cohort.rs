@@ -15,17 +15,17 @@
 
 use std::fmt;
 
-use crate::app::App;
+use crate::config::Scope;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
+use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
-use crate::guard::scope::Scope;
+use crate::guard::state::GuardState;
 use crate::guard::{input, verdict};
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
-use crate::tools::input::keys::KeyInput;
 
 /// What the check reads about every pane of the target's window.
 const COHORT_FIELDS: [&str; 10] = [
@@ -264,7 +264,7 @@ pub struct Pasted {
 /// A [`ToolError::blocked`] naming the pane and rule (nothing was typed), or the tmux
 /// failure.
 pub async fn deliver(
-    app: &App,
+    state: &GuardState,
     context: &CallContext,
     target: PaneId,
     force: bool,
@@ -273,7 +273,7 @@ pub async fn deliver(
 ) -> Result<Vec<PaneId>, ToolError> {
     let input = input::send_commands(keys, target, enter);
     let what = describe_keys(keys, enter);
-    check_and_run(app, context, target, force, &input, Reach::Cohort, &what).await
+    check_and_run(state, context, target, force, &input, Reach::Cohort, &what).await
 }
 
 /// Checks `target` and pastes tmux buffer `buffer` into it (then Enter if `enter`) in
@@ -283,7 +283,7 @@ pub async fn deliver(
 /// # Errors
 /// As [`deliver`].
 pub async fn paste(
-    app: &App,
+    state: &GuardState,
     context: &CallContext,
     target: PaneId,
     force: bool,
@@ -297,7 +297,7 @@ pub async fn paste(
         "a paste of text staged in a paneward buffer{}",
         if enter { ", then Enter" } else { "" }
     );
-    let receivers = check_and_run(app, context, target, force, &input, reach, &what).await?;
+    let receivers = check_and_run(state, context, target, force, &input, reach, &what).await?;
     Ok(Pasted {
         text: vec![target],
         enter: if enter { receivers } else { Vec::new() },
@@ -316,7 +316,7 @@ fn describe_keys(keys: &KeyInput, enter: bool) -> String {
 /// Runs the checked input; on a refusal for the caller-pane rule alone, asks the
 /// person (where the client can) and, on their yes, runs it once more without that rule.
 async fn check_and_run(
-    app: &App,
+    state: &GuardState,
     context: &CallContext,
     target: PaneId,
     force: bool,
@@ -324,14 +324,14 @@ async fn check_and_run(
     reach: Reach,
     what: &str,
 ) -> Result<Vec<PaneId>, ToolError> {
-    let refusal = match attempt(app, target, force, input, reach, None).await? {
+    let refusal = match attempt(state, target, force, input, reach, None).await? {
         Ok(receivers) => return Ok(receivers),
         Err(refusal) if refusal.rule == Rule::Caller => refusal,
         Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
     };
     let question = consent::input_question(refusal.pane, refusal.synchronized_window.as_deref(), what);
     match consent::ask(context, question).await {
-        Ok(consent) => match attempt(app, target, force, input, reach, Some(&consent)).await? {
+        Ok(consent) => match attempt(state, target, force, input, reach, Some(&consent)).await? {
             Ok(receivers) => {
                 tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into the caller pane with the person's consent");
                 Ok(receivers)
@@ -347,15 +347,15 @@ async fn check_and_run(
 /// all in one round trip; returns the panes the input reached, or the rule that
 /// refused it. With the person's `consent`, the caller pane is an ordinary pane.
 async fn attempt(
-    app: &App,
+    state: &GuardState,
     target: PaneId,
     force: bool,
     input: &[Command],
     reach: Reach,
     consent: Option<&Consent>,
 ) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
-    let caller = app.caller.as_ref().filter(|_| consent.is_none());
-    let owned_only = app.config.scope == Scope::Owned;
+    let caller = state.caller.as_ref().filter(|_| consent.is_none());
+    let owned_only = state.settings.scope == Scope::Owned;
     let verdict = match reach {
         Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only),
         Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only),
@@ -364,7 +364,7 @@ async fn attempt(
     if !input.is_empty() {
         commands.push(verdict::type_if(target, &verdict, input));
     }
-    let outputs = match app.backend.tmux().run_all(&commands).await {
+    let outputs = match state.backend.tmux().run_all(&commands).await {
         Ok(outputs) => outputs,
         Err(error) if error.is_object_gone() => {
             return Ok(Err(Refusal {

@@ -9,44 +9,9 @@
 //! screen and may be logged by the client.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
 
+pub use crate::runtime::ask::{Answer, AskPerson, Asker};
 use crate::runtime::CallContext;
-
-/// How the person answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// They allowed it.
-    Yes,
-    /// They declined, or dismissed the question.
-    No,
-    /// No answer came (the client failed, or the time ran out); the reason says which.
-    None(String),
-}
-
-/// A way to put a yes/no question to the person; the MCP layer makes one from the
-/// client's peer when the client declared the elicitation capability.
-pub trait AskPerson: Send + Sync {
-    fn ask(&self, question: String) -> Pin<Box<dyn Future<Output = Answer> + Send + '_>>;
-}
-
-/// The asking capability a call carries (in its [`CallContext`]).
-#[derive(Clone)]
-pub struct Asker(Arc<dyn AskPerson>);
-
-impl Asker {
-    pub fn new(ask: Arc<dyn AskPerson>) -> Self {
-        Self(ask)
-    }
-}
-
-impl fmt::Debug for Asker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Asker")
-    }
-}
 
 /// The person's yes to one action that a rule guarding their terminal would refuse.
 #[derive(Debug)]
@@ -82,7 +47,7 @@ pub async fn ask(context: &CallContext, question: String) -> Result<Consent, NoC
     let Some(asker) = context.asker() else {
         return Err(NoConsent::CannotAsk);
     };
-    let answer = asker.0.ask(question).await;
+    let answer = asker.ask(question).await;
     tracing::info!(target: crate::CLIENT_LOG_TARGET, answer = ?answer, "asked the person");
     match answer {
         Answer::Yes => Ok(Consent(())),

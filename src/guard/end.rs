@@ -178,7 +178,7 @@ impl EndGate<'_> {
         &self,
         endings: &'e [(T, Ending)],
     ) -> Result<Option<(T, &'e Ending)>, ToolError> {
-        let Some(caller) = self.app().caller.as_ref() else {
+        let Some(caller) = self.state().caller.as_ref() else {
             return Ok(None);
         };
         if endings.is_empty() {
@@ -223,9 +223,9 @@ impl EndGate<'_> {
     /// A refusal naming what holds the caller pane (and whether the person was asked),
     /// or tmux's failure (a missing target is `NotFound`).
     pub async fn end(&self, ending: &Ending) -> Result<(), ToolError> {
-        let app = self.app();
-        let tmux = app.backend.tmux();
-        let Some(caller) = app.caller.as_ref() else {
+        let state = self.state();
+        let tmux = state.backend.tmux();
+        let Some(caller) = state.caller.as_ref() else {
             // paneward does not run inside tmux: nothing of it can be ended.
             tmux.run(ending.command()).await?;
             return Ok(());

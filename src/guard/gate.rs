@@ -55,13 +55,16 @@ use crate::limits::TMUX_COMMAND_TIMEOUT;
 use std::ops::Deref;
 use std::time::Duration;
 
-use crate::app::App;
 use crate::guard::channel::ChannelName;
+use crate::guard::key_input::KeyInput;
+use crate::guard::state::GuardState;
 use crate::runtime::error::ToolError;
-use crate::runtime::CallContext;
+use crate::runtime::reentry::{Boxed, NoRequestPath, Refusal, RequestPath};
+use crate::runtime::{CallContext, Tier};
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
-use crate::tools::input::keys::KeyInput;
+use rmcp::model::JsonObject;
+use serde_json::Value;
 
 /// The tmux server paneward drives, reachable for commands only through a gate.
 #[derive(Debug, Clone)]
@@ -90,20 +93,42 @@ impl Backend {
     }
 }
 
-/// What a readonly handler can do: read tmux, read paneward's configuration.
+/// What a readonly handler can do: read tmux, read the settings handlers see.
 pub struct ReadGate<'a> {
-    app: &'a App,
+    state: &'a GuardState,
     context: &'a CallContext,
+    /// The request path this call came by, lent to batches only through [`Rows`].
+    requests: &'a dyn RequestPath,
 }
 
 impl<'a> ReadGate<'a> {
-    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
-        Self { app, context }
+    /// A gate for work outside a tool call (resources, prompts, clean-up): no request
+    /// path to re-enter.
+    pub fn new(state: &'a GuardState, context: &'a CallContext) -> Self {
+        Self::for_call(state, &NoRequestPath, context)
     }
 
-    /// paneward's state: configuration, catalogue, caller pane (never a way to tmux).
-    pub fn app(&self) -> &'a App {
-        self.app
+    /// The gate of a tool call that came by `requests` (the generated dispatch makes it).
+    pub fn for_call(state: &'a GuardState, requests: &'a dyn RequestPath, context: &'a CallContext) -> Self {
+        Self {
+            state,
+            context,
+            requests,
+        }
+    }
+
+    /// The request path, for the rows of a readonly batch: held to readonly.
+    pub fn rows(&self) -> Rows<'a> {
+        Rows {
+            path: self.requests,
+            tier: Tier::Readonly,
+        }
+    }
+
+    /// What the gate holds: the caller pane, the settings handlers read, the staged
+    /// buffers (its backend is readable only by the gates themselves).
+    pub fn state(&self) -> &'a GuardState {
+        self.state
     }
 
     pub fn context(&self) -> &'a CallContext {
@@ -115,7 +140,7 @@ impl<'a> ReadGate<'a> {
     /// # Errors
     /// See [`TmuxError`].
     pub async fn run(&self, command: ReadCommand) -> Result<Vec<u8>, TmuxError> {
-        self.app.backend.tmux().run(command.into()).await
+        self.state.backend.tmux().run(command.into()).await
     }
 
     /// Runs `commands` in one round trip; one output per command.
@@ -132,7 +157,7 @@ impl<'a> ReadGate<'a> {
     /// As [`ReadGate::run_all`].
     pub async fn run_all_within(&self, commands: &[ReadCommand], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
         let commands: Vec<Command> = commands.iter().cloned().map(Command::from).collect();
-        self.app.backend.tmux().run_all_within(&commands, timeout).await
+        self.state.backend.tmux().run_all_within(&commands, timeout).await
     }
 
     /// Blocks until `channel` is signalled or `timeout` passes, in a `tmux wait-for`
@@ -147,7 +172,7 @@ impl<'a> ReadGate<'a> {
         channel: &ChannelName,
         timeout: Duration,
     ) -> Result<crate::tmux::channel::WaitEnd, TmuxError> {
-        self.app
+        self.state
             .backend
             .tmux()
             .wait_for_channel(channel.as_str(), timeout)
@@ -159,7 +184,7 @@ impl<'a> ReadGate<'a> {
     /// # Errors
     /// As [`ReadGate::run_all`]; also a reply with another number of outputs.
     pub async fn run_each<const N: usize>(&self, commands: [ReadCommand; N]) -> Result<[Vec<u8>; N], TmuxError> {
-        self.app.backend.tmux().run_each(commands.map(Command::from)).await
+        self.state.backend.tmux().run_each(commands.map(Command::from)).await
     }
 }
 
@@ -263,9 +288,24 @@ pub struct ChangeGate<'a> {
 }
 
 impl<'a> ChangeGate<'a> {
-    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
+    pub fn new(state: &'a GuardState, context: &'a CallContext) -> Self {
         Self {
-            read: ReadGate::new(app, context),
+            read: ReadGate::new(state, context),
+        }
+    }
+
+    /// As [`ReadGate::for_call`].
+    pub fn for_call(state: &'a GuardState, requests: &'a dyn RequestPath, context: &'a CallContext) -> Self {
+        Self {
+            read: ReadGate::for_call(state, requests, context),
+        }
+    }
+
+    /// The request path, for the rows of a mutating batch: held to mutating.
+    pub fn rows(&self) -> Rows<'a> {
+        Rows {
+            path: self.read.requests,
+            tier: Tier::Mutating,
         }
     }
 
@@ -275,7 +315,7 @@ impl<'a> ChangeGate<'a> {
     /// The first command's failure.
     pub async fn change_all(&self, commands: &[ChangeCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
         let commands: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
-        self.read.app.backend.tmux().run_all(&commands).await
+        self.read.state.backend.tmux().run_all(&commands).await
     }
 
     /// Types `keys` (then Enter if `enter`) into `target` in one tmux step with the
@@ -290,7 +330,7 @@ impl<'a> ChangeGate<'a> {
         keys: &KeyInput,
         enter: bool,
     ) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver(self.read.app, self.read.context, target, force, keys, enter).await
+        super::cohort::deliver(self.read.state, self.read.context, target, force, keys, enter).await
     }
 
     /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
@@ -308,7 +348,7 @@ impl<'a> ChangeGate<'a> {
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
         super::cohort::paste(
-            self.read.app,
+            self.read.state,
             self.read.context,
             target,
             force,
@@ -360,7 +400,7 @@ impl<'a> ChangeGate<'a> {
             .arg(condition)
             .sensitive_arg(command_line(&inner))
             .arg(format!("display-message -p {PANE_MOVED}"));
-        let output = self.read.app.backend.tmux().run(guarded).await?;
+        let output = self.read.state.backend.tmux().run(guarded).await?;
         if String::from_utf8_lossy(&output).trim() == PANE_MOVED {
             return Ok(None);
         }
@@ -388,9 +428,24 @@ pub struct EndGate<'a> {
 }
 
 impl<'a> EndGate<'a> {
-    pub fn new(app: &'a App, context: &'a CallContext) -> Self {
+    pub fn new(state: &'a GuardState, context: &'a CallContext) -> Self {
         Self {
-            change: ChangeGate::new(app, context),
+            change: ChangeGate::new(state, context),
+        }
+    }
+
+    /// As [`ReadGate::for_call`].
+    pub fn for_call(state: &'a GuardState, requests: &'a dyn RequestPath, context: &'a CallContext) -> Self {
+        Self {
+            change: ChangeGate::for_call(state, requests, context),
+        }
+    }
+
+    /// The request path, for the rows of a destructive batch.
+    pub fn rows(&self) -> Rows<'a> {
+        Rows {
+            path: self.change.read.requests,
+            tier: Tier::Destructive,
         }
     }
 }
@@ -399,5 +454,34 @@ impl<'a> Deref for EndGate<'a> {
     type Target = ChangeGate<'a>;
     fn deref(&self) -> &ChangeGate<'a> {
         &self.change
+    }
+}
+
+/// The request path as a batch re-enters it for its rows, held to the tier of the gate
+/// that lent it: a readonly handler cannot reach a mutating tool through it.
+pub struct Rows<'a> {
+    path: &'a dyn RequestPath,
+    tier: Tier,
+}
+
+impl<'a> Rows<'a> {
+    /// The tier every row runs at.
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// Runs `tool` as a direct call at this tier would run.
+    pub fn call<'b>(
+        &'b self,
+        tool: &'b str,
+        arguments: Option<JsonObject>,
+        context: &'b CallContext,
+    ) -> Boxed<'b, Result<Value, crate::runtime::ToolError>> {
+        self.path.call(self.tier, tool, arguments, context)
+    }
+
+    /// Checks `tool` with `arguments` as a direct call at this tier would be checked.
+    pub fn admit<'b>(&'b self, tool: &'b str, arguments: &'b Value) -> Boxed<'b, Result<(), Refusal>> {
+        self.path.admit(self.tier, tool, arguments)
     }
 }

@@ -3,8 +3,8 @@
 //! They are visible to `guard` alone, so no handler can type around the cohort check:
 //! every input goes through [`super::cohort::deliver`].
 
+use crate::guard::key_input::KeyInput;
 use crate::tmux::{Command, PaneId};
-use crate::tools::input::keys::KeyInput;
 
 /// The `send-keys` commands that type `keys` into `pane`, then Enter if asked. The
 /// caller's text travels as sensitive arguments, after `--` so that a leading `-` is

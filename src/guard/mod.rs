@@ -13,10 +13,14 @@ pub mod consent;
 pub mod end;
 pub mod gate;
 mod input;
+pub mod key_input;
 pub mod moves;
 pub mod owner;
 pub mod scope;
+pub mod state;
 mod verdict;
 mod zoom;
 
-pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};
+pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate, Rows};
+pub use key_input::KeyInput;
+pub use state::{GuardState, Settings, StagedBuffers};

@@ -133,7 +133,7 @@ impl ChangeGate<'_> {
         before: &[ReadCommand],
         after: &[ReadCommand],
     ) -> Result<Moved, ToolError> {
-        let caller = self.app().caller.as_ref();
+        let caller = self.state().caller.as_ref();
         let command = match caller {
             // paneward does not run inside tmux: nothing of it can be closed.
             None => moving.command(),

@@ -14,55 +14,13 @@
 //! - any other tool that takes no id at all (creating a session, paneward's own
 //!   buffers, the batches, whose rows are each checked like a call): allowed.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde_json::Value;
 
-use crate::app::App;
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
+use crate::guard::state::GuardState;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
-
-/// Which objects tools above readonly may touch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Scope {
-    /// Every pane, window and session of the server (the default).
-    #[default]
-    All,
-    /// Only what paneward created.
-    Owned,
-}
-
-impl Scope {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::All => "all",
-            Self::Owned => "owned",
-        }
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Scope {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "all" => Ok(Self::All),
-            "owned" => Ok(Self::Owned),
-            _ => Err(format!(
-                "unknown scope {:?}; use owned or all",
-                text.chars().take(40).collect::<String>()
-            )),
-        }
-    }
-}
 
 /// Tools that name no object yet change the whole server.
 const SERVER_WIDE: [&str; 1] = ["kill_server"];
@@ -301,14 +259,14 @@ fn touched_by(reach: &[Reach], ids: &[String], places: &[Place]) -> Vec<Touched>
 }
 
 /// Reads where every pane is.
-async fn read_places(app: &App) -> Result<Vec<Place>, ToolError> {
+async fn read_places(state: &GuardState) -> Result<Vec<Place>, ToolError> {
     let command = Command::from(
         crate::tmux::ReadCommand::new(crate::tmux::ReadVerb::ListPanes)
             .arg("-a")
             .arg("-F")
             .arg(record_format(&PLACE_FIELDS)),
     );
-    let output = app.backend.tmux().run(command).await?;
+    let output = state.backend.tmux().run(command).await?;
     let text = String::from_utf8_lossy(&output);
     let mut places = Vec::new();
     for record in parse_records("list-panes", &PLACE_FIELDS, &text)? {
@@ -325,7 +283,7 @@ async fn read_places(app: &App) -> Result<Vec<Place>, ToolError> {
 }
 
 /// Reads the mark of each of `ids` at its own level (never inherited), in one round trip.
-async fn owned(app: &App, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
+async fn owned(state: &GuardState, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
     let commands: Vec<Command> = ids
         .iter()
         .map(|id| {
@@ -334,7 +292,7 @@ async fn owned(app: &App, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
             Ok(Command::from(mark.read_own(id)))
         })
         .collect::<Result<_, ToolError>>()?;
-    let outputs = app.backend.tmux().run_all(&commands).await?;
+    let outputs = state.backend.tmux().run_all(&commands).await?;
     Ok(outputs
         .iter()
         .map(|output| String::from_utf8_lossy(output).trim() == OWNED_VALUE)
@@ -356,7 +314,7 @@ async fn owned(app: &App, ids: &[&str]) -> Result<Vec<bool>, ToolError> {
 /// # Errors
 /// `notAllowed` naming the object (or the server-wide change) and the scope;
 /// `notFound` for an id that names nothing; tmux failing.
-pub async fn check(app: &App, tool: &str, schema: &Value, arguments: &Value) -> Result<(), ToolError> {
+pub async fn check(state: &GuardState, tool: &str, schema: &Value, arguments: &Value) -> Result<(), ToolError> {
     if SERVER_WIDE.contains(&tool) {
         return Err(refusal(tool, "changes the whole tmux server"));
     }
@@ -369,7 +327,7 @@ pub async fn check(app: &App, tool: &str, schema: &Value, arguments: &Value) -> 
     if ids.is_empty() {
         return Ok(());
     }
-    let places = read_places(app).await?;
+    let places = read_places(state).await?;
     for id in &ids {
         let exists = places
             .iter()
@@ -384,7 +342,7 @@ pub async fn check(app: &App, tool: &str, schema: &Value, arguments: &Value) -> 
     }
     let touched = touched_by(reaches(tool, arguments), &ids, &places);
     let listed: Vec<&str> = touched.iter().map(|t| t.id.as_str()).collect();
-    let marks = owned(app, &listed).await?;
+    let marks = owned(state, &listed).await?;
     if let Some((touched, _)) = touched.iter().zip(marks).find(|(_, owned)| !owned) {
         let noun = OwnedMark::of_id(&touched.id).map_or("object", OwnedMark::noun);
         return Err(refusal(
@@ -400,6 +358,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::config::Scope;
 
     #[test]
     fn ids_are_found_by_their_schema_pattern_at_any_depth() {

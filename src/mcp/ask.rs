@@ -10,8 +10,8 @@ use rmcp::service::{Peer, PeerRequestOptions};
 use rmcp::RoleServer;
 use serde_json::json;
 
-use crate::guard::consent::{Answer, AskPerson, Asker};
 use crate::limits::ELICITATION_TIMEOUT;
+use crate::runtime::ask::{Answer, AskPerson, Asker};
 
 /// The form field that carries the person's answer.
 const ALLOW: &str = "allow";

@@ -201,7 +201,7 @@ impl McpServer {
             let theirs = std::path::PathBuf::from(&caller.socket_path);
             here.as_ref() == Some(&std::fs::canonicalize(&theirs).unwrap_or(theirs))
         };
-        let caller = match self.app.caller.as_ref().filter(on_this_server) {
+        let caller = match self.app.guard.caller.as_ref().filter(on_this_server) {
             Some(caller) => format!(
                 "paneward runs in pane {} of this server (the caller pane, isCaller: true): input there needs \
                  force: true or the person's yes, and whatever holds it is ended only with the person's yes \
@@ -285,7 +285,7 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        crate::resources::read::read(&self.app, &request.uri)
+        crate::resources::read::read(&self.app.guard, &request.uri)
             .await
             .map(Into::into)
     }
@@ -297,7 +297,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.subscriptions
-            .subscribe(&self.app, &context.peer, &request.uri)
+            .subscribe(&self.app.guard, &context.peer, &request.uri)
             .await
     }
 
@@ -320,7 +320,7 @@ impl ServerHandler for McpServer {
         let completion = match &request.r#ref {
             Reference::Resource(template) => {
                 crate::resources::complete::complete_template(
-                    &self.app,
+                    &self.app.guard,
                     &template.uri,
                     &request.argument,
                     request.context.as_ref(),
@@ -329,7 +329,8 @@ impl ServerHandler for McpServer {
             }
             Reference::Prompt(prompt) => {
                 crate::prompts::complete::complete_prompt_argument(
-                    &self.app,
+                    &self.app.prompts,
+                    &self.app.guard,
                     &prompt.name,
                     &request.argument.name,
                     &request.argument.value,

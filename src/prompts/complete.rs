@@ -7,26 +7,30 @@
 
 use rmcp::model::CompletionInfo;
 
-use crate::app::App;
-use crate::guard::ReadGate;
+use crate::guard::{GuardState, ReadGate};
 use crate::limits::COMPLETION_MAX_VALUES;
 use crate::prompts::argument::SECONDS_SUGGESTED;
-use crate::prompts::Kind;
+use crate::prompts::{Kind, Prompts};
 use crate::runtime::CallContext;
 use crate::tmux::{ReadCommand, ReadVerb};
 
 /// Completes argument `argument` of prompt `prompt` from `typed`, the value so far.
-pub async fn complete_prompt_argument(app: &App, prompt: &str, argument: &str, typed: &str) -> CompletionInfo {
-    let Some(kind) = app
-        .prompts
-        .offered(prompt, app.config.safety)
+pub async fn complete_prompt_argument(
+    prompts: &Prompts,
+    state: &GuardState,
+    prompt: &str,
+    argument: &str,
+    typed: &str,
+) -> CompletionInfo {
+    let Some(kind) = prompts
+        .offered(prompt, state.settings.safety)
         .and_then(|spec| spec.argument(argument))
         .map(|argument| argument.kind)
     else {
         return bounded(Vec::new());
     };
     let candidates = match kind {
-        Kind::Pane => pane_ids(app).await,
+        Kind::Pane => pane_ids(state).await,
         Kind::Seconds => SECONDS_SUGGESTED.iter().map(ToString::to_string).collect(),
         Kind::Name | Kind::Text => Vec::new(),
     };
@@ -39,9 +43,9 @@ pub async fn complete_prompt_argument(app: &App, prompt: &str, argument: &str, t
 }
 
 /// Every pane id of the server, in tmux's order; none when tmux cannot be read.
-async fn pane_ids(app: &App) -> Vec<String> {
+async fn pane_ids(state: &GuardState) -> Vec<String> {
     let context = CallContext::default();
-    let gate = ReadGate::new(app, &context);
+    let gate = ReadGate::new(state, &context);
     let list = ReadCommand::new(ReadVerb::ListPanes)
         .arg("-a")
         .arg("-F")

@@ -10,8 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use rmcp::model::{ArgumentInfo, CompletionContext, CompletionInfo, ErrorData};
 
-use crate::app::App;
-use crate::guard::ReadGate;
+use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::id_digits;
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
@@ -96,7 +95,7 @@ fn kind_of(variable: &str) -> Option<IdKind> {
 /// -32602 for a template or variable paneward does not declare; -32603 when tmux
 /// cannot answer.
 pub async fn complete_template(
-    app: &App,
+    state: &GuardState,
     template: &str,
     argument: &ArgumentInfo,
     context: Option<&CompletionContext>,
@@ -130,7 +129,7 @@ pub async fn complete_template(
     };
     let narrowing = Narrowing::from_arguments(context.and_then(|c| c.arguments.as_ref()));
     let call = CallContext::default();
-    let gate = ReadGate::new(app, &call);
+    let gate = ReadGate::new(state, &call);
     let ids = candidates(&gate, kind, narrowing)
         .await
         .map_err(|e| ErrorData::internal_error(e.message().to_string(), None))?;

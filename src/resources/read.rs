@@ -6,11 +6,10 @@ use rmcp::model::{ErrorData, MetaObject, ReadResourceResult, ResourceContents};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::app::App;
 use crate::generated::types::{
     GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput, ListWindowsOutput,
 };
-use crate::guard::ReadGate;
+use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::{self, Target};
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::runtime::CallContext;
@@ -35,10 +34,10 @@ pub enum Content {
 /// # Errors
 /// -32602 for a URI that is not paneward's, -32002 for one that names nothing, -32603
 /// when tmux cannot answer.
-pub async fn read(app: &App, spelled: &str) -> Result<ReadResourceResult, ErrorData> {
+pub async fn read(state: &GuardState, spelled: &str) -> Result<ReadResourceResult, ErrorData> {
     let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
     let context = CallContext::default();
-    let gate = ReadGate::new(app, &context);
+    let gate = ReadGate::new(state, &context);
     let content = content(&gate, target)
         .await
         .map_err(|e| as_protocol_error(spelled, &e))?;

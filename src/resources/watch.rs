@@ -19,8 +19,7 @@ use rmcp::RoleServer;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::app::App;
-use crate::guard::ReadGate;
+use crate::guard::{GuardState, ReadGate};
 use crate::resources::probe::{self, Fingerprint, GONE};
 use crate::resources::uri::{self, Target};
 use crate::runtime::CallContext;
@@ -65,7 +64,12 @@ impl Subscriptions {
     /// # Errors
     /// -32602 for a URI that is not paneward's, or one too many; -32002 for one that
     /// names nothing; -32603 when tmux cannot answer.
-    pub async fn subscribe(&self, app: &Arc<App>, peer: &Peer<RoleServer>, spelled: &str) -> Result<(), ErrorData> {
+    pub async fn subscribe(
+        &self,
+        guard: &Arc<GuardState>,
+        peer: &Peer<RoleServer>,
+        spelled: &str,
+    ) -> Result<(), ErrorData> {
         let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let ticket = {
             let mut state = lock(&self.state);
@@ -75,7 +79,7 @@ impl Subscriptions {
             ticket
         };
         let call = CallContext::default();
-        let gate = ReadGate::new(app, &call);
+        let gate = ReadGate::new(guard, &call);
         let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new()).await;
         let mut state = lock(&self.state);
         let withdrawn = state.pending.get(spelled) != Some(&ticket);
@@ -112,7 +116,7 @@ impl Subscriptions {
             held: false,
         });
         if state.task.is_none() {
-            let watcher = watch(app.clone(), peer.clone(), Arc::downgrade(&self.state));
+            let watcher = watch(guard.clone(), peer.clone(), Arc::downgrade(&self.state));
             state.task = Some(tokio::spawn(watcher));
             tracing::debug!("watching started");
         }
@@ -152,7 +156,7 @@ fn stop(state: &mut State) {
 
 /// Probes tmux for the watched URIs and tells the client what changed, until nothing
 /// is watched, the connection's subscriptions are dropped, or the client is gone.
-async fn watch(app: Arc<App>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>) {
+async fn watch(guard: Arc<GuardState>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>) {
     let mut ticks = tokio::time::interval(WATCH_PROBE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut screens = probe::Screens::new();
@@ -162,7 +166,7 @@ async fn watch(app: Arc<App>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>)
             return;
         };
         let call = CallContext::default();
-        let gate = ReadGate::new(&app, &call);
+        let gate = ReadGate::new(&guard, &call);
         let prints = match probe::fingerprints(&gate, &targets, &mut screens).await {
             Ok(prints) => prints,
             Err(error) => {

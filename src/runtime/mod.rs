@@ -15,9 +15,11 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 use tokio_util::sync::CancellationToken;
 
+pub mod ask;
 pub mod error;
+pub mod reentry;
 
-use crate::guard::consent::Asker;
+use crate::runtime::ask::Asker;
 pub use error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::runtime::Tier`.

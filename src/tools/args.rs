@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::app::App;
+use crate::guard::GuardState;
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
 use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, SessionId, WindowId};
@@ -64,7 +64,7 @@ pub fn count(field: &str, requested: Option<i64>, default: i64, ceiling: i64) ->
 ///
 /// # Errors
 /// A relative path, a control character, or (locally) no directory there.
-pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolError> {
+pub fn start_directory_of(state: &GuardState, directory: &str) -> Result<String, ToolError> {
     const FIELD: &str = "/start_directory";
     if directory.chars().any(char::is_control) {
         return Err(ToolError::invalid_argument(
@@ -79,7 +79,7 @@ pub fn start_directory_of(app: &App, directory: &str) -> Result<String, ToolErro
             "must be an absolute path (tmux would resolve a relative one against its own directory)",
         ));
     }
-    if app.config.ssh.is_none() && !path.is_dir() {
+    if state.settings.ssh_host.is_none() && !path.is_dir() {
         return Err(ToolError::invalid_argument(
             FIELD,
             format!(

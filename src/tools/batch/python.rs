@@ -22,7 +22,7 @@ use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 pub async fn call_read_tools_batch(gate: &ReadGate<'_>, arguments: Value) -> Result<Value, ToolError> {
     let context = gate.context();
     let (calls, stop_on_error) = operations(&arguments)?;
-    let rows = run_rows(gate.app(), context, &calls, stop_on_error).await;
+    let rows = run_rows(gate, &calls, stop_on_error).await;
     let output = encode(&calls, rows, stop_on_error);
     fit(context, output, REPLY_LINE_MAX_BYTES)
 }

@@ -15,14 +15,14 @@ use std::time::{Duration, Instant};
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
-use crate::app::App;
 use crate::generated::types::{
     BatchRow as Row, CallReadToolsBatchInput, CallReadToolsBatchInputOnError as OnError,
     CallReadToolsBatchInputOperationsItem, CallReadToolsBatchOutput,
 };
 use crate::guard::ReadGate;
+use crate::guard::Rows;
 use crate::runtime::error::ToolError;
-use crate::runtime::{encode_output, CallContext, Tier};
+use crate::runtime::{encode_output, CallContext};
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {
@@ -37,7 +37,7 @@ type NestedCall<'a> = Pin<Box<dyn Future<Output = RowOutcome> + Send + 'a>>;
 /// the request path can lead back here (batch, dispatch, batch): the future's type
 /// would otherwise contain itself.
 fn call_nested<'a>(
-    app: &'a App,
+    rows: &'a Rows<'a>,
     batch: &'a CallContext,
     started: Instant,
     tool: &'a str,
@@ -48,7 +48,7 @@ fn call_nested<'a>(
         let result = if tool == "call_read_tools_batch" {
             Err(ToolError::invalid_argument("/tool", "a batch cannot hold a batch"))
         } else {
-            crate::call::run(app, Tier::Readonly, tool, arguments, &context).await
+            rows.call(tool, arguments, &context).await
         };
         RowOutcome {
             result,
@@ -89,7 +89,7 @@ pub async fn call_read_tools_batch(
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
     let on_error = on_error.unwrap_or(OnError::Stop);
     let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
-    let outcomes = run_rows(gate.app(), gate.context(), &calls, on_error == OnError::Stop).await;
+    let outcomes = run_rows(gate, &calls, on_error == OnError::Stop).await;
     let mut results = Vec::with_capacity(operations.len());
     let mut stopped_at = None;
     for (index, ((tool, _), outcome)) in calls.into_iter().zip(outcomes).enumerate() {
@@ -138,22 +138,23 @@ pub async fn call_read_tools_batch(
 /// without the connection each waits for the one before.
 /// Every envelope of the batch runs its rows here.
 pub async fn run_rows(
-    app: &App,
-    context: &CallContext,
+    gate: &ReadGate<'_>,
     calls: &[(String, Option<JsonObject>)],
     stop_on_error: bool,
 ) -> Vec<RowOutcome> {
     let started = Instant::now();
-    if app.backend.keeps_order().await {
+    let context = gate.context();
+    let rows = gate.rows();
+    if gate.state().backend.keeps_order().await {
         let nested = calls
             .iter()
-            .map(|(tool, arguments)| call_nested(app, context, started, tool, arguments.clone()))
+            .map(|(tool, arguments)| call_nested(&rows, context, started, tool, arguments.clone()))
             .collect();
         return together(nested).await;
     }
     let mut outcomes = Vec::with_capacity(calls.len());
     for (tool, arguments) in calls {
-        let outcome = call_nested(app, context, started, tool, arguments.clone()).await;
+        let outcome = call_nested(&rows, context, started, tool, arguments.clone()).await;
         let stop = outcome.result.is_err() && stop_on_error;
         outcomes.push(outcome);
         if stop {

@@ -14,16 +14,17 @@ use std::time::Instant;
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
-use crate::app::App;
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
     CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput,
 };
 use crate::guard::end::Ending;
+use crate::guard::Rows;
 use crate::guard::{ChangeGate, EndGate};
 use crate::limits::REPLY_LINE_MAX_BYTES;
 use crate::runtime::error::ToolError;
-use crate::runtime::{encode_output, CallContext, Tier};
+use crate::runtime::reentry::Refusal;
+use crate::runtime::{encode_output, CallContext};
 use crate::tmux::{PaneId, SessionId, WindowId};
 use crate::tools::batch::read::{fit, RowsReply};
 
@@ -119,7 +120,7 @@ pub async fn call_mutating_tools_batch(
             arguments: operation.arguments,
         })
         .collect();
-    let reply = run_batch(gate.app(), gate.context(), Tier::Mutating, calls, stop).await?;
+    let reply = run_batch(&gate.rows(), gate.context(), calls, stop).await?;
     Ok(fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())
 }
 
@@ -155,7 +156,7 @@ pub async fn call_destructive_tools_batch(
             ),
         ));
     }
-    let reply = run_batch(gate.app(), gate.context(), Tier::Destructive, calls, stop).await?;
+    let reply = run_batch(&gate.rows(), gate.context(), calls, stop).await?;
     // Both batches advertise the same reply; the generated types differ only by name.
     let encoded = encode_output(&fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())?;
     serde_json::from_value(encoded).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
@@ -185,7 +186,8 @@ fn ran_nothing(index: usize, field: &str, rule: impl std::fmt::Display) -> ToolE
 
 /// Checks every row as the request path would check it as a direct call at `tier`,
 /// plus the batch's own rules, before any row runs.
-async fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolError> {
+async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
+    let tier = rows.tier();
     for (index, call) in calls.iter().enumerate() {
         let tool = call.tool.as_str();
         if NEVER_IN_A_BATCH.contains(&tool) {
@@ -203,52 +205,52 @@ async fn check_all(app: &App, tier: Tier, calls: &[Call]) -> Result<(), ToolErro
                 format!("`{tool}` waits, and waits are not run inside a batch (run_command only with detach: true)"),
             ));
         }
-        let Some(entry) = app.catalog.get(tool) else {
-            return Err(ran_nothing(index, "tool", format!("there is no tool `{tool}`")));
-        };
-        if entry.tier > tier {
-            return Err(ran_nothing(
-                index,
-                "tool",
-                format!("`{tool}` is a {} tool, above this batch's tier ({tier})", entry.tier),
-            ));
-        }
         let arguments = Value::Object(call.arguments.clone());
-        entry.input.check(&arguments).map_err(|error| {
-            ToolError::invalid_argument(
-                &format!("/operations/{index}/arguments"),
-                format!("{}; so this batch ran nothing", error.message()),
-            )
-        })?;
-        // Escalations and --scope, as the row's own call would check them.
-        crate::call::admit_beyond_schema(app, tier, entry, tool, &arguments)
-            .await
-            .map_err(|error| {
-                ToolError::new(
+        // Tier, input schema, escalations and --scope, as the row's own call would check them.
+        match rows.admit(tool, &arguments).await {
+            Ok(()) => {}
+            Err(Refusal::UnknownTool) => {
+                return Err(ran_nothing(index, "tool", format!("there is no tool `{tool}`")));
+            }
+            Err(Refusal::AboveTier(above)) => {
+                return Err(ran_nothing(
+                    index,
+                    "tool",
+                    format!("`{tool}` is a {above} tool, above this batch's tier ({tier})"),
+                ));
+            }
+            Err(Refusal::Input(error)) => {
+                return Err(ToolError::invalid_argument(
+                    &format!("/operations/{index}/arguments"),
+                    format!("{}; so this batch ran nothing", error.message()),
+                ));
+            }
+            Err(Refusal::BeyondSchema(error)) => {
+                return Err(ToolError::new(
                     error.kind(),
                     format!("/operations/{index}: {}; so this batch ran nothing", error.message()),
-                )
-            })?;
+                ));
+            }
+        }
     }
     Ok(())
 }
 
 /// Checks every row, then runs them in order, each as a direct call at `tier`.
 async fn run_batch(
-    app: &App,
+    rows: &Rows<'_>,
     context: &CallContext,
-    tier: Tier,
     calls: Vec<Call>,
     stop_on_error: bool,
 ) -> Result<Reply, ToolError> {
-    check_all(app, tier, &calls).await?;
+    check_all(rows, &calls).await?;
     let started = Instant::now();
     let mut results = Vec::with_capacity(calls.len());
     let mut stopped_at = None;
     let mut calls = calls.into_iter().enumerate();
     for (index, call) in calls.by_ref() {
         let row_context = context.row_of();
-        let result = run_row(app, tier, &call, &row_context).await;
+        let result = rows.call(&call.tool, Some(call.arguments.clone()), &row_context).await;
         let index = count(index);
         let failed = result.is_err();
         results.push(match result {
@@ -289,20 +291,4 @@ async fn run_batch(
         skipped: calls.map(|(_, call)| call.tool).collect(),
         truncated_bytes: None,
     })
-}
-
-/// One row through the request path. Boxed: the path leads back to this module.
-fn run_row<'a>(
-    app: &'a App,
-    tier: Tier,
-    call: &'a Call,
-    context: &'a CallContext,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ToolError>> + Send + 'a>> {
-    Box::pin(crate::call::run(
-        app,
-        tier,
-        &call.tool,
-        Some(call.arguments.clone()),
-        context,
-    ))
 }

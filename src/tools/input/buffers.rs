@@ -13,15 +13,11 @@
 //! clipboard) is refused. The buffers staged by a process are deleted when it exits
 //! cleanly ([`delete_staged`]).
 
-use std::collections::BTreeSet;
-use std::sync::Mutex;
-
-use crate::app::App;
 use crate::generated::types::{
     DeleteBufferInput, DeleteBufferOutput, LoadBufferInput, LoadBufferOutput, PasteBufferInput, PasteBufferOutput,
     PasteTextInput, PasteTextOutput, ShowBufferInput, ShowBufferOutput,
 };
-use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
+use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, GuardState, ReadGate};
 use crate::limits::{
     BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
     TEXT_MAX_LINES,
@@ -38,31 +34,6 @@ use crate::tools::observe::text::keep_newest_within;
 const PREFIX: &str = "paneward_";
 /// Hex digits of the random part of a buffer name (128 bits).
 const RANDOM_HEX_DIGITS: usize = 32;
-
-/// The buffers this process staged and has not seen deleted, for [`delete_staged`].
-#[derive(Debug, Default)]
-pub struct StagedBuffers(Mutex<BTreeSet<String>>);
-
-impl StagedBuffers {
-    fn insert(&self, name: &str) {
-        if let Ok(mut names) = self.0.lock() {
-            names.insert(name.to_string());
-        }
-    }
-
-    fn remove(&self, name: &str) {
-        if let Ok(mut names) = self.0.lock() {
-            names.remove(name);
-        }
-    }
-
-    fn take(&self) -> Vec<String> {
-        self.0
-            .lock()
-            .map(|mut names| std::mem::take(&mut *names).into_iter().collect())
-            .unwrap_or_default()
-    }
-}
 
 /// A new buffer name: the prefix, 128 unguessable bits ([`random_hex128`]), and the
 /// label if given.
@@ -158,7 +129,7 @@ async fn stage(gate: &ChangeGate<'_>, text: &str, label: Option<&str>) -> Result
             command.arg("-b").arg(name.as_str()).arg("--").sensitive_arg(slice)
         })
         .collect();
-    gate.app().staged_buffers.insert(&name);
+    gate.state().staged_buffers.insert(&name);
     if let Err(error) = gate.change_all(&commands).await {
         discard(gate, &name).await;
         return Err(error.into());
@@ -173,7 +144,7 @@ async fn stage(gate: &ChangeGate<'_>, text: &str, label: Option<&str>) -> Result
 async fn delete(gate: &ChangeGate<'_>, name: &str) -> Result<bool, TmuxError> {
     let command = ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(name);
     let result = gate.change_all(&[command]).await;
-    gate.app().staged_buffers.remove(name);
+    gate.state().staged_buffers.remove(name);
     match result {
         Ok(_) => Ok(true),
         Err(error) if is_missing_buffer(&error) => Ok(false),
@@ -261,7 +232,7 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
         .await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
-        Ok(_) => gate.app().staged_buffers.remove(&name),
+        Ok(_) => gate.state().staged_buffers.remove(&name),
         Err(_) => discard(gate, &name).await,
     }
     let pasted = pasted?;
@@ -325,7 +296,7 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
         )
         .await?;
     if delete {
-        gate.app().staged_buffers.remove(name);
+        gate.state().staged_buffers.remove(name);
     }
     Ok(PasteBufferOutput {
         buffer_name: buffer_string(name)?,
@@ -439,13 +410,13 @@ pub async fn delete_buffer(gate: &ChangeGate<'_>, input: DeleteBufferInput) -> R
 
 /// Deletes the buffers this process staged and still holds; called once on a clean
 /// exit. Failures are logged: the server may be gone, and the exit goes on.
-pub async fn delete_staged(app: &App) {
-    let names = app.staged_buffers.take();
+pub async fn delete_staged(state: &GuardState) {
+    let names = state.staged_buffers.take();
     if names.is_empty() {
         return;
     }
     let context = CallContext::default();
-    let gate = ChangeGate::new(app, &context);
+    let gate = ChangeGate::new(state, &context);
     for name in &names {
         discard(&gate, name).await;
     }

@@ -37,7 +37,7 @@ fn parse_pane(gate: &ChangeGate<'_>, pane: PaneId, output: &[u8]) -> Result<Pane
         in_mode: record.flag("pane_in_mode")?,
         // Empty outside copy mode.
         scroll_position: record.optional_int("scroll_position")?.unwrap_or(0),
-        is_caller: is_caller(gate.app().caller.as_ref(), pane, &record)?,
+        is_caller: is_caller(gate.state().caller.as_ref(), pane, &record)?,
     })
 }
 

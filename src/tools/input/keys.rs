@@ -22,14 +22,8 @@ pub const NAMED_KEYS: [&str; 50] = [
 /// codes next to them); it accepts a few more, which paneward refuses as unusual.
 const CONTROL_PUNCTUATION: &str = "@[\\]^_?";
 
-/// How to type one row's `keys`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeyInput {
-    /// Typed exactly, character by character.
-    Literal(String),
-    /// One key press per name.
-    Names(Vec<String>),
-}
+/// The value this module checks lives with the guard that types it.
+pub use crate::guard::KeyInput;
 
 impl KeyInput {
     /// Reads `keys` as the caller meant it; `field` is its JSON pointer.

@@ -48,7 +48,7 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
     let pid = server.int("pid")?;
     // Only a caller pane this server still has: TMUX may name a pane since closed.
     let caller_pane_id = gate
-        .app()
+        .state()
         .caller
         .as_ref()
         .filter(|caller| caller.is_on_server(&socket_path, pid))
@@ -70,13 +70,13 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
         attached_clients,
         clients,
         caller_pane_id,
-        host: gate.app().config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
-        safety: match gate.app().config.safety {
+        host: gate.state().settings.ssh_host.clone(),
+        safety: match gate.state().settings.safety {
             Tier::Readonly => GetServerInfoOutputSafety::Readonly,
             Tier::Mutating => GetServerInfoOutputSafety::Mutating,
             Tier::Destructive => GetServerInfoOutputSafety::Destructive,
         },
-        environment_values_revealed: gate.app().config.reveal_environment,
+        environment_values_revealed: gate.state().settings.reveal_environment,
         paneward_version: env!("CARGO_PKG_VERSION").to_string(),
     })
 }

@@ -30,7 +30,7 @@ pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Resul
     } = input;
     let var = |key: &str| std::env::var(key).ok();
     let folder = user_folder(var).ok_or_else(|| ToolError::internal("tmux's socket folder cannot be found"))?;
-    let target = socket_path(&gate.app().config.address, var);
+    let target = socket_path(&gate.state().settings.address, var);
     let target = target.map(|path| std::fs::canonicalize(&path).unwrap_or(path));
     let (mut found, unread) = scan(&folder, target.as_deref());
     // The target is listed even when it lives outside the folder (`-S`).

@@ -21,7 +21,7 @@ pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Res
     let max_lines = args::max_lines("/max_lines", max_lines)?;
     let history = history.unwrap_or(false);
     let (text, state) = read_newest(gate, pane, history, max_lines, &SNAPSHOT_FIELDS).await?;
-    let state = parse_pane(pane, &state, gate.app().caller.as_ref())?;
+    let state = parse_pane(pane, &state, gate.state().caller.as_ref())?;
     Ok(SnapshotPaneOutput {
         dead: state.dead,
         exit_status: state.exit_status,

@@ -115,7 +115,7 @@ pub async fn panes_listed(
     let output = gate.run(list.arg("-F").arg(record_format(&PANE_FIELDS))).await?;
     parse_records("list-panes", &PANE_FIELDS, &text(&output))?
         .iter()
-        .map(|record| pane_from(record, gate.app().caller.as_ref()))
+        .map(|record| pane_from(record, gate.state().caller.as_ref()))
         .collect()
 }
 
@@ -210,7 +210,7 @@ pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> 
     let records = window_panes(&id, &names, &text)?;
     let panes = records
         .iter()
-        .map(|record| pane_from(record, gate.app().caller.as_ref()))
+        .map(|record| pane_from(record, gate.state().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     let active = panes.iter().find(|pane| pane.active).map(|pane| pane.id.as_str());
     let first = &records[0];
@@ -258,7 +258,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
     let output = gate.run(describe_pane(pane_id, &names)).await?;
     let text = text(&output);
     let record = pane_record(pane_id, &names, &text)?;
-    let pane = pane_from(&record, gate.app().caller.as_ref())?;
+    let pane = pane_from(&record, gate.state().caller.as_ref())?;
     let exit_status = exit_status(&record)?;
     let mode = Some(record.text("pane_mode")?)
         .filter(|mode| pane.in_mode && !mode.is_empty())
@@ -368,7 +368,7 @@ pub async fn find_pane_by_position(
     let window_zoomed = records[0].flag("window_zoomed_flag")?;
     let mut panes = records
         .iter()
-        .map(|record| pane_from(record, gate.app().caller.as_ref()))
+        .map(|record| pane_from(record, gate.state().caller.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     // A zoomed pane fills the window; the others keep their unzoomed geometry.
     let index = if window_zoomed {

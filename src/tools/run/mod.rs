@@ -438,7 +438,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let max_lines = args::max_lines("/max_lines", max_lines)?;
     let detach = detach.unwrap_or(false);
     let force = force.unwrap_or(false);
-    let ceiling = gate.app().config.max_wait;
+    let ceiling = gate.state().settings.max_wait;
     let default = if detach { Duration::ZERO } else { RUN_DEFAULT_TIMEOUT };
     let mut limit = timeout("/timeout_seconds", timeout_seconds, default, ceiling)?;
     if detach {
@@ -525,7 +525,7 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
         "/timeout_seconds",
         timeout_seconds,
         Duration::ZERO,
-        gate.app().config.max_wait,
+        gate.state().settings.max_wait,
     )?;
     batch_wait(gate, "/timeout_seconds", limit.effective)?;
 

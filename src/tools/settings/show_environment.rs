@@ -147,7 +147,7 @@ pub async fn show_environment(
             (found, listing)
         }
     };
-    let reveal = gate.app().config.reveal_environment;
+    let reveal = gate.state().settings.reveal_environment;
     let variables = parse_shell_form(&String::from_utf8_lossy(&listing))
         .into_iter()
         .map(|variable| ShowEnvironmentOutputVariablesItem {

@@ -40,7 +40,7 @@ pub async fn wait_for_channel(
         timeout_seconds,
     } = input;
     let channel = ChannelName::parse("/channel", &channel)?;
-    let budget = Budget::new(timeout_seconds, gate.app().config.max_wait);
+    let budget = Budget::new(timeout_seconds, gate.state().settings.max_wait);
     refuse_in_batch(gate.context(), "wait_for_channel")?;
     let before = server_pid(gate).await?;
     let mut progress = Progress::new(gate.context());

@@ -209,7 +209,7 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         since_entry,
         timeout_seconds,
     } = input;
-    let budget = Budget::new(timeout_seconds, gate.app().config.max_wait);
+    let budget = Budget::new(timeout_seconds, gate.state().settings.max_wait);
     let panes = pane_ids(&pane_texts.into_iter().map(String::from).collect::<Vec<_>>())?;
     let regex = regex.unwrap_or(false);
     let patterns = Patterns {

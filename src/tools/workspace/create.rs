@@ -16,12 +16,12 @@
 //!   a free index, a new pane by its position beside the pane split, checked inside
 //!   tmux to be unchanged since paneward read it.
 
-use crate::app::App;
 use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
     SplitWindowInputDirection, SplitWindowOutput,
 };
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
+use crate::guard::GuardState;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
 use crate::runtime::error::ToolError;
@@ -66,13 +66,13 @@ impl Spawn {
     /// A start directory `start_directory_of` refuses, `command` with `shell`, an
     /// empty program, a NUL, a malformed variable name, or too much text in all.
     fn new(
-        app: &App,
+        state: &GuardState,
         directory: Option<&str>,
         command: Vec<String>,
         shell: Option<String>,
         environment: Vec<(String, String)>,
     ) -> Result<Self, ToolError> {
-        let directory = directory.map(|d| start_directory_of(app, d)).transpose()?;
+        let directory = directory.map(|d| start_directory_of(state, d)).transpose()?;
         let asked_shell = shell.is_some();
         let words = match (command.is_empty(), shell) {
             (false, Some(_)) => {
@@ -218,7 +218,7 @@ pub async fn create_session(
         check_name("/window_name", window_name)?;
     }
     let spawn = Spawn::new(
-        gate.app(),
+        gate.state(),
         start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),
@@ -381,7 +381,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         check_name("/name", name)?;
     }
     let spawn = Spawn::new(
-        gate.app(),
+        gate.state(),
         start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),
@@ -469,7 +469,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         (None, None) => None,
     };
     let spawn = Spawn::new(
-        gate.app(),
+        gate.state(),
         start_directory.as_ref().map(|d| d.as_str()),
         command,
         shell.map(|s| s.to_string()),

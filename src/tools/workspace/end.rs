@@ -10,7 +10,7 @@
 //! Every kill reads the server's panes before and after, so the reply says what went
 //! with the object: panes, windows, sessions, and whether the server exited.
 
-use crate::app::App;
+use crate::guard::GuardState;
 use crate::tools::args::{is_variable_name, start_directory_of};
 use std::collections::BTreeSet;
 
@@ -257,7 +257,7 @@ async fn pane_state(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneState, Tool
 }
 
 /// The respawn the arguments ask for.
-fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
+fn respawn_of(state: &GuardState, pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
     let RespawnPaneInput {
         pane_id: _,
         kill: _,
@@ -281,7 +281,7 @@ fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respaw
         (true, None) => {}
     }
     if let Some(directory) = start_directory {
-        let directory = start_directory_of(app, directory.as_str())?;
+        let directory = start_directory_of(state, directory.as_str())?;
         respawn = respawn.start_directory(&directory);
     }
     let mut variables: Vec<_> = environment.into_iter().collect();
@@ -307,7 +307,7 @@ fn respawn_of(app: &App, pane: PaneId, input: RespawnPaneInput) -> Result<Respaw
 pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
     let pane = args::pane_id("/pane_id", &input.pane_id)?;
     let kill = input.kill;
-    let respawn = respawn_of(gate.app(), pane, input)?;
+    let respawn = respawn_of(gate.state(), pane, input)?;
     let before = pane_state(gate, pane).await?;
     if kill {
         gate.end(&Ending::RespawnLivePane(respawn)).await?;

@@ -15,10 +15,10 @@ use paneward::app::App;
 use paneward::catalog::profile::Profile;
 use paneward::config::Config;
 use paneward::guard::caller::CallerPane;
-use paneward::guard::consent::{Answer, AskPerson, Asker};
 use paneward::guard::end::Ending;
 use paneward::guard::EndGate;
 use paneward::limits::TMUX_CLIENTS_DEFAULT_MAX;
+use paneward::runtime::ask::{Answer, AskPerson, Asker};
 use paneward::runtime::{CallContext, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
@@ -191,7 +191,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",
-        scope: paneward::guard::scope::Scope::All,
+        scope: paneward::config::Scope::All,
         max_wait: paneward::limits::MAX_WAIT_DEFAULT,
         ssh: None,
     };
@@ -205,7 +205,7 @@ fn end_asking(app: &App, person: &Arc<ScriptedPerson>, ending: Ending) -> Result
         .build()
         .unwrap();
     let context = CallContext::nested().with_asker(Asker::new(person.clone()));
-    runtime.block_on(EndGate::new(app, &context).end(&ending))
+    runtime.block_on(EndGate::new(&app.guard, &context).end(&ending))
 }
 
 #[test]

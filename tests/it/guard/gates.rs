@@ -25,7 +25,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         tmux_binary: PathBuf::from("tmux"),
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,
-        scope: paneward::guard::scope::Scope::All,
+        scope: paneward::config::Scope::All,
         reveal_environment: false,
         control_mode,
         native_client: true,
@@ -52,7 +52,7 @@ fn end(app: &App, ending: Ending) -> Result<(), paneward::runtime::ToolError> {
         .build()
         .unwrap();
     let context = CallContext::nested();
-    runtime.block_on(EndGate::new(app, &context).end(&ending))
+    runtime.block_on(EndGate::new(&app.guard, &context).end(&ending))
 }
 
 fn exists(tmux: &TmuxServer, target: &str) -> bool {

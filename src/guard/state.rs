@@ -1,0 +1,94 @@
+//! What the gates hold: the narrow state handlers and guards may reach, never the whole
+//! `App` (catalogue, prompts, audit log and transports are not theirs to touch). The
+//! request path's state (`crate::app::App`) holds one and hands it to the dispatch.
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::config::{Config, Scope};
+use crate::guard::caller::CallerPane;
+use crate::guard::gate::Backend;
+use crate::runtime::Tier;
+use crate::tmux::ServerAddress;
+
+/// The state every gate of a call holds.
+#[derive(Debug)]
+pub struct GuardState {
+    /// The tmux server; commands reach it only through the gates of this module's siblings.
+    pub backend: Backend,
+    /// The pane paneward runs in, if it runs inside tmux (checked per call against the
+    /// server's own socket and pid).
+    pub caller: Option<CallerPane>,
+    /// The settings handlers and guards read.
+    pub settings: Settings,
+    /// The tmux buffers this process staged, deleted on a clean exit.
+    pub staged_buffers: StagedBuffers,
+}
+
+impl GuardState {
+    pub fn new(backend: Backend, caller: Option<CallerPane>, config: &Config) -> Self {
+        Self {
+            backend,
+            caller,
+            settings: Settings::of(config),
+            staged_buffers: StagedBuffers::default(),
+        }
+    }
+}
+
+/// The few settings of [`Config`] that handlers and guards read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// This server's tier (`--safety`), which `get_server_info` reports.
+    pub safety: Tier,
+    /// Which objects tools above readonly may touch (`--scope`).
+    pub scope: Scope,
+    /// Whether `show_environment` returns values.
+    pub reveal_environment: bool,
+    /// The longest a call may wait (`--max-wait`).
+    pub max_wait: Duration,
+    /// Which tmux server paneward drives.
+    pub address: ServerAddress,
+    /// The host tmux runs on with `--ssh`, as given; `None`: this machine.
+    pub ssh_host: Option<String>,
+}
+
+impl Settings {
+    pub fn of(config: &Config) -> Self {
+        Self {
+            safety: config.safety,
+            scope: config.scope,
+            reveal_environment: config.reveal_environment,
+            max_wait: config.max_wait,
+            address: config.address.clone(),
+            ssh_host: config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
+        }
+    }
+}
+
+/// The buffers this process staged and has not seen deleted
+/// (`tools::input::buffers::delete_staged` deletes them on exit).
+#[derive(Debug, Default)]
+pub struct StagedBuffers(Mutex<BTreeSet<String>>);
+
+impl StagedBuffers {
+    pub fn insert(&self, name: &str) {
+        if let Ok(mut names) = self.0.lock() {
+            names.insert(name.to_string());
+        }
+    }
+
+    pub fn remove(&self, name: &str) {
+        if let Ok(mut names) = self.0.lock() {
+            names.remove(name);
+        }
+    }
+
+    pub fn take(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .map(|mut names| std::mem::take(&mut *names).into_iter().collect())
+            .unwrap_or_default()
+    }
+}
