@@ -11,6 +11,7 @@ mod cli;
 mod contract;
 mod guard;
 mod input;
+mod layers;
 mod mcp;
 mod observe;
 mod run;
