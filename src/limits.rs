@@ -190,13 +190,17 @@ pub const SSH_ONE_SHOTS_MAX: usize = 8;
 /// Bytes buffered between the stdio layer and rmcp in each direction; larger messages
 /// stream through.
 pub const MCP_PIPE_CAPACITY_BYTES: usize = 64 * 1024;
+/// The longest message line accepted from a stdio client, its `\n` included: rmcp's
+/// own stdio limit, counted as rmcp counts it. Anything longer is dropped while it
+/// streams in, never buffered whole, and answered.
+pub const MCP_LINE_MAX_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 /// Answers made by the stdio layer that may wait for the writer; the reader pauses
 /// beyond that.
 pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 
 /// The largest request body `serve --http` reads, as stdio's longest line: more gets
 /// 413 before any of it is parsed.
-pub const HTTP_REQUEST_MAX_BYTES: usize = crate::mcp::stdio::lines::MAX_LINE_BYTES;
+pub const HTTP_REQUEST_MAX_BYTES: usize = MCP_LINE_MAX_BYTES;
 /// The longest bearer token read from `--token-file` or `PANEWARD_TOKEN`.
 pub const HTTP_TOKEN_MAX_BYTES: usize = 4096;
 /// The shortest bearer token accepted: 32 bytes, as `openssl rand -hex 16` prints.

@@ -17,7 +17,7 @@ pub mod params;
 pub mod streams;
 pub mod triage;
 
-use crate::limits::{MCP_ANSWER_QUEUE_MESSAGES, MCP_PIPE_CAPACITY_BYTES};
+use crate::limits::{MCP_ANSWER_QUEUE_MESSAGES, MCP_LINE_MAX_BYTES as MAX_LINE_BYTES, MCP_PIPE_CAPACITY_BYTES};
 use std::sync::Arc;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
@@ -29,7 +29,7 @@ use tokio::sync::mpsc;
 
 use crate::mcp::flight::Flight;
 use crate::mcp::server::McpServer;
-use lines::{read_line, Line, MAX_LINE_BYTES};
+use lines::{read_line, Line};
 use triage::{triage, with_null_id, Request, Triage};
 
 /// rmcp's line limit here: ours plus what an id swap can add, so every line we
