@@ -2,7 +2,6 @@
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-
 /// What one read produced.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
