@@ -171,8 +171,8 @@ fn requests_queued_by_a_client_that_does_not_read_its_answers_hold_bounded_memor
             answered += 1;
         }
     }
-    // What the queue held at its fullest: unbounded, 10,000 queued pings took this
-    // debug build to 94 MB; bounded, 37 MB (BENCHMARKS.md).
+    // What the queue held at its fullest: bounded, a debug build stays near 40 MB
+    // (BENCHMARKS.md, "Pipelined requests").
     let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
     let peak_kib: u64 = status
         .lines()
