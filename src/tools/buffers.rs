@@ -128,6 +128,38 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
     Ok(text)
 }
 
+/// Checks what a paste of `text` may carry, so a paste with `enter: false` runs nothing.
+///
+/// Bracketed, the program takes everything up to `ESC [ 2 0 1 ~` as text, line breaks
+/// included; that sequence inside the text would end the paste early and the rest would
+/// arrive as typed keys, where a CR runs the line. So a bracketed paste carries no ESC
+/// (U+001B) at all, nor the one-character CSI (U+009B) some programs read as
+/// `ESC [`: there is no escape sequence pasted text needs, and forbidding the
+/// introducer is the only rule that covers every spelling of the end sequence. Not
+/// bracketed, the text is typed keys, so a line break in it would submit a line.
+///
+/// # Errors
+/// The rule broken, named as `/text`.
+fn checked_paste(text: &str, bracket: bool, enter: bool) -> Result<(), ToolError> {
+    if bracket && text.contains(['\u{1b}', '\u{9b}']) {
+        return Err(ToolError::invalid_argument(
+            "/text",
+            "must not contain ESC (U+001B) or CSI (U+009B) in a bracketed paste: ESC [201~ ends the paste early and \
+             what follows is typed as keys (a CR would run the line); nothing was pasted (send escape sequences as \
+             keys with send_keys)",
+        ));
+    }
+    if !bracket && !enter && text.contains(['\r', '\n']) {
+        return Err(ToolError::invalid_argument(
+            "/text",
+            "must not contain a line break with bracket: false and enter: false: unbracketed text arrives as typed \
+             keys, so a line break would submit the line; nothing was pasted (paste it bracketed, or pass enter: \
+             true to submit)",
+        ));
+    }
+    Ok(())
+}
+
 /// `text` cut into slices of at most [`SET_BUFFER_SLICE_BYTES`], on character boundaries.
 fn slices(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -249,15 +281,11 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let text = checked_text(&text)?;
+    let (bracket, enter) = (bracket.unwrap_or(true), enter.unwrap_or(false));
+    checked_paste(text, bracket, enter)?;
     let name = stage(gate, text, None).await?;
     let pasted = gate
-        .paste(
-            pane,
-            force.unwrap_or(false),
-            &name,
-            (bracket.unwrap_or(true), true),
-            enter.unwrap_or(false),
-        )
+        .paste(pane, force.unwrap_or(false), &name, (bracket, true), enter)
         .await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
@@ -477,6 +505,18 @@ mod tests {
             assert!(!is_own_name(name), "{name}");
         }
         assert!(!is_own_name(&format!("{}_bad label", new_name(None))));
+    }
+
+    #[test]
+    fn a_paste_that_could_run_a_line_without_enter_is_refused() {
+        for text in ["echo x \u{1b}[201~; touch CANARY\r", "a\u{9b}201~b", "\u{1b}[31mred"] {
+            let error = checked_paste(text, true, false).unwrap_err().to_string();
+            assert!(error.contains("/text") && error.contains("ESC"), "{error}");
+        }
+        assert!(checked_paste("line one\nline two\r", true, false).is_ok());
+        assert!(checked_paste("one\ntwo", false, false).is_err());
+        assert!(checked_paste("one\ntwo", false, true).is_ok());
+        assert!(checked_paste("plain", false, false).is_ok());
     }
 
     #[test]
