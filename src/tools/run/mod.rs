@@ -264,6 +264,7 @@ async fn check_pane(
     force: bool,
 ) -> Result<(Vec<ChangeCommand>, ScreenAt), ToolError> {
     let deadline = Instant::now() + RUN_PROMPT_GRACE;
+    let mut pause = RUN_POLL_FIRST;
     loop {
         let look = look(gate, pane).await?;
         let cleanup = earlier_jobs(pane, &look, force)?;
@@ -277,7 +278,9 @@ async fn check_pane(
         let at_prompt = prompt::empty_prompt(&look.screen, at.cursor_x, at.cursor_y);
         let settling = program == "tmux" || at_prompt == Err(NotAtPrompt::NotDrawn);
         if settling && Instant::now() < deadline {
-            tokio::time::sleep(RUN_POLL_MAX).await;
+            // A prompt usually follows the last job within milliseconds.
+            tokio::time::sleep(pause).await;
+            pause = (pause + pause / 4).min(RUN_POLL_MAX);
             continue;
         }
         if !is_posix_shell(program) {
