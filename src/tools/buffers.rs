@@ -339,18 +339,22 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     } = input;
     let name = own_buffer(&buffer_name)?;
     let pane = args::pane_id("/pane_id", &pane_id)?;
-    if buffer_size(gate, name).await?.is_none() {
-        return Err(missing(name));
-    }
+    let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
+    let (bracket, enter) = (bracket.unwrap_or(true), enter.unwrap_or(false));
+    // The same rule as paste_text's, on what the buffer holds (load_buffer stages any
+    // text; only a paste decides how it arrives).
+    let content = read_buffer(gate, name, size).await?;
+    checked_paste(&String::from_utf8_lossy(&content), bracket, enter).map_err(|_| {
+        ToolError::invalid_argument(
+            "/buffer_name",
+            "holds text this paste would not keep as text: ESC (U+001B) or CSI (U+009B) in a bracketed paste \
+             (ESC [201~ ends it early and what follows is typed as keys), or a line break with bracket: false and \
+             enter: false (it would submit the line); nothing was pasted",
+        )
+    })?;
     let delete = delete.unwrap_or(false);
     let pasted = gate
-        .paste(
-            pane,
-            force.unwrap_or(false),
-            name,
-            (bracket.unwrap_or(true), delete),
-            enter.unwrap_or(false),
-        )
+        .paste(pane, force.unwrap_or(false), name, (bracket, delete), enter)
         .await?;
     if delete {
         gate.app().staged_buffers.remove(name);
@@ -374,16 +378,7 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     let max_lines = max_lines.map(|n| i64::try_from(n.get()).unwrap_or(i64::MAX));
     let max_lines = args::count("/max_lines", max_lines, TEXT_DEFAULT_LINES, TEXT_MAX_LINES)?;
     let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
-    // Alone in its round trip: a tmux process run with `source-file -` can write a
-    // buffer to its standard output only before anything else printed there, and
-    // prints nothing after it (docs/tmux-quirks.md).
-    let show = ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg(name);
-    let shown = match gate.run(show).await {
-        Ok(output) => output,
-        Err(error) if is_missing_buffer(&error) => return Err(missing(name)),
-        Err(error) => return Err(error.into()),
-    };
-    let content = buffer_content(&shown, size);
+    let content = read_buffer(gate, name, size).await?;
     let text = String::from_utf8_lossy(&content);
     let ends_with_newline = text.ends_with('\n');
     let body = text.strip_suffix('\n').unwrap_or(&text);
@@ -402,6 +397,22 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
         ends_with_newline,
         total_bytes: u64::try_from(size).map_err(|_| ToolError::internal("a buffer size out of range"))?,
     })
+}
+
+/// The bytes of buffer `name`, `size` long.
+///
+/// # Errors
+/// A missing buffer, or tmux failing.
+async fn read_buffer(gate: &ReadGate<'_>, name: &str, size: usize) -> Result<Vec<u8>, ToolError> {
+    // Alone in its round trip: a tmux process run with `source-file -` can write a
+    // buffer to its standard output only before anything else printed there, and
+    // prints nothing after it (docs/tmux-quirks.md).
+    let show = ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg(name);
+    match gate.run(show).await {
+        Ok(output) => Ok(buffer_content(&output, size)),
+        Err(error) if is_missing_buffer(&error) => Err(missing(name)),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// The buffer's bytes from `show-buffer` output. A client that is not attached (a

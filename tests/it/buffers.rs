@@ -366,6 +366,15 @@ fn a_bracketed_paste_cannot_end_its_own_brackets_and_run_a_line() {
         json!({"pane_id": pane, "text": format!("touch {canary}\n"), "bracket": false}),
     );
     assert!(error.contains("line break"), "{error}");
+    // Staged first, the same text is refused by paste_buffer.
+    let staged = client.call_ok(
+        "load_buffer",
+        json!({"text": format!("echo x \u{1b}[201~; touch {canary}\r")}),
+    );
+    let name = staged["bufferName"].as_str().unwrap();
+    let error = client.call_err("paste_buffer", json!({"buffer_name": name, "pane_id": pane}));
+    assert!(error.contains("/buffer_name") && error.contains("ESC"), "{error}");
+    client.call_ok("delete_buffer", json!({"buffer_name": name}));
     // A proof that the pane takes input: a harmless paste shows, and nothing ran.
     client.call_ok("paste_text", json!({"pane_id": pane, "text": "pasted-marker"}));
     tmux.wait_for_text(&pane, "pasted-marker");
