@@ -108,13 +108,14 @@ pub const RUN_COMMAND_MAX_CHARS: usize = 16_000;
 pub const RUN_POLL_FIRST: Duration = Duration::from_millis(5);
 /// The longest wait between two readings of a job's status.
 pub const RUN_POLL_MAX: Duration = Duration::from_millis(200);
-/// How often a wait reports progress to a client that gave a progress token.
-pub const RUN_PROGRESS_INTERVAL: Duration = Duration::from_millis(1_500);
 /// The longest wait a batch row may ask for (a batch holds the per-connection turn).
 pub const RUN_BATCH_MAX_WAIT: Duration = Duration::from_secs(5);
 /// How long after a job's status is set paneward looks for its end marker: the shell
 /// prints it before it reports the status, but tmux may read the pane's output later.
 pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
+/// How long `run_command` waits for a shell to draw its prompt (just after the last
+/// job, or as the pane starts) before it refuses a pane whose cursor shows none.
+pub const RUN_PROMPT_GRACE: Duration = Duration::from_secs(3);
 
 // capture_since.
 

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use crate::call::error::ToolError;
 use crate::generated::types::{WaitForTextInput, WaitForTextOutput, WaitForTextOutputOutcome as Outcome};
 use crate::guard::ReadGate;
-use crate::limits::{WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS};
+use crate::limits::{
+    WAIT_DEFAULT_TIMEOUT, WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS,
+};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::pane::{describe_pane, pane_record};
@@ -209,7 +211,12 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         since_entry,
         timeout_seconds,
     } = input;
-    let budget = Budget::new(timeout_seconds, gate.app().config.max_wait);
+    let budget = Budget::new(
+        "/timeout_seconds",
+        timeout_seconds,
+        WAIT_DEFAULT_TIMEOUT,
+        gate.app().config.max_wait,
+    )?;
     let panes = pane_ids(&pane_texts.into_iter().map(String::from).collect::<Vec<_>>())?;
     let regex = regex.unwrap_or(false);
     let patterns = Patterns {
