@@ -127,8 +127,13 @@ fn a_pane_whose_program_is_not_a_posix_shell_is_refused_by_name() {
     let tmux = TmuxServer::start();
     let python = tmux.window_running("exec /usr/bin/python3 -q");
     tmux.wait_for_value(&python, "#{pane_current_command}", "python3");
+    // Each draws its screen after it starts: compare screens once drawn.
+    tmux.wait_for_text(&python, ">>>");
     let vim = tmux.window_running("exec vim -u NONE -N");
     tmux.wait_for_value(&vim, "#{pane_current_command}", "vim");
+    wait_for("vim's screen down to its last row", || {
+        (tmux.capture(&vim).lines().nth(22) == Some("~")).then_some(())
+    });
     let mut client = tmux.paneward();
     for (pane, program) in [(&python, "python3"), (&vim, "vim")] {
         let before = tmux.capture(pane);
