@@ -145,8 +145,10 @@ pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 
 // pipe_pane.
 
-/// An output path: Linux's PATH_MAX.
-pub const PIPE_PATH_MAX_BYTES: usize = 4096;
+/// An output path: Linux's PATH_MAX (4096) less the NUL it counts; a longer one cannot be opened.
+pub const PIPE_PATH_MAX_BYTES: usize = 4095;
+/// One component of an output path: Linux's NAME_MAX.
+pub const PIPE_NAME_MAX_BYTES: usize = 255;
 
 // tmux.
 
