@@ -320,6 +320,6 @@ fn a_kill_that_ends_the_last_session_says_the_server_exited() {
         };
         let killed = client.call_ok(tool, arguments);
         assert_eq!(killed["serverExited"], json!(true), "round {round}, {tool}: {killed}");
-        assert_eq!(strings(&killed["sessionsClosed"]), [main.clone()], "{killed}");
+        assert_eq!(strings(&killed["sessionsClosed"]), vec![main], "{killed}");
     }
 }
