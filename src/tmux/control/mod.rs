@@ -5,16 +5,18 @@
 //! A tool call then costs a write and a read on a pipe instead of a process spawn. The
 //! connection is made on first use, attached only where the user cannot tell (see
 //! [`policy`]), and made again after the server restarts or the client is killed. A
-//! request that was written when the connection died is sent again (on a new connection,
-//! else a subprocess) if it only reads; a command that changes something is reported as
-//! lost instead, because it may have run.
+//! connection that leaves a round trip unanswered past its timeout is wedged: it is
+//! closed, and one-shot clients carry calls for a while before control mode is tried
+//! again. A request that was written when the connection died is sent again (on a new
+//! connection, else a one-shot client) if it only reads; a command that changes
+//! something is reported as lost instead, because it may have run.
 
 mod connection;
 pub mod policy;
 pub mod protocol;
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
-use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES};
+use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES, CONTROL_WEDGED_RETRY};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -65,6 +67,18 @@ struct Slot {
     last_transport: Option<Transport>,
     /// Why the last attach was refused or failed.
     refusal: Option<String>,
+}
+
+impl Slot {
+    /// Keeps control mode off for [`CONTROL_WEDGED_RETRY`] after a connection stopped
+    /// answering for `after`.
+    fn wedged(&mut self, after: Duration) {
+        tracing::warn!(target: crate::CLIENT_LOG_TARGET, ?after, "the control connection stopped answering; using one-shot clients for a while");
+        self.retry_at = Some(Instant::now() + CONTROL_WEDGED_RETRY);
+        self.refusal = Some(format!(
+            "the last control connection stopped answering (no reply within {after:?}); tried again {CONTROL_WEDGED_RETRY:?} later"
+        ));
+    }
 }
 
 impl std::fmt::Debug for Executor {
@@ -163,7 +177,7 @@ impl Executor {
                     }
                 }
                 Err(Failure::TimedOut) => {
-                    self.forget(&connection).await;
+                    self.wedged(&connection, timeout).await;
                     return Err(TmuxError::Timeout {
                         command: summarize(commands),
                         after: timeout,
@@ -237,6 +251,10 @@ impl Executor {
                     slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
                     return None;
                 }
+                Verdict::Wedged => {
+                    slot.wedged(super::TMUX_COMMAND_TIMEOUT);
+                    return None;
+                }
                 Verdict::Broken => {}
             }
         }
@@ -305,6 +323,7 @@ impl Executor {
             .await
         {
             Ok(reply) => reply,
+            Err(Failure::TimedOut) => return Verdict::Wedged,
             Err(_) => return Verdict::Broken,
         };
         let facts = self
@@ -323,6 +342,17 @@ impl Executor {
         }
     }
 
+    /// Drops `connection`, which stopped answering (its task has closed it), and sends
+    /// calls through one-shot clients for [`CONTROL_WEDGED_RETRY`]: tmux may wedge the
+    /// next control client the same way, and each would cost a whole timeout.
+    async fn wedged(&self, connection: &Arc<Handle>, after: Duration) {
+        let mut slot = self.slot.lock().await;
+        if slot.connection.as_ref().is_some_and(|c| Arc::ptr_eq(c, connection)) {
+            slot.connection = None;
+        }
+        slot.wedged(after);
+    }
+
     /// Drops `connection` if it is still the current one, so the next call makes another.
     async fn forget(&self, connection: &Arc<Handle>) {
         let mut slot = self.slot.lock().await;
@@ -339,4 +369,6 @@ enum Verdict {
     Leave,
     /// The connection is gone; make another at once.
     Broken,
+    /// The connection stopped answering; use one-shot clients for a while.
+    Wedged,
 }
