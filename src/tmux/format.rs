@@ -185,23 +185,6 @@ pub fn parse_one<'a>(command: &'a str, names: &'a [&'a str], output: &'a str) ->
     })
 }
 
-/// The byte a C-style escape `\<next>` stands for in tmux's escaped output (`\n`,
-/// `\t`, `\s` for a space, `\0` for NUL, ...); any other byte stands for itself (`\\`).
-pub fn c_escape(next: u8) -> u8 {
-    match next {
-        b'n' => b'\n',
-        b't' => b'\t',
-        b'r' => b'\r',
-        b'a' => 0x07,
-        b'b' => 0x08,
-        b'v' => 0x0b,
-        b'f' => 0x0c,
-        b'0' => 0,
-        b's' => b' ',
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ pub mod channel;
 pub mod command;
 pub mod control;
 pub mod error;
+pub mod escape;
 pub mod format;
 pub mod ids;
 pub mod launch;
