@@ -73,6 +73,17 @@ pub struct Options {
     pub max_clients: usize,
 }
 
+impl Options {
+    /// One tmux process per round trip, nothing else.
+    pub fn processes_only() -> Self {
+        Self {
+            control: false,
+            native: false,
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Self {
@@ -90,40 +101,13 @@ pub struct Tmux {
 }
 
 impl Tmux {
-    /// A handle that uses control mode where it can.
+    /// A handle on a local tmux `binary` that uses every transport where it can.
     pub fn new(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
-        Self::build(binary.into(), address, true)
+        Self::launched(Launcher::local(binary.into()), address, Options::default())
     }
 
-    /// A handle that always runs one tmux process per round trip.
-    pub fn subprocess_only(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
-        let options = Options {
-            control: false,
-            native: false,
-            ..Options::default()
-        };
-        Self::with_options(binary.into(), address, options)
-    }
-
-    /// A handle that uses control mode where it can if `control`, else the native
-    /// client, with the default bound on clients at once.
-    pub fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
-        Self::with_options(
-            binary,
-            address,
-            Options {
-                control,
-                ..Options::default()
-            },
-        )
-    }
-
-    /// A handle with every transport choice spelled out.
-    pub fn with_options(binary: PathBuf, address: ServerAddress, options: Options) -> Self {
-        Self::launched(Launcher::local(binary), address, options)
-    }
-
-    /// A handle whose tmux processes `launcher` starts (here, or on another host).
+    /// A handle whose tmux processes `launcher` starts (here, or on another host), with
+    /// every transport choice spelled out.
     pub fn launched(launcher: Launcher, address: ServerAddress, options: Options) -> Self {
         Self {
             executor: Arc::new(control::Executor::new(
