@@ -19,6 +19,7 @@ pub mod oneshot;
 pub mod script;
 pub mod ssh;
 mod subprocess;
+pub mod transport;
 
 use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX, TMUX_COMMAND_TIMEOUT};
 use std::path::PathBuf;
@@ -26,10 +27,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use command::{summarize, Command, ReadCommand, ReadVerb};
-pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 pub use launch::Launcher;
+pub use transport::{Transport, TransportReport};
 
 /// Which tmux server to talk to; fixed for the life of the process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,7 +98,7 @@ impl Default for Options {
 /// A handle on one tmux server; clones share one control connection.
 #[derive(Debug, Clone)]
 pub struct Tmux {
-    executor: Arc<control::Executor>,
+    executor: Arc<transport::Executor>,
 }
 
 impl Tmux {
@@ -110,7 +111,7 @@ impl Tmux {
     /// every transport choice spelled out.
     pub fn launched(launcher: Launcher, address: ServerAddress, options: Options) -> Self {
         Self {
-            executor: Arc::new(control::Executor::new(
+            executor: Arc::new(transport::Executor::new(
                 launcher,
                 address,
                 options.control,
