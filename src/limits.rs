@@ -146,8 +146,10 @@ pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 
 // pipe_pane.
 
-/// An output path: Linux's PATH_MAX.
-pub const PIPE_PATH_MAX_BYTES: usize = 4096;
+/// An output path: Linux's PATH_MAX (4096) less the NUL it counts; a longer one cannot be opened.
+pub const PIPE_PATH_MAX_BYTES: usize = 4095;
+/// One component of an output path: Linux's NAME_MAX.
+pub const PIPE_NAME_MAX_BYTES: usize = 255;
 
 // tmux.
 
@@ -173,6 +175,9 @@ pub const CONTROL_IDLE_TIMER: Duration = Duration::from_secs(3600);
 pub const CONTROL_RETAINED_BYTES: usize = 256 * 1024;
 /// How long after a failed attach paneward tries control mode again.
 pub const CONTROL_ATTACH_RETRY: Duration = Duration::from_secs(1);
+/// How long calls go through one-shot clients after the control connection stopped
+/// answering: long enough that a connection that wedges again costs few timeouts.
+pub const CONTROL_WEDGED_RETRY: Duration = Duration::from_secs(5);
 
 /// How long an idle ssh master connection (`--ssh`) stays after its last use, in
 /// seconds; it also ends a master left behind by a paneward that was killed.

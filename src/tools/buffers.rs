@@ -28,7 +28,7 @@ use crate::limits::{
     BUFFER_LABEL_MAX_CHARS, BUFFER_SHOWN_MAX_BYTES, SET_BUFFER_SLICE_BYTES, STAGED_TEXT_MAX_BYTES, TEXT_DEFAULT_LINES,
     TEXT_MAX_LINES,
 };
-use crate::tmux::format::c_escape;
+use crate::tmux::escape::{unescape, Octal};
 use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
@@ -424,42 +424,13 @@ fn buffer_content(shown: &[u8], size: usize) -> Vec<u8> {
     if shown.len() == size {
         return shown.to_vec();
     }
-    let mut decoded = unescape(shown);
+    // `strvisx` with octal and C-style forms: `\\`, `\ooo`, `\t`, `\n`, ...
+    let mut decoded = unescape(shown, Octal::ThreeDigits);
     // Every line gets a newline; the last one is the buffer's only if it is that long.
     if decoded.len() == size + 1 && decoded.last() == Some(&b'\n') {
         decoded.pop();
     }
     decoded
-}
-
-/// Undoes tmux's escaping of a control client's `show-buffer` (`strvisx` with octal
-/// and C-style forms): `\\`, `\ooo`, and `\t`, `\n`, `\r` and the like.
-fn unescape(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] != b'\\' || at + 1 == bytes.len() {
-            out.push(bytes[at]);
-            at += 1;
-            continue;
-        }
-        let digits = bytes[at + 1..]
-            .iter()
-            .take(3)
-            .take_while(|b| (b'0'..=b'7').contains(b))
-            .count();
-        if digits == 3 {
-            let value = bytes[at + 1..at + 4]
-                .iter()
-                .fold(0u32, |acc, digit| acc * 8 + u32::from(digit - b'0'));
-            out.push(u8::try_from(value).unwrap_or(b'?'));
-            at += 4;
-            continue;
-        }
-        out.push(c_escape(bytes[at + 1]));
-        at += 2;
-    }
-    out
 }
 
 /// Deletes one of paneward's buffers; a missing one is `existed: false`.
