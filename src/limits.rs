@@ -108,13 +108,14 @@ pub const RUN_COMMAND_MAX_CHARS: usize = 16_000;
 pub const RUN_POLL_FIRST: Duration = Duration::from_millis(5);
 /// The longest wait between two readings of a job's status.
 pub const RUN_POLL_MAX: Duration = Duration::from_millis(200);
-/// How often a wait reports progress to a client that gave a progress token.
-pub const RUN_PROGRESS_INTERVAL: Duration = Duration::from_millis(1_500);
 /// The longest wait a batch row may ask for (a batch holds the per-connection turn).
 pub const RUN_BATCH_MAX_WAIT: Duration = Duration::from_secs(5);
 /// How long after a job's status is set paneward looks for its end marker: the shell
 /// prints it before it reports the status, but tmux may read the pane's output later.
 pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
+/// How long `run_command` waits for a shell to draw its prompt (just after the last
+/// job, or as the pane starts) before it refuses a pane whose cursor shows none.
+pub const RUN_PROMPT_GRACE: Duration = Duration::from_secs(3);
 
 // capture_since.
 
@@ -145,8 +146,10 @@ pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 
 // pipe_pane.
 
-/// An output path: Linux's PATH_MAX.
-pub const PIPE_PATH_MAX_BYTES: usize = 4096;
+/// An output path: Linux's PATH_MAX (4096) less the NUL it counts; a longer one cannot be opened.
+pub const PIPE_PATH_MAX_BYTES: usize = 4095;
+/// One component of an output path: Linux's NAME_MAX.
+pub const PIPE_NAME_MAX_BYTES: usize = 255;
 
 // tmux.
 
@@ -172,6 +175,9 @@ pub const CONTROL_IDLE_TIMER: Duration = Duration::from_secs(3600);
 pub const CONTROL_RETAINED_BYTES: usize = 256 * 1024;
 /// How long after a failed attach paneward tries control mode again.
 pub const CONTROL_ATTACH_RETRY: Duration = Duration::from_secs(1);
+/// How long calls go through one-shot clients after the control connection stopped
+/// answering: long enough that a connection that wedges again costs few timeouts.
+pub const CONTROL_WEDGED_RETRY: Duration = Duration::from_secs(5);
 
 /// How long an idle ssh master connection (`--ssh`) stays after its last use, in
 /// seconds; it also ends a master left behind by a paneward that was killed.
@@ -190,16 +196,36 @@ pub const SSH_ONE_SHOTS_MAX: usize = 8;
 /// Bytes buffered between the stdio layer and rmcp in each direction; larger messages
 /// stream through.
 pub const MCP_PIPE_CAPACITY_BYTES: usize = 64 * 1024;
+/// The longest message line accepted from a stdio client, its `\n` included: rmcp's
+/// own stdio limit, counted as rmcp counts it. Anything longer is dropped while it
+/// streams in, never buffered whole, and answered.
+pub const MCP_LINE_MAX_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+/// Requests one stdio client may have in flight (read, not yet answered); its next
+/// request is read when one is answered. Each holds rmcp's task and its reply: 10,000
+/// pipelined requests reached 160 MB unbounded (BENCHMARKS.md).
+pub const MCP_REQUESTS_IN_FLIGHT_MAX: usize = 256;
 /// Answers made by the stdio layer that may wait for the writer; the reader pauses
 /// beyond that.
 pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;
 
-/// The longest message line accepted from a stdio client, its `\n` included: rmcp's
-/// own stdio limit, counted as rmcp counts it.
-pub const MCP_LINE_MAX_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 /// The largest request body `serve --http` reads, as stdio's longest line: more gets
 /// 413 before any of it is parsed.
 pub const HTTP_REQUEST_MAX_BYTES: usize = MCP_LINE_MAX_BYTES;
+/// How long a client has to send a request's headers; a connection still sending them
+/// after this is closed, so a half-sent header holds no descriptor for long.
+pub const HTTP_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections open at once that have not yet sent a request with the token: at the
+/// bound, the oldest is closed for the newest, so idle strangers cannot take every
+/// descriptor (the default limit is 1,024) and shut out a client that has the token.
+pub const HTTP_UNAUTHENTICATED_CONNECTIONS_MAX: usize = 256;
+/// The longest pause of the accept loop when the descriptor table is full; the pause
+/// doubles from [`HTTP_ACCEPT_BACKOFF_MIN`] while accepting keeps failing.
+pub const HTTP_ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
+/// The first pause after an accept failed for want of descriptors.
+pub const HTTP_ACCEPT_BACKOFF_MIN: Duration = Duration::from_millis(10);
+/// At most one log line per this interval about failed accepts, with the count since
+/// the last: a full descriptor table once wrote 448 MB of log in 20 s.
+pub const HTTP_ACCEPT_LOG_INTERVAL: Duration = Duration::from_secs(10);
 /// The longest bearer token read from `--token-file` or `PANEWARD_TOKEN`.
 pub const HTTP_TOKEN_MAX_BYTES: usize = 4096;
 /// The shortest bearer token accepted: 32 bytes, as `openssl rand -hex 16` prints.

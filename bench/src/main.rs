@@ -3,6 +3,7 @@
 //! `--libtmux-mcp`, the peer servers on the same calls. Prints Markdown tables.
 //!
 //! Run on demand (`bench/run.sh`), never in the test suite: it needs a quiet machine.
+//! `paneward-bench soak` is the hour-long robustness run (see `soak`).
 
 mod cases;
 mod fixture;
@@ -11,6 +12,7 @@ mod mcp;
 mod measure;
 mod raw;
 mod report;
+mod soak;
 mod stats;
 mod wait;
 mod watch;
@@ -284,7 +286,29 @@ fn watch_main() -> Result<String, String> {
     watch::run(&paneward, panes, u64::try_from(seconds).unwrap_or(30), samples)
 }
 
+/// `paneward-bench soak [--minutes 60] ...`: see [`soak`].
+fn soak_main() -> ExitCode {
+    let outcome = soak::SoakOptions::parse(std::env::args().skip(2)).and_then(|options| soak::run(&options));
+    match outcome {
+        Ok(outcome) => {
+            print!("{}", outcome.report);
+            if outcome.passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(error) => {
+            eprintln!("paneward-bench soak: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("soak") {
+        return soak_main();
+    }
     if std::env::args().nth(1).as_deref() == Some("watch") {
         return match watch_main() {
             Ok(report) => {

@@ -125,12 +125,11 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let subprocess_only = crate::tmux::Options {
-        control: false,
-        native: false,
-        ..crate::tmux::Options::default()
-    };
-    let tmux = Tmux::launched(launcher.clone(), config.address.clone(), subprocess_only);
+    let tmux = Tmux::launched(
+        launcher.clone(),
+        config.address.clone(),
+        crate::tmux::Options::processes_only(),
+    );
     let server = runtime.block_on(server_facts(&tmux));
     let server = match server {
         Ok(facts) => {

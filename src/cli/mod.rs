@@ -38,8 +38,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Ok(app) => print_tools(McpServer::new(Arc::new(app)), json),
             Err(error) => fail(&error),
         },
-        Invocation::Serve(config) => serve(config),
-        Invocation::ServeHttp { config, http } => serve_http(config, &http),
+        Invocation::Serve(config) => serve(config, &Transport::Stdio),
+        Invocation::ServeHttp { config, http } => serve(config, &Transport::Http(&http)),
         Invocation::Call {
             config,
             tool,
@@ -158,12 +158,32 @@ To try it from a shell instead:
 Serving MCP on standard input now; Ctrl-D or Ctrl-C to stop.
 ";
 
-fn serve(config: crate::config::Config) -> ExitCode {
-    let client_log = Arc::new(ClientLog::default());
-    init_logging("info,rmcp=warn", Some(Arc::clone(&client_log)));
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprint!("{TERMINAL_NOTICE}");
-    }
+/// What `serve` speaks on, with what only that transport needs.
+enum Transport<'a> {
+    Stdio,
+    Http(&'a crate::mcp::http::HttpOptions),
+}
+
+/// The one start and the one shutdown of `serve`, whichever the transport: logging,
+/// the app, a one-thread runtime, the serving line, serving, then the staged buffers
+/// deleted and the ssh connection closed.
+fn serve(config: crate::config::Config, transport: &Transport<'_>) -> ExitCode {
+    // Over HTTP the client log is not fed (one tracing layer, many sessions): a
+    // session that sets a level gets no `notifications/message`.
+    let client_log = matches!(transport, Transport::Stdio).then(|| Arc::new(ClientLog::default()));
+    init_logging("info,rmcp=warn", client_log.clone());
+    let token = match transport {
+        Transport::Stdio => {
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprint!("{TERMINAL_NOTICE}");
+            }
+            None
+        }
+        Transport::Http(http) => match read_token(http) {
+            Ok(token) => Some(token),
+            Err(error) => return fail(&error),
+        },
+    };
     let app = match App::from_env(config) {
         Ok(app) => Arc::new(app),
         Err(error) => return fail(&error),
@@ -175,62 +195,53 @@ fn serve(config: crate::config::Config) -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
     };
-    tracing::info!(
-        version = env!("CARGO_PKG_VERSION"),
-        tools = app.catalog.listed(app.config.safety).count(),
-        tier = %app.config.safety,
-        profile = %app.config.profile,
-        server = %app.config.address.label(),
-        "paneward serving MCP on stdio{FAULT_NOTE}"
-    );
-    let result = runtime.block_on(crate::mcp::stdio::serve(McpServer::with_client_log(
-        Arc::clone(&app),
-        client_log,
-    )));
-    // A clean end of input: the buffers this process staged go with it.
+    let served = match (transport, token) {
+        (Transport::Http(http), Some(token)) => {
+            let listener = match runtime.block_on(tokio::net::TcpListener::bind(http.bind)) {
+                Ok(listener) => listener,
+                Err(error) => return fail(&format!("cannot listen on {}: {error}", http.bind)),
+            };
+            let bound = listener
+                .local_addr()
+                .map_or_else(|_| http.bind.to_string(), |a| a.to_string());
+            let place = format!("over Streamable HTTP at http://{bound}{}", crate::mcp::http::MCP_PATH);
+            say_serving(&app, &place);
+            let serving = crate::mcp::http::serve(Arc::clone(&app), http, token, listener, stop_signal());
+            runtime.block_on(serving)
+        }
+        _ => {
+            say_serving(&app, "on stdio");
+            let server = McpServer::with_client_log(Arc::clone(&app), client_log.unwrap_or_default());
+            runtime.block_on(crate::mcp::stdio::serve(server))
+        }
+    };
+    // A clean end: the buffers this process staged go with it.
     runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
     close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
-    match result {
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),
     }
 }
 
-/// `serve --http`: the same server over Streamable HTTP, until SIGINT or SIGTERM.
-fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOptions) -> ExitCode {
+/// The bearer token of `serve --http`, read once; `PANEWARD_TOKEN` is then removed
+/// (tmux processes paneward starts have no use for it). No other thread runs yet, so
+/// changing the environment here races with nothing.
+fn read_token(http: &crate::mcp::http::HttpOptions) -> Result<crate::mcp::http::token::Token, String> {
     use crate::mcp::http::options::TokenSource;
     use crate::mcp::http::token::Token;
-    // Over HTTP the client log is not fed (one tracing layer, many sessions): a
-    // session that sets a level gets no `notifications/message`.
-    init_logging("info,rmcp=warn", None);
     let token = match &http.token {
         TokenSource::File(path) => Token::from_file(path),
         TokenSource::Environment(text) => Token::new(text).map_err(|e| format!("PANEWARD_TOKEN: {e}")),
     };
-    let token = match token {
-        Ok(token) => token,
-        Err(error) => return fail(&error),
-    };
-    // Read once; tmux processes paneward starts have no use for it. No other thread
-    // runs yet, so changing the environment here races with nothing.
     std::env::remove_var("PANEWARD_TOKEN");
-    let app = match App::from_env(config) {
-        Ok(app) => Arc::new(app),
-        Err(error) => return fail(&error),
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(error) => return fail(&format!("cannot start the async runtime: {error}")),
-    };
-    let listener = match runtime.block_on(tokio::net::TcpListener::bind(http.bind)) {
-        Ok(listener) => listener,
-        Err(error) => return fail(&format!("cannot listen on {}: {error}", http.bind)),
-    };
-    let bound = listener
-        .local_addr()
-        .map_or_else(|_| http.bind.to_string(), |a| a.to_string());
+    token
+}
+
+/// The serving line on standard error: what is served, and where (`place`).
+fn say_serving(app: &App, place: &str) {
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
         tools = app.catalog.listed(app.config.safety).count(),
@@ -238,23 +249,8 @@ fn serve_http(config: crate::config::Config, http: &crate::mcp::http::HttpOption
         profile = %app.config.profile,
         server = %app.config.address.label(),
         host = app.config.ssh.as_ref().map_or("this machine", |ssh| ssh.destination.as_str()),
-        "paneward serving MCP over Streamable HTTP at http://{bound}{}{FAULT_NOTE}",
-        crate::mcp::http::MCP_PATH
+        "paneward serving MCP {place}{FAULT_NOTE}"
     );
-    let served = runtime.block_on(crate::mcp::http::serve(
-        Arc::clone(&app),
-        http,
-        token,
-        listener,
-        stop_signal(),
-    ));
-    runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
-    close_ssh(&app);
-    runtime.shutdown_background();
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail(&error),
-    }
 }
 
 /// Completes at SIGINT or SIGTERM (or at once if they cannot be watched: serving

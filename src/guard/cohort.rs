@@ -15,11 +15,11 @@
 
 use std::fmt;
 
-use crate::config::Scope;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
+use crate::config::Scope;
 use crate::guard::state::GuardState;
 use crate::guard::{input, verdict};
 use crate::runtime::error::ToolError;
@@ -68,7 +68,7 @@ pub struct WindowView {
     pub panes: Vec<PaneView>,
 }
 
-/// A rule of the check; the first three hold even with `force`.
+/// A rule of the check; the first three hold even with `force`, and so does the last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     Missing,
@@ -77,6 +77,19 @@ pub enum Rule {
     InputOff,
     Caller,
     InMode,
+    /// The target's cursor or history moved since the caller read its screen
+    /// ([`ScreenAt`]): someone typed, or output arrived.
+    Moved,
+}
+
+/// Where the target's cursor and history stood when a handler read its screen; input
+/// given with it goes in only if tmux still sees exactly this at the moment of typing,
+/// in the same indivisible step (a person's keystroke or new output moves one of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenAt {
+    pub cursor_x: u64,
+    pub cursor_y: u64,
+    pub history_size: u64,
 }
 
 impl Rule {
@@ -98,6 +111,10 @@ impl Rule {
             Self::Caller => "is the caller pane, the one paneward itself runs in (input there needs force: true)",
             Self::InMode => {
                 "is in a mode such as copy mode, where keys run mode commands (input there needs force: true)"
+            }
+            Self::Moved => {
+                "changed between paneward's look at its screen and the typing (someone typed there, or output \
+                 arrived); try again once it is quiet"
             }
         }
     }
@@ -271,9 +288,38 @@ pub async fn deliver(
     keys: &KeyInput,
     enter: bool,
 ) -> Result<Vec<PaneId>, ToolError> {
+    deliver_at(state, context, target, force, keys, enter, None).await
+}
+
+/// [`deliver`], and only while `target`'s screen is still `at` (see [`ScreenAt`]).
+///
+/// # Errors
+/// As [`deliver`]; [`Rule::Moved`] when the screen moved.
+pub async fn deliver_at(
+    state: &GuardState,
+    context: &CallContext,
+    target: PaneId,
+    force: bool,
+    keys: &KeyInput,
+    enter: bool,
+    at: Option<ScreenAt>,
+) -> Result<Vec<PaneId>, ToolError> {
     let input = input::send_commands(keys, target, enter);
     let what = describe_keys(keys, enter);
-    check_and_run(state, context, target, force, &input, Reach::Cohort, &what).await
+    let plan = Plan {
+        input: &input,
+        reach: Reach::Cohort,
+        at,
+    };
+    check_and_run(state, context, target, force, &plan, &what).await
+}
+
+/// What one checked input is: its commands, which panes it can reach, and the screen
+/// it needs.
+struct Plan<'a> {
+    input: &'a [Command],
+    reach: Reach,
+    at: Option<ScreenAt>,
 }
 
 /// Checks `target` and pastes tmux buffer `buffer` into it (then Enter if `enter`) in
@@ -297,7 +343,12 @@ pub async fn paste(
         "a paste of text staged in a paneward buffer{}",
         if enter { ", then Enter" } else { "" }
     );
-    let receivers = check_and_run(state, context, target, force, &input, reach, &what).await?;
+    let plan = Plan {
+        input: &input,
+        reach,
+        at: None,
+    };
+    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
     Ok(Pasted {
         text: vec![target],
         enter: if enter { receivers } else { Vec::new() },
@@ -320,18 +371,17 @@ async fn check_and_run(
     context: &CallContext,
     target: PaneId,
     force: bool,
-    input: &[Command],
-    reach: Reach,
+    plan: &Plan<'_>,
     what: &str,
 ) -> Result<Vec<PaneId>, ToolError> {
-    let refusal = match attempt(state, target, force, input, reach, None).await? {
+    let refusal = match attempt(state, target, force, plan, None).await? {
         Ok(receivers) => return Ok(receivers),
         Err(refusal) if refusal.rule == Rule::Caller => refusal,
         Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
     };
     let question = consent::input_question(refusal.pane, refusal.synchronized_window.as_deref(), what);
     match consent::ask(context, question).await {
-        Ok(consent) => match attempt(state, target, force, input, reach, Some(&consent)).await? {
+        Ok(consent) => match attempt(state, target, force, plan, Some(&consent)).await? {
             Ok(receivers) => {
                 tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into the caller pane with the person's consent");
                 Ok(receivers)
@@ -350,15 +400,19 @@ async fn attempt(
     state: &GuardState,
     target: PaneId,
     force: bool,
-    input: &[Command],
-    reach: Reach,
+    plan: &Plan<'_>,
     consent: Option<&Consent>,
 ) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
+    let Plan { input, reach, at } = *plan;
     let caller = state.caller.as_ref().filter(|_| consent.is_none());
     let owned_only = state.settings.scope == Scope::Owned;
     let verdict = match reach {
         Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only),
         Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only),
+    };
+    let verdict = match at {
+        Some(at) => verdict::unless_moved(&at, &verdict),
+        None => verdict,
     };
     let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
     if !input.is_empty() {
@@ -395,6 +449,13 @@ async fn attempt(
             Ok(Ok(cohort.receivers))
         }
         (Err(refusal), false) => Ok(Err(refusal)),
+        // Every rule held but the screen had moved: nothing went in.
+        (Ok(_), false) if at.is_some() => Ok(Err(Refusal {
+            target,
+            pane: target,
+            rule: Rule::Moved,
+            synchronized_window: None,
+        })),
         // The two readings of one state disagree: a paneward fault, reported as such.
         (Ok(_), false) => Err(ToolError::internal(format!(
             "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"

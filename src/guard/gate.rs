@@ -333,6 +333,22 @@ impl<'a> ChangeGate<'a> {
         super::cohort::deliver(self.read.state, self.read.context, target, force, keys, enter).await
     }
 
+    /// [`ChangeGate::deliver`], typing only if `target`'s cursor and history are still
+    /// where `at` says, in the same tmux step (`guard::cohort::ScreenAt`).
+    ///
+    /// # Errors
+    /// As [`ChangeGate::deliver`], and a refusal when the screen moved.
+    pub async fn deliver_at(
+        &self,
+        target: PaneId,
+        force: bool,
+        keys: &KeyInput,
+        enter: bool,
+        at: super::cohort::ScreenAt,
+    ) -> Result<Vec<PaneId>, ToolError> {
+        super::cohort::deliver_at(self.read.state, self.read.context, target, force, keys, enter, Some(at)).await
+    }
+
     /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
     /// buffer if `delete`, then Enter if `enter`) in one tmux step with the check of
     /// `guard::cohort::paste`.

@@ -55,6 +55,15 @@ pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>, ow
     format!("#{{?{},0,1}}", breaks_a_rule(force, caller, owned_only))
 }
 
+/// `verdict`, and `0` as well unless `target`'s cursor and history are still `at`. Only
+/// numbers enter the format.
+pub(super) fn unless_moved(at: &super::cohort::ScreenAt, verdict: &str) -> String {
+    format!(
+        "#{{?#{{&&:#{{==:#{{cursor_x}},{}}},#{{&&:#{{==:#{{cursor_y}},{}}},#{{==:#{{history_size}},{}}}}}}},{verdict},0}}",
+        at.cursor_x, at.cursor_y, at.history_size
+    )
+}
+
 /// Prints the verdict, as the input that follows in the same round trip will see it.
 /// `if-shell -F` evaluates it exactly as [`type_if`] does and prints a constant:
 /// `display-message` would first run the format through `strftime`, which mangles the

@@ -176,6 +176,11 @@ impl Flight {
         })
     }
 
+    /// Waits until fewer than `max` requests are in flight (or the client is gone).
+    pub async fn room(&self, max: usize) {
+        self.wait_until(|state| state.gone || state.entries.len() < max).await;
+    }
+
     /// Standard output failed: no call may start from now on.
     pub fn client_gone(&self) {
         self.state().gone = true;

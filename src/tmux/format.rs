@@ -31,12 +31,28 @@ const FREE_TEXT: [&str; 10] = [
     "socket_path",
 ];
 
-/// `text` written so that tmux's format expansion gives it back unchanged: every `#`
-/// doubled. tmux expands the names, titles and directories that `new-session -s`,
-/// `new-window -n`, `rename-*`, `select-pane -T` and `-c` receive, where `#(…)` would
-/// run a shell command and `#{…}`, `#S` and the like would expand; `##` is one `#`.
+/// `text` written so that tmux's format expansion gives it back unchanged. tmux expands
+/// the names, titles and directories that `new-session -s`, `new-window -n`,
+/// `rename-*`, `select-pane -T` and `-c` receive, where `#(…)` would run a shell
+/// command and `#{…}`, `#S` and the like would expand; `##` is one `#`. But a run of
+/// `#` followed by `[` is a style that expansion copies as it is (`##[` stays `##[`),
+/// so such a run is left alone and every other `#` is doubled.
 pub fn literal(text: &str) -> String {
-    text.replace('#', "##")
+    let mut written = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(start) = rest.find('#') {
+        written.push_str(&rest[..start]);
+        let run = rest[start..].bytes().take_while(|&b| b == b'#').count();
+        let hashes = &rest[start..start + run];
+        rest = &rest[start + run..];
+        if rest.starts_with('[') {
+            written.push_str(hashes);
+        } else {
+            written.push_str(&hashes.replace('#', "##"));
+        }
+    }
+    written.push_str(rest);
+    written
 }
 
 /// Builds a format that prints the tmux variables `names` as one record; free-text
@@ -169,31 +185,16 @@ pub fn parse_one<'a>(command: &'a str, names: &'a [&'a str], output: &'a str) ->
     })
 }
 
-/// The byte a C-style escape `\<next>` stands for in tmux's escaped output (`\n`,
-/// `\t`, `\s` for a space, `\0` for NUL, ...); any other byte stands for itself (`\\`).
-pub fn c_escape(next: u8) -> u8 {
-    match next {
-        b'n' => b'\n',
-        b't' => b'\t',
-        b'r' => b'\r',
-        b'a' => 0x07,
-        b'b' => 0x08,
-        b'v' => 0x0b,
-        b'f' => 0x0c,
-        b'0' => 0,
-        b's' => b' ',
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_literal_doubles_every_hash() {
+    fn a_literal_doubles_every_hash_but_a_style_run() {
         assert_eq!(literal("#(id) #{pane_id} #S ##"), "##(id) ##{pane_id} ##S ####");
         assert_eq!(literal("plain"), "plain");
+        assert_eq!(literal("h#[x ##[y #"), "h#[x ##[y ##");
+        assert_eq!(literal("#a###[b#"), "##a###[b##");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod channel;
 pub mod command;
 pub mod control;
 pub mod error;
+pub mod escape;
 pub mod format;
 pub mod ids;
 pub mod launch;
@@ -18,6 +19,7 @@ pub mod oneshot;
 pub mod script;
 pub mod ssh;
 mod subprocess;
+pub mod transport;
 
 use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX, TMUX_COMMAND_TIMEOUT};
 use std::path::PathBuf;
@@ -25,10 +27,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use command::{summarize, Command, ReadCommand, ReadVerb};
-pub use control::{Transport, TransportReport};
 pub use error::{ErrorKind, TmuxError};
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 pub use launch::Launcher;
+pub use transport::{Transport, TransportReport};
 
 /// Which tmux server to talk to; fixed for the life of the process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +74,17 @@ pub struct Options {
     pub max_clients: usize,
 }
 
+impl Options {
+    /// One tmux process per round trip, nothing else.
+    pub fn processes_only() -> Self {
+        Self {
+            control: false,
+            native: false,
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Self {
@@ -85,47 +98,20 @@ impl Default for Options {
 /// A handle on one tmux server; clones share one control connection.
 #[derive(Debug, Clone)]
 pub struct Tmux {
-    executor: Arc<control::Executor>,
+    executor: Arc<transport::Executor>,
 }
 
 impl Tmux {
-    /// A handle that uses control mode where it can.
+    /// A handle on a local tmux `binary` that uses every transport where it can.
     pub fn new(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
-        Self::build(binary.into(), address, true)
+        Self::launched(Launcher::local(binary.into()), address, Options::default())
     }
 
-    /// A handle that always runs one tmux process per round trip.
-    pub fn subprocess_only(binary: impl Into<PathBuf>, address: ServerAddress) -> Self {
-        let options = Options {
-            control: false,
-            native: false,
-            ..Options::default()
-        };
-        Self::with_options(binary.into(), address, options)
-    }
-
-    /// A handle that uses control mode where it can if `control`, else the native
-    /// client, with the default bound on clients at once.
-    pub fn build(binary: PathBuf, address: ServerAddress, control: bool) -> Self {
-        Self::with_options(
-            binary,
-            address,
-            Options {
-                control,
-                ..Options::default()
-            },
-        )
-    }
-
-    /// A handle with every transport choice spelled out.
-    pub fn with_options(binary: PathBuf, address: ServerAddress, options: Options) -> Self {
-        Self::launched(Launcher::local(binary), address, options)
-    }
-
-    /// A handle whose tmux processes `launcher` starts (here, or on another host).
+    /// A handle whose tmux processes `launcher` starts (here, or on another host), with
+    /// every transport choice spelled out.
     pub fn launched(launcher: Launcher, address: ServerAddress, options: Options) -> Self {
         Self {
-            executor: Arc::new(control::Executor::new(
+            executor: Arc::new(transport::Executor::new(
                 launcher,
                 address,
                 options.control,

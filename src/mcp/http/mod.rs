@@ -1,12 +1,24 @@
 //! MCP over Streamable HTTP (`paneward serve --http ADDR`), on rmcp's server transport.
 //!
-//! In front of rmcp, one check: the bearer token ([`token`]). A request without the
-//! right one gets 401 with an empty body and reaches nothing else; the `Authorization`
-//! header is removed before rmcp sees the request, so no log of rmcp's can show it.
+//! In front of rmcp, in this order:
+//! - the connection: its headers must arrive within a bound, and connections that
+//!   have not yet sent the token are bounded too ([`admission`]); accepting pauses when
+//!   descriptors run out ([`accept`]);
+//! - the bearer token ([`token`]): without the right one, 401 with an empty body and
+//!   nothing else; the `Authorization` header is removed before rmcp sees the request,
+//!   so no log of rmcp's can show it;
+//! - exactly one `Host`, without userinfo (400 otherwise), since rmcp checks only the
+//!   first one against its allowlist;
+//! - the body of a POST goes through the protocol layer stdio uses
+//!   ([`crate::mcp::protocol`]), so a malformed message gets the same JSON-RPC error
+//!   on both transports.
+//!
 //! rmcp then checks `Host` and `Origin` against allowlists (DNS-rebinding protection,
-//! as the MCP specification asks), bounds the request body, and keeps sessions. Each
-//! MCP session gets its own [`McpServer`]; all share one [`App`], so one tmux server.
+//! as the MCP specification asks) and keeps sessions. Each MCP session gets its own
+//! [`McpServer`]; all share one [`App`], so one tmux server.
 
+pub mod accept;
+pub mod admission;
 pub mod options;
 pub mod token;
 
@@ -14,22 +26,27 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::Bytes;
-use http::{Request, Response, StatusCode};
+use http::{HeaderValue, Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Empty, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
-use crate::limits::{HTTP_REQUEST_MAX_BYTES, HTTP_SSE_KEEP_ALIVE};
+use crate::limits::{
+    HTTP_HEADER_READ_TIMEOUT, HTTP_REQUEST_MAX_BYTES, HTTP_SSE_KEEP_ALIVE, HTTP_UNAUTHENTICATED_CONNECTIONS_MAX,
+};
+use crate::mcp::protocol::triage::{self, Triage};
 use crate::mcp::server::McpServer;
+use accept::AcceptFailures;
+use admission::{Stranger, Strangers};
 pub use options::HttpOptions;
 use token::Token;
 
@@ -66,18 +83,31 @@ pub async fn serve(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let guarded = Guarded {
-        inner: TowerToHyperService::new(rmcp),
-        token: Arc::new(token),
-    };
+    let shared = Arc::new(Shared { rmcp, token });
+    let strangers = Strangers::new(HTTP_UNAUTHENTICATED_CONNECTIONS_MAX);
+    let mut failures = AcceptFailures::default();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(HTTP_HEADER_READ_TIMEOUT);
     tokio::pin!(stop);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok(pair) => pair,
-                // A full descriptor table or an aborted handshake: that connection only.
+                Ok(pair) => {
+                    failures.succeeded();
+                    pair
+                }
                 Err(error) => {
-                    tracing::warn!(%error, "cannot accept a connection");
+                    let pause = failures.failed(&error, Instant::now());
+                    if !pause.is_zero() {
+                        // Out of descriptors: a stranger's is one a client with the token can use.
+                        strangers.close_oldest();
+                        tokio::select! {
+                            () = tokio::time::sleep(pause) => {}
+                            () = &mut stop => break,
+                        }
+                    }
                     continue;
                 }
             },
@@ -89,11 +119,21 @@ pub async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
         }
-        let service = guarded.clone();
+        let stranger = Arc::new(strangers.admit());
+        let closing = stranger.closing();
+        let service = Guarded {
+            shared: Arc::clone(&shared),
+            stranger,
+        };
+        let connection = builder.serve_connection(TokioIo::new(stream), service);
         tokio::spawn(async move {
-            let connection = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-            if let Err(error) = connection.await {
-                tracing::debug!(%peer, %error, "HTTP connection ended with an error");
+            tokio::select! {
+                ended = connection => if let Err(error) = ended {
+                    tracing::debug!(%peer, %error, "HTTP connection ended with an error");
+                },
+                () = closing.cancelled() => {
+                    tracing::debug!(%peer, "closed a connection without the token to make room");
+                }
             }
         });
     }
@@ -101,11 +141,17 @@ pub async fn serve(
     Ok(())
 }
 
-/// rmcp's service behind the token check.
+/// What every connection shares: rmcp's service and the token.
+struct Shared {
+    rmcp: Rmcp,
+    token: Token,
+}
+
+/// rmcp's service behind the checks, for one connection.
 #[derive(Clone)]
 struct Guarded {
-    inner: TowerToHyperService<Rmcp>,
-    token: Arc<Token>,
+    shared: Arc<Shared>,
+    stranger: Arc<Stranger>,
 }
 
 type Reply = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;
@@ -116,22 +162,114 @@ impl hyper::service::Service<Request<Incoming>> for Guarded {
     type Future = Reply;
 
     fn call(&self, mut request: Request<Incoming>) -> Self::Future {
-        if !self.token.admits(request.headers()) {
+        if !self.shared.token.admits(request.headers()) {
             tracing::info!(method = %request.method(), "refused a request without the right bearer token (401)");
             return Box::pin(std::future::ready(Ok(status_only(StatusCode::UNAUTHORIZED))));
         }
+        self.stranger.authenticated();
         // Checked; nothing after this point needs it, and no log may show it.
         request.headers_mut().remove(http::header::AUTHORIZATION);
+        if let Some(problem) = host_problem(request.headers()) {
+            tracing::info!("refused a request: {problem} (400)");
+            return Box::pin(std::future::ready(Ok(status_only(StatusCode::BAD_REQUEST))));
+        }
         if request.uri().path() != MCP_PATH {
             return Box::pin(std::future::ready(Ok(status_only(StatusCode::NOT_FOUND))));
         }
-        let future = self.inner.call(request);
-        Box::pin(async move {
-            match future.await {
-                Ok(response) => Ok(response),
-                Err(never) => match never {},
+        let shared = Arc::clone(&self.shared);
+        if request.method() == http::Method::POST && is_json(request.headers()) {
+            return Box::pin(async move { Ok(post(&shared, request).await) });
+        }
+        Box::pin(async move { Ok(shared.rmcp.handle(request).await) })
+    }
+}
+
+/// A JSON POST: its body through the protocol layer, then to rmcp unless answered.
+async fn post(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
+    let (parts, body) = request.into_parts();
+    let body = match Limited::new(body, HTTP_REQUEST_MAX_BYTES).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
+            return status_only(StatusCode::PAYLOAD_TOO_LARGE)
+        }
+        Err(error) => {
+            tracing::debug!(%error, "cannot read a request body");
+            return status_only(StatusCode::BAD_REQUEST);
+        }
+    };
+    if let Some(answer) = settled(&body) {
+        return answer;
+    }
+    shared.rmcp.handle(Request::from_parts(parts, Full::new(body))).await
+}
+
+/// The protocol layer's answer to a POST body, if it settles it. Over HTTP rmcp keeps
+/// the handshake per session, so the rules for messages before `initialize` are its.
+fn settled(body: &[u8]) -> Option<Response<Body>> {
+    // RFC 8259 lets a parser skip a byte order mark, as stdio does.
+    let text = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let answer = match triage::triage(text, true) {
+        Triage::Answer(answer) => answer,
+        Triage::Ignore(_) if text.iter().all(u8::is_ascii_whitespace) => match serde_json::from_slice::<()>(text) {
+            Err(error) => triage::parse_error(&error),
+            Ok(()) => return None,
+        },
+        Triage::Request(request) => {
+            let echo = &text[request.id_span.clone()];
+            match carried_id(echo) {
+                Some(refusal) => refusal,
+                None => crate::mcp::protocol::rmcp_refusal(text, echo)?,
             }
+        }
+        Triage::Forward { .. } | Triage::Cancel { .. } | Triage::Ignore(_) => return None,
+    };
+    Some(json_rpc_answer(answer))
+}
+
+/// The refusal of an id rmcp cannot carry (a fraction, an integer past 64 bits): over
+/// stdio such ids are swapped, over HTTP rmcp would answer 415 without one.
+fn carried_id(echo: &[u8]) -> Option<String> {
+    let id: serde_json::Value = serde_json::from_slice(echo).ok()?;
+    if id.is_string() || id.as_i64().is_some() {
+        return None;
+    }
+    Some(triage::id_not_carried(echo))
+}
+
+/// A JSON-RPC error as the reply: 200 when it answers a request by its id; 400, as
+/// the Streamable HTTP transport asks, for input with no id to answer.
+fn json_rpc_answer(answer: String) -> Response<Body> {
+    let has_id = serde_json::from_str::<serde_json::Value>(&answer).is_ok_and(|message| !message["id"].is_null());
+    let mut response = Response::new(Full::new(Bytes::from(answer)).boxed());
+    *response.status_mut() = if has_id {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    response
+        .headers_mut()
+        .insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
         })
+}
+
+/// What is wrong with the request's `Host`, if anything: rmcp checks only the first
+/// of several against its allowlist, and would read `user@host` as `host`.
+fn host_problem(headers: &http::HeaderMap) -> Option<&'static str> {
+    let mut hosts = headers.get_all(http::header::HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (_, Some(_)) => Some("more than one Host header"),
+        (Some(host), None) if host.as_bytes().contains(&b'@') => Some("a Host with userinfo"),
+        _ => None,
     }
 }
 
@@ -142,7 +280,27 @@ fn status_only(status: StatusCode) -> Response<Body> {
     if status == StatusCode::UNAUTHORIZED {
         response
             .headers_mut()
-            .insert(http::header::WWW_AUTHENTICATE, http::HeaderValue::from_static("Bearer"));
+            .insert(http::header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host_headers(values: &[&str]) -> http::HeaderMap {
+        let mut map = http::HeaderMap::new();
+        for value in values {
+            map.append(http::header::HOST, value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn one_host_without_userinfo_passes() {
+        assert_eq!(host_problem(&host_headers(&["localhost:8765"])), None);
+        assert!(host_problem(&host_headers(&["localhost", "evil.example"])).is_some());
+        assert!(host_problem(&host_headers(&["evil.example@localhost"])).is_some());
+    }
 }

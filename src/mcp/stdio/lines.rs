@@ -2,11 +2,6 @@
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-/// The longest message line accepted from a client, its `\n` included: rmcp's own
-/// stdio limit, counted as rmcp counts it. Anything longer is dropped while it streams
-/// in, never buffered whole, and answered.
-pub const MAX_LINE_BYTES: usize = crate::limits::MCP_LINE_MAX_BYTES;
-
 /// What one read produced.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {

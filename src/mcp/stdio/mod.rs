@@ -1,6 +1,7 @@
 //! MCP over standard input and output: a thin layer in front of rmcp's transport.
 //!
-//! Each line from the client is looked at once ([`triage`]) before rmcp sees it:
+//! Each line from the client is looked at once (the shared protocol layer,
+//! [`crate::mcp::protocol`]) before rmcp sees it:
 //! malformed JSON, unserved methods, bad params and pre-handshake notifications are
 //! settled here, because rmcp 3.11 would stay silent, answer with the wrong code or
 //! without the id, or end the session (see docs/mcp-quirks.md). Each request reaches
@@ -13,14 +14,14 @@
 
 pub mod ids;
 pub mod lines;
-pub mod params;
 pub mod streams;
-pub mod triage;
 
-use crate::limits::{MCP_ANSWER_QUEUE_MESSAGES, MCP_PIPE_CAPACITY_BYTES};
+use crate::limits::{
+    MCP_ANSWER_QUEUE_MESSAGES, MCP_LINE_MAX_BYTES as MAX_LINE_BYTES, MCP_PIPE_CAPACITY_BYTES,
+    MCP_REQUESTS_IN_FLIGHT_MAX,
+};
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
 use rmcp::service::ServerInitializeError;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::ServiceExt;
@@ -28,9 +29,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 
 use crate::mcp::flight::Flight;
+use crate::mcp::protocol::triage::{self, triage, with_null_id, Request, Triage};
 use crate::mcp::server::McpServer;
-use lines::{read_line, Line, MAX_LINE_BYTES};
-use triage::{triage, with_null_id, Request, Triage};
+use lines::{read_line, Line};
 
 /// rmcp's line limit here: ours plus what an id swap can add, so every line we
 /// forward is one rmcp reads (its default would drop a full-length line whose id grew).
@@ -114,6 +115,12 @@ async fn read_client<R: AsyncRead + Unpin>(
             }
             Triage::Request(request) => {
                 initialize_seen |= request.initialize;
+                // Each request in flight holds memory (rmcp's task, its reply) until it
+                // is answered: past the bound the client's next request waits unread.
+                // Before the handshake rmcp may drop a request unanswered, so no bound.
+                if initialize_seen {
+                    flight.room(MCP_REQUESTS_IN_FLIGHT_MAX).await;
+                }
                 match admit(&flight, &line, request, initialize_seen) {
                     Ok(forward) => forward,
                     Err(answer) => {
@@ -162,14 +169,8 @@ fn admit(flight: &Flight, text: &[u8], request: Request, initialize_seen: bool) 
     };
     let mut forward = ids::replace(text, request.id_span, arrival.to_string().as_bytes());
     // rmcp would answer a request it cannot read without its id: check as rmcp reads.
-    let refusal = match serde_json::from_slice::<ClientJsonRpcMessage>(&forward) {
-        Ok(JsonRpcMessage::Request(parsed)) if matches!(parsed.request, ClientRequest::CustomRequest(_)) => {
-            Some(triage::invalid_params(echo, "the params do not fit the method"))
-        }
-        Ok(_) if forward.len() >= RMCP_LINE_BYTES => Some(triage::line_too_long_with_id(echo, MAX_LINE_BYTES)),
-        Ok(_) => None,
-        Err(error) => Some(triage::unreadable(echo, &error)),
-    };
+    let refusal = crate::mcp::protocol::rmcp_refusal(&forward, echo)
+        .or_else(|| (forward.len() >= RMCP_LINE_BYTES).then(|| triage::line_too_long_with_id(echo, MAX_LINE_BYTES)));
     if let Some(refusal) = refusal {
         flight.finish(arrival);
         return Err(refusal);

@@ -24,7 +24,7 @@ use crate::limits::{
 };
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::runtime::CallContext;
-use crate::tmux::format::c_escape;
+use crate::tmux::escape::{unescape, Octal};
 use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
@@ -97,6 +97,38 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
         return Err(ToolError::invalid_argument("/text", "must not contain NUL"));
     }
     Ok(text)
+}
+
+/// Checks what a paste of `text` may carry, so a paste with `enter: false` runs nothing.
+///
+/// Bracketed, the program takes everything up to `ESC [ 2 0 1 ~` as text, line breaks
+/// included; that sequence inside the text would end the paste early and the rest would
+/// arrive as typed keys, where a CR runs the line. So a bracketed paste carries no ESC
+/// (U+001B) at all, nor the one-character CSI (U+009B) some programs read as
+/// `ESC [`: there is no escape sequence pasted text needs, and forbidding the
+/// introducer is the only rule that covers every spelling of the end sequence. Not
+/// bracketed, the text is typed keys, so a line break in it would submit a line.
+///
+/// # Errors
+/// The rule broken, named as `/text`.
+fn checked_paste(text: &str, bracket: bool, enter: bool) -> Result<(), ToolError> {
+    if bracket && text.contains(['\u{1b}', '\u{9b}']) {
+        return Err(ToolError::invalid_argument(
+            "/text",
+            "must not contain ESC (U+001B) or CSI (U+009B) in a bracketed paste: ESC [201~ ends the paste early and \
+             what follows is typed as keys (a CR would run the line); nothing was pasted (send escape sequences as \
+             keys with send_keys)",
+        ));
+    }
+    if !bracket && !enter && text.contains(['\r', '\n']) {
+        return Err(ToolError::invalid_argument(
+            "/text",
+            "must not contain a line break with bracket: false and enter: false: unbracketed text arrives as typed \
+             keys, so a line break would submit the line; nothing was pasted (paste it bracketed, or pass enter: \
+             true to submit)",
+        ));
+    }
+    Ok(())
 }
 
 /// `text` cut into slices of at most [`SET_BUFFER_SLICE_BYTES`], on character boundaries.
@@ -220,15 +252,11 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let text = checked_text(&text)?;
+    let (bracket, enter) = (bracket.unwrap_or(true), enter.unwrap_or(false));
+    checked_paste(text, bracket, enter)?;
     let name = stage(gate, text, None).await?;
     let pasted = gate
-        .paste(
-            pane,
-            force.unwrap_or(false),
-            &name,
-            (bracket.unwrap_or(true), true),
-            enter.unwrap_or(false),
-        )
+        .paste(pane, force.unwrap_or(false), &name, (bracket, true), enter)
         .await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
@@ -282,18 +310,22 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     } = input;
     let name = own_buffer(&buffer_name)?;
     let pane = args::pane_id("/pane_id", &pane_id)?;
-    if buffer_size(gate, name).await?.is_none() {
-        return Err(missing(name));
-    }
+    let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
+    let (bracket, enter) = (bracket.unwrap_or(true), enter.unwrap_or(false));
+    // The same rule as paste_text's, on what the buffer holds (load_buffer stages any
+    // text; only a paste decides how it arrives).
+    let content = read_buffer(gate, name, size).await?;
+    checked_paste(&String::from_utf8_lossy(&content), bracket, enter).map_err(|_| {
+        ToolError::invalid_argument(
+            "/buffer_name",
+            "holds text this paste would not keep as text: ESC (U+001B) or CSI (U+009B) in a bracketed paste \
+             (ESC [201~ ends it early and what follows is typed as keys), or a line break with bracket: false and \
+             enter: false (it would submit the line); nothing was pasted",
+        )
+    })?;
     let delete = delete.unwrap_or(false);
     let pasted = gate
-        .paste(
-            pane,
-            force.unwrap_or(false),
-            name,
-            (bracket.unwrap_or(true), delete),
-            enter.unwrap_or(false),
-        )
+        .paste(pane, force.unwrap_or(false), name, (bracket, delete), enter)
         .await?;
     if delete {
         gate.state().staged_buffers.remove(name);
@@ -317,16 +349,7 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     let max_lines = max_lines.map(|n| i64::try_from(n.get()).unwrap_or(i64::MAX));
     let max_lines = args::count("/max_lines", max_lines, TEXT_DEFAULT_LINES, TEXT_MAX_LINES)?;
     let size = buffer_size(gate, name).await?.ok_or_else(|| missing(name))?;
-    // Alone in its round trip: a tmux process run with `source-file -` can write a
-    // buffer to its standard output only before anything else printed there, and
-    // prints nothing after it (docs/tmux-quirks.md).
-    let show = ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg(name);
-    let shown = match gate.run(show).await {
-        Ok(output) => output,
-        Err(error) if is_missing_buffer(&error) => return Err(missing(name)),
-        Err(error) => return Err(error.into()),
-    };
-    let content = buffer_content(&shown, size);
+    let content = read_buffer(gate, name, size).await?;
     let text = String::from_utf8_lossy(&content);
     let ends_with_newline = text.ends_with('\n');
     let body = text.strip_suffix('\n').unwrap_or(&text);
@@ -347,6 +370,22 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     })
 }
 
+/// The bytes of buffer `name`, `size` long.
+///
+/// # Errors
+/// A missing buffer, or tmux failing.
+async fn read_buffer(gate: &ReadGate<'_>, name: &str, size: usize) -> Result<Vec<u8>, ToolError> {
+    // Alone in its round trip: a tmux process run with `source-file -` can write a
+    // buffer to its standard output only before anything else printed there, and
+    // prints nothing after it (docs/tmux-quirks.md).
+    let show = ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg(name);
+    match gate.run(show).await {
+        Ok(output) => Ok(buffer_content(&output, size)),
+        Err(error) if is_missing_buffer(&error) => Err(missing(name)),
+        Err(error) => Err(error.into()),
+    }
+}
+
 /// The buffer's bytes from `show-buffer` output. A client that is not attached (a
 /// `tmux source-file -` run) gets the bytes as they are, exactly `size` of them; a
 /// control client gets each line with `\`, tabs and control bytes escaped and a
@@ -356,42 +395,13 @@ fn buffer_content(shown: &[u8], size: usize) -> Vec<u8> {
     if shown.len() == size {
         return shown.to_vec();
     }
-    let mut decoded = unescape(shown);
+    // `strvisx` with octal and C-style forms: `\\`, `\ooo`, `\t`, `\n`, ...
+    let mut decoded = unescape(shown, Octal::ThreeDigits);
     // Every line gets a newline; the last one is the buffer's only if it is that long.
     if decoded.len() == size + 1 && decoded.last() == Some(&b'\n') {
         decoded.pop();
     }
     decoded
-}
-
-/// Undoes tmux's escaping of a control client's `show-buffer` (`strvisx` with octal
-/// and C-style forms): `\\`, `\ooo`, and `\t`, `\n`, `\r` and the like.
-fn unescape(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] != b'\\' || at + 1 == bytes.len() {
-            out.push(bytes[at]);
-            at += 1;
-            continue;
-        }
-        let digits = bytes[at + 1..]
-            .iter()
-            .take(3)
-            .take_while(|b| (b'0'..=b'7').contains(b))
-            .count();
-        if digits == 3 {
-            let value = bytes[at + 1..at + 4]
-                .iter()
-                .fold(0u32, |acc, digit| acc * 8 + u32::from(digit - b'0'));
-            out.push(u8::try_from(value).unwrap_or(b'?'));
-            at += 4;
-            continue;
-        }
-        out.push(c_escape(bytes[at + 1]));
-        at += 2;
-    }
-    out
 }
 
 /// Deletes one of paneward's buffers; a missing one is `existed: false`.
@@ -448,6 +458,18 @@ mod tests {
             assert!(!is_own_name(name), "{name}");
         }
         assert!(!is_own_name(&format!("{}_bad label", new_name(None))));
+    }
+
+    #[test]
+    fn a_paste_that_could_run_a_line_without_enter_is_refused() {
+        for text in ["echo x \u{1b}[201~; touch CANARY\r", "a\u{9b}201~b", "\u{1b}[31mred"] {
+            let error = checked_paste(text, true, false).unwrap_err().to_string();
+            assert!(error.contains("/text") && error.contains("ESC"), "{error}");
+        }
+        assert!(checked_paste("line one\nline two\r", true, false).is_ok());
+        assert!(checked_paste("one\ntwo", false, false).is_err());
+        assert!(checked_paste("one\ntwo", false, true).is_ok());
+        assert!(checked_paste("plain", false, false).is_ok());
     }
 
     #[test]

@@ -9,11 +9,11 @@ use crate::generated::types::{
     SendKeysBatchInput, SendKeysBatchInputOnError, SendKeysBatchOutput, SendKeysBatchOutputFailuresItem,
     SendKeysBatchOutputTargetsItem, SendKeysInput, SendKeysOutput,
 };
+use crate::guard::key_input::KeyInput;
 use crate::guard::ChangeGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::input::keys::KeyInput;
 
 /// One input to one pane, its arguments already checked.
 struct InputRow {

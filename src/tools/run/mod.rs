@@ -4,7 +4,13 @@
 //!
 //! How a command travels and is marked: [`script`]. Where a job lives: [`record`] (pane
 //! user options and, until the shell fetches it, a buffer; never files, never
-//! paneward's memory). How its output is found: [`rows`].
+//! paneward's memory). How its output is found: [`rows`]. When a shell may be typed
+//! into at all: [`prompt`].
+//!
+//! A pane runs one job at a time: while a job is pending (typed, not fetched) or
+//! running, another `run_command` there is refused (`force` abandons the earlier
+//! record, never the prompt rule), so a second line is never typed behind a first that
+//! the shell has not read yet.
 //!
 //! Waiting is polling: the exit-status option is read over paneward's own connection,
 //! first after [`RUN_POLL_FIRST`], then a quarter later each time up to
@@ -16,9 +22,12 @@
 //! removed before the reply). A job that outlives its `run_command` stays recorded, so
 //! `get_job` (which changes nothing) answers the same on every read, until the next
 //! `run_command` in its pane removes it; the next one cannot start before it finished
-//! (unless `force`), and the pane's death removes it too.
+//! (unless `force`), and the pane's death removes it too. A job whose wrapper buffer
+//! vanished before the shell fetched it never ran; it is reported as such (`get_job`
+//! refuses it with that reason) and removed by the next `run_command`.
 
 pub mod pipe;
+mod prompt;
 mod record;
 mod rows;
 mod script;
@@ -28,18 +37,21 @@ use std::time::{Duration, Instant};
 use crate::generated::types::{
     GetJobInput, GetJobOutput, GetJobOutputState, RunCommandInput, RunCommandOutput, RunCommandOutputState,
 };
+use crate::guard::cohort::ScreenAt;
+use crate::guard::key_input::KeyInput;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
 use crate::limits::{
     RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST, RUN_POLL_MAX,
-    RUN_PROGRESS_INTERVAL, SET_BUFFER_SLICE_BYTES,
+    RUN_PROMPT_GRACE, SET_BUFFER_SLICE_BYTES,
 };
 use crate::runtime::error::{ToolError, ToolErrorKind};
-use crate::tmux::format::{parse_one, record_format};
+use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::input::keys::KeyInput;
-use crate::tools::observe::text::keep_newest;
-use record::{is_posix_shell, now_ms, recorded_jobs, shown_program, JobId, Recorded};
+use crate::tools::observe::text::{keep_newest, split_rows};
+use crate::tools::wait::budget::{Budget, Progress};
+use prompt::NotAtPrompt;
+use record::{is_posix_shell, now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +60,28 @@ enum State {
     Pending,
     Running,
     Finished,
+}
+
+/// Where a recorded job stands, from its options and whether its buffer still waits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Standing {
+    Pending,
+    Running,
+    Finished(Exit),
+    /// Its buffer is gone but the shell never fetched it: it never ran.
+    Lost,
+}
+
+fn standing(recorded: &Recorded, buffer_waits: bool) -> Standing {
+    if let Some(exit) = recorded.sealed_exit() {
+        Standing::Finished(exit.clone())
+    } else if buffer_waits {
+        Standing::Pending
+    } else if recorded.fetched {
+        Standing::Running
+    } else {
+        Standing::Lost
+    }
 }
 
 /// What a reply says about a job.
@@ -59,35 +93,6 @@ struct Report {
     truncated_lines: i64,
     truncated_bytes: i64,
     elapsed: Duration,
-}
-
-/// A timeout asked for, clamped to `--max-wait`.
-struct Timeout {
-    effective: Duration,
-    clamped: bool,
-}
-
-/// Reads `timeout_seconds` (`field`), with `default`, clamped to `ceiling`.
-///
-/// # Errors
-/// A negative or non-finite number.
-fn timeout(field: &str, requested: Option<f64>, default: Duration, ceiling: Duration) -> Result<Timeout, ToolError> {
-    let asked = match requested {
-        None => default,
-        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-            Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
-        }
-        Some(_) => {
-            return Err(ToolError::invalid_argument(
-                field,
-                "must be a number of seconds, 0 or more",
-            ))
-        }
-    };
-    Ok(Timeout {
-        effective: asked.min(ceiling),
-        clamped: asked > ceiling,
-    })
 }
 
 /// Refuses a long wait in a batch row: a batch holds the connection's turn for all its
@@ -110,7 +115,16 @@ fn batch_wait(gate: &ReadGate<'_>, field: &str, wait: Duration) -> Result<(), To
 }
 
 /// The pane facts `run_command` checks before typing.
-const PANE_FIELDS: [&str; 3] = ["pane_id", "pane_current_command", "synchronize-panes"];
+const PANE_FIELDS: [&str; 8] = [
+    "pane_id",
+    "pane_current_command",
+    "synchronize-panes",
+    "pane_in_mode",
+    "alternate_on",
+    "cursor_x",
+    "cursor_y",
+    "history_size",
+];
 
 /// The options of `pane` (the read fails for a missing pane).
 fn show_pane_options(pane: PaneId) -> ReadCommand {
@@ -148,76 +162,149 @@ fn forget_commands(pane: PaneId, random: &str, with_buffer: bool) -> Vec<ChangeC
             .arg(pane.to_string())
             .arg(name)
     };
-    let mut commands = vec![unset(job.started_option()), unset(job.exit_option())];
+    let mut commands = vec![
+        unset(job.started_option()),
+        unset(job.fetched_option()),
+        unset(job.exit_option()),
+    ];
     if with_buffer {
         commands.push(ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(job.buffer()));
     }
     commands
 }
 
-/// Reads pane options and checks the pane before anything is typed; returns the jobs
-/// of earlier calls to remove (finished, or pending with a shell in front, which
-/// therefore never fetched them; with `force`, any).
-///
-/// # Errors
-/// A missing pane, a program that is not a POSIX-like shell, synchronize-panes, or a
-/// job still running there (without `force`).
-async fn check_pane(gate: &ChangeGate<'_>, pane: PaneId, force: bool) -> Result<Vec<ChangeCommand>, ToolError> {
+/// One look at a pane before typing.
+struct Look {
+    options: String,
+    buffers: Vec<u8>,
+    described: String,
+    screen: Vec<String>,
+}
+
+async fn look(gate: &ChangeGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
     let describe = ReadCommand::new(ReadVerb::DisplayMessage)
         .arg("-t")
         .arg(pane.to_string())
         .arg(record_format(&PANE_FIELDS));
-    // The tail of an earlier wrapper (its status report is a `tmux` process) may still
-    // be in the foreground for a moment after its status shows; a tmux client that
-    // stays there is refused like any other program.
-    let deadline = Instant::now() + RUN_END_MARKER_GRACE;
-    let (options, described, buffers) = loop {
-        let [options, described, buffers] = gate
-            .run_each([show_pane_options(pane), describe.clone(), pending_buffers()])
-            .await?;
-        let described = String::from_utf8_lossy(&described).into_owned();
-        let wrapper_tail = parse_one("display-message", &PANE_FIELDS, &described)
-            .and_then(|record| record.text("pane_current_command").map(|program| program == "tmux"))
-            .unwrap_or(false);
-        if !wrapper_tail || Instant::now() >= deadline {
-            break (options, described, buffers);
-        }
-        tokio::time::sleep(RUN_POLL_FIRST).await;
-    };
-    let record = parse_one("display-message", &PANE_FIELDS, &described)?;
-    let program = record.text("pane_current_command")?;
-    if !is_posix_shell(program) {
-        return Err(ToolError::blocked(format!(
-            "pane {pane} runs {} in the foreground, not a POSIX-like shell (sh, bash, dash, zsh, ksh, mksh, ash, \
-             busybox); run_command types shell syntax, so nothing was typed (use send_keys for other programs)",
-            shown_program(program)
-        )));
-    }
-    if record.flag("synchronize-panes")? {
-        return Err(ToolError::blocked(format!(
-            "pane {pane} has synchronize-panes on, so the command would also run in other panes; nothing was typed"
-        )));
-    }
+    let capture = ReadCommand::new(ReadVerb::CapturePane)
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string());
+    let [options, described, buffers, screen] = gate
+        .run_each([show_pane_options(pane), describe, pending_buffers(), capture])
+        .await?;
+    Ok(Look {
+        options: String::from_utf8_lossy(&options).into_owned(),
+        buffers,
+        described: String::from_utf8_lossy(&described).into_owned(),
+        screen: split_rows(&screen),
+    })
+}
+
+/// What a look says: the jobs to remove, or the one that blocks.
+fn earlier_jobs(pane: PaneId, look: &Look, force: bool) -> Result<Vec<ChangeCommand>, ToolError> {
     let mut cleanup = Vec::new();
-    for job in recorded_jobs(&String::from_utf8_lossy(&options)) {
+    for job in recorded_jobs(&look.options) {
         let id = JobId {
             pane,
             random: job.random.clone(),
         };
-        let pending = is_listed(&buffers, &id.buffer());
-        if job.exit.is_none() && !pending && !force {
-            let since = job
-                .started_ms
-                .map(|started| format!(" (typed {} s ago)", now_ms().saturating_sub(started) / 1000))
-                .unwrap_or_default();
-            return Err(ToolError::blocked(format!(
+        let waits = is_listed(&look.buffers, &id.buffer());
+        let since = job
+            .started_ms
+            .map(|started| format!(" (typed {} s ago)", now_ms().saturating_sub(started) / 1000))
+            .unwrap_or_default();
+        let blocked = match standing(&job, waits) {
+            Standing::Pending => Some(format!(
+                "pane {pane} holds job {id}{since}, typed but not yet fetched by its shell (a slow shell, or one \
+                 whose `tmux` cannot reach this server: is $TMUX set there?); a second line would be typed behind \
+                 it, so nothing was typed; wait for it with get_job, or pass force: true to abandon it"
+            )),
+            Standing::Running => Some(format!(
                 "pane {pane} is still running job {id}{since}; read it with get_job, interrupt it with send_keys \
                  C-c, or pass force: true to abandon its record; nothing was typed"
-            )));
+            )),
+            Standing::Finished(_) | Standing::Lost => None,
+        };
+        if let Some(reason) = blocked.filter(|_| !force) {
+            return Err(ToolError::blocked(reason));
         }
-        cleanup.extend(forget_commands(pane, &job.random, pending));
+        if waits {
+            // Abandoned before its shell fetched it: only the buffer goes, so the
+            // record stays to tell get_job (and a caller still waiting) that it never
+            // ran; the next run_command here removes it as lost.
+            cleanup.push(ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(id.buffer()));
+        } else {
+            cleanup.extend(forget_commands(pane, &job.random, false));
+        }
     }
     Ok(cleanup)
+}
+
+fn number(record: &Record<'_>, field: &str) -> Result<u64, ToolError> {
+    record
+        .text(field)?
+        .parse()
+        .map_err(|_| ToolError::internal(format!("tmux gave a {field} that is not a number")))
+}
+
+/// Checks the pane before anything is typed; returns the jobs of earlier calls to
+/// remove (finished or lost; with `force`, any) and the screen the typing requires.
+///
+/// The order of the rules: an earlier job first (its message says the most), then the
+/// program (a POSIX-like shell), synchronize-panes, modes and full-screen programs, and
+/// last the prompt itself ([`prompt`]). A shell that has not drawn its prompt yet (just
+/// after the last job, a pane still starting) and the tail of an earlier wrapper (a
+/// `tmux` process) are waited out for [`RUN_PROMPT_GRACE`].
+///
+/// # Errors
+/// A missing pane, or any rule broken, with nothing typed.
+async fn check_pane(
+    gate: &ChangeGate<'_>,
+    pane: PaneId,
+    force: bool,
+) -> Result<(Vec<ChangeCommand>, ScreenAt), ToolError> {
+    let deadline = Instant::now() + RUN_PROMPT_GRACE;
+    let mut pause = RUN_POLL_FIRST;
+    loop {
+        let look = look(gate, pane).await?;
+        let cleanup = earlier_jobs(pane, &look, force)?;
+        let record = parse_one("display-message", &PANE_FIELDS, &look.described)?;
+        let program = record.text("pane_current_command")?;
+        let at = ScreenAt {
+            cursor_x: number(&record, "cursor_x")?,
+            cursor_y: number(&record, "cursor_y")?,
+            history_size: number(&record, "history_size")?,
+        };
+        let at_prompt = prompt::empty_prompt(&look.screen, at.cursor_x, at.cursor_y);
+        let settling = program == "tmux" || at_prompt == Err(NotAtPrompt::NotDrawn);
+        if settling && Instant::now() < deadline {
+            // A prompt usually follows the last job within milliseconds.
+            tokio::time::sleep(pause).await;
+            pause = (pause + pause / 4).min(RUN_POLL_MAX);
+            continue;
+        }
+        if !is_posix_shell(program) {
+            return Err(ToolError::blocked(format!(
+                "pane {pane} runs {} in the foreground, not a POSIX-like shell (sh, bash, dash, zsh, ksh, mksh, ash, \
+                 busybox); run_command types shell syntax, so nothing was typed (use send_keys for other programs)",
+                shown_program(program)
+            )));
+        }
+        if record.flag("synchronize-panes")? {
+            return Err(ToolError::blocked(format!(
+                "pane {pane} has synchronize-panes on, so the command would also run in other panes; nothing was typed"
+            )));
+        }
+        if record.flag("pane_in_mode")? || record.flag("alternate_on")? {
+            return Err(ToolError::blocked(format!(
+                "pane {pane} is in a mode (such as copy mode) or shows a full-screen program's screen, so its shell \
+                 is not at its prompt; nothing was typed (leave the mode first; force does not change this)"
+            )));
+        }
+        at_prompt.map_err(|why| ToolError::blocked(why.sentence(&pane.to_string())))?;
+        return Ok((cleanup, at));
+    }
 }
 
 /// The staging commands: the wrapper into the job's buffer (in slices), and the start
@@ -272,22 +359,25 @@ fn checked_command(command: &str) -> Result<&str, ToolError> {
     Ok(command)
 }
 
-/// Reads job `job`'s exit option: `Some` once finished; `None` while running.
+/// Reads job `job`'s record and where it stands; `None` when its pane holds no such
+/// job (it was collected or abandoned).
 ///
 /// # Errors
 /// A missing pane, or tmux failing.
-async fn read_exit(gate: &ReadGate<'_>, job: &JobId) -> Result<Option<(i64, Option<u64>)>, ToolError> {
+async fn read_job(gate: &ReadGate<'_>, job: &JobId) -> Result<Option<(Recorded, Standing)>, ToolError> {
     // All the pane's options: unlike one option read with -q, this fails for a pane
     // that is gone.
-    let output = gate
-        .run(show_pane_options(job.pane))
+    let [options, buffers] = gate
+        .run_each([show_pane_options(job.pane), pending_buffers()])
         .await
         .map_err(|error| pane_gone(job, error))?;
-    let jobs = recorded_jobs(&String::from_utf8_lossy(&output));
-    Ok(jobs
+    let recorded = recorded_jobs(&String::from_utf8_lossy(&options))
         .into_iter()
-        .find(|recorded| recorded.random == job.random)
-        .and_then(|recorded| recorded.exit))
+        .find(|recorded| recorded.random == job.random && recorded.started_ms.is_some());
+    Ok(recorded.map(|recorded| {
+        let standing = standing(&recorded, is_listed(&buffers, &job.buffer()));
+        (recorded, standing)
+    }))
 }
 
 /// A missing pane, said in a job's words.
@@ -305,43 +395,60 @@ fn pane_gone(job: &JobId, error: TmuxError) -> ToolError {
     }
 }
 
+/// The refusal for a job that never ran.
+fn lost(job: &JobId) -> ToolError {
+    ToolError::new(
+        ToolErrorKind::NotFound,
+        format!(
+            "job {job} never ran: its wrapper was removed from buffer {} before the pane's shell fetched it (a \
+             run_command with force: true abandoned it, or paneward's buffers were deleted); nothing of it was run, \
+             and the next run_command in the pane removes its record",
+            job.buffer()
+        ),
+    )
+}
+
+/// The refusal for a job whose record went while it was waited for.
+fn vanished(job: &JobId) -> ToolError {
+    ToolError::new(
+        ToolErrorKind::NotFound,
+        format!(
+            "job {job}'s record was removed from pane {} while it was waited for (a run_command with force: true \
+             abandons the jobs of its pane); its outcome is unknown",
+            job.pane
+        ),
+    )
+}
+
 /// How a wait ended.
 enum Waited {
-    Finished(i64),
+    Finished(Exit),
     TimedOut,
     Cancelled,
 }
 
-/// Polls job `job` until it finishes, `limit` passes since `since`, or the client
-/// cancels; sends progress meanwhile when the client asked for it.
+/// Polls job `job` until it finishes, `budget` runs out, or the client cancels; sends
+/// progress meanwhile when the client asked for it.
 ///
 /// # Errors
-/// A missing pane, or tmux failing.
-async fn wait_for_exit(gate: &ReadGate<'_>, job: &JobId, since: Instant, limit: Duration) -> Result<Waited, ToolError> {
+/// A missing pane, a job whose record went or that never ran, or tmux failing.
+async fn wait_for_exit(gate: &ReadGate<'_>, job: &JobId, budget: &Budget) -> Result<Waited, ToolError> {
     let context = gate.context();
+    let mut progress = Progress::new(context);
+    let what = format!("pane {}", job.pane);
     let mut pause = RUN_POLL_FIRST;
-    let mut next_progress = since + RUN_PROGRESS_INTERVAL;
     loop {
-        if let Some((status, _)) = read_exit(gate, job).await? {
-            return Ok(Waited::Finished(status));
+        match read_job(gate, job).await? {
+            None => return Err(vanished(job)),
+            Some((_, Standing::Finished(exit))) => return Ok(Waited::Finished(exit)),
+            Some((_, Standing::Lost)) => return Err(lost(job)),
+            Some((_, Standing::Pending | Standing::Running)) => {}
         }
-        let elapsed = since.elapsed();
-        if elapsed >= limit {
+        if budget.is_over() {
             return Ok(Waited::TimedOut);
         }
-        if context.wants_progress() && Instant::now() >= next_progress {
-            next_progress = Instant::now() + RUN_PROGRESS_INTERVAL;
-            let message = format!(
-                "{:.1} s of {:.1} s, pane {}",
-                elapsed.as_secs_f64(),
-                limit.as_secs_f64(),
-                job.pane
-            );
-            context
-                .progress(elapsed.as_secs_f64(), Some(limit.as_secs_f64()), Some(message))
-                .await;
-        }
-        let sleep = pause.min(limit - elapsed);
+        progress.tick(budget, &what).await;
+        let sleep = pause.min(budget.left());
         tokio::select! {
             () = tokio::time::sleep(sleep) => {}
             () = context.cancelled() => return Ok(Waited::Cancelled),
@@ -350,17 +457,17 @@ async fn wait_for_exit(gate: &ReadGate<'_>, job: &JobId, since: Instant, limit: 
     }
 }
 
-/// Reads a job's output (for a finished one, waiting up to [`RUN_END_MARKER_GRACE`] for
-/// tmux to show the end marker) and bounds it.
+/// Reads a job's output (for a finished one, its end marker being `end`, waiting up to
+/// [`RUN_END_MARKER_GRACE`] for tmux to show it) and bounds it.
 ///
 /// # Errors
 /// A missing pane, or tmux failing.
-async fn output(gate: &ReadGate<'_>, job: &JobId, finished: bool, max_lines: usize) -> Result<Report, ToolError> {
-    let markers = (script::start_marker(&job.random), script::end_marker(&job.random));
+async fn output(gate: &ReadGate<'_>, job: &JobId, end: Option<&str>, max_lines: usize) -> Result<Report, ToolError> {
+    let start = script::start_marker(&job.random);
     let wanted = u64::try_from(max_lines).unwrap_or(u64::MAX).saturating_add(64);
     let deadline = Instant::now() + RUN_END_MARKER_GRACE;
     let located = loop {
-        let located = rows::read_output(gate, job.pane, (&markers.0, &markers.1), wanted)
+        let located = rows::read_output(gate, job.pane, (&start, end), wanted)
             .await
             .map_err(|error| match error.kind() {
                 ToolErrorKind::NotFound => ToolError::new(
@@ -369,14 +476,14 @@ async fn output(gate: &ReadGate<'_>, job: &JobId, finished: bool, max_lines: usi
                 ),
                 _ => error,
             })?;
-        if located.ended || !finished || Instant::now() >= deadline {
+        if located.ended || end.is_none() || Instant::now() >= deadline {
             break located;
         }
         tokio::time::sleep(RUN_POLL_FIRST).await;
     };
     let bounded = keep_newest(located.lines, max_lines);
     Ok(Report {
-        state: if finished { State::Finished } else { State::Running },
+        state: if end.is_some() { State::Finished } else { State::Running },
         exit_status: None,
         truncated_lines: bounded.truncated_lines,
         truncated_bytes: bounded.truncated_bytes,
@@ -386,14 +493,25 @@ async fn output(gate: &ReadGate<'_>, job: &JobId, finished: bool, max_lines: usi
     })
 }
 
+/// The report on a finished job: its output and status.
+async fn finished(gate: &ReadGate<'_>, job: &JobId, exit: &Exit, max_lines: usize) -> Result<Report, ToolError> {
+    let end = script::end_marker(&exit.seal);
+    let mut report = output(gate, job, Some(&end), max_lines).await?;
+    report.exit_status = Some(exit.status);
+    Ok(report)
+}
+
 /// The report on a job that has not finished: pending (no output yet), or running with
 /// the output so far.
 ///
 /// # Errors
-/// A missing pane, or tmux failing.
+/// A job that never ran or whose record went, a missing pane, or tmux failing.
 async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<Report, ToolError> {
-    if is_pending(gate, job).await? {
-        return Ok(Report {
+    match read_job(gate, job).await? {
+        None => Err(vanished(job)),
+        Some((_, Standing::Lost)) => Err(lost(job)),
+        Some((_, Standing::Finished(exit))) => finished(gate, job, &exit, max_lines).await,
+        Some((_, Standing::Pending)) => Ok(Report {
             state: State::Pending,
             exit_status: None,
             lines: Vec::new(),
@@ -401,29 +519,17 @@ async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Resul
             truncated_lines: 0,
             truncated_bytes: 0,
             elapsed: Duration::ZERO,
-        });
+        }),
+        Some((_, Standing::Running)) => output(gate, job, None, max_lines).await,
     }
-    output(gate, job, false, max_lines).await
-}
-
-/// Whether job `job` still waits in its buffer for the shell to fetch it.
-///
-/// # Errors
-/// tmux failing.
-async fn is_pending(gate: &ReadGate<'_>, job: &JobId) -> Result<bool, ToolError> {
-    let listing = gate.run(pending_buffers()).await?;
-    Ok(is_listed(&listing, &job.buffer()))
-}
-
-fn seconds(duration: Duration) -> f64 {
-    (duration.as_secs_f64() * 1000.0).round() / 1000.0
 }
 
 /// `run_command`: see the tool's description in `schemas/tools/run_command.json`.
 ///
 /// # Errors
-/// Bad arguments; a refusal (not a shell, synchronize-panes, a job still running, the
-/// checks of `send_keys`), with nothing typed; a missing pane; tmux failing.
+/// Bad arguments; a refusal (not a shell at an empty prompt, synchronize-panes, a job
+/// pending or running, the checks of `send_keys`), with nothing typed; a missing pane;
+/// tmux failing.
 pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Result<RunCommandOutput, ToolError> {
     let RunCommandInput {
         pane_id,
@@ -438,26 +544,29 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let max_lines = args::max_lines("/max_lines", max_lines)?;
     let detach = detach.unwrap_or(false);
     let force = force.unwrap_or(false);
-    let ceiling = gate.state().settings.max_wait;
     let default = if detach { Duration::ZERO } else { RUN_DEFAULT_TIMEOUT };
-    let mut limit = timeout("/timeout_seconds", timeout_seconds, default, ceiling)?;
+    let mut budget = Budget::new(
+        "/timeout_seconds",
+        timeout_seconds,
+        default,
+        gate.state().settings.max_wait,
+    )?;
     if detach {
         // Nothing is waited for.
-        limit.effective = Duration::ZERO;
-    }
-    if !detach {
-        batch_wait(gate, "/timeout_seconds", limit.effective)?;
+        budget.timeout = Duration::ZERO;
+    } else {
+        batch_wait(gate, "/timeout_seconds", budget.timeout)?;
     }
 
-    let cleanup = check_pane(gate, pane, force).await?;
-    let job = JobId::new(pane);
-    let wrapper = script::wrapper(&job.random, pane, &job.exit_option(), command);
+    let (cleanup, at) = check_pane(gate, pane, force).await?;
+    let (job, seal) = JobId::new(pane)?;
+    let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command);
     let mut staging = cleanup;
     staging.extend(stage_commands(&job, &wrapper, now_ms()));
     gate.change_all(&staging).await?;
-    let since = Instant::now();
-    let line = KeyInput::Literal(script::typed_line(&job.buffer()));
-    if let Err(error) = gate.deliver(pane, force, &line, true).await {
+    budget.restart();
+    let line = KeyInput::Literal(script::typed_line(&job.buffer(), pane, &job.fetched_option()));
+    if let Err(error) = gate.deliver_at(pane, force, &line, true, at).await {
         if let Err(cleanup_error) = gate.change_all(&forget_commands(pane, &job.random, true)).await {
             tracing::warn!(job = %job, error = %cleanup_error, "a refused job's record could not be removed");
         }
@@ -469,13 +578,12 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let waited = if detach {
         Waited::TimedOut
     } else {
-        wait_for_exit(gate, &job, since, limit.effective).await?
+        wait_for_exit(gate, &job, &budget).await?
     };
-    let elapsed = since.elapsed();
+    let elapsed = budget.elapsed();
     let report = match waited {
-        Waited::Finished(status) => {
-            let mut report = output(gate, &job, true, max_lines).await?;
-            report.exit_status = Some(status);
+        Waited::Finished(exit) => {
+            let report = finished(gate, &job, &exit, max_lines).await?;
             // Collected: the reply carries everything the job had.
             gate.change_all(&forget_commands(pane, &job.random, false)).await?;
             report
@@ -503,16 +611,17 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
         truncated_bytes: report.truncated_bytes,
         output: report.lines,
         lines_missed: report.lines_missed,
-        elapsed_seconds: seconds(elapsed),
-        timeout_seconds: seconds(limit.effective),
-        timeout_clamped: limit.clamped,
+        elapsed_seconds: Budget::seconds(elapsed),
+        timeout_seconds: Budget::seconds(budget.timeout),
+        timeout_clamped: budget.clamped,
     })
 }
 
 /// `get_job`: see the tool's description in `schemas/tools/get_job.json`.
 ///
 /// # Errors
-/// A malformed id; an id its pane holds no job for, or whose pane is gone; tmux failing.
+/// A malformed id; an id its pane holds no job for, or whose pane is gone; a job that
+/// never ran; tmux failing.
 pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOutput, ToolError> {
     let GetJobInput {
         job_id,
@@ -521,40 +630,32 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
     } = input;
     let job = JobId::parse("/job_id", &job_id)?;
     let max_lines = args::max_lines("/max_lines", max_lines)?;
-    let limit = timeout(
+    let budget = Budget::new(
         "/timeout_seconds",
         timeout_seconds,
         Duration::ZERO,
         gate.state().settings.max_wait,
     )?;
-    batch_wait(gate, "/timeout_seconds", limit.effective)?;
+    batch_wait(gate, "/timeout_seconds", budget.timeout)?;
 
-    let since = Instant::now();
-    let options = gate
-        .run(show_pane_options(job.pane))
-        .await
-        .map_err(|error| pane_gone(&job, error))?;
-    let recorded: Recorded = recorded_jobs(&String::from_utf8_lossy(&options))
-        .into_iter()
-        .find(|recorded| recorded.random == job.random && recorded.started_ms.is_some())
-        .ok_or_else(|| job.unknown())?;
+    let (recorded, standing) = read_job(gate, &job).await?.ok_or_else(|| job.unknown())?;
     let started_ms = recorded.started_ms.unwrap_or_default();
-    let exit = match recorded.exit {
-        Some(exit) => Some(exit),
-        None if limit.effective.is_zero() => None,
-        None => match wait_for_exit(gate, &job, since, limit.effective).await? {
-            Waited::Finished(_) => read_exit(gate, &job).await?,
+    let exit = match standing {
+        Standing::Finished(exit) => Some(exit),
+        Standing::Lost => return Err(lost(&job)),
+        Standing::Pending | Standing::Running if budget.timeout.is_zero() => None,
+        Standing::Pending | Standing::Running => match wait_for_exit(gate, &job, &budget).await? {
+            Waited::Finished(exit) => Some(exit),
             Waited::TimedOut => None,
             Waited::Cancelled => return Err(ToolError::cancelled()),
         },
     };
     let (mut report, elapsed) = match exit {
-        Some((status, finished_at)) => {
-            let mut report = output(gate, &job, true, max_lines).await?;
-            report.exit_status = Some(status);
+        Some(exit) => {
+            let report = finished(gate, &job, &exit, max_lines).await?;
             // The end is a whole second of tmux's clock, so the start is taken to the
             // second too: the same answer on every read.
-            let finished_s = finished_at.unwrap_or_else(|| now_ms() / 1000);
+            let finished_s = exit.at.unwrap_or_else(|| now_ms() / 1000);
             (
                 report,
                 Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)),
@@ -580,8 +681,8 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
         truncated_bytes: report.truncated_bytes,
         output: report.lines,
         lines_missed: report.lines_missed,
-        elapsed_seconds: seconds(report.elapsed),
-        timeout_seconds: seconds(limit.effective),
-        timeout_clamped: limit.clamped,
+        elapsed_seconds: Budget::seconds(report.elapsed),
+        timeout_seconds: Budget::seconds(budget.timeout),
+        timeout_clamped: budget.clamped,
     })
 }

@@ -1,17 +1,20 @@
 //! `pipe_pane`: copy a pane's output to a file, or stop copying.
 //!
 //! tmux runs `pipe-pane`'s argument through `sh -c` after expanding it twice: first
-//! `strftime` (every `%`), then tmux formats (every `#`). The path is therefore quoted
-//! for the shell, then each `%` and `#` doubled, so that what reaches the shell is the
-//! quoted path exactly; the caller never supplies a command.
+//! `strftime` (every `%`), then tmux formats (`#`). The path is therefore quoted for the
+//! shell, then each `%` doubled and the text made [`literal`], so that what reaches the
+//! shell is the quoted path exactly; the caller never supplies a command.
 
 use crate::generated::types::{PipePaneInput, PipePaneOutput};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
-use crate::limits::PIPE_PATH_MAX_BYTES;
+use crate::limits::{PIPE_NAME_MAX_BYTES, PIPE_PATH_MAX_BYTES};
 use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::tmux::format::literal;
 use crate::tmux::PaneId;
 use crate::tools::args;
+use crate::tools::observe::objects::echo;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};
+use std::path::Path;
 
 const FIELDS: [&str; 2] = ["pane_id", "pane_pipe"];
 
@@ -41,7 +44,44 @@ fn output_path(text: &str) -> Result<&str, ToolError> {
             "must name a file, not a directory",
         ));
     }
+    if let Some(long) = text.split('/').find(|part| part.len() > PIPE_NAME_MAX_BYTES) {
+        return Err(ToolError::invalid_argument(
+            "/path",
+            format!(
+                "each name in the path must be at most {PIPE_NAME_MAX_BYTES} bytes ({} is {})",
+                echo(long),
+                long.len()
+            ),
+        ));
+    }
     Ok(text)
+}
+
+/// Where tmux runs on this host, checks what would make the pipe's shell fail to open
+/// `path` after `pipe-pane` has already succeeded (tmux reports nothing then): a
+/// directory there, or no directory to hold it. With `--ssh` the file is on that host.
+fn openable_here(path: &str) -> Result<(), ToolError> {
+    let path = Path::new(path);
+    if path.is_dir() {
+        return Err(ToolError::invalid_argument(
+            "/path",
+            format!(
+                "{} is a directory; name a file; nothing was changed",
+                echo(&path.to_string_lossy())
+            ),
+        ));
+    }
+    let parent = path.parent().unwrap_or(Path::new("/"));
+    if !parent.is_dir() {
+        return Err(ToolError::invalid_argument(
+            "/path",
+            format!(
+                "no directory {} exists to hold the file; nothing was changed",
+                echo(&parent.to_string_lossy())
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The shell command tmux is given: `cat` appending (or truncating) to `path`, quoted
@@ -50,7 +90,7 @@ pub fn pipe_command(path: &str, append: bool) -> String {
     let quoted = format!("'{}'", path.replace('\'', r"'\''"));
     let redirect = if append { ">>" } else { ">" };
     let shell = format!("exec cat {redirect} {quoted}");
-    shell.replace('%', "%%").replace('#', "##")
+    literal(&shell.replace('%', "%%"))
 }
 
 async fn is_piping(gate: &ChangeGate<'_>, pane: PaneId) -> Result<bool, ToolError> {
@@ -78,7 +118,13 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
         (true, Some(_)) => {
             return Err(ToolError::invalid_argument("/path", "must be left out with stop: true"));
         }
-        (false, Some(text)) => Some(output_path(text)?),
+        (false, Some(text)) => {
+            let path = output_path(text)?;
+            if gate.state().settings.ssh_host.is_none() {
+                openable_here(path)?;
+            }
+            Some(path)
+        }
         (_, None) => None,
     };
     let was_piping = is_piping(gate, pane).await?;
@@ -129,12 +175,15 @@ mod tests {
             pipe_command("/tmp/100%#{pid}'$(id)", true),
             r"exec cat >> '/tmp/100%%##{pid}'\''$(id)'"
         );
+        assert_eq!(pipe_command("/tmp/s#[x", true), "exec cat >> '/tmp/s#[x'");
     }
 
     #[test]
     fn only_absolute_file_paths_without_control_characters_pass() {
         assert!(output_path("/tmp/log").is_ok());
-        for bad in ["tmp/log", "/tmp/", "/tmp/a\nb", ""] {
+        let long_name = format!("/tmp/{}", "n".repeat(256));
+        let long_path = format!("/tmp/{}", "d/".repeat(2046));
+        for bad in ["tmp/log", "/tmp/", "/tmp/a\nb", "", &long_name, &long_path] {
             assert!(output_path(bad).is_err(), "{bad:?}");
         }
     }

@@ -1,19 +1,29 @@
 //! A job as tmux keeps it: its id, the pane options that record it, and the shells
 //! `run_command` types into.
 //!
-//! A job of pane `%P` with random id `X` (128 bits, [`random_hex128`]) is `%P:X` to the
-//! caller, and lives in pane `%P`'s user options: `@paneward_job_X` holds the time
-//! paneward typed it (Unix milliseconds, paneward's clock), set before typing;
-//! `@paneward_exit_X` holds `<status> <Unix seconds>` (the tmux host's clock), set by the wrapper
-//! when the command ends. The wrapper script waits in buffer `paneward_X_job` until
-//! the shell fetches it. Nothing is kept in paneward's memory or in files, so a
-//! restarted paneward, or one on another machine, reads the same job; and everything
-//! goes when the pane does.
+//! A job of pane `%P` is `%P:X` to the caller, where `X` (128 bits in hex) is the first
+//! half of the SHA-256 of the job's *seal*, 128 random bits from the operating system
+//! that only the wrapper script holds. It lives in pane `%P`'s user options:
+//! `@paneward_job_X` holds the time paneward typed it (Unix milliseconds, paneward's
+//! clock), set before typing; `@paneward_run_X` is set when the shell fetches the
+//! wrapper; `@paneward_exit_X` holds `<status> <Unix seconds> <seal>` (the tmux host's
+//! clock), set by the wrapper when the command ends. The wrapper script waits in buffer
+//! `paneward_X_job` until the shell fetches it (and deletes it). Nothing is kept in
+//! paneward's memory or in files, so a restarted paneward, or one on another machine,
+//! reads the same job; and everything goes when the pane does.
+//!
+//! Why a seal: the command runs with the pane's `$TMUX`, so it can read every option
+//! and buffer and set any option. It can learn `X` and write `@paneward_exit_X`, or
+//! print an end marker, but not the seal: the seal is only in the wrapper's text, which
+//! leaves tmux (the buffer is deleted) before the command starts, and it is told only
+//! after the command ended (in the end marker and the status). An exit status counts
+//! only with a seal whose hash is the job's id ([`Recorded::sealed_exit`]), so no other
+//! key, no memory of paneward's and nothing the command can read is needed to check it.
 
 use crate::limits::ECHO_MAX_CHARS;
 use crate::runtime::error::{ToolError, ToolErrorKind};
-use crate::tmux::script::random_hex128;
 use crate::tmux::PaneId;
+use sha2::{Digest, Sha256};
 
 /// Hex digits of a job's random part.
 const ID_HEX_DIGITS: usize = 32;
@@ -46,12 +56,35 @@ pub struct JobId {
     pub random: String,
 }
 
+/// The half of SHA-256(`seal`) that names the job, in hex.
+fn sealed_id(seal: &str) -> String {
+    let digest = Sha256::digest(seal.as_bytes());
+    digest[..ID_HEX_DIGITS / 2]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
 impl JobId {
-    pub fn new(pane: PaneId) -> Self {
-        Self {
+    /// A new job of `pane` and its seal (see the module documentation).
+    ///
+    /// # Errors
+    /// The operating system giving no randomness.
+    pub fn new(pane: PaneId) -> Result<(Self, String), ToolError> {
+        let mut bytes = [0u8; ID_HEX_DIGITS / 2];
+        getrandom::fill(&mut bytes)
+            .map_err(|error| ToolError::internal(format!("no randomness for a job seal: {error}")))?;
+        let seal: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        let job = Self {
             pane,
-            random: random_hex128(),
-        }
+            random: sealed_id(&seal),
+        };
+        Ok((job, seal))
+    }
+
+    /// Whether `seal` is this job's.
+    pub fn is_sealed_by(&self, seal: &str) -> bool {
+        seal.len() == ID_HEX_DIGITS && sealed_id(seal) == self.random
     }
 
     /// Reads `%P:X` as run_command returns it.
@@ -75,6 +108,11 @@ impl JobId {
     /// The pane option holding when the job was typed.
     pub fn started_option(&self) -> String {
         format!("@paneward_job_{}", self.random)
+    }
+
+    /// The pane option the typed line sets when the shell fetches the wrapper.
+    pub fn fetched_option(&self) -> String {
+        format!("@paneward_run_{}", self.random)
     }
 
     /// The pane option the wrapper sets to the exit status.
@@ -112,8 +150,31 @@ pub struct Recorded {
     pub random: String,
     /// When paneward typed it (Unix milliseconds), if readable.
     pub started_ms: Option<u64>,
-    /// The exit status and the Unix second it was reported, once finished.
-    pub exit: Option<(i64, Option<u64>)>,
+    /// The shell fetched the wrapper.
+    pub fetched: bool,
+    /// What the exit option holds, as written (sealed or not).
+    pub exit: Option<Exit>,
+}
+
+/// An exit option's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exit {
+    pub status: i64,
+    /// The Unix second it was reported.
+    pub at: Option<u64>,
+    pub seal: String,
+}
+
+impl Recorded {
+    /// The exit, if the wrapper wrote it: its seal is the job's. Anything else in the
+    /// option was written by someone else (the command itself) and does not count.
+    pub fn sealed_exit(&self) -> Option<&Exit> {
+        let job = JobId {
+            pane: PaneId(0),
+            random: self.random.clone(),
+        };
+        self.exit.as_ref().filter(|exit| job.is_sealed_by(&exit.seal))
+    }
 }
 
 /// The jobs recorded in a pane's options, from `show-options -p` output (`name value`
@@ -127,6 +188,7 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
         jobs.push(Recorded {
             random: random.to_string(),
             started_ms: None,
+            fetched: false,
             exit: None,
         });
         jobs.len() - 1
@@ -140,12 +202,20 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
         if let Some(random) = name.strip_prefix("@paneward_job_") {
             let index = entry(&mut jobs, random);
             jobs[index].started_ms = value.parse().ok();
+        } else if let Some(random) = name.strip_prefix("@paneward_run_") {
+            let index = entry(&mut jobs, random);
+            jobs[index].fetched = true;
         } else if let Some(random) = name.strip_prefix("@paneward_exit_") {
             let index = entry(&mut jobs, random);
             let mut words = value.split(' ');
             let status = words.next().and_then(|w| w.parse().ok());
             let at = words.next().and_then(|w| w.parse().ok());
-            jobs[index].exit = Some((status.unwrap_or(-1), at));
+            let seal = words.next().unwrap_or_default().to_string();
+            jobs[index].exit = Some(Exit {
+                status: status.unwrap_or(-1),
+                at,
+                seal,
+            });
         }
     }
     jobs
@@ -164,7 +234,9 @@ mod tests {
 
     #[test]
     fn a_job_id_round_trips_and_other_forms_are_refused() {
-        let id = JobId::new(PaneId(7));
+        let (id, seal) = JobId::new(PaneId(7)).unwrap();
+        assert!(id.is_sealed_by(&seal));
+        assert!(!id.is_sealed_by(&id.random), "the id is not its own seal");
         let parsed = JobId::parse("/job_id", &id.to_string()).unwrap();
         assert_eq!(parsed, id);
         for bad in [
@@ -191,23 +263,22 @@ mod tests {
 
     #[test]
     fn the_options_of_a_pane_give_its_jobs() {
-        let jobs = recorded_jobs(
-            "@other 1\n@paneward_job_ab 1700000000123\n@paneward_exit_ab \"7 1700000001\"\n@paneward_job_cd 5\n",
+        let (job, seal) = JobId::new(PaneId(1)).unwrap();
+        let x = &job.random;
+        let options = format!(
+            "@other 1\n@paneward_job_{x} 1700000000123\n@paneward_run_{x} 1\n@paneward_exit_{x} \"7 1700000001 {seal}\"\n\
+             @paneward_job_cd 5\n@paneward_exit_cd \"0 1700000001 forged\"\n"
         );
-        assert_eq!(
-            jobs,
-            [
-                Recorded {
-                    random: "ab".into(),
-                    started_ms: Some(1_700_000_000_123),
-                    exit: Some((7, Some(1_700_000_001)))
-                },
-                Recorded {
-                    random: "cd".into(),
-                    started_ms: Some(5),
-                    exit: None
-                }
-            ]
+        let jobs = recorded_jobs(&options);
+        assert_eq!(jobs.len(), 2);
+        assert_eq!(jobs[0].started_ms, Some(1_700_000_000_123));
+        assert!(jobs[0].fetched);
+        let exit = jobs[0].sealed_exit().unwrap();
+        assert_eq!((exit.status, exit.at), (7, Some(1_700_000_001)));
+        assert_eq!((jobs[1].started_ms, jobs[1].fetched), (Some(5), false));
+        assert!(
+            jobs[1].exit.is_some() && jobs[1].sealed_exit().is_none(),
+            "a forged exit does not count"
         );
     }
 }

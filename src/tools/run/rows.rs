@@ -16,30 +16,37 @@ pub struct Located {
     pub lines_missed: bool,
 }
 
-/// Finds the output between `start` and `end` in `rows` (joined rows, oldest first).
-/// `None` when the start marker is not among them but older rows exist (`whole` false).
-pub fn locate(rows: &[String], start: &str, end: &str, whole: bool) -> Option<Located> {
-    let start_row = rows.iter().rposition(|row| row.contains(start));
+/// Finds the output between `start` and `end` in `rows` (joined rows, oldest first);
+/// `end` is `None` while the job runs (its end marker holds the seal, told only at the
+/// end). `None` when the start marker is not among them but older rows exist (`whole`
+/// false).
+///
+/// The start marker holds the job's id, which the command can learn, so it could print
+/// copies of it; the wrapper's own is the earliest, as the command runs after it. The
+/// end marker only the wrapper can print.
+pub fn locate(rows: &[String], start: &str, end: Option<&str>, whole: bool) -> Option<Located> {
+    let end_row = end.and_then(|end| rows.iter().position(|row| row.contains(end)));
+    let start_row = rows[..end_row.unwrap_or(rows.len())]
+        .iter()
+        .position(|row| row.contains(start));
     if start_row.is_none() && !whole {
         return None;
     }
     let from = start_row.map_or(0, |row| row + 1);
-    let end_row = rows[from.min(rows.len())..]
-        .iter()
-        .position(|row| row.contains(end))
-        .map(|offset| from + offset);
-    let mut lines: Vec<String> = match end_row {
-        Some(end_row) => {
+    let mut lines: Vec<String> = match (end_row, end) {
+        (Some(end_row), Some(end)) => {
             let mut lines = rows[from..end_row].to_vec();
-            // Output that did not end in a newline shares the end marker's row.
+            // Output that did not end in a newline shares the end marker's row. Blanks
+            // alone there are no output: a terminal in raw mode moves down without
+            // returning to the start, so the marker can start mid-row.
             let last = &rows[end_row];
-            let before = &last[..last.find(end).unwrap_or(0)];
+            let before = last[..last.find(end).unwrap_or(0)].trim_end();
             if !before.is_empty() {
                 lines.push(before.to_string());
             }
             lines
         }
-        None => {
+        _ => {
             let mut lines = rows[from.min(rows.len())..].to_vec();
             trim_blank_tail(&mut lines);
             lines
@@ -62,7 +69,7 @@ pub fn locate(rows: &[String], start: &str, end: &str, whole: bool) -> Option<Lo
 pub async fn read_output(
     gate: &ReadGate<'_>,
     pane: PaneId,
-    (start, end): (&str, &str),
+    (start, end): (&str, Option<&str>),
     wanted: u64,
 ) -> Result<Located, ToolError> {
     let mut back = wanted;
@@ -106,36 +113,46 @@ mod tests {
             "one",
             "",
             "three",
-            "PWx.",
+            "PWs.",
             "$ ",
         ]);
-        let found = locate(&pane, "PWx:", "PWx.", false).unwrap();
+        let found = locate(&pane, "PWx:", Some("PWs."), false).unwrap();
         assert_eq!(found.lines, ["one", "", "three"]);
         assert!(found.ended && !found.lines_missed);
     }
 
     #[test]
     fn output_without_a_final_newline_shares_the_end_row() {
-        let pane = rows(&["PWx:", "a", "no newlinePWx.", "$"]);
-        let found = locate(&pane, "PWx:", "PWx.", false).unwrap();
+        let pane = rows(&["PWx:", "a", "no newlinePWs.", "$"]);
+        let found = locate(&pane, "PWx:", Some("PWs."), false).unwrap();
         assert_eq!(found.lines, ["a", "no newline"]);
-        let empty = locate(&rows(&["PWx:", "PWx.", "$"]), "PWx:", "PWx.", false).unwrap();
+        let empty = locate(&rows(&["PWx:", "PWs.", "$"]), "PWx:", Some("PWs."), false).unwrap();
         assert!(empty.lines.is_empty() && empty.ended);
+        let raw = locate(&rows(&["PWx:", "abc", "   PWs.", "$"]), "PWx:", Some("PWs."), false).unwrap();
+        assert_eq!(raw.lines, ["abc"]);
     }
 
     #[test]
     fn a_running_job_has_the_rows_so_far() {
-        let found = locate(&rows(&["PWx:", "a", "b", "", ""]), "PWx:", "PWx.", false).unwrap();
+        let found = locate(&rows(&["PWx:", "a", "b", "", ""]), "PWx:", None, false).unwrap();
         assert_eq!(found.lines, ["a", "b"]);
         assert!(!found.ended);
     }
 
     #[test]
     fn a_lost_start_asks_for_more_rows_or_says_rows_were_missed() {
-        let pane = rows(&["x", "y", "PWx.", "$"]);
-        assert_eq!(locate(&pane, "PWx:", "PWx.", false), None);
-        let found = locate(&pane, "PWx:", "PWx.", true).unwrap();
+        let pane = rows(&["x", "y", "PWs.", "$"]);
+        assert_eq!(locate(&pane, "PWx:", Some("PWs."), false), None);
+        let found = locate(&pane, "PWx:", Some("PWs."), true).unwrap();
         assert_eq!(found.lines, ["x", "y"]);
         assert!(found.lines_missed && found.ended);
+    }
+
+    #[test]
+    fn copies_of_the_start_marker_cut_nothing_and_only_the_seal_ends() {
+        let pane = rows(&["PWx:", "one", "PWx:", "PWx.", "two", "PWs.", "$"]);
+        let found = locate(&pane, "PWx:", Some("PWs."), false).unwrap();
+        assert_eq!(found.lines, ["one", "PWx:", "PWx.", "two"]);
+        assert!(found.ended);
     }
 }

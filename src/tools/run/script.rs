@@ -8,9 +8,11 @@
 //! shell's own `tmux` calls carry only names and the exit status.
 //!
 //! The wrapper prints a start and an end marker around the command's output. Each is
-//! written by `printf` from two pieces (`PW` and the job's random id), so neither the
-//! echo of the typed line nor a trace (`set -x`) of the wrapper holds a marker; both
-//! are printed concealed (SGR 8), so a terminal shows a blank row.
+//! written by `printf` from two pieces, so neither the echo of the typed line nor a
+//! trace (`set -x`) of the wrapper holds a marker; both are printed concealed (SGR 8),
+//! so a terminal shows a blank row. The start marker holds the job's id; the end
+//! marker and the status report hold the job's seal (see `record`), which the command
+//! cannot know, so it can print neither an end marker nor a status that counts.
 //!
 //! The command runs as `( trap : INT; ( eval '<command>' ) )`: the inner subshell keeps
 //! `exit`, `cd` and `export` away from the pane's shell, `eval` turns a syntax error
@@ -28,9 +30,9 @@ pub fn start_marker(id: &str) -> String {
     format!("{MARKER_LEAD}{id}:")
 }
 
-/// The end marker of job `id`, as it appears in the pane.
-pub fn end_marker(id: &str) -> String {
-    format!("{MARKER_LEAD}{id}.")
+/// The end marker of the job sealed by `seal`, as it appears in the pane.
+pub fn end_marker(seal: &str) -> String {
+    format!("{MARKER_LEAD}{seal}.")
 }
 
 /// `text` as one single-quoted POSIX shell word.
@@ -44,25 +46,30 @@ fn print_marker(id: &str, last: char) -> String {
     format!("printf '\\033[8m%s%s\\033[0m\\n' {MARKER_LEAD} {id}{last}")
 }
 
-/// The wrapper for job `id` in `pane`, whose status goes to pane option `status_option`
-/// as `<status> <Unix second>` (the second from `date +%s` on the tmux host: tmux 3.3a
-/// has no format for the current time). It leaves the shell as it found it (the one
-/// variable it sets is unset again).
-pub fn wrapper(id: &str, pane: PaneId, status_option: &str, command: &str) -> String {
+/// The wrapper for job `id` sealed by `seal` in `pane`, whose status goes to pane
+/// option `status_option` as `<status> <Unix second> <seal>` (the second from `date +%s`
+/// on the tmux host: tmux 3.3a has no format for the current time). It leaves the shell
+/// as it found it (the one variable it sets is unset again). The seal is written only
+/// after the command: the command's subshell is forked before, and the wrapper's text
+/// is in no variable it could read.
+pub fn wrapper(id: &str, seal: &str, pane: PaneId, status_option: &str, command: &str) -> String {
     format!(
         "{start}; ( trap : INT; ( eval {command} ) ); paneward_status=$?; {end}; \
-         tmux set-option -p -t {pane} {status_option} \"$paneward_status $(date +%s)\"; unset paneward_status",
+         tmux set-option -p -t {pane} {status_option} \"$paneward_status $(date +%s) {seal}\"; unset paneward_status",
         start = print_marker(id, ':'),
         command = shell_quoted(command),
-        end = print_marker(id, '.'),
+        end = print_marker(seal, '.'),
     )
 }
 
 /// The line typed into the shell: a leading space keeps it out of the history of
 /// shells that honour one (bash's `ignorespace`, zsh's `HIST_IGNORE_SPACE`); it fetches
-/// the wrapper from `buffer`, deletes the buffer and runs the wrapper.
-pub fn typed_line(buffer: &str) -> String {
-    format!(" eval \"$(tmux show-buffer -b {buffer} \\; delete-buffer -b {buffer})\"")
+/// the wrapper from `buffer`, deletes the buffer, marks the job fetched (pane option
+/// `fetched_option` of `pane`, in the same tmux step) and runs the wrapper.
+pub fn typed_line(buffer: &str, pane: PaneId, fetched_option: &str) -> String {
+    format!(
+        " eval \"$(tmux show-buffer -b {buffer} \\; delete-buffer -b {buffer} \\; set-option -p -t {pane} {fetched_option} 1)\""
+    )
 }
 
 #[cfg(test)]
@@ -77,12 +84,16 @@ mod tests {
     #[test]
     fn neither_the_wrapper_nor_the_typed_line_holds_a_marker() {
         let id = "0123456789abcdef0123456789abcdef";
-        let script = wrapper(id, PaneId(3), "@paneward_exit_x", "echo hi");
-        let line = typed_line("paneward_x_job");
+        let seal = "fedcba9876543210fedcba9876543210";
+        let script = wrapper(id, seal, PaneId(3), "@paneward_exit_x", "echo hi");
+        let line = typed_line("paneward_x_job", PaneId(3), "@paneward_run_x");
         for text in [&script, &line] {
             assert!(!text.contains(&start_marker(id)), "{text}");
-            assert!(!text.contains(&end_marker(id)), "{text}");
+            assert!(!text.contains(&end_marker(seal)), "{text}");
         }
+        assert!(!line.contains(seal));
+        let command_at = script.find("echo hi").unwrap();
+        assert!(!script[..command_at].contains(seal), "the seal comes after the command");
         assert!(!line.contains("echo hi"));
         assert!(line.starts_with(' '));
         assert!(script.contains("-t %3 @paneward_exit_x"));

@@ -16,7 +16,7 @@ use crate::generated::types::{
 };
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
-use crate::tmux::format::c_escape;
+use crate::tmux::escape::{unescape, Octal};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
 use crate::tools::args;
 
@@ -228,30 +228,7 @@ pub fn unquote(printed: &str) -> String {
     } else {
         printed
     };
-    let bytes = inner.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] != b'\\' || at + 1 == bytes.len() {
-            out.push(bytes[at]);
-            at += 1;
-            continue;
-        }
-        let next = bytes[at + 1];
-        let octal_len = bytes[at + 1..]
-            .iter()
-            .take(3)
-            .take_while(|b| (b'0'..=b'7').contains(b))
-            .count();
-        if octal_len > 0 {
-            let digits = &inner[at + 1..at + 1 + octal_len];
-            out.push(u8::from_str_radix(digits, 8).unwrap_or(b'?'));
-            at += 1 + octal_len;
-            continue;
-        }
-        out.push(c_escape(next));
-        at += 2;
-    }
+    let out = unescape(inner.as_bytes(), Octal::UpToThreeDigits);
     String::from_utf8_lossy(&out).into_owned()
 }
 

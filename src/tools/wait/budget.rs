@@ -3,33 +3,50 @@
 
 use std::time::{Duration, Instant};
 
-use crate::limits::{WAIT_DEFAULT_TIMEOUT, WAIT_PROGRESS_INTERVAL};
+use crate::limits::WAIT_PROGRESS_INTERVAL;
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 
-/// A wait's time budget, from the moment the call started.
+/// A wait's time budget, from the moment it started: the one kind every waiting tool
+/// (`wait_for_text`, `wait_for_channel`, `run_command`, `get_job`) reads its
+/// `timeout_seconds` into and reports back from.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
     pub start: Instant,
     pub timeout: Duration,
-    /// The caller asked for more than the ceiling.
+    /// The caller asked for more than the ceiling (a default is shortened silently).
     pub clamped: bool,
 }
 
 impl Budget {
-    /// `requested` seconds (JSON Schema already refused zero and negatives), or the
-    /// default; clamped to `ceiling` (`--max-wait`).
-    pub fn new(requested: Option<f64>, ceiling: Duration) -> Self {
-        let (timeout, clamped) = match requested {
-            None => (WAIT_DEFAULT_TIMEOUT.min(ceiling), false),
-            Some(seconds) if !seconds.is_finite() || seconds > ceiling.as_secs_f64() => (ceiling, true),
-            Some(seconds) => (Duration::from_secs_f64(seconds.max(0.0)), false),
+    /// `requested` seconds (`field`), or `default`; clamped to `ceiling` (`--max-wait`).
+    /// It starts now (see [`Budget::restart`]).
+    ///
+    /// # Errors
+    /// A negative or non-finite number, named as `field`.
+    pub fn new(field: &str, requested: Option<f64>, default: Duration, ceiling: Duration) -> Result<Self, ToolError> {
+        let asked = match requested {
+            None => default,
+            Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+                Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+            }
+            Some(_) => {
+                return Err(ToolError::invalid_argument(
+                    field,
+                    "must be a number of seconds, 0 or more",
+                ))
+            }
         };
-        Self {
+        Ok(Self {
             start: Instant::now(),
-            timeout,
-            clamped,
-        }
+            timeout: asked.min(ceiling),
+            clamped: requested.is_some() && asked > ceiling,
+        })
+    }
+
+    /// The budget counted from now (a wait that starts after some preparation).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -101,21 +118,27 @@ async fn send_progress(context: &CallContext, elapsed: f64, total: f64, message:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::WAIT_DEFAULT_TIMEOUT;
 
     #[test]
     fn a_timeout_defaults_and_is_clamped_to_the_ceiling() {
         let ceiling = crate::limits::MAX_WAIT_DEFAULT;
-        let default = Budget::new(None, ceiling);
+        let budget = |asked, ceiling| Budget::new("/timeout_seconds", asked, WAIT_DEFAULT_TIMEOUT, ceiling).unwrap();
+        let default = budget(None, ceiling);
         assert_eq!((default.timeout, default.clamped), (WAIT_DEFAULT_TIMEOUT, false));
-        let short = Budget::new(Some(0.25), ceiling);
+        let short = budget(Some(0.25), ceiling);
         assert_eq!((short.timeout, short.clamped), (Duration::from_millis(250), false));
-        let long = Budget::new(Some(1e12), ceiling);
+        let long = budget(Some(1e12), ceiling);
         assert_eq!((long.timeout, long.clamped), (ceiling, true));
-        let configured = Budget::new(Some(60.0), Duration::from_secs(20));
+        let configured = budget(Some(60.0), Duration::from_secs(20));
         assert_eq!(
             (configured.timeout, configured.clamped),
             (Duration::from_secs(20), true)
         );
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            let error = Budget::new("/timeout_seconds", Some(bad), WAIT_DEFAULT_TIMEOUT, ceiling).unwrap_err();
+            assert!(error.to_string().contains("/timeout_seconds"), "{error}");
+        }
     }
 
     #[test]

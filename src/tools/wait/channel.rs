@@ -3,6 +3,7 @@
 use crate::generated::types::{SignalChannelInput, SignalChannelOutput, WaitForChannelInput, WaitForChannelOutput};
 use crate::guard::channel::ChannelName;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
+use crate::limits::WAIT_DEFAULT_TIMEOUT;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::channel::WaitEnd;
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
@@ -40,7 +41,12 @@ pub async fn wait_for_channel(
         timeout_seconds,
     } = input;
     let channel = ChannelName::parse("/channel", &channel)?;
-    let budget = Budget::new(timeout_seconds, gate.state().settings.max_wait);
+    let budget = Budget::new(
+        "/timeout_seconds",
+        timeout_seconds,
+        WAIT_DEFAULT_TIMEOUT,
+        gate.state().settings.max_wait,
+    )?;
     refuse_in_batch(gate.context(), "wait_for_channel")?;
     let before = server_pid(gate).await?;
     let mut progress = Progress::new(gate.context());

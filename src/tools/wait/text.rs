@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use crate::generated::types::{WaitForTextInput, WaitForTextOutput, WaitForTextOutputOutcome as Outcome};
 use crate::guard::ReadGate;
-use crate::limits::{WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS};
+use crate::limits::{
+    WAIT_DEFAULT_TIMEOUT, WAIT_FULL_READ_INTERVAL, WAIT_MAX_PANES, WAIT_POLL_INTERVAL, WAIT_REPLY_MAX_ROWS,
+};
 use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
@@ -209,7 +211,12 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         since_entry,
         timeout_seconds,
     } = input;
-    let budget = Budget::new(timeout_seconds, gate.state().settings.max_wait);
+    let budget = Budget::new(
+        "/timeout_seconds",
+        timeout_seconds,
+        WAIT_DEFAULT_TIMEOUT,
+        gate.state().settings.max_wait,
+    )?;
     let panes = pane_ids(&pane_texts.into_iter().map(String::from).collect::<Vec<_>>())?;
     let regex = regex.unwrap_or(false);
     let patterns = Patterns {

@@ -31,10 +31,17 @@ use crate::tmux::script::random_hex128;
 use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
 use crate::tools::args::{self, is_variable_name, start_directory_of};
 use crate::tools::observe::objects::echo;
-use crate::tools::workspace::rename::{check_name, stored_session_name};
+use crate::tools::workspace::rename::{check_name, stored_as_written, stored_session_name};
 
 /// What `create_session` reads of the new session (its window and pane are the first).
-const NEW_SESSION: [&str; 5] = ["session_id", "window_id", "pane_id", "window_width", "window_height"];
+const NEW_SESSION: [&str; 6] = [
+    "session_id",
+    "window_id",
+    "pane_id",
+    "window_width",
+    "window_height",
+    "window_name",
+];
 /// What `create_window` reads of the new window.
 const NEW_WINDOW: [&str; 6] = [
     "window_id",
@@ -296,6 +303,14 @@ pub async fn create_session(
         .find(|(id, _)| *id == session_id)
         .map(|(_, n)| n)
         .ok_or_else(|| ToolError::internal(format!("session {session_id} was created but is not listed")))?;
+    if let Some(name) = &name {
+        stored_as_written("session name", &stored_session_name(name), &stored)
+            .map_err(|e| created_anyway(e, &session_id))?;
+    }
+    if let Some(window_name) = &window_name {
+        stored_as_written("window name", window_name, record.text("window_name")?)
+            .map_err(|e| created_anyway(e, &session_id))?;
+    }
     Ok(CreateSessionOutput {
         session_id,
         name: stored,
@@ -304,6 +319,17 @@ pub async fn create_session(
         width: record.int("window_width")?,
         height: record.int("window_height")?,
     })
+}
+
+/// A name check that failed after the object was made: the object stays, and says so.
+fn created_anyway(error: ToolError, id: &str) -> ToolError {
+    ToolError::new(
+        error.kind(),
+        format!(
+            "{}; {id} was created all the same (marked as paneward's): rename it or end it",
+            error.message()
+        ),
+    )
 }
 
 fn duplicate(stored: &str) -> ToolError {
@@ -411,6 +437,10 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
             Ok(outputs) => {
                 let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
                 let record = parse_one("new-window", &NEW_WINDOW, &created)?;
+                if let Some(name) = &name {
+                    stored_as_written("window name", name, record.text("window_name")?)
+                        .map_err(|e| created_anyway(e, record.text("window_id").unwrap_or_default()))?;
+                }
                 return Ok(CreateWindowOutput {
                     window_id: record.text("window_id")?.to_string(),
                     index: record.int("window_index")?,

@@ -35,6 +35,9 @@ struct Closed {
     server_exited: bool,
 }
 
+/// How tmux 3.3a's `list-panes -a` fails on a server without sessions.
+const NO_SESSION: &str = "no current target";
+
 /// Every pane of the server with its window and session.
 const TREE_FIELDS: [&str; 3] = ["pane_id", "window_id", "session_id"];
 
@@ -59,6 +62,9 @@ async fn read_tree(gate: &ReadGate<'_>) -> Result<Option<Tree>, ToolError> {
         .arg(record_format(&TREE_FIELDS));
     let output = match gate.run(command).await {
         Ok(output) => output,
+        // `list-panes -a` on a server with no session left (one that is about to exit)
+        // fails this way, through a one-shot client that reaches it in time.
+        Err(error) if error.to_string().ends_with(NO_SESSION) => return Ok(Some(Tree::default())),
         Err(error) => {
             let error = ToolError::from(error);
             if error.kind() == ToolErrorKind::TmuxUnavailable {
@@ -77,16 +83,31 @@ async fn read_tree(gate: &ReadGate<'_>) -> Result<Option<Tree>, ToolError> {
     Ok(Some(tree))
 }
 
-/// The tree after a kill. A connection open while the server exits can fail with a
-/// reset rather than "no server"; one more read tells the two apart.
+/// The tree after a kill, `None` when the server exited or is exiting. A connection
+/// open while the server exits can fail with a reset rather than "no server"; one more
+/// read tells the two apart. A server left with no session exits unless `exit-empty`
+/// is off, so an empty tree counts as an exit unless the server says it stays.
 async fn read_after(gate: &ReadGate<'_>) -> Result<Option<Tree>, ToolError> {
-    match read_tree(gate).await {
-        Ok(tree) => Ok(tree),
+    let tree = match read_tree(gate).await {
+        Ok(tree) => tree,
         Err(first) => match read_tree(gate).await {
-            Ok(tree) => Ok(tree),
-            Err(_) => Err(first),
+            Ok(tree) => tree,
+            Err(_) => return Err(first),
         },
+    };
+    match tree {
+        Some(tree) if tree.sessions.is_empty() && !stays_empty(gate).await => Ok(None),
+        tree => Ok(tree),
     }
+}
+
+/// Whether a server with no session stays (`exit-empty` off); a server that no longer
+/// answers does not.
+async fn stays_empty(gate: &ReadGate<'_>) -> bool {
+    let command = ReadCommand::new(ReadVerb::ShowOptions).arg("-sv").arg("exit-empty");
+    gate.run(command)
+        .await
+        .is_ok_and(|output| String::from_utf8_lossy(&output).trim() == "off")
 }
 
 /// The ids of `before` missing from `after`, at most [`LISTED_MAX_ITEMS`].

@@ -344,3 +344,40 @@ fn a_paste_is_bracketed_by_default_when_the_program_asked_for_it_and_not_with_br
     tmux.wait_for_text(&pane, "~two");
     assert!(!tmux.capture(&pane).contains("[200~two"), "{}", tmux.capture(&pane));
 }
+
+#[test]
+fn a_bracketed_paste_cannot_end_its_own_brackets_and_run_a_line() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let canary = scratch.path("CANARY");
+    // bash's readline asks for bracketed paste.
+    let pane = tmux.window_running("exec bash --norc --noprofile");
+    tmux.wait_for_value(&pane, "#{pane_current_command}", "bash");
+    tmux.wait_for_text(&pane, "bash-");
+    let mut client = tmux.paneward();
+    let before = tmux.capture(&pane);
+    let text = format!("echo x \u{1b}[201~; touch {canary}\r");
+    let error = client.call_err("paste_text", json!({"pane_id": pane, "text": text}));
+    assert!(error.contains("/text") && error.contains("ESC"), "{error}");
+    assert_eq!(buffer_names(&tmux), Vec::<String>::new());
+    // Unbracketed, a line break is refused unless enter says to submit.
+    let error = client.call_err(
+        "paste_text",
+        json!({"pane_id": pane, "text": format!("touch {canary}\n"), "bracket": false}),
+    );
+    assert!(error.contains("line break"), "{error}");
+    // Staged first, the same text is refused by paste_buffer.
+    let staged = client.call_ok(
+        "load_buffer",
+        json!({"text": format!("echo x \u{1b}[201~; touch {canary}\r")}),
+    );
+    let name = staged["bufferName"].as_str().unwrap();
+    let error = client.call_err("paste_buffer", json!({"buffer_name": name, "pane_id": pane}));
+    assert!(error.contains("/buffer_name") && error.contains("ESC"), "{error}");
+    client.call_ok("delete_buffer", json!({"buffer_name": name}));
+    // A proof that the pane takes input: a harmless paste shows, and nothing ran.
+    client.call_ok("paste_text", json!({"pane_id": pane, "text": "pasted-marker"}));
+    tmux.wait_for_text(&pane, "pasted-marker");
+    assert!(before.contains("bash-"));
+    assert!(!std::path::Path::new(&canary).exists(), "the paste ran a line");
+}

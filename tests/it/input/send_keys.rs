@@ -60,7 +60,8 @@ fn key_names_are_key_presses_and_c_c_interrupts_a_running_sleep() {
     tmux.wait_for_value(&shell, "#{pane_current_command}", "sh");
 
     // Escape, Up, single characters, Space and Enter, each one key press, shown by cat -v.
-    let viewer = tmux.window_running("stty -echo; cat -v");
+    // Typed only once echo is off: the terminal's own echo of `^[^[[A` is not cat's.
+    let viewer = tmux.window_showing("stty -echo; echo ready; exec cat -v", "ready");
     client.call_ok(
         "send_keys",
         json!({"paneId": viewer, "keys": "Escape Up x Space ; q", "enter": true}),

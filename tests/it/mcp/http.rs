@@ -182,3 +182,166 @@ fn the_token_may_come_from_the_environment() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn two_host_headers_or_a_host_with_userinfo_get_400() {
+    let tmux = TmuxServer::start();
+    let server = HttpServer::start(&["-L", &tmux.name], &[]);
+    let post = |hosts: &[&str]| {
+        let mut headers = vec![JSON.to_string(), ACCEPT.to_string(), server.bearer()];
+        headers.extend(hosts.iter().map(|h| (*h).to_string()));
+        server.exchange("POST", MCP, &headers, &initialize()).status
+    };
+    // rmcp checks only the first Host against its allowlist.
+    assert_eq!(post(&["Host: localhost", "Host: evil.example"]), 400);
+    assert_eq!(post(&["Host: evil.example@localhost"]), 400);
+    assert_eq!(post(&["Host: localhost"]), 200, "one allowed Host still passes");
+}
+
+/// An initialized MCP session over HTTP: the headers each later request carries.
+fn session(server: &HttpServer) -> Vec<String> {
+    let reply = server.exchange(
+        "POST",
+        MCP,
+        &[JSON.into(), ACCEPT.into(), server.bearer()],
+        &initialize(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let headers = vec![
+        JSON.to_string(),
+        ACCEPT.to_string(),
+        server.bearer(),
+        format!("Mcp-Session-Id: {}", reply.header("mcp-session-id").unwrap()),
+        "MCP-Protocol-Version: 2025-06-18".to_string(),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    assert_eq!(server.exchange("POST", MCP, &headers, &initialized).status, 202);
+    headers
+}
+
+/// The JSON-RPC message of an HTTP reply, whether a JSON body or an event stream.
+fn message_of(reply: &crate::support::http::Reply) -> serde_json::Value {
+    if reply.header("content-type") == Some("application/json") {
+        return serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {reply:?}"));
+    }
+    reply
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .find_map(|data| serde_json::from_str::<serde_json::Value>(data).ok())
+        .unwrap_or_else(|| panic!("no JSON-RPC message in {reply:?}"))
+}
+
+#[test]
+fn malformed_messages_get_the_same_json_rpc_error_over_http_as_over_stdio() {
+    let tmux = TmuxServer::start();
+    let server = HttpServer::start(&["-L", &tmux.name], &[]);
+    let headers = session(&server);
+    let mut stdio = tmux.paneward();
+    stdio.initialize();
+    let cases = [
+        // (message, code, HTTP status)
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}"#,
+            -32602,
+            200,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x","arguments":[1]}}"#,
+            -32602,
+            200,
+        ),
+        // Answered -32601 on purpose, until the 2026-07-28 revision is served.
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{}}"#,
+            -32601,
+            200,
+        ),
+        (r#"{"jsonrpc":"2.0","id":3,"method":"server/discover"}"#, -32601, 200),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":[]}"#,
+            -32602,
+            200,
+        ),
+        (r#"{"jsonrpc":"1.0","id":5,"method":"ping"}"#, -32600, 200),
+        (r#"{"jsonrpc":"#, -32700, 400),
+        ("this is not json", -32700, 400),
+    ];
+    for (message, code, status) in cases {
+        let reply = server.exchange("POST", MCP, &headers, message);
+        assert_eq!(reply.status, status, "{message}: {reply:?}");
+        let over_http = message_of(&reply);
+        stdio.send_line(message);
+        let over_stdio = crate::support::assert_json_rpc(&stdio.next_raw_line().unwrap());
+        assert_eq!(over_http["error"]["code"], code, "{message}: {over_http}");
+        assert_eq!(over_http, over_stdio, "{message}: HTTP and stdio differ");
+    }
+    // stdio swaps an id rmcp cannot carry; over HTTP it is refused, as JSON-RPC.
+    for id in ["2.5", "18446744073709551615"] {
+        let message = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let reply = server.exchange("POST", MCP, &headers, &message);
+        let answer = message_of(&reply);
+        assert_eq!(answer["error"]["code"], -32600, "{id}: {reply:?}");
+        assert_eq!(answer["id"].to_string(), id, "{reply:?}");
+    }
+    let ping = json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}).to_string();
+    let answer = message_of(&server.exchange("POST", MCP, &headers, &ping));
+    assert_eq!(answer["result"], json!({}), "still serving: {answer}");
+}
+
+#[test]
+fn a_header_that_never_completes_is_closed() {
+    let tmux = TmuxServer::start();
+    let server = HttpServer::start(&["-L", &tmux.name], &[]);
+    let mut stream = std::net::TcpStream::connect(&server.authority).unwrap();
+    stream
+        .set_read_timeout(Some(crate::support::http::EXCHANGE_PATIENCE))
+        .unwrap();
+    std::io::Write::write_all(&mut stream, b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n").unwrap();
+    let mut rest = Vec::new();
+    let ended = std::io::Read::read_to_end(&mut stream, &mut rest);
+    let timed_out = ended
+        .as_ref()
+        .is_err_and(|e| matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut));
+    assert!(!timed_out, "the server still held the half-sent request: {ended:?}");
+}
+
+/// Raises this process's soft limit on open files to at least `wanted` (the hard
+/// limit allowing), to hold the sockets of a test.
+fn allow_open_files(wanted: u64) {
+    use rustix::process::{getrlimit, setrlimit, Resource};
+    let mut limit = getrlimit(Resource::Nofile);
+    if limit.current.is_some_and(|current| current < wanted) {
+        limit.current = Some(limit.maximum.map_or(wanted, |maximum| maximum.min(wanted)));
+        setrlimit(Resource::Nofile, limit).unwrap();
+    }
+}
+
+#[test]
+fn a_client_with_the_token_is_served_while_1100_half_sent_requests_are_open() {
+    const STRANGERS: usize = 1_100;
+    allow_open_files(STRANGERS as u64 + 256);
+    let tmux = TmuxServer::start();
+    // As many descriptors as a default account gets: fewer than the strangers.
+    let server = HttpServer::start_with_descriptor_limit(&["-L", &tmux.name], &[], 1_024);
+    let strangers: Vec<std::net::TcpStream> = (0..STRANGERS)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&server.authority).unwrap();
+            // The server may already have closed it to make room: that is its right.
+            let _ = std::io::Write::write_all(&mut stream, b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n");
+            stream
+        })
+        .collect();
+    let reply = server.exchange(
+        "POST",
+        MCP,
+        &[JSON.into(), ACCEPT.into(), server.bearer()],
+        &initialize(),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(reply.body.contains("\"serverInfo\""), "{reply:?}");
+    drop(strangers);
+    let log = server.stop();
+    let accept_lines = log.matches("cannot accept").count();
+    assert!(accept_lines <= 10, "{accept_lines} lines about failed accepts");
+}

@@ -376,6 +376,8 @@ fn type_into(server: &TmuxServer, pane: &str, command: &str) {
 fn a_content_subscriber_is_told_under_each_spelling_when_the_pane_writes() {
     let server = TmuxServer::start();
     let pane = server.first_pane();
+    // A prompt drawn after subscribing would be the update, before the echo ran.
+    server.wait_for_prompt(&pane);
     let mut session = Session::open(&server, &[]);
     let plain = format!("tmux://panes/{}/content", digits(&pane));
     let encoded = format!("tmux://panes/%25{}/content", digits(&pane));

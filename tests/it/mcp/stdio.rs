@@ -117,3 +117,73 @@ fn paneward_on(tmux: &TmuxServer) -> Command {
     command.env("PANEWARD_LOG", "error").args(["-L", &tmux.name]);
     command
 }
+
+#[test]
+fn requests_queued_by_a_client_that_does_not_read_its_answers_hold_bounded_memory() {
+    const REQUESTS: usize = 10_000;
+    let mut child = paneward()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // A second handle on the pipe to the server, to see how much it has left unread.
+    let pipe = std::os::fd::AsFd::as_fd(&input).try_clone_to_owned().unwrap();
+    for line in &HANDSHAKE[..2] {
+        writeln!(input, "{line}").unwrap();
+    }
+    let all_written = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let written = std::sync::Arc::clone(&all_written);
+    let writer = std::thread::spawn(move || {
+        for id in 0..REQUESTS {
+            let ping = format!(r#"{{"jsonrpc":"2.0","id":{},"method":"ping"}}"#, id + 10);
+            writeln!(input, "{ping}").unwrap();
+        }
+        input.flush().unwrap();
+        written.store(true, std::sync::atomic::Ordering::SeqCst);
+        input
+    });
+    // Nothing is read from the server yet: once the pipe of its answers is full (it
+    // is up and answering, past its start-up), nothing it answers leaves; at its bound
+    // of unanswered requests it reads no more, and the pipe to it fills.
+    let stdout = child.stdout.take().unwrap();
+    let answers = std::os::fd::AsFd::as_fd(&stdout).try_clone_to_owned().unwrap();
+    let mut last_unread = 0;
+    wait_for("the server to stop reading", || {
+        assert!(
+            !all_written.load(std::sync::atomic::Ordering::SeqCst),
+            "the server read all {REQUESTS} requests while none of its answers was read"
+        );
+        let answers_full = rustix::io::ioctl_fionread(&answers).unwrap() >= 60_000;
+        let unread = rustix::io::ioctl_fionread(&pipe).unwrap();
+        // Full, and no byte of it read since the last look.
+        let stopped = answers_full && unread >= 60_000 && unread == last_unread;
+        last_unread = unread;
+        stopped.then_some(())
+    });
+    // Reading the answers lets it go on: every request is answered.
+    let lines = crate::support::line_channel(stdout);
+    let mut answered = 0;
+    while answered < REQUESTS + 1 {
+        let line = lines.recv_timeout(PATIENCE).expect("an answer");
+        if serde_json::from_str::<Value>(&line).unwrap()["id"].is_number() {
+            answered += 1;
+        }
+    }
+    // What the queue held at its fullest: bounded, a debug build stays near 40 MB
+    // (BENCHMARKS.md, "Pipelined requests").
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(
+        peak_kib < 64 * 1024,
+        "peak RSS {peak_kib} KiB with {REQUESTS} requests queued"
+    );
+    // Both handles on the pipe closed: the end of input, and a clean exit.
+    drop((writer.join().unwrap(), pipe, answers));
+    assert!(child.wait().unwrap().success());
+}

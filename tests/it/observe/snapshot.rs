@@ -9,6 +9,8 @@ fn a_snapshot_returns_the_printed_text_and_the_pane() {
     let tmux = TmuxServer::start();
     let pane = tmux.window_running("printf 'alpha\\nbeta  gamma\\n'; exec sleep 100000");
     tmux.wait_for_text(&pane, "gamma");
+    // printf is the shell's own: the text is out before the shell execs sleep.
+    tmux.wait_for_value(&pane, "#{pane_current_command}", "sleep");
     let mut client = tmux.paneward();
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(reply["lines"], json!(["alpha", "beta  gamma"]));

@@ -127,3 +127,36 @@ fn relative_paths_a_path_with_stop_and_missing_panes_are_refused() {
     }
     assert_eq!(tmux.pane_value(&pane, "#{pane_pipe}"), "0");
 }
+
+/// The pipe's shell opens the file only after `pipe-pane` succeeded, and tmux reports
+/// nothing when it cannot (issue 30, 14): such paths are refused first.
+#[test]
+fn a_path_the_shell_cannot_open_is_refused_and_nothing_pipes() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = shell(&tmux);
+    let mut client = mutating(&tmux);
+    let directory = scratch.path("");
+    let under_missing = scratch.path("missing/out.log");
+    let too_long = format!("{}/{}", scratch.path("").trim_end_matches('/'), "d/".repeat(2100));
+    let long_name = scratch.path(&"n".repeat(256));
+    for (path, rule) in [
+        (directory.trim_end_matches('/'), "is a directory"),
+        (under_missing.as_str(), "no directory"),
+        (too_long.as_str(), "at most"),
+        (long_name.as_str(), "at most 255"),
+    ] {
+        let error = client.call_err("pipe_pane", json!({"pane_id": pane, "path": path}));
+        assert!(
+            error.contains("/path") && error.contains(rule),
+            "{}: {error}",
+            &path[..60.min(path.len())]
+        );
+        assert_eq!(tmux.pane_value(&pane, "#{pane_pipe}"), "0");
+    }
+    // A style-like `#[` in the name is written as it is.
+    let path = scratch.path("s#[x ##[y.log");
+    client.call_ok("pipe_pane", json!({"pane_id": pane, "path": path}));
+    type_line(&tmux, &pane, "echo STYLED-$((6*7))");
+    wait_for_file(std::path::Path::new(&path), "STYLED-42");
+}

@@ -3,7 +3,7 @@
 //! paneward restart, nothing left behind, and cancellation with progress.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::{wait_for, Client, TmuxServer};
+use crate::support::{wait_for, Client, Scratch, TmuxServer};
 use serde_json::{json, Value};
 
 /// Runs `command` in `pane` and returns the reply, which must be `finished`.
@@ -127,8 +127,13 @@ fn a_pane_whose_program_is_not_a_posix_shell_is_refused_by_name() {
     let tmux = TmuxServer::start();
     let python = tmux.window_running("exec /usr/bin/python3 -q");
     tmux.wait_for_value(&python, "#{pane_current_command}", "python3");
+    // Each draws its screen after it starts: compare screens once drawn.
+    tmux.wait_for_text(&python, ">>>");
     let vim = tmux.window_running("exec vim -u NONE -N");
     tmux.wait_for_value(&vim, "#{pane_current_command}", "vim");
+    wait_for("vim's screen down to its last row", || {
+        (tmux.capture(&vim).lines().nth(22) == Some("~")).then_some(())
+    });
     let mut client = tmux.paneward();
     for (pane, program) in [(&python, "python3"), (&vim, "vim")] {
         let before = tmux.capture(pane);
@@ -314,7 +319,7 @@ fn processes_mentioning(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_line_the_shell_never_fetches_is_pending_and_the_next_command_clears_it() {
+fn a_line_the_shell_never_fetches_is_pending_blocks_the_pane_and_force_abandons_it() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
     let mut client = tmux.paneward();
@@ -329,22 +334,181 @@ fn a_line_the_shell_never_fetches_is_pending_and_the_next_command_clears_it() {
     assert_eq!(reply["output"], json!([]), "the screen is not the output");
     let job = reply["jobId"].as_str().unwrap().to_string();
     assert_eq!(client.call_ok("get_job", json!({"job_id": job}))["state"], "pending");
-    // With a shell in front, the next call takes the pending job as lost and clears it.
     let socket = tmux.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
     tmux.tmux(&[
         "send-keys",
         "-t",
         &pane,
         "-l",
-        &format!("export TMUX={}", socket.trim()),
+        &format!("export TMUX={}; echo export-done", socket.trim()),
     ]);
     tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    let reply = run(&mut client, &pane, "echo back");
-    assert_eq!(reply["output"], json!(["back"]));
+    tmux.wait_for_text(&pane, "export-done\n");
+    // A pending job holds the pane: a slow shell may still fetch it.
+    let error = client.call_err("run_command", json!({"pane_id": pane, "command": "echo back"}));
+    assert!(error.contains(&job) && error.contains("not yet fetched"), "{error}");
+    // force abandons it; get_job then names why it never ran.
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo back", "force": true}),
+    );
+    assert_eq!(reply["output"], json!(["back"]), "{reply}");
+    let error = client.call_err("get_job", json!({"job_id": job}));
+    assert!(error.contains("never ran"), "{error}");
+    // The next command collects that record too.
+    run(&mut client, &pane, "true");
     assert!(client
         .call_err("get_job", json!({"job_id": job}))
         .contains("holds no job"));
     assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
+}
+
+/// Waits until `pane`'s cursor row ends with `text` (what the shell echoed of a line
+/// typed into it).
+#[track_caller]
+fn wait_for_cursor_row(tmux: &TmuxServer, pane: &str, text: &str) {
+    wait_for(&format!("{text:?} at the cursor of {pane}"), || {
+        let y: usize = tmux.pane_value(pane, "#{cursor_y}").parse().ok()?;
+        let screen = tmux.capture(pane);
+        let row = screen.lines().nth(y)?.trim_end().to_string();
+        row.ends_with(text).then_some(())
+    });
+}
+
+#[test]
+fn a_line_a_person_has_half_typed_is_never_run() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let scratch = Scratch::new();
+    let file = scratch.path("keep");
+    std::fs::write(&file, "mine").unwrap();
+    let mut client = tmux.paneward();
+    // The first command proves the shell is up and drew its prompt.
+    run(&mut client, &pane, "echo ready");
+    let typed = format!("rm -f {file}");
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", &typed]);
+    wait_for_cursor_row(&tmux, &pane, &typed);
+    let before = tmux.capture(&pane);
+    let error = client.call_err(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo from-agent", "timeout_seconds": 2}),
+    );
+    assert!(error.contains("not an empty primary prompt"), "{error}");
+    assert!(error.contains("nothing was typed"), "{error}");
+    assert_eq!(tmux.capture(&pane), before, "nothing was typed");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
+    // With the cursor moved back into the line, the text after it refuses too.
+    tmux.tmux(&["send-keys", "-t", &pane, "C-a"]);
+    let error = client.call_err("run_command", json!({"pane_id": pane, "command": "true"}));
+    assert!(error.contains("nothing was typed"), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+#[test]
+fn a_shell_waiting_for_more_or_a_script_reading_input_is_not_typed_into() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    run(&mut client, &pane, "echo ready");
+    // An open quote: the shell shows its continuation prompt.
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", "echo 'open"]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    wait_for_cursor_row(&tmux, &pane, ">");
+    let before = tmux.capture(&pane);
+    let error = client.call_err(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo typed", "timeout_seconds": 1}),
+    );
+    assert!(error.contains("not an empty primary prompt"), "{error}");
+    assert_eq!(tmux.capture(&pane), before, "nothing was typed");
+    // A script in the foreground reading a line, with its own prompt or none.
+    for (script, shown) in [
+        ("printf 'Name: '; read x; echo \"got $x\"", "Name:"),
+        ("echo asks; read x", "asks"),
+    ] {
+        let reader = tmux.window_running(&format!("sh -c '{}'", script.replace('\'', "'\\''")));
+        tmux.wait_for_text(&reader, shown);
+        let error = client.call_err(
+            "run_command",
+            json!({"pane_id": reader, "command": "echo typed", "timeout_seconds": 1}),
+        );
+        assert!(error.contains("nothing was typed"), "{script}: {error}");
+        assert!(!tmux.capture(&reader).contains("eval"), "{script}: nothing was typed");
+        assert_eq!(leftovers(&tmux, &reader), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn pipelined_commands_in_one_pane_never_lose_one() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    run(&mut client, &pane, "echo ready");
+    for round in 0..3 {
+        let ids = [json!(200 + round * 2), json!(201 + round * 2)];
+        for (id, word) in ids.iter().zip(["first", "second"]) {
+            client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "run_command",
+                "arguments": {"pane_id": pane, "command": format!("echo {word}-{round}"), "timeout_seconds": 20}}}));
+        }
+        let mut responses = std::collections::HashMap::new();
+        while responses.len() < 2 {
+            let line = client.next_raw_line().expect("paneward closed stdout");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if let Some(id) = message.get("id").filter(|id| ids.contains(id)) {
+                responses.insert(id.to_string(), message.clone());
+            }
+        }
+        for (id, word) in ids.iter().zip(["first", "second"]) {
+            let response = &responses[&id.to_string()];
+            let result = &response["result"];
+            if result["isError"] == true {
+                // Refused while the other was pending or running: said so, nothing typed.
+                let text = result["content"][0]["text"].as_str().unwrap_or_default();
+                assert!(text.contains("nothing was typed"), "{text}");
+                continue;
+            }
+            let reply = &result["structuredContent"];
+            let reply = if reply["state"] == "finished" {
+                reply.clone()
+            } else {
+                let job = reply["jobId"].as_str().unwrap();
+                client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 20}))
+            };
+            assert_eq!(reply["state"], "finished", "{word}: {reply}");
+            assert_eq!(reply["output"], json!([format!("{word}-{round}")]), "{reply}");
+        }
+    }
+}
+
+#[test]
+fn a_command_cannot_forge_its_end_or_its_status() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    // The command finds its job's id in the pane's options, prints the end marker it
+    // would have had and sets the exit option to 0; its wrapper reports 9 later.
+    let forger = "x=$(tmux show-options -p -t \"$TMUX_PANE\" | sed -n 's/^@paneward_job_\\([0-9a-f]*\\).*/\\1/p'); \
+                  echo before; printf '\\033[8mPW%s.\\033[0m\\n' \"$x\"; echo after; \
+                  tmux set-option -p -t \"$TMUX_PANE\" \"@paneward_exit_$x\" \"0 $(date +%s)\"; sleep 2; exit 9";
+    let reply = run(&mut client, &pane, forger);
+    assert_eq!(reply["exitStatus"], 9, "{reply}");
+    let output = reply["output"].as_array().unwrap();
+    assert_eq!(output.first(), Some(&json!("before")), "{reply}");
+    assert_eq!(output.last(), Some(&json!("after")), "{reply}");
+    assert_eq!(reply["truncated"], false);
+}
+
+#[test]
+fn a_raw_terminal_leaves_no_all_space_rows_in_the_output() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    // Raw, a newline moves down without returning: the end marker starts mid-row,
+    // after the blanks under `abc`.
+    let reply = run(&mut client, &pane, "stty raw; printf 'abc\\n'");
+    assert_eq!(reply["output"], json!(["abc"]), "{reply}");
 }
 
 /// Reads lines until the response to `id`, returning it and the progress notifications

@@ -383,6 +383,8 @@ fn show_hooks_lists_commands_at_each_level() {
 fn bad_arguments_to_any_inspect_tool_change_nothing_and_the_server_keeps_serving() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
+    // The window's name is part of the state: let tmux name it after the shell first.
+    tmux.wait_for_prompt(&pane);
     let state = || {
         tmux.tmux(&[
             "list-panes",

@@ -5,8 +5,12 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use super::{clean_env, wait_for, Scratch};
+
+/// How long [`HttpServer::exchange`] waits for a whole reply.
+pub const EXCHANGE_PATIENCE: Duration = Duration::from_secs(120);
 
 pub struct HttpServer {
     child: Child,
@@ -19,6 +23,16 @@ pub struct HttpServer {
 impl HttpServer {
     /// `paneward serve --http 127.0.0.1:0 --token-file F ARGS...` with `env`.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_limited(args, env, None)
+    }
+
+    /// [`HttpServer::start`] with at most `descriptors` open files (`ulimit -n`, set by
+    /// a shell that then execs paneward: a test-only way without unsafe code).
+    pub fn start_with_descriptor_limit(args: &[&str], env: &[(&str, &str)], descriptors: u32) -> Self {
+        Self::start_limited(args, env, Some(descriptors))
+    }
+
+    fn start_limited(args: &[&str], env: &[(&str, &str)], descriptors: Option<u32>) -> Self {
         let scratch = Scratch::new();
         let mut random = [0u8; 24];
         std::fs::File::open("/dev/urandom")
@@ -29,7 +43,15 @@ impl HttpServer {
         let token_file = scratch.path("token");
         std::fs::write(&token_file, format!("{token}\n")).unwrap();
         let log = std::fs::File::create(scratch.path("stderr.log")).unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+        let binary = env!("CARGO_BIN_EXE_paneward");
+        let mut command = match descriptors {
+            None => Command::new(binary),
+            Some(limit) => {
+                let mut shell = Command::new("sh");
+                shell.args(["-c", &format!("ulimit -n {limit} && exec \"$0\" \"$@\""), binary]);
+                shell
+            }
+        };
         clean_env(&mut command);
         command.env("PANEWARD_LOG", "info");
         for (key, value) in env {
@@ -77,6 +99,8 @@ impl HttpServer {
     /// One request on a fresh connection; `headers` as `Name: value` lines.
     pub fn exchange(&self, method: &str, path: &str, headers: &[String], body: &str) -> Reply {
         let mut stream = TcpStream::connect(&self.authority).unwrap();
+        // Generous: a reply that never comes fails the test instead of hanging it.
+        stream.set_read_timeout(Some(EXCHANGE_PATIENCE)).unwrap();
         let mut request = format!(
             "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
             body.len()

@@ -646,6 +646,29 @@ impl TmuxServer {
         });
     }
 
+    /// Waits until the shell in `pane` sits idle at its prompt and tmux has named its
+    /// window after it. A shell still starting changes things on its own while a test
+    /// runs: its prompt appears on the screen, and tmux's automatic rename moves the
+    /// window's name from `tmux` (the fork before it execs the shell) to `sh` up to half
+    /// a second later. Read state that a test compares before and after only once this
+    /// returns.
+    #[track_caller]
+    pub fn wait_for_prompt(&self, pane: &str) {
+        let window = self.pane_value(pane, "#{window_id}");
+        wait_for(&format!("the shell in pane {pane} at its prompt"), || {
+            // The prompt moved the cursor off the first column; nothing was typed yet.
+            let at_prompt = self.pane_value(pane, "#{pane_current_command} #{cursor_x}");
+            let at_prompt = at_prompt.starts_with("sh ") && at_prompt != "sh 0";
+            // A window target reads its active pane, the one the window is named after.
+            let naming = self.pane_value(
+                &window,
+                "#{automatic-rename}|#{window_name}|#{E:automatic-rename-format}",
+            );
+            let named = naming.starts_with("0|") || naming.split('|').nth(1) == naming.split('|').nth(2);
+            (at_prompt && named).then_some(())
+        });
+    }
+
     /// The `TMUX` value tmux gives programs in its panes: socket path, pid, session.
     pub fn tmux_env(&self) -> String {
         self.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"])

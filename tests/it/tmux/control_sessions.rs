@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};
 use crate::support::{wait_for, TmuxServer};
-use paneward::tmux::{Command, ErrorKind, ServerAddress, Tmux, Transport};
+use paneward::tmux::{Command, ErrorKind, Launcher, Options, ServerAddress, Tmux, Transport};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -198,7 +198,11 @@ fn the_control_client_dies_with_paneward_even_if_tmux_is_not_looking() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subprocess_only_handle_never_attaches() {
     let server = TmuxServer::start();
-    let tmux = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    let tmux = Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        Options::processes_only(),
+    );
     assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
     assert_eq!(tmux.last_transport().await, Some(Transport::Subprocess));
     assert!(control_clients(&server).is_empty());

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::support::control::{display, text};
 use crate::support::{Client, Scratch, TmuxServer};
-use paneward::tmux::{Command, ErrorKind, Options, ServerAddress, Tmux, Transport};
+use paneward::tmux::{Command, ErrorKind, Launcher, Options, ServerAddress, Tmux, Transport};
 use serde_json::json;
 
 fn native_only(server: &TmuxServer, max_clients: usize) -> Tmux {
@@ -18,7 +18,11 @@ fn native_only(server: &TmuxServer, max_clients: usize) -> Tmux {
         native: true,
         max_clients,
     };
-    Tmux::with_options("tmux".into(), ServerAddress::Name(server.name.clone()), options)
+    Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        options,
+    )
 }
 
 /// A server where control mode is refused: two detached sessions.
@@ -53,7 +57,11 @@ async fn where_control_mode_is_refused_the_native_client_answers_and_nothing_att
 async fn arguments_and_outputs_match_a_tmux_process() {
     let server = TmuxServer::start();
     let native = native_only(&server, 8);
-    let process = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    let process = Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        Options::processes_only(),
+    );
     for value in [
         "plain",
         "it's \"quoted\" $HOME ~ #{session_name} ; \\ end",
@@ -90,7 +98,11 @@ async fn arguments_and_outputs_match_a_tmux_process() {
 async fn errors_are_reported_as_a_tmux_process_reports_them() {
     let server = TmuxServer::start();
     let native = native_only(&server, 8);
-    let process = Tmux::subprocess_only("tmux", ServerAddress::Name(server.name.clone()));
+    let process = Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        Options::processes_only(),
+    );
     let cases = [
         vec![Command::new("capture-pane").arg("-p").arg("-t").arg("%99")],
         // (tmux 3.3a's server crashes on `select-layout zigzag`, so not that one.)
@@ -144,8 +156,8 @@ async fn sixty_four_parallel_calls_never_hold_more_than_the_configured_clients()
     for (tmux, used) in [
         (native_only(&server, 3), Transport::Native),
         (
-            Tmux::with_options(
-                "tmux".into(),
+            Tmux::launched(
+                Launcher::local("tmux"),
                 ServerAddress::Name(server.name.clone()),
                 Options {
                     control: false,

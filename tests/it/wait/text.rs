@@ -47,7 +47,8 @@ fn type_line(tmux: &TmuxServer, pane: &str, line: &str) {
 
 fn shell(tmux: &TmuxServer) -> String {
     let pane = tmux.window_running("/bin/sh");
-    tmux.wait_for_value(&pane, "#{pane_current_command}", "sh");
+    // Its prompt drawn later would be new output to a wait already under way.
+    tmux.wait_for_prompt(&pane);
     pane
 }
 

@@ -484,3 +484,67 @@ fn environment_values_and_command_words_stay_out_of_errors_and_logs() {
         assert!(!text.contains(secret) && !text.contains(word), "{text}");
     }
 }
+
+/// tmux 3.3a keeps a run of `#` before `[` through format expansion as it is, and its
+/// names go through `vis`: both used to alter what the caller wrote (issue 30, 8 and 9).
+#[test]
+fn names_titles_and_directories_are_stored_exactly_as_written_or_refused() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let directory = scratch.path("d#[x ##[y");
+    std::fs::create_dir_all(&directory).unwrap();
+    let mut client = tmux.paneward();
+
+    let created = client.call_ok(
+        "create_session",
+        json!({"name": "s#[x ##[y #", "window_name": "w#[z", "start_directory": directory}),
+    );
+    assert_eq!(created["name"], json!("s#[x ##[y #"), "{created}");
+    let (session, pane) = (
+        created["sessionId"].as_str().unwrap().to_string(),
+        created["paneId"].as_str().unwrap().to_string(),
+    );
+    assert_eq!(
+        tmux.pane_value(&pane, "#{session_name}|#{window_name}"),
+        "s#[x ##[y #|w#[z"
+    );
+    tmux.wait_for_value(&pane, "#{pane_current_path}", &directory);
+    let window = client.call_ok(
+        "create_window",
+        json!({"session_id": session, "name": "n###[1", "start_directory": directory}),
+    );
+    assert_eq!(window["name"], json!("n###[1"), "{window}");
+    tmux.wait_for_value(window["paneId"].as_str().unwrap(), "#{pane_current_path}", &directory);
+    let split = client.call_ok("split_window", json!({"pane_id": pane, "start_directory": directory}));
+    tmux.wait_for_value(split["paneId"].as_str().unwrap(), "#{pane_current_path}", &directory);
+
+    let window_id = window["windowId"].as_str().unwrap();
+    let renamed = client.call_ok("rename_session", json!({"session_id": session, "name": "r#[s x$ $1"}));
+    assert_eq!(renamed["name"], json!("r#[s x$ $1"));
+    let renamed = client.call_ok("rename_window", json!({"window_id": window_id, "name": "q##[t"}));
+    assert_eq!(renamed["name"], json!("q##[t"));
+    assert_eq!(tmux.pane_value(window_id, "#{window_name}"), "q##[t");
+    // A title is stored raw: backslashes and `$` stay.
+    let titled = client.call_ok("set_pane_title", json!({"pane_id": pane, "title": "t#[u a\\b x$HOME"}));
+    assert_eq!(titled["title"], json!("t#[u a\\b x$HOME"));
+    assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "t#[u a\\b x$HOME");
+
+    // What tmux would alter is refused, naming the field, and nothing changes.
+    let sessions = session_names(&tmux);
+    for (name, rule) in [("a\\b", "backslash"), ("x$HOME", "$ before"), ("p\\;q", "backslash")] {
+        let error = client.call_err("create_session", json!({"name": name}));
+        assert!(error.contains("/name") && error.contains(rule), "{name}: {error}");
+        let error = client.call_err("rename_session", json!({"session_id": session, "name": name}));
+        assert!(error.contains("/name") && error.contains(rule), "{name}: {error}");
+        let error = client.call_err("rename_window", json!({"window_id": window_id, "name": name}));
+        assert!(error.contains("/name") && error.contains(rule), "{name}: {error}");
+    }
+    assert_eq!(session_names(&tmux), sessions);
+    assert_eq!(
+        tmux.pane_value(window_id, "#{session_name}|#{window_name}"),
+        "r#[s x$ $1|q##[t"
+    );
+    let error = client.call_err("set_pane_title", json!({"pane_id": pane, "title": "a\u{2028}b"}));
+    assert!(error.contains("/title") && error.contains("cannot display"), "{error}");
+    assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "t#[u a\\b x$HOME");
+}

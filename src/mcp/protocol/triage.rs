@@ -108,7 +108,7 @@ fn request(text: &[u8], message: &Map<String, Value>, method: &str, id: &Value) 
         let problem = "invalid request: /jsonrpc must be \"2.0\"".to_string();
         return Triage::Answer(error_message(id, INVALID_REQUEST, problem));
     }
-    if let Some(problem) = crate::mcp::stdio::params::problem(method, message) {
+    if let Some(problem) = crate::mcp::protocol::params::problem(method, message) {
         return Triage::Answer(error_message(id, INVALID_PARAMS, format!("invalid params: {problem}")));
     }
     match crate::mcp::stdio::ids::id_span(text) {
@@ -158,6 +158,16 @@ pub fn id_in_flight(id: &[u8]) -> String {
 pub fn unreadable(id: &[u8], error: &serde_json::Error) -> String {
     let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
     error_message(&id, INVALID_REQUEST, format!("invalid request: {error}"))
+}
+
+/// The answer to a request whose id rmcp cannot carry (over HTTP, where ids are not
+/// swapped): a number with a fraction or past 64 bits.
+pub fn id_not_carried(id: &[u8]) -> String {
+    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
+    let message = format!(
+        "invalid request: id {id} cannot be carried over HTTP; use a string or an integer from -2^63 to 2^63-1"
+    );
+    error_message(&id, INVALID_REQUEST, message)
 }
 
 /// The answer to a request whose params rmcp would not read as its method's.
