@@ -15,11 +15,11 @@
 
 use std::fmt;
 
+use crate::config::Scope;
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
-use crate::config::Scope;
 use crate::guard::state::GuardState;
 use crate::guard::{input, verdict};
 use crate::runtime::error::ToolError;

@@ -7,13 +7,12 @@
 //! listed by `list-clients`, so the wait is invisible. The channel name is validated by
 //! the caller (`guard::channel`) and is no secret, so it may be a process argument.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
-use tokio::process::Command as Process;
 
 use super::error::{classify, TmuxError};
+use super::launch::{Pipes, TmuxProcess};
 use super::{Launcher, ServerAddress};
 
 /// How a `wait-for` process ended.
@@ -36,23 +35,23 @@ pub async fn wait_for(
     channel: &str,
     timeout: Duration,
 ) -> Result<WaitEnd, TmuxError> {
-    let mut args = vec!["-u".to_string()];
-    args.extend(address.flags());
-    args.extend(["wait-for".to_string(), channel.to_string()]);
     // Over ssh the process is the local ssh client; killing it ends the far wait's
     // session (its tmux client may linger there until the channel is signalled).
-    let mut process = Process::from(launcher.command(&args));
-    process
-        .env_remove("TMUX_PANE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+    let process = TmuxProcess {
+        args: vec!["wait-for".to_string(), channel.to_string()],
+        pipes: Pipes {
+            stdin: false,
+            stdout: false,
+            stderr: true,
+        },
+        keep_tmux_pane: false,
+        dies_with_paneward: false,
+    };
     let spawn_error = |source| TmuxError::Spawn {
         binary: launcher.describe(),
         source,
     };
-    let mut child = process.spawn().map_err(spawn_error)?;
+    let mut child = launcher.spawn(address, process).map_err(spawn_error)?;
     let mut stderr = child.stderr.take();
     let finished = async {
         let mut text = Vec::new();

@@ -2,10 +2,35 @@
 //! ([`super::ssh`]). Everything that runs tmux (one-shot processes, the control
 //! client, `paneward doctor`) starts it here, so no path can reach the wrong host.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::sync::Arc;
 
 use super::ssh::Link;
+use super::ServerAddress;
+
+/// Which standard streams of a started tmux process are pipes to paneward; the others
+/// are closed (`/dev/null`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pipes {
+    pub stdin: bool,
+    pub stdout: bool,
+    pub stderr: bool,
+}
+
+/// A tmux process for [`Launcher::spawn`] to start.
+#[derive(Debug, Clone)]
+pub struct TmuxProcess {
+    /// The arguments after the global flags (`-u` and the server's flags).
+    pub args: Vec<String>,
+    pub pipes: Pipes,
+    /// Pass on `TMUX_PANE`; without it a command with no target sees the session tmux
+    /// itself would pick, not the pane paneward runs in (nor a pane of another server).
+    pub keep_tmux_pane: bool,
+    /// End the process when paneward dies: it runs under util-linux
+    /// `setpriv --pdeathsig KILL` where that is installed.
+    pub dies_with_paneward: bool,
+}
 
 /// Starts tmux processes, with their arguments as a vector.
 #[derive(Debug, Clone)]
@@ -51,14 +76,38 @@ impl Launcher {
         }
     }
 
+    /// Starts `tmux -u SERVER-FLAGS ARGS...` for `address`, killed when its handle is
+    /// dropped. The one place a tmux process that talks to the server is started.
+    ///
+    /// # Errors
+    /// The process could not be started.
+    pub fn spawn(&self, address: &ServerAddress, process: TmuxProcess) -> std::io::Result<tokio::process::Child> {
+        // -u: without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our
+        // \x1f/\x1e field separators and for every non-ASCII character; -u makes it
+        // write UTF-8.
+        let mut args = vec!["-u".to_string()];
+        args.extend(address.flags());
+        args.extend(process.args);
+        let wrapper = process.dies_with_paneward.then(death_signal_wrapper).flatten();
+        let mut command = tokio::process::Command::from(match wrapper {
+            Some(setpriv) => self.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
+            None => self.command(&args),
+        });
+        if !process.keep_tmux_pane {
+            command.env_remove("TMUX_PANE");
+        }
+        let stream = |piped: bool| if piped { Stdio::piped() } else { Stdio::null() };
+        command
+            .stdin(stream(process.pipes.stdin))
+            .stdout(stream(process.pipes.stdout))
+            .stderr(stream(process.pipes.stderr))
+            .kill_on_drop(true)
+            .spawn()
+    }
+
     /// [`Launcher::command`] wrapped so the process also gets `wrapper_args` first
     /// (as in `setpriv --pdeathsig KILL -- tmux ...`).
-    pub fn command_under(
-        &self,
-        wrapper: &std::path::Path,
-        wrapper_args: &[&str],
-        args: &[String],
-    ) -> std::process::Command {
+    fn command_under(&self, wrapper: &Path, wrapper_args: &[&str], args: &[String]) -> std::process::Command {
         let inner = self.command(args);
         let mut process = std::process::Command::new(wrapper);
         process
@@ -80,4 +129,17 @@ impl Launcher {
             Some(link) => format!("{} on {} (through ssh)", self.binary.display(), link.destination()),
         }
     }
+}
+
+/// util-linux's `setpriv`, if installed, to give a process a parent-death signal: a
+/// `tmux -C` client that outlives paneward (killed with SIGKILL) can, in tmux 3.3a, stay
+/// attached forever and keep its server from exiting (docs/tmux-quirks.md).
+fn death_signal_wrapper() -> Option<&'static Path> {
+    static SETPRIV: std::sync::OnceLock<Option<&'static Path>> = std::sync::OnceLock::new();
+    *SETPRIV.get_or_init(|| {
+        ["/usr/bin/setpriv", "/bin/setpriv"]
+            .into_iter()
+            .map(Path::new)
+            .find(|path| path.is_file())
+    })
 }

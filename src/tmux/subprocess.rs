@@ -8,15 +8,13 @@
 //! lines; pane text cannot forge a separator it never saw.
 
 use crate::limits::SUBPROCESS_OUTPUT_MAX_BYTES;
-use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::process::Command as Process;
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
-use super::launch::Launcher;
+use super::launch::{Launcher, Pipes, TmuxProcess};
 use super::script::{separated_chain, Nonce};
 use super::ServerAddress;
 
@@ -39,25 +37,21 @@ pub async fn run_all(
     let nonce = Nonce::new();
     let mut script = separated_chain(commands, nonce.separator());
     script.push('\n');
-    // Without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our \x1f/\x1e
-    // field separators and for every non-ASCII character; -u makes it write UTF-8.
-    let mut args = vec!["-u".to_string()];
-    args.extend(address.flags());
-    args.extend(["source-file".to_string(), "-".to_string()]);
-    let mut process = Process::from(launcher.command(&args));
-    if clientless {
-        process.env_remove("TMUX_PANE");
-    }
-    process
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
+    let process = TmuxProcess {
+        args: vec!["source-file".to_string(), "-".to_string()],
+        pipes: Pipes {
+            stdin: true,
+            stdout: true,
+            stderr: true,
+        },
+        keep_tmux_pane: !clientless,
+        dies_with_paneward: false,
+    };
     let spawn_error = |source| TmuxError::Spawn {
         binary: launcher.describe(),
         source,
     };
-    let mut child = process.spawn().map_err(spawn_error)?;
+    let mut child = launcher.spawn(address, process).map_err(spawn_error)?;
     let exchange = async {
         let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())

@@ -283,13 +283,7 @@ impl Executor {
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
-        let handle = connection::open(
-            &self.launcher,
-            &self.address.flags(),
-            &session,
-            super::TMUX_COMMAND_TIMEOUT,
-        )
-        .await?;
+        let handle = connection::open(&self.launcher, &self.address, &session, super::TMUX_COMMAND_TIMEOUT).await?;
         // tmux reports our own attach (`%session-changed`) before it reads a command, so
         // once a first round trip is back, that report has been read and can be dropped.
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];

@@ -10,19 +10,18 @@
 use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_IDLE_TIMER, CONTROL_QUEUE_DEPTH, CONTROL_REPLY_MAX_BYTES, CONTROL_WRITE_COALESCE};
 use std::collections::VecDeque;
-use std::path::Path;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command as Process};
+use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
-use crate::tmux::launch::Launcher;
+use crate::tmux::launch::{Launcher, Pipes, TmuxProcess};
+use crate::tmux::ServerAddress;
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -103,37 +102,36 @@ impl Handle {
 /// # Errors
 /// tmux could not be started, refused the attach (its message is returned), or did not
 /// answer within `timeout`.
-pub async fn open(launcher: &Launcher, flags: &[String], session: &str, timeout: Duration) -> Result<Handle, String> {
-    // -u: UTF-8 output whatever the locale (see subprocess.rs).
+pub async fn open(
+    launcher: &Launcher,
+    address: &ServerAddress,
+    session: &str,
+    timeout: Duration,
+) -> Result<Handle, String> {
     // -E: do not copy our environment into the session (update-environment).
     // ignore-size: never resize the user's windows. no-output: no %output stream.
-    let mut args = vec!["-u".to_string()];
-    args.extend(flags.iter().cloned());
-    args.extend(
-        [
-            "-C",
-            "attach-session",
-            "-E",
-            "-t",
-            session,
-            "-f",
-            "ignore-size,no-output",
-        ]
-        .map(String::from),
-    );
-    let mut process = Process::from(match death_signal_wrapper() {
-        Some(setpriv) => launcher.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
-        None => launcher.command(&args),
-    });
-    process
+    let args = [
+        "-C",
+        "attach-session",
+        "-E",
+        "-t",
+        session,
+        "-f",
+        "ignore-size,no-output",
+    ];
+    let process = TmuxProcess {
+        args: args.map(String::from).into(),
+        pipes: Pipes {
+            stdin: true,
+            stdout: true,
+            stderr: false,
+        },
         // A pane id from another server must not decide which session is current.
-        .env_remove("TMUX_PANE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true);
-    let mut child = process
-        .spawn()
+        keep_tmux_pane: false,
+        dies_with_paneward: true,
+    };
+    let mut child = launcher
+        .spawn(address, process)
         .map_err(|e| format!("cannot start {}: {e}", launcher.describe()))?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err("tmux started without pipes".into());
@@ -160,19 +158,6 @@ pub async fn open(launcher: &Launcher, flags: &[String], session: &str, timeout:
     };
     tokio::spawn(task.run());
     Ok(Handle { requests, recheck })
-}
-
-/// util-linux's `setpriv`, if installed, to give the control client a parent-death
-/// signal: a `tmux -C` client that outlives paneward (killed with SIGKILL) can, in tmux
-/// 3.3a, stay attached forever and keep its server from exiting (docs/tmux-quirks.md).
-fn death_signal_wrapper() -> Option<&'static Path> {
-    static SETPRIV: std::sync::OnceLock<Option<&'static Path>> = std::sync::OnceLock::new();
-    *SETPRIV.get_or_init(|| {
-        ["/usr/bin/setpriv", "/bin/setpriv"]
-            .into_iter()
-            .map(Path::new)
-            .find(|path| path.is_file())
-    })
 }
 
 /// Discards the block tmux sends for the attach command itself; it answers nothing we

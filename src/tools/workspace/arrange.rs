@@ -2,9 +2,9 @@
 //! `resize_pane`, `resize_window`, `swap_pane`.
 //!
 //! Each reads the state it changes in the same command list as the change, before and
-//! after, so the reply's "previous" values are what the change replaced (an agent can
-//! undo with them) and its other values are what tmux settled on. Nothing here switches
-//! a client or moves focus beyond what the tool names.
+//! after (`readback::read_change_read`), so the reply's "previous" values are what the
+//! change replaced (an agent can undo with them) and its other values are what tmux
+//! settled on. Nothing here switches a client or moves focus beyond what the tool names.
 
 use crate::generated::types::{
     ResizePaneInput, ResizePaneOutput, ResizeWindowInput, ResizeWindowOutput, SelectLayoutInput, SelectLayoutOutput,
@@ -17,23 +17,7 @@ use crate::tmux::format::Record;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, WindowId};
 use crate::tools::args;
 use crate::tools::workspace::layout::{self, WindowShape};
-use crate::tools::workspace::readback::{display, parse, record_of, typed};
-
-/// The outputs of a list sent with `change_all`, as text.
-fn texts(outputs: &[Vec<u8>]) -> Vec<String> {
-    outputs
-        .iter()
-        .map(|o| String::from_utf8_lossy(o).into_owned())
-        .collect()
-}
-
-/// The output at `index`, or an internal error.
-fn nth(texts: &[String], index: usize) -> Result<&str, ToolError> {
-    texts
-        .get(index)
-        .map(String::as_str)
-        .ok_or_else(|| ToolError::internal("tmux answered with fewer outputs than commands"))
-}
+use crate::tools::workspace::readback::{display, parse, read_change_read, record_of, typed};
 
 fn cells(record: &Record<'_>, name: &str) -> Result<u64, ToolError> {
     u64::try_from(record.int(name)?).map_err(|_| ToolError::internal(format!("{name} is negative")))
@@ -51,18 +35,12 @@ pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> R
     let SelectWindowInput { window_id } = input;
     let window = args::window_id("/window_id", &window_id)?;
     let format = record_of(&WINDOW_PLACE);
-    let outputs = gate
-        .change_all(&[
-            display(window, &format).into(),
-            ChangeCommand::new(ChangeVerb::SelectWindow)
-                .arg("-t")
-                .arg(window.to_string()),
-            display(window, &format).into(),
-        ])
-        .await?;
-    let texts = texts(&outputs);
-    let before = parse(window, &WINDOW_PLACE_NAMES, nth(&texts, 0)?)?;
-    let after = parse(window, &WINDOW_PLACE_NAMES, nth(&texts, 2)?)?;
+    let select = ChangeCommand::new(ChangeVerb::SelectWindow)
+        .arg("-t")
+        .arg(window.to_string());
+    let around = read_change_read(gate, &[display(window, &format)], [select]).await?;
+    let before = parse(window, &WINDOW_PLACE_NAMES, around.before(0)?)?;
+    let after = parse(window, &WINDOW_PLACE_NAMES, around.after(0)?)?;
     Ok(SelectWindowOutput {
         window_id: typed(after.text("current")?)?,
         session_id: typed(after.text("session")?)?,
@@ -82,20 +60,14 @@ pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Resul
     let SelectPaneInput { pane_id } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let format = record_of(&PANE_PLACE);
-    let outputs = gate
-        .change_all(&[
-            display(pane, &format).into(),
-            // -Z: a zoomed window stays zoomed (on this pane) rather than unzooming.
-            ChangeCommand::new(ChangeVerb::SelectPane)
-                .arg("-Z")
-                .arg("-t")
-                .arg(pane.to_string()),
-            display(pane, &format).into(),
-        ])
-        .await?;
-    let texts = texts(&outputs);
-    let before = parse(pane, &PANE_PLACE_NAMES, nth(&texts, 0)?)?;
-    let after = parse(pane, &PANE_PLACE_NAMES, nth(&texts, 2)?)?;
+    // -Z: a zoomed window stays zoomed (on this pane) rather than unzooming.
+    let select = ChangeCommand::new(ChangeVerb::SelectPane)
+        .arg("-Z")
+        .arg("-t")
+        .arg(pane.to_string());
+    let around = read_change_read(gate, &[display(pane, &format)], [select]).await?;
+    let before = parse(pane, &PANE_PLACE_NAMES, around.before(0)?)?;
+    let after = parse(pane, &PANE_PLACE_NAMES, around.after(0)?)?;
     Ok(SelectPaneOutput {
         pane_id: typed(after.text("active")?)?,
         window_id: typed(after.text("window")?)?,
@@ -147,19 +119,13 @@ pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> R
     let record = parse(window, &WINDOW_SHAPE_NAMES, &read)?;
     let checked = layout::check(&layout, record.text("version")?, &window_shape(&record)?)
         .map_err(|rule| ToolError::invalid_argument("/layout", rule))?;
-    let outputs = gate
-        .change_all(&[
-            display(window, &format).into(),
-            ChangeCommand::new(ChangeVerb::SelectLayout)
-                .arg("-t")
-                .arg(window.to_string())
-                .arg(checked.as_str()),
-            display(window, &format).into(),
-        ])
-        .await?;
-    let texts = texts(&outputs);
-    let before = parse(window, &WINDOW_SHAPE_NAMES, nth(&texts, 0)?)?;
-    let after = parse(window, &WINDOW_SHAPE_NAMES, nth(&texts, 2)?)?;
+    let select = ChangeCommand::new(ChangeVerb::SelectLayout)
+        .arg("-t")
+        .arg(window.to_string())
+        .arg(checked.as_str());
+    let around = read_change_read(gate, &[display(window, &format)], [select]).await?;
+    let before = parse(window, &WINDOW_SHAPE_NAMES, around.before(0)?)?;
+    let after = parse(window, &WINDOW_SHAPE_NAMES, around.after(0)?)?;
     Ok(SelectLayoutOutput {
         window_id: typed(window)?,
         layout: typed(after.text("layout")?)?,
@@ -248,13 +214,9 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
             vec![resize]
         }
     };
-    let mut commands: Vec<ChangeCommand> = vec![display(pane, &format).into()];
-    commands.extend(change);
-    commands.push(display(pane, &format).into());
-    let outputs = gate.change_all(&commands).await?;
-    let texts = texts(&outputs);
-    let before = parse(pane, &PANE_SIZE_NAMES, nth(&texts, 0)?)?;
-    let after = parse(pane, &PANE_SIZE_NAMES, nth(&texts, commands.len() - 1)?)?;
+    let around = read_change_read(gate, &[display(pane, &format)], change).await?;
+    let before = parse(pane, &PANE_SIZE_NAMES, around.before(0)?)?;
+    let after = parse(pane, &PANE_SIZE_NAMES, around.after(0)?)?;
     Ok(ResizePaneOutput {
         pane_id: typed(pane)?,
         width: cells(&after, "width")?,
@@ -329,26 +291,18 @@ pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> R
         }
     };
     let format = record_of(&WINDOW_SIZE);
-    let outputs = gate
-        .change_all(&[
-            display(window, &format).into(),
-            own_window_size(window).into(),
-            change,
-            display(window, &format).into(),
-            own_window_size(window).into(),
-        ])
-        .await?;
-    let texts = texts(&outputs);
-    let before = parse(window, &WINDOW_SIZE_NAMES, nth(&texts, 0)?)?;
-    let after = parse(window, &WINDOW_SIZE_NAMES, nth(&texts, 3)?)?;
+    let reads = [display(window, &format), own_window_size(window)];
+    let around = read_change_read(gate, &reads, [change]).await?;
+    let before = parse(window, &WINDOW_SIZE_NAMES, around.before(0)?)?;
+    let after = parse(window, &WINDOW_SIZE_NAMES, around.after(0)?)?;
     Ok(ResizeWindowOutput {
         window_id: typed(window)?,
         width: cells(&after, "width")?,
         height: cells(&after, "height")?,
-        window_size: typed(nth(&texts, 4)?.trim())?,
+        window_size: typed(around.after(1)?.trim())?,
         previous_width: cells(&before, "width")?,
         previous_height: cells(&before, "height")?,
-        previous_window_size: typed(nth(&texts, 1)?.trim())?,
+        previous_window_size: typed(around.before(1)?.trim())?,
     })
 }
 
@@ -371,34 +325,26 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Sw
         ));
     }
     let format = record_of(&PANE_POSITION);
-    let outputs = gate
-        .change_all(&[
-            display(pane, &format).into(),
-            display(with, &format).into(),
-            // -d: focus stays in each window's active place; -Z: zoom is kept.
-            ChangeCommand::new(ChangeVerb::SwapPane)
-                .arg("-d")
-                .arg("-Z")
-                .arg("-s")
-                .arg(pane.to_string())
-                .arg("-t")
-                .arg(with.to_string()),
-            display(pane, &format).into(),
-            display(with, &format).into(),
-        ])
-        .await?;
-    let texts = texts(&outputs);
-    let position = |target: PaneId, index: usize| -> Result<String, ToolError> {
-        Ok(parse(target, &PANE_POSITION_NAMES, nth(&texts, index)?)?
+    // -d: focus stays in each window's active place; -Z: zoom is kept.
+    let swap = ChangeCommand::new(ChangeVerb::SwapPane)
+        .arg("-d")
+        .arg("-Z")
+        .arg("-s")
+        .arg(pane.to_string())
+        .arg("-t")
+        .arg(with.to_string());
+    let around = read_change_read(gate, &[display(pane, &format), display(with, &format)], [swap]).await?;
+    let position = |target: PaneId, output: &str| -> Result<String, ToolError> {
+        Ok(parse(target, &PANE_POSITION_NAMES, output)?
             .text("position")?
             .to_string())
     };
     Ok(SwapPaneOutput {
         pane_id: typed(pane)?,
         with_pane_id: typed(with)?,
-        previous_position: typed(position(pane, 0)?)?,
-        previous_with_position: typed(position(with, 1)?)?,
-        position: typed(position(pane, 3)?)?,
-        with_position: typed(position(with, 4)?)?,
+        previous_position: typed(position(pane, around.before(0)?)?)?,
+        previous_with_position: typed(position(with, around.before(1)?)?)?,
+        position: typed(position(pane, around.after(0)?)?)?,
+        with_position: typed(position(with, around.after(1)?)?)?,
     })
 }

@@ -16,6 +16,8 @@
 //!   a free index, a new pane by its position beside the pane split, checked inside
 //!   tmux to be unchanged since paneward read it.
 
+use std::collections::HashMap;
+
 use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
     SplitWindowInputDirection, SplitWindowOutput,
@@ -67,21 +69,25 @@ struct Spawn {
 }
 
 impl Spawn {
-    /// Checks the caller's start options; nothing reaches tmux before they pass.
+    /// Checks the caller's start options, the fields all three create tools' inputs
+    /// share (each input types its directory and shell text as its own string type);
+    /// nothing reaches tmux before they pass.
     ///
     /// # Errors
     /// A start directory `start_directory_of` refuses, `command` with `shell`, an
     /// empty program, a NUL, a malformed variable name, or too much text in all.
     fn new(
         state: &GuardState,
-        directory: Option<&str>,
+        start_directory: Option<impl Into<String>>,
         command: Vec<String>,
-        shell: Option<String>,
-        environment: Vec<(String, String)>,
+        shell: Option<impl Into<String>>,
+        environment: HashMap<String, String>,
     ) -> Result<Self, ToolError> {
-        let directory = directory.map(|d| start_directory_of(state, d)).transpose()?;
+        let directory = start_directory
+            .map(|d| start_directory_of(state, &d.into()))
+            .transpose()?;
         let asked_shell = shell.is_some();
-        let words = match (command.is_empty(), shell) {
+        let words = match (command.is_empty(), shell.map(Into::into)) {
             (false, Some(_)) => {
                 return Err(ToolError::invalid_argument(
                     "/shell",
@@ -110,7 +116,7 @@ impl Spawn {
                 "the program must not be empty",
             ));
         }
-        let mut environment = environment;
+        let mut environment: Vec<(String, String)> = environment.into_iter().collect();
         environment.sort();
         for (name, value) in &environment {
             if !is_variable_name(name) {
@@ -224,13 +230,7 @@ pub async fn create_session(
     if let Some(window_name) = &window_name {
         check_name("/window_name", window_name)?;
     }
-    let spawn = Spawn::new(
-        gate.state(),
-        start_directory.as_ref().map(|d| d.as_str()),
-        command,
-        shell.map(|s| s.to_string()),
-        environment.into_iter().collect(),
-    )?;
+    let spawn = Spawn::new(gate.state(), start_directory, command, shell, environment)?;
 
     if let Some(name) = &name {
         // tmux refuses a duplicate only when renaming, after the session exists under
@@ -406,13 +406,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     if let Some(name) = &name {
         check_name("/name", name)?;
     }
-    let spawn = Spawn::new(
-        gate.state(),
-        start_directory.as_ref().map(|d| d.as_str()),
-        command,
-        shell.map(|s| s.to_string()),
-        environment.into_iter().collect(),
-    )?;
+    let spawn = Spawn::new(gate.state(), start_directory, command, shell, environment)?;
     let asked_index = index.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
     let mut attempt = 0;
     loop {
@@ -498,13 +492,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         (None, Some(percent)) => Some(format!("{percent}%")),
         (None, None) => None,
     };
-    let spawn = Spawn::new(
-        gate.state(),
-        start_directory.as_ref().map(|d| d.as_str()),
-        command,
-        shell.map(|s| s.to_string()),
-        environment.into_iter().collect(),
-    )?;
+    let spawn = Spawn::new(gate.state(), start_directory, command, shell, environment)?;
     for _ in 0..CREATE_ATTEMPTS {
         let place = ReadCommand::new(ReadVerb::DisplayMessage)
             .arg("-p")

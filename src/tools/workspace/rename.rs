@@ -12,9 +12,10 @@ use crate::generated::types::{
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{literal, parse_one, record_format};
-use crate::tmux::{ReadCommand, ReadVerb};
+use crate::tmux::ReadCommand;
 use crate::tools::args;
 use crate::tools::observe::objects::echo;
+use crate::tools::workspace::readback::{display, read_change_read};
 
 /// Refuses a session or window name that tmux 3.3a would not store as written.
 /// tmux passes names through `vis` (`utf8_stravis` in `session_check_name` and
@@ -103,20 +104,8 @@ pub fn stored_as_written(what: &str, wanted: &str, stored: &str) -> Result<(), T
 }
 
 /// Reads `names` of `target` as one record.
-fn read(target: &str, names: &[&str]) -> ChangeCommand {
-    ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-p")
-        .arg("-t")
-        .arg(target)
-        .arg(record_format(names))
-        .into()
-}
-
-/// The before and after outputs of a read, change, read list.
-fn before_after(outputs: &[Vec<u8>]) -> (String, String) {
-    let text =
-        |index: usize| String::from_utf8_lossy(outputs.get(index).map_or(&[][..], |o| o.as_slice())).into_owned();
-    (text(0), text(2))
+fn read(target: &str, names: &[&str]) -> ReadCommand {
+    display(target, &record_format(names))
 }
 
 const SESSION_NAME: [&str; 1] = ["session_name"];
@@ -139,8 +128,7 @@ pub async fn rename_session(
         .arg(target.as_str())
         .arg("--")
         .arg(literal(&name));
-    let outputs = gate
-        .change_all(&[read(&target, &SESSION_NAME), rename, read(&target, &SESSION_NAME)])
+    let around = read_change_read(gate, &[read(&target, &SESSION_NAME)], [rename])
         .await
         .map_err(|error| {
             if error.to_string().contains("duplicate session") {
@@ -155,14 +143,13 @@ pub async fn rename_session(
                 error.into()
             }
         })?;
-    let (before, after) = before_after(&outputs);
-    let stored = parse_one("display-message", &SESSION_NAME, &after)?
+    let stored = parse_one("display-message", &SESSION_NAME, around.after(0)?)?
         .text("session_name")?
         .to_string();
     stored_as_written("session name", &stored_session_name(&name), &stored)?;
     Ok(RenameSessionOutput {
         session_id: target,
-        previous_name: parse_one("display-message", &SESSION_NAME, &before)?
+        previous_name: parse_one("display-message", &SESSION_NAME, around.before(0)?)?
             .text("session_name")?
             .to_string(),
         name: stored,
@@ -182,12 +169,9 @@ pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> R
         .arg(target.as_str())
         .arg("--")
         .arg(literal(&name));
-    let outputs = gate
-        .change_all(&[read(&target, &WINDOW_NAME), rename, read(&target, &WINDOW_NAME)])
-        .await?;
-    let (before, after) = before_after(&outputs);
-    let before = parse_one("display-message", &WINDOW_NAME, &before)?;
-    let stored = parse_one("display-message", &WINDOW_NAME, &after)?
+    let around = read_change_read(gate, &[read(&target, &WINDOW_NAME)], [rename]).await?;
+    let before = parse_one("display-message", &WINDOW_NAME, around.before(0)?)?;
+    let stored = parse_one("display-message", &WINDOW_NAME, around.after(0)?)?
         .text("window_name")?
         .to_string();
     stored_as_written("window name", &name, &stored)?;
@@ -213,18 +197,15 @@ pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> 
         .arg(target.as_str())
         .arg("-T")
         .arg(literal(&title));
-    let outputs = gate
-        .change_all(&[read(&target, &PANE_TITLE), set, read(&target, &PANE_TITLE)])
-        .await?;
-    let (before, after) = before_after(&outputs);
-    let stored = parse_one("display-message", &PANE_TITLE, &after)?
+    let around = read_change_read(gate, &[read(&target, &PANE_TITLE)], [set]).await?;
+    let stored = parse_one("display-message", &PANE_TITLE, around.after(0)?)?
         .text("pane_title")?
         .to_string();
     // tmux ignores a title it cannot store whole, silently.
     stored_as_written("pane title", &title, &stored)?;
     Ok(SetPaneTitleOutput {
         pane_id: target,
-        previous_title: parse_one("display-message", &PANE_TITLE, &before)?
+        previous_title: parse_one("display-message", &PANE_TITLE, around.before(0)?)?
             .text("pane_title")?
             .to_string(),
         title: stored,

@@ -137,8 +137,14 @@ fn requests_queued_by_a_client_that_does_not_read_its_answers_hold_bounded_memor
     let written = std::sync::Arc::clone(&all_written);
     let writer = std::thread::spawn(move || {
         for id in 0..REQUESTS {
-            let ping = format!(r#"{{"jsonrpc":"2.0","id":{},"method":"ping"}}"#, id + 10);
-            writeln!(input, "{ping}").unwrap();
+            // A tool call, not a ping: rmcp answers a ping in its reading loop, so a full
+            // answer pipe stops it reading anyway; a call runs as a task of its own, and
+            // without a bound on calls in flight the server reads on and queues them all.
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"list_sessions","arguments":{{}}}}}}"#,
+                id + 10
+            );
+            writeln!(input, "{call}").unwrap();
         }
         input.flush().unwrap();
         written.store(true, std::sync::atomic::Ordering::SeqCst);
