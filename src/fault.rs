@@ -2,7 +2,7 @@
 //!
 //! `snapshot_pane`'s `dead` becomes a string, which its outputSchema forbids. The break
 //! happens after [`crate::request::call`], so the debug build's own output check does
-//! not see it and the broken reply reaches the client: `tests/it/conformance.rs` shows that
+//! not see it and the broken reply reaches the client: `tests/it/contract/conformance.rs` shows that
 //! the official MCP clients reject it and the suite fails naming the tool.
 
 #[cfg(not(debug_assertions))]

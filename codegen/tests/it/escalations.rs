@@ -53,7 +53,7 @@ fn a_good_escalation_passes_and_its_tool_gets_the_gate_of_its_reach() {
     );
     let source = paneward_codegen::generate_from_dir(dir.path()).unwrap();
     assert!(
-        source.contains("EndGate :: new") || source.contains("EndGate::new"),
+        source.contains("EndGate :: for_call") || source.contains("EndGate::for_call"),
         "the gate of destructive"
     );
     assert!(source.contains("EscalationSpec"), "the table carries the escalation");
