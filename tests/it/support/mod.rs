@@ -6,6 +6,7 @@
 pub mod control;
 pub mod http;
 pub mod sshd;
+pub mod waits;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

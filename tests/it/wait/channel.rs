@@ -1,9 +1,9 @@
 //! `wait_for_channel` and `signal_channel` against real tmux servers, through the binary.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
+use crate::support::waits::{finish_wait, start_wait};
 use crate::support::Client;
 use crate::support::{wait_for, TmuxServer};
-use crate::wait::text::{finish_wait, start_wait};
 use serde_json::json;
 
 fn mutating(tmux: &TmuxServer) -> Client {
