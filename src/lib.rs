@@ -5,7 +5,9 @@
 //! The rest is hand-written, in the order a request travels: [`mcp`] speaks MCP,
 //! [`call`] is the path of a call, [`guard`] holds every safety rule and the gates
 //! handlers reach tmux through, [`tools`] holds the handlers, [`tmux`] drives tmux;
-//! [`cli`] and [`config`] start it all, and [`limits`] holds every limit.
+//! [`runtime`] is what the generated code names, [`catalog`] the tool table; [`cli`]
+//! and [`config`] start it all, and [`limits`] holds every limit. Imports only point
+//! down these layers (`docs/architecture.md`, checked by `tests/it/layers.rs`).
 
 /// The tracing target of events that also go to the MCP client's log (the why of a
 /// refusal, a timeout, a reconnect): ids, kinds and reasons only, never payload. See

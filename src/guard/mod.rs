@@ -4,7 +4,9 @@
 //! builds the commands that type; ending anything passes the caller check of [`end`],
 //! and moving panes and windows that of [`moves`]. [`caller`] knows which pane paneward
 //! itself runs in; [`owner`] marks what paneward creates and [`scope`] keeps
-//! `--scope owned` calls to those objects.
+//! `--scope owned` calls to those objects. Gates hold [`state`], the narrow state a
+//! handler may reach (never the whole `App`); [`key_input`] is the checked `keys` value
+//! that [`input`] types.
 
 pub mod caller;
 pub mod channel;
