@@ -19,6 +19,7 @@ pub mod oneshot;
 pub mod script;
 pub mod ssh;
 mod subprocess;
+mod tool_error;
 pub mod transport;
 
 use crate::limits::{TMUX_CLIENTS_DEFAULT_MAX, TMUX_COMMAND_TIMEOUT};

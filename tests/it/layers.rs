@@ -15,10 +15,10 @@ use crate::support::root;
 /// decides). Keep in step with `docs/architecture.md`.
 const LAYERS: &[(&str, &[&str])] = &[
     ("limits", &["limits"]),
-    ("tmux", &["tmux"]),
     // The runtime the generated code and handlers name, with the generated types and
     // tool table (its dispatch function sits higher, below).
     ("runtime", &["runtime", "generated"]),
+    ("tmux", &["tmux"]),
     ("catalogue and settings", &["catalog", "config", "audit"]),
     ("guard", &["guard"]),
     ("tools", &["tools"]),
