@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-pub use crate::runtime::ask::{Answer, AskPerson, Asker};
+use crate::runtime::ask::Answer;
 use crate::runtime::CallContext;
 
 /// The person's yes to one action that a rule guarding their terminal would refuse.

@@ -6,6 +6,7 @@
 //! checked here first, against the grammar tmux 3.3a accepts (or a stricter subset).
 //! With `literal`, the text is typed exactly, whatever it holds.
 
+use crate::guard::KeyInput;
 use crate::limits::KEYS_MAX_CHARS;
 use crate::runtime::error::ToolError;
 
@@ -21,9 +22,6 @@ pub const NAMED_KEYS: [&str; 50] = [
 /// ASCII characters that tmux 3.3a accepts after `C-` (control letters and the
 /// codes next to them); it accepts a few more, which paneward refuses as unusual.
 const CONTROL_PUNCTUATION: &str = "@[\\]^_?";
-
-/// The value this module checks lives with the guard that types it.
-pub use crate::guard::KeyInput;
 
 impl KeyInput {
     /// Reads `keys` as the caller meant it; `field` is its JSON pointer.

@@ -80,8 +80,8 @@ pub fn record_of(parts: &[&str]) -> String {
 
 /// `display-message -p -t target` with `format`.
 pub fn display(target: impl ToString, format: &str) -> ReadCommand {
+    // `ReadCommand` adds display-message's `-p` itself.
     ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-p")
         .arg("-t")
         .arg(target.to_string())
         .arg(format)
