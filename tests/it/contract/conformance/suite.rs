@@ -12,6 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use sha2::Digest;
 
 use super::expected;
 use super::prompt_cases;
@@ -109,8 +110,13 @@ impl Fixture {
         // A buffer named as paneward names its own, for the buffer tools to read and paste.
         let staged = "paneward_00000000000000000000000000000000_conformance";
         tmux.tmux(&["set-buffer", "-b", staged, "conformance buffer"]);
-        // A finished run_command job, recorded as its wrapper records one.
-        let job = "0123456789abcdef0123456789abcdef";
+        // A finished run_command job, recorded as its wrapper records one: fetched, and
+        // its status sealed (the job's id is the first half of SHA-256 of its seal).
+        let seal = "0123456789abcdef0123456789abcdef";
+        let job: String = sha2::Sha256::digest(seal.as_bytes())[..16]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
         tmux.tmux(&[
             "set-option",
             "-p",
@@ -119,13 +125,14 @@ impl Fixture {
             &format!("@paneward_job_{job}"),
             "1000",
         ]);
+        tmux.tmux(&["set-option", "-p", "-t", &printer, &format!("@paneward_run_{job}"), "1"]);
         tmux.tmux(&[
             "set-option",
             "-p",
             "-t",
             &printer,
             &format!("@paneward_exit_{job}"),
-            "3 2",
+            &format!("3 2 {seal}"),
         ]);
         let finished_job = format!("{printer}:{job}");
         let format = |target: &str, what: &str| {
