@@ -40,9 +40,12 @@ use server::{Pane, SoakServer};
 const RSS_LIMIT_BYTES: u64 = 20_000_000;
 /// After a kill, calls go to the dead server this long before it is started again.
 const DEAD_PERIOD: Duration = Duration::from_secs(3);
-/// How long a delivered token may take to reach the log before the soak moves on (the
-/// final tally reads the log again).
-const ARRIVAL_WAIT: Duration = Duration::from_secs(10);
+/// How long a delivered token may take to reach the log, with no server kill between,
+/// before the soak moves on. Longer than the kill interval, so that the wait normally
+/// ends at the arrival or at a kill (which counts the token apart): a later call of the
+/// mix (a `kill_pane`, say) must not end a slow shell before it ran the line and have
+/// that counted as paneward losing it.
+const ARRIVAL_WAIT: Duration = Duration::from_secs(150);
 /// A call that takes longer than this means paneward hangs: the watchdog kills it.
 const STUCK_AFTER: Duration = Duration::from_secs(120);
 /// Quiet time at the end for the last lines to reach the log.
