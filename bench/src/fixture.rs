@@ -225,21 +225,7 @@ impl Fixture {
     /// # Errors
     /// tmux failed; its message.
     pub fn tmux(&self, args: &[&str]) -> Result<String, String> {
-        let output = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .env_remove("TMUX")
-            .env_remove("TMUX_PANE")
-            .output()
-            .map_err(|e| format!("cannot run tmux: {e}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "tmux {args:?}: {}",
-                String::from_utf8_lossy(&output.stderr).trim()
-            ));
-        }
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        run_tmux(&self.socket, args).map_err(|message| format!("tmux {args:?}: {message}"))
     }
 }
 
@@ -251,4 +237,24 @@ impl Drop for Fixture {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// Runs tmux on the server of socket name `socket`, outside any tmux client's
+/// environment; its output, or its message.
+///
+/// # Errors
+/// tmux failed or could not be run.
+pub fn run_tmux(socket: &str, args: &[&str]) -> Result<String, String> {
+    let output = Command::new("tmux")
+        .arg("-L")
+        .arg(socket)
+        .args(args)
+        .env_remove("TMUX")
+        .env_remove("TMUX_PANE")
+        .output()
+        .map_err(|e| format!("cannot run tmux: {e}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

@@ -47,18 +47,7 @@ impl SoakServer {
     /// # Errors
     /// tmux failed or could not be run.
     pub fn tmux(&self, args: &[&str]) -> Result<String, String> {
-        let output = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .env_remove("TMUX")
-            .env_remove("TMUX_PANE")
-            .output()
-            .map_err(|e| format!("cannot run tmux: {e}"))?;
-        if !output.status.success() {
-            return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
-        }
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        crate::fixture::run_tmux(&self.socket, args)
     }
 
     /// Starts the server (or adds to it) with session `name`, one `/bin/sh` pane.
