@@ -15,7 +15,22 @@ struct Sent {
     /// (or the end of the wait for it): a shell killed with the server may never read
     /// keys tmux had already written to its terminal.
     cut_by_kill: bool,
+    /// The call's error, when it failed.
+    error: Option<String>,
 }
+
+/// A token counted against paneward (lost, doubled, or ran though its call failed), with
+/// what its call reported, so a failed soak says where to look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suspect {
+    pub number: usize,
+    pub verdict: &'static str,
+    pub tool: &'static str,
+    pub reported: String,
+}
+
+/// How many suspects a tally names; the counts cover the rest.
+const SUSPECTS_NAMED: usize = 20;
 
 pub struct Ledger {
     /// `=<prefix>-`: tokens of this run only.
@@ -54,6 +69,8 @@ pub struct Tally {
     pub strangers: usize,
     /// Per input tool: (delivered, failed).
     pub by_tool: Vec<(&'static str, usize, usize)>,
+    /// The first tokens counted lost, doubled or ran though failed.
+    pub suspects: Vec<Suspect>,
 }
 
 impl Ledger {
@@ -77,12 +94,20 @@ impl Ledger {
     }
 
     /// Records what the call that carried token `number` reported.
-    pub fn record(&mut self, number: usize, tool: &'static str, delivered: bool, cut_by_kill: bool) {
+    pub fn record(
+        &mut self,
+        number: usize,
+        tool: &'static str,
+        delivered: bool,
+        cut_by_kill: bool,
+        error: Option<String>,
+    ) {
         debug_assert_eq!(number, self.sent.len());
         self.sent.push(Sent {
             tool,
             delivered,
             cut_by_kill,
+            error,
         });
     }
 
@@ -163,10 +188,26 @@ impl Ledger {
                     .by_tool
                     .push((sent.tool, usize::from(sent.delivered), usize::from(!sent.delivered))),
             }
+            let mut suspect = |verdict: &'static str| {
+                if tally.suspects.len() < SUSPECTS_NAMED {
+                    tally.suspects.push(Suspect {
+                        number,
+                        verdict,
+                        tool: sent.tool,
+                        reported: sent.error.clone().unwrap_or_else(|| "success".into()),
+                    });
+                }
+            };
             if arrivals > 1 {
+                suspect("doubled");
                 tally.doubled += 1;
             }
             let arrived = arrivals > 0;
+            match (sent.cut_by_kill, sent.delivered, arrived) {
+                (false, true, false) => suspect("lost"),
+                (false, false, true) => suspect("ran though failed"),
+                _ => {}
+            }
             let count = match (sent.cut_by_kill, sent.delivered, arrived) {
                 (false, true, false) => &mut tally.lost,
                 (false, false, true) => &mut tally.ran_though_failed,
@@ -204,7 +245,8 @@ mod tests {
             (5, false, true),
         ] {
             assert_eq!(ledger.next_token().0, number);
-            ledger.record(number, "send_keys", delivered, cut);
+            let error = (!delivered).then(|| format!("send_keys: failure {number}"));
+            ledger.record(number, "send_keys", delivered, cut, error);
         }
         ledger.read_new().unwrap();
         let tally = ledger.tally();
@@ -215,6 +257,19 @@ mod tests {
         );
         assert_eq!((tally.cut_delivered_not_run, tally.cut_failed_arrived), (1, 1));
         assert_eq!(tally.by_tool, vec![("send_keys", 4, 2)]);
+        let named: Vec<_> = tally
+            .suspects
+            .iter()
+            .map(|s| (s.number, s.verdict, s.reported.as_str()))
+            .collect();
+        assert_eq!(
+            named,
+            vec![
+                (1, "doubled", "success"),
+                (2, "lost", "success"),
+                (3, "ran though failed", "send_keys: failure 3")
+            ]
+        );
         // The unfinished last line is read once it ends.
         assert_eq!(ledger.partial, b"=T-6");
     }

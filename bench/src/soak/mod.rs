@@ -93,6 +93,25 @@ impl SoakOptions {
     }
 }
 
+/// How many kills began, and how many of them have ended (the server no longer answers).
+#[derive(Default)]
+struct KillCounts {
+    started: AtomicU64,
+    settled: AtomicU64,
+}
+
+impl KillCounts {
+    /// The kills begun so far.
+    fn started(&self) -> u64 {
+        self.started.load(Ordering::SeqCst)
+    }
+
+    /// The kills ended so far.
+    fn settled(&self) -> u64 {
+        self.settled.load(Ordering::SeqCst)
+    }
+}
+
 /// Kills the server every `every` until stopped; counts the kills.
 struct Killer {
     stop: Arc<AtomicBool>,
@@ -100,9 +119,12 @@ struct Killer {
 }
 
 impl Killer {
-    /// Each kill first moves `generation` on, so a call that ends before the move
-    /// ended before the kill. Kills alternate `kill-server` and SIGKILL.
-    fn start(server: Arc<SoakServer>, generation: Arc<AtomicU64>, every: Duration) -> Self {
+    /// Each kill first moves `kills.started` on, and moves `kills.settled` on once the
+    /// server no longer answers, so a kill is a window, not an instant: a call that
+    /// starts inside it (the server still serving while `kill-server` is on its way)
+    /// overlaps the kill as much as one that the kill interrupts. Kills alternate
+    /// `kill-server` and SIGKILL.
+    fn start(server: Arc<SoakServer>, kills: Arc<KillCounts>, every: Duration) -> Self {
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let stop = Arc::clone(&stop);
@@ -116,7 +138,7 @@ impl Killer {
                     }
                     next += every;
                     let sigkill = !(polite + hard).is_multiple_of(2);
-                    generation.fetch_add(1, Ordering::SeqCst);
+                    kills.started.fetch_add(1, Ordering::SeqCst);
                     if server.kill(sigkill) {
                         if sigkill {
                             hard += 1;
@@ -124,6 +146,8 @@ impl Killer {
                             polite += 1;
                         }
                     }
+                    server.wait_gone();
+                    kills.settled.fetch_add(1, Ordering::SeqCst);
                 }
                 (polite, hard)
             })
@@ -246,7 +270,7 @@ struct Soak {
     ledger: Ledger,
     calls: Calls,
     rng: Rng,
-    generation: Arc<AtomicU64>,
+    kills: Arc<KillCounts>,
     log: String,
     dir: String,
     sessions_made: usize,
@@ -304,7 +328,9 @@ impl Soak {
         if call.tool == "create_session" {
             self.sessions_made += 1;
         }
-        let before = self.generation.load(Ordering::SeqCst);
+        // A kill begun but not ended by now overlaps this call, as does one begun later.
+        let settled_before = self.kills.settled();
+        let started_before = self.kills.started();
         let result = self.call(call.tool, &call.arguments)?;
         if !call.input {
             return Ok(());
@@ -314,15 +340,16 @@ impl Soak {
             let waiting = Instant::now();
             self.ledger.read_new()?;
             while self.ledger.arrivals(number) == 0
-                && self.generation.load(Ordering::SeqCst) == before
+                && self.kills.started() == started_before
                 && waiting.elapsed() < ARRIVAL_WAIT
             {
                 std::thread::sleep(Duration::from_millis(2));
                 self.ledger.read_new()?;
             }
         }
-        let cut = self.generation.load(Ordering::SeqCst) != before;
-        self.ledger.record(number, call.tool, delivered, cut);
+        let cut = self.kills.started() != settled_before;
+        let error = result.err();
+        self.ledger.record(number, call.tool, delivered, cut, error);
         Ok(())
     }
 }
@@ -365,8 +392,8 @@ pub fn run(options: &SoakOptions) -> Result<Outcome, String> {
     let paneward_pid = paneward.pid();
     let mut rss = RssSampler::start(paneward_pid);
     let mut watchdog = Watchdog::start(paneward_pid);
-    let generation = Arc::new(AtomicU64::new(0));
-    let killer = Killer::start(Arc::clone(&server), Arc::clone(&generation), options.kill_every);
+    let kills = Arc::new(KillCounts::default());
+    let killer = Killer::start(Arc::clone(&server), Arc::clone(&kills), options.kill_every);
     let log = dir.join("tokens.log");
     let mut soak = Soak {
         server: Arc::clone(&server),
@@ -374,7 +401,7 @@ pub fn run(options: &SoakOptions) -> Result<Outcome, String> {
         ledger: Ledger::new(&format!("S{pid}"), log.clone()),
         calls: Calls::default(),
         rng: Rng::new(options.seed),
-        generation: Arc::clone(&generation),
+        kills: Arc::clone(&kills),
         log: log.to_string_lossy().into_owned(),
         dir: dir.to_string_lossy().into_owned(),
         sessions_made: 0,
@@ -394,7 +421,7 @@ pub fn run(options: &SoakOptions) -> Result<Outcome, String> {
     let mut targets: Vec<Pane> = Vec::new();
     let mut fatal = None;
     while Instant::now() < deadline {
-        let now_generation = generation.load(Ordering::SeqCst);
+        let now_generation = kills.started();
         let panes = soak.server.panes();
         let step = if now_generation != served {
             // Killed: calls meet the dead server for a while, then it starts again.
@@ -561,6 +588,18 @@ impl Figures {
         failures.sort_by(|a, b| b.1.cmp(a.1));
         for (kind, count) in failures {
             out.push_str(&format!("| {} | {count} |\n", kind.replace('|', "\\|")));
+        }
+        if !t.suspects.is_empty() {
+            out.push_str("\n| token counted against paneward | tool | reported |\n|---|---|---|\n");
+            for suspect in &t.suspects {
+                out.push_str(&format!(
+                    "| {} {} | {} | {} |\n",
+                    suspect.number,
+                    suspect.verdict,
+                    suspect.tool,
+                    suspect.reported.replace('|', "\\|")
+                ));
+            }
         }
         let verdict = match (&self.fatal, self.passed()) {
             (Some(error), _) => format!("FAILED: {error}"),
