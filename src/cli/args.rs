@@ -433,6 +433,65 @@ mod tests {
     }
 
     #[test]
+    fn private_names_its_own_socket_starts_it_without_config_and_scopes_to_owned() {
+        let config = serve_config(&["--private", "work"], &[]);
+        assert_eq!(config.address, ServerAddress::Name("paneward-work".into()));
+        assert_eq!(config.private.as_deref(), Some("work"));
+        assert_eq!(config.scope, Scope::Owned);
+        assert_eq!(config.server_start, ServerStart::ConfigFile("/dev/null".into()));
+        assert_eq!(config.address_origin, "--private");
+        let config = serve_config(
+            &["--scope", "all", "--private-config", "/c"],
+            &[("PANEWARD_PRIVATE", "w")],
+        );
+        assert_eq!(
+            (config.scope, config.server_start),
+            (Scope::All, ServerStart::ConfigFile("/c".into()))
+        );
+        // Elsewhere a server is started only when asked, with tmux's own configuration.
+        assert_eq!(serve_config(&["-L", "x"], &[]).server_start, ServerStart::Refused);
+        assert_eq!(
+            serve_config(&["-L", "x", "--start-server"], &[]).server_start,
+            ServerStart::TmuxConfig
+        );
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_START_SERVER", "1")]).server_start,
+            ServerStart::TmuxConfig
+        );
+        assert_eq!(serve_config(&[], &[]).scope, Scope::All);
+        for (args, vars) in [
+            (&["--private", "w", "-L", "x"][..], &[][..]),
+            (&["--private", "w"][..], &[("PANEWARD_SOCKET_PATH", "/s")][..]),
+            (&["--private", "a/b"][..], &[][..]),
+            (&["--private", ""][..], &[][..]),
+            (&["--private", "a-very-long-name-of-more-than-32-chars"][..], &[][..]),
+            (&["--private-config", "/c"][..], &[][..]),
+        ] {
+            assert!(parse_with(args, vars).is_err(), "{args:?} {vars:?}");
+        }
+    }
+
+    #[test]
+    fn grant_and_revoke_take_at_most_one_pane() {
+        match parse_with(&["grant", "%3", "-L", "w"], &[]).unwrap() {
+            Invocation::Grant { pane, revoke, config } => {
+                assert_eq!((pane.as_deref(), revoke), (Some("%3"), false));
+                assert_eq!(config.address, ServerAddress::Name("w".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_with(&["revoke"], &[]).unwrap(),
+            Invocation::Grant {
+                pane: None,
+                revoke: true,
+                ..
+            }
+        ));
+        assert!(parse_with(&["grant", "%1", "%2"], &[]).is_err());
+    }
+
+    #[test]
     fn an_unknown_tier_stops_start_up() {
         let error = parse_with(&["--safety", "everything"], &[]).unwrap_err();
         assert!(error.0.contains("unknown safety tier \"everything\""), "{error}");

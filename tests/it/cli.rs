@@ -261,7 +261,10 @@ fn a_private_server_is_started_by_create_session_without_the_persons_config_and_
     assert!(doctor.contains("create_session will start it"), "{doctor}");
     assert!(!server.try_tmux(&["list-sessions"]), "doctor started nothing");
 
-    let out = paneward(&["--private", &name, "call", "create_session", r#"{"name": "agent"}"#], &env);
+    let out = paneward(
+        &["--private", &name, "call", "create_session", r#"{"name": "agent"}"#],
+        &env,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reply["serverStarted"], json!(true), "{reply}");
@@ -269,13 +272,21 @@ fn a_private_server_is_started_by_create_session_without_the_persons_config_and_
     assert_eq!(read_user_conf(&server), "", "the private server read ~/.tmux.conf");
     // Everything it made is marked; a second create finds the server running.
     let pane = reply["paneId"].as_str().unwrap();
-    assert_eq!(server.tmux(&["show-options", "-pqv", "-t", pane, "@paneward_owned_pane"]).trim(), "1");
+    assert_eq!(
+        server
+            .tmux(&["show-options", "-pqv", "-t", pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
     let out = paneward(&["--private", &name, "call", "create_session", "{}"], &env);
     let again: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(again.get("serverStarted"), None, "{again}");
 
     // The scope is owned: a window the person made there is not the agent's.
-    let theirs = server.tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}"]).trim().to_string();
+    let theirs = server
+        .tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}"])
+        .trim()
+        .to_string();
     let args = json!({"pane_id": theirs, "title": "taken"}).to_string();
     let out = paneward(&["--private", &name, "call", "set_pane_title", &args], &env);
     assert_eq!(out.status.code(), Some(1));
@@ -298,10 +309,16 @@ fn create_session_starts_a_server_on_a_named_socket_only_when_start_server_allow
     let out = paneward(&["-L", &server.name, "call", "create_session", "{}"], &env);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("no tmux server is running") && stderr.contains("--start-server"), "{stderr}");
+    assert!(
+        stderr.contains("no tmux server is running") && stderr.contains("--start-server"),
+        "{stderr}"
+    );
     assert!(!server.try_tmux(&["list-sessions"]), "nothing was started");
 
-    let out = paneward(&["-L", &server.name, "--start-server", "call", "create_session", "{}"], &env);
+    let out = paneward(
+        &["-L", &server.name, "--start-server", "call", "create_session", "{}"],
+        &env,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reply["serverStarted"], json!(true), "{reply}");
@@ -323,16 +340,32 @@ fn grant_and_revoke_hand_a_persons_pane_to_scope_owned_and_back_and_are_audited(
 
     let out = paneward(&["-L", &tmux.name, "--audit-log", &log, "grant", &pane], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with(&format!("granted: pane {pane}")), "{}", text(&out.stdout));
-    assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"]).trim(), "1");
+    assert!(
+        text(&out.stdout).starts_with(&format!("granted: pane {pane}")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
     let out = set_title("granted");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "granted");
 
     let out = paneward(&["-L", &tmux.name, "--audit-log", &log, "revoke", &pane], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with(&format!("revoked: pane {pane}")), "{}", text(&out.stdout));
-    assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"]).trim(), "");
+    assert!(
+        text(&out.stdout).starts_with(&format!("revoked: pane {pane}")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        ""
+    );
     assert_eq!(set_title("after").status.code(), Some(1), "taken back");
     assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "granted");
 
@@ -343,7 +376,13 @@ fn grant_and_revoke_hand_a_persons_pane_to_scope_owned_and_back_and_are_audited(
         .collect();
     let seen: Vec<(Value, Value, Value)> = lines
         .iter()
-        .map(|l| (l["tool"].clone(), l["arguments"]["pane_id"].clone(), l["outcome"].clone()))
+        .map(|l| {
+            (
+                l["tool"].clone(),
+                l["arguments"]["pane_id"].clone(),
+                l["outcome"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         seen,
@@ -373,10 +412,21 @@ fn grant_without_a_pane_takes_the_shells_own_pane_only_on_paneward_s_server() {
     };
     // This shell's pane is on `other`: its id means nothing on `tmux`, so it is refused.
     let elsewhere = identity(&other);
-    let out = paneward(&["-L", &tmux.name, "grant"], &[("TMUX", &elsewhere), ("TMUX_PANE", &pane)]);
+    let out = paneward(
+        &["-L", &tmux.name, "grant"],
+        &[("TMUX", &elsewhere), ("TMUX_PANE", &pane)],
+    );
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("another tmux server"), "{}", text(&out.stderr));
-    assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"]).trim(), "");
+    assert!(
+        text(&out.stderr).contains("another tmux server"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        ""
+    );
     // Outside tmux there is nothing to default to.
     let out = paneward(&["-L", &tmux.name, "grant"], &[]);
     assert_eq!(out.status.code(), Some(1));
@@ -385,5 +435,9 @@ fn grant_without_a_pane_takes_the_shells_own_pane_only_on_paneward_s_server() {
     let here = identity(&tmux);
     let out = paneward(&["-L", &tmux.name, "grant"], &[("TMUX", &here), ("TMUX_PANE", &pane)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"]).trim(), "1");
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
 }

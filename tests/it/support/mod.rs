@@ -239,7 +239,10 @@ impl Drop for TmuxServer {
     fn drop(&mut self) {
         if self.socket_path.is_none() {
             // A server paneward started: where its socket is, if it runs.
-            let path = self.command().args(["display-message", "-p", "#{socket_path}"]).output();
+            let path = self
+                .command()
+                .args(["display-message", "-p", "#{socket_path}"])
+                .output();
             self.socket_path = path
                 .ok()
                 .filter(|o| o.status.success())

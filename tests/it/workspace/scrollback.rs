@@ -62,14 +62,20 @@ fn each_create_tool_gives_only_the_new_pane_the_scrollback_asked_for() {
     assert_eq!(session["historyLimit"], json!(ASKED), "{session}");
     let session_id = session["sessionId"].as_str().unwrap().to_string();
     assert!(keeps_the_first_line(&history_of(&tmux, &pane_of(&session))));
-    assert_eq!(tmux.pane_value(&pane_of(&session), "#{history_limit}"), ASKED.to_string());
+    assert_eq!(
+        tmux.pane_value(&pane_of(&session), "#{history_limit}"),
+        ASKED.to_string()
+    );
     // One window, the real one: the placeholder is gone, and its session inherits again.
     assert_eq!(tmux.tmux(&["list-windows", "-t", &session_id]).lines().count(), 1);
     assert_eq!(session_limit(&tmux, &session_id), "");
 
     // A session with a value of its own keeps it.
     tmux.tmux(&["set-option", "-t", "main", "history-limit", "3000"]);
-    let main = tmux.tmux(&["display-message", "-p", "-t", "main:", "#{session_id}"]).trim().to_string();
+    let main = tmux
+        .tmux(&["display-message", "-p", "-t", "main:", "#{session_id}"])
+        .trim()
+        .to_string();
     let window = client.call_ok(
         "create_window",
         json!({"session_id": main, "shell": printer(), "history_limit": ASKED}),
@@ -99,7 +105,10 @@ fn a_limit_out_of_bounds_is_refused_by_name_and_nothing_is_created() {
     let before = tmux.tmux(&["list-panes", "-a"]);
     let error = client.call_err("create_session", json!({"history_limit": 100_001}));
     assert!(error.contains("history_limit"), "{error}");
-    let error = client.call_err("split_window", json!({"pane_id": tmux.first_pane(), "history_limit": -1}));
+    let error = client.call_err(
+        "split_window",
+        json!({"pane_id": tmux.first_pane(), "history_limit": -1}),
+    );
     assert!(error.contains("history_limit"), "{error}");
     assert_eq!(tmux.tmux(&["list-panes", "-a"]), before);
 }
