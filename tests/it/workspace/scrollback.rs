@@ -113,7 +113,10 @@ fn a_limit_out_of_bounds_is_refused_by_name_and_nothing_is_created() {
     assert_eq!(tmux.tmux(&["list-panes", "-a"]), before);
 
     // A create that tmux refuses after the limit was set puts the session's value back.
-    let main = tmux.tmux(&["display-message", "-p", "-t", "main:", "#{session_id}"]).trim().to_string();
+    let main = tmux
+        .tmux(&["display-message", "-p", "-t", "main:", "#{session_id}"])
+        .trim()
+        .to_string();
     let error = client.call_err(
         "create_window",
         json!({"session_id": main, "index": 0, "history_limit": ASKED}),
