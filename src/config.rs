@@ -44,6 +44,40 @@ pub struct Config {
     pub audit_log: Option<AuditTarget>,
     /// Which flag or variable chose `address`, for `paneward doctor`.
     pub address_origin: &'static str,
+    /// The NAME of `--private NAME`: paneward's own server, `tmux -L paneward-NAME`.
+    pub private: Option<String>,
+    /// Whether `create_session` may start the server when none runs, and how.
+    pub server_start: ServerStart,
+}
+
+/// What a private server's socket name starts with, so a person can tell paneward's
+/// servers from their own (`tmux -L paneward-NAME attach`).
+pub const PRIVATE_SOCKET_PREFIX: &str = "paneward-";
+
+/// Whether paneward may start the tmux server it is pointed at, when none runs there.
+/// Always on a private server (`--private`); on any other socket only when the
+/// person asked (`--start-server`), since a server started there is theirs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ServerStart {
+    /// Never: `create_session` says no server runs.
+    #[default]
+    Refused,
+    /// As `tmux new-session` would, reading tmux's own configuration files.
+    TmuxConfig,
+    /// With this file as the only configuration (`tmux -f FILE`; `/dev/null` for none).
+    ConfigFile(PathBuf),
+}
+
+impl ServerStart {
+    /// The global flags that choose the configuration a started server reads; `None`
+    /// when starting is refused.
+    pub fn config_flags(&self) -> Option<Vec<String>> {
+        match self {
+            Self::Refused => None,
+            Self::TmuxConfig => Some(Vec::new()),
+            Self::ConfigFile(path) => Some(vec!["-f".into(), path.to_string_lossy().into_owned()]),
+        }
+    }
 }
 
 /// Where `--audit-log` writes.

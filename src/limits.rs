@@ -69,6 +69,10 @@ pub const BUFFER_SHOWN_MAX_BYTES: usize = STAGED_TEXT_MAX_BYTES + 1;
 pub const BUFFER_LABEL_MAX_CHARS: usize = 64;
 /// Lines `enter_copy_mode` scrolls up: more than any `history-limit` in use.
 pub const COPY_MODE_SCROLL_MAX_LINES: u32 = 100_000;
+/// The most scrollback a create tool gives a new pane (`history_limit`): a long build
+/// log, within what `enter_copy_mode` can scroll; a full line of a wide pane costs tmux
+/// a few kilobytes, so this bounds one pane's memory to some hundreds of megabytes.
+pub const HISTORY_LIMIT_MAX_LINES: u32 = COPY_MODE_SCROLL_MAX_LINES;
 
 // search_panes.
 
@@ -307,3 +311,6 @@ pub const SERVER_SCAN_MAX_ENTRIES: usize = 1_000;
 /// Messages queued for the client's log (`notifications/message`) before more are
 /// dropped: the why of an event is worth less than keeping the server responsive.
 pub const CLIENT_LOG_QUEUE_MESSAGES: usize = 256;
+/// The NAME of `--private NAME`: short, so `paneward-NAME` in tmux's socket folder stays
+/// well within a socket address (108 bytes).
+pub const PRIVATE_NAME_MAX_CHARS: usize = 32;

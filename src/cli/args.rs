@@ -6,7 +6,7 @@
 //! one. A bad setting stops start-up with a message; it never silently widens what a
 //! model may do.
 
-use crate::limits::{MAX_WAIT_CEILING_SECONDS, MAX_WAIT_DEFAULT, TMUX_CLIENTS_DEFAULT_MAX};
+use crate::limits::{MAX_WAIT_CEILING_SECONDS, MAX_WAIT_DEFAULT, PRIVATE_NAME_MAX_CHARS, TMUX_CLIENTS_DEFAULT_MAX};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ use paneward_contract::Tier;
 use super::parse::{Parsed, RawArgs};
 use crate::catalog::profile::Profile;
 use crate::config::Scope;
-use crate::config::{AuditTarget, Config};
+use crate::config::{AuditTarget, Config, ServerStart, PRIVATE_SOCKET_PREFIX};
 use crate::mcp::http::options::{parse_bind, TokenSource};
 use crate::mcp::http::HttpOptions;
 use crate::tmux::ssh::SshTarget;
@@ -47,6 +47,13 @@ pub enum Invocation {
     },
     /// Say what paneward would do and whether it can serve (`paneward doctor`).
     Doctor(Config),
+    /// Mark a pane the person chose as the agent's (`paneward grant [PANE]`), or take
+    /// that back (`paneward revoke [PANE]`); `None`: the pane the shell runs in.
+    Grant {
+        config: Config,
+        pane: Option<String>,
+        revoke: bool,
+    },
     Help,
     Version,
 }
@@ -113,8 +120,48 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         extra_hosts,
         ssh,
         ssh_options,
+        private,
+        private_config,
+        start_server,
     } = raw;
-    let (address, address_origin) = resolve_address(socket_name, socket_path, env)?;
+    let private = private.or_else(|| env("PANEWARD_PRIVATE").filter(|v| !v.is_empty()));
+    let private_config = private_config.or_else(|| {
+        env("PANEWARD_PRIVATE_CONFIG")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    });
+    let start_server = start_server || env_switch("PANEWARD_START_SERVER", env)?;
+    let (address, address_origin, server_start, private_name) = match private {
+        Some(name) => {
+            if socket_name.is_some()
+                || socket_path.is_some()
+                || env("PANEWARD_SOCKET_NAME").is_some_and(|v| !v.is_empty())
+                || env("PANEWARD_SOCKET_PATH").is_some_and(|v| !v.is_empty())
+            {
+                return Err(UsageError(
+                    "--private names its own socket; give it without --socket-name/--socket-path (or their variables)"
+                        .into(),
+                ));
+            }
+            let name = checked_private_name(name)?;
+            let address = ServerAddress::Name(format!("{PRIVATE_SOCKET_PREFIX}{name}"));
+            // Never the person's ~/.tmux.conf unless they name it (--private-config).
+            let config_file = private_config.unwrap_or_else(|| PathBuf::from("/dev/null"));
+            (address, "--private", ServerStart::ConfigFile(config_file), Some(name))
+        }
+        None => {
+            if private_config.is_some() {
+                return Err(UsageError("--private-config goes with --private".into()));
+            }
+            let (address, origin) = resolve_address(socket_name, socket_path, env)?;
+            let start = if start_server {
+                ServerStart::TmuxConfig
+            } else {
+                ServerStart::Refused
+            };
+            (address, origin, start, None)
+        }
+    };
     let profile = match profile.or_else(|| env("PANEWARD_PROFILE").filter(|v| !v.is_empty())) {
         Some(text) => text
             .parse::<Profile>()
@@ -136,6 +183,8 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     };
     let scope = match scope.or_else(|| env("PANEWARD_SCOPE").filter(|v| !v.is_empty())) {
         Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
+        // On its own server paneward touches only what it made or was granted.
+        None if private_name.is_some() => Scope::Owned,
         None => Scope::All,
     };
     let tmux_binary = tmux_binary
@@ -192,6 +241,8 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         profile,
         audit_log,
         address_origin,
+        private: private_name,
+        server_start,
     };
     let serving = matches!(subcommand.as_deref(), None | Some("serve"));
     if http.is_some() && !serving {
@@ -226,6 +277,11 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     Ok(match subcommand.as_deref() {
         Some("tools") => Invocation::Tools { config, json },
         Some("doctor") => Invocation::Doctor(config),
+        Some(verb @ ("grant" | "revoke")) => Invocation::Grant {
+            revoke: verb == "revoke",
+            pane: positional.into_iter().next(),
+            config,
+        },
         Some("call") => {
             let mut positional = positional.into_iter();
             let Some(tool) = positional.next() else {
@@ -285,6 +341,18 @@ fn resolve_address(
             },
         },
     }
+}
+
+/// A private server's NAME: letters, digits, `-` and `_`, so the socket name is one
+/// plain word a person can type after `tmux -L`.
+fn checked_private_name(name: String) -> Result<String, UsageError> {
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if name.is_empty() || name.chars().count() > PRIVATE_NAME_MAX_CHARS || !plain {
+        return Err(UsageError(format!(
+            "--private NAME must be 1 to {PRIVATE_NAME_MAX_CHARS} letters, digits, - or _"
+        )));
+    }
+    Ok(name)
 }
 
 /// tmux joins the name onto its socket folder: a `/` would reach outside it.
@@ -362,6 +430,65 @@ mod tests {
         );
         let error = parse_with(&["--scope", "mine"], &[]).unwrap_err();
         assert!(error.0.contains("unknown scope \"mine\""), "{error}");
+    }
+
+    #[test]
+    fn private_names_its_own_socket_starts_it_without_config_and_scopes_to_owned() {
+        let config = serve_config(&["--private", "work"], &[]);
+        assert_eq!(config.address, ServerAddress::Name("paneward-work".into()));
+        assert_eq!(config.private.as_deref(), Some("work"));
+        assert_eq!(config.scope, Scope::Owned);
+        assert_eq!(config.server_start, ServerStart::ConfigFile("/dev/null".into()));
+        assert_eq!(config.address_origin, "--private");
+        let config = serve_config(
+            &["--scope", "all", "--private-config", "/c"],
+            &[("PANEWARD_PRIVATE", "w")],
+        );
+        assert_eq!(
+            (config.scope, config.server_start),
+            (Scope::All, ServerStart::ConfigFile("/c".into()))
+        );
+        // Elsewhere a server is started only when asked, with tmux's own configuration.
+        assert_eq!(serve_config(&["-L", "x"], &[]).server_start, ServerStart::Refused);
+        assert_eq!(
+            serve_config(&["-L", "x", "--start-server"], &[]).server_start,
+            ServerStart::TmuxConfig
+        );
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_START_SERVER", "1")]).server_start,
+            ServerStart::TmuxConfig
+        );
+        assert_eq!(serve_config(&[], &[]).scope, Scope::All);
+        for (args, vars) in [
+            (&["--private", "w", "-L", "x"][..], &[][..]),
+            (&["--private", "w"][..], &[("PANEWARD_SOCKET_PATH", "/s")][..]),
+            (&["--private", "a/b"][..], &[][..]),
+            (&["--private", ""][..], &[][..]),
+            (&["--private", "a-very-long-name-of-more-than-32-chars"][..], &[][..]),
+            (&["--private-config", "/c"][..], &[][..]),
+        ] {
+            assert!(parse_with(args, vars).is_err(), "{args:?} {vars:?}");
+        }
+    }
+
+    #[test]
+    fn grant_and_revoke_take_at_most_one_pane() {
+        match parse_with(&["grant", "%3", "-L", "w"], &[]).unwrap() {
+            Invocation::Grant { pane, revoke, config } => {
+                assert_eq!((pane.as_deref(), revoke), (Some("%3"), false));
+                assert_eq!(config.address, ServerAddress::Name("w".into()));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_with(&["revoke"], &[]).unwrap(),
+            Invocation::Grant {
+                pane: None,
+                revoke: true,
+                ..
+            }
+        ));
+        assert!(parse_with(&["grant", "%1", "%2"], &[]).is_err());
     }
 
     #[test]

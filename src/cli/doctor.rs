@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use crate::app::App;
 use crate::config::Scope;
-use crate::config::{AuditTarget, Config};
+use crate::config::{AuditTarget, Config, ServerStart};
 use crate::guard::caller::CallerPane;
 use crate::tmux::command::Command;
 use crate::tmux::control::policy;
@@ -82,6 +82,10 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         "socket",
         format!("{}, chosen by {}", config.address.label(), config.address_origin),
     );
+    report.line("server start", start_line(config));
+    if config.private.is_some() {
+        report.line("watch", format!("tmux {} attach", config.address.flags().join(" ")));
+    }
     // The audit log is not opened here: doctor must not create the file.
     let app = App::from_env(Config {
         audit_log: None,
@@ -142,6 +146,13 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             );
             facts
         }
+        Err(error) if config.server_start.config_flags().is_some() => {
+            report.line(
+                "server",
+                format!("none runs yet ({error}); create_session will start it"),
+            );
+            return Ok(());
+        }
         Err(error) => {
             report.line("server", format!("does not answer: {error}"));
             return Err(format!(
@@ -164,6 +175,26 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         runtime.block_on(connection_line(config, &tmux, &launcher)),
     );
     Ok(())
+}
+
+/// Whether and how `create_session` may start the server.
+fn start_line(config: &Config) -> String {
+    match (&config.server_start, &config.private) {
+        (ServerStart::ConfigFile(file), Some(name)) => format!(
+            "paneward's own server {name:?}: create_session starts it when none runs, reading only {}",
+            file.display()
+        ),
+        (ServerStart::ConfigFile(file), None) => format!(
+            "create_session starts it when none runs, reading only {}",
+            file.display()
+        ),
+        (ServerStart::TmuxConfig, _) => {
+            "create_session starts it when none runs, with tmux's own configuration (--start-server)".into()
+        }
+        (ServerStart::Refused, _) => {
+            "never: paneward drives a running server (--private or --start-server let create_session start one)".into()
+        }
+    }
 }
 
 /// The binary as it will be run: a bare name is looked up on PATH.

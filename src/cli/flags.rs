@@ -110,6 +110,49 @@ pub static FLAGS: &[Flag] = &[
     },
     Flag {
         short: None,
+        long: "private",
+        value_name: Some("NAME"),
+        env: Some("PANEWARD_PRIVATE"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "use paneward's own server, tmux -L paneward-NAME, started",
+            "when needed with no configuration (-f /dev/null); the",
+            "scope defaults to owned; not with -L/-S",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.private = Some(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "private-config",
+        value_name: Some("FILE"),
+        env: Some("PANEWARD_PRIVATE_CONFIG"),
+        section: Section::Options,
+        only_after: None,
+        help: &["a private server started reads FILE (e.g. ~/.tmux.conf)"],
+        action: Action::Value(|raw, v| {
+            raw.private_config = Some(PathBuf::from(v));
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "start-server",
+        value_name: None,
+        env: Some("PANEWARD_START_SERVER"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "create_session may start the server on -L/-S (or the",
+            "default socket) when none runs, with tmux's own config",
+        ],
+        action: Action::Switch(|raw| raw.start_server = true),
+    },
+    Flag {
+        short: None,
         long: "tmux",
         value_name: Some("PATH"),
         env: Some("PANEWARD_TMUX"),

@@ -45,6 +45,18 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "paneward grant [PANE] [OPTIONS]",
+        &[
+            "mark a pane of yours (default: this shell's, $TMUX_PANE,",
+            "when on paneward's server) as the agent's, so --scope",
+            "owned covers it; audited",
+        ],
+    ),
+    (
+        "paneward revoke [PANE] [OPTIONS]",
+        &["take a granted pane back (removes its mark); audited"],
+    ),
+    (
         "paneward conform [--tier TIER] [--profile NAME] [--schemas DIR] [--timeout SECS] -- COMMAND [ARGS...]",
         &[
             "start the MCP server COMMAND, list its tools and",

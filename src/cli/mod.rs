@@ -4,6 +4,7 @@ pub mod args;
 pub mod call;
 pub mod doctor;
 pub mod flags;
+pub mod grant;
 pub mod help;
 pub mod parse;
 
@@ -49,6 +50,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             call::run(config, &tool, arguments.as_deref())
         }
         Invocation::Doctor(config) => doctor::run(&config),
+        Invocation::Grant { config, pane, revoke } => {
+            init_logging("warn", None);
+            grant::run(&config, pane.as_deref(), revoke)
+        }
         Invocation::Conform(options) => conform(&options),
     }
 }

@@ -12,7 +12,7 @@ use super::flags::{self, Action};
 #[derive(Debug, Default)]
 pub struct RawArgs {
     pub subcommand: Option<String>,
-    /// `call`'s tool and JSON.
+    /// `call`'s tool and JSON; `grant`'s or `revoke`'s pane.
     pub positional: Vec<String>,
     pub socket_name: Option<String>,
     pub socket_path: Option<PathBuf>,
@@ -34,10 +34,13 @@ pub struct RawArgs {
     pub ssh: Option<String>,
     /// `-F FILE` and `-o OPTION` pairs, in the order given.
     pub ssh_options: Vec<String>,
+    pub private: Option<String>,
+    pub private_config: Option<PathBuf>,
+    pub start_server: bool,
 }
 
 /// The subcommands besides `conform`, which parses its own arguments.
-pub const SUBCOMMANDS: [&str; 4] = ["serve", "tools", "call", "doctor"];
+pub const SUBCOMMANDS: [&str; 6] = ["serve", "tools", "call", "doctor", "grant", "revoke"];
 
 /// What the arguments ask for: raw arguments to resolve, or at once `--help` or
 /// `--version`.
@@ -86,9 +89,12 @@ pub fn raw_args(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, Usag
             _ if raw.subcommand.is_none() && SUBCOMMANDS.contains(&name) => raw.subcommand = Some(arg),
             _ if name.starts_with('-') && name != "-" => return Err(UsageError(format!("unknown option {name}"))),
             _ if raw.subcommand.as_deref() == Some("call") && raw.positional.len() < 2 => raw.positional.push(arg),
+            _ if matches!(raw.subcommand.as_deref(), Some("grant" | "revoke")) && raw.positional.is_empty() => {
+                raw.positional.push(arg);
+            }
             _ => {
                 return Err(UsageError(format!(
-                    "unknown command {name:?}; commands are serve, tools, call, doctor and conform"
+                    "unknown command {name:?}; commands are serve, tools, call, doctor, grant, revoke and conform"
                 )))
             }
         }

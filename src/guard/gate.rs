@@ -275,6 +275,13 @@ impl ChangeCommand {
 
 /// A read may stand in a list of changes (to read back what a change did, in the same
 /// round trip).
+impl ChangeCommand {
+    /// The command as logs show it (sensitive arguments left out).
+    pub fn summary(&self) -> String {
+        self.0.summary()
+    }
+}
+
 impl From<ReadCommand> for ChangeCommand {
     fn from(read: ReadCommand) -> Self {
         Self(read.into())
@@ -316,6 +323,33 @@ impl<'a> ChangeGate<'a> {
     pub async fn change_all(&self, commands: &[ChangeCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
         let commands: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
         self.read.state.backend.tmux().run_all(&commands).await
+    }
+
+    /// Whether this server may start tmux when none runs (`config::ServerStart`).
+    pub fn may_start_server(&self) -> bool {
+        self.read.state.settings.server_start.config_flags().is_some()
+    }
+
+    /// [`ChangeGate::change_all`] as one tmux process that starts the server first if
+    /// none runs, as `--private` or `--start-server` allow; refused otherwise.
+    ///
+    /// # Errors
+    /// Starting is not allowed, or the first command's failure.
+    pub async fn change_all_starting_server(&self, commands: &[ChangeCommand]) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let settings = &self.read.state.settings;
+        let Some(flags) = settings.server_start.config_flags() else {
+            return Err(TmuxError::ServerGone {
+                socket: settings.address.label(),
+                message: "paneward may not start a server there (--private or --start-server allow it)".into(),
+            });
+        };
+        let commands: Vec<Command> = commands.iter().map(|c| c.0.clone()).collect();
+        self.read
+            .state
+            .backend
+            .tmux()
+            .run_all_starting_server(&flags, &commands)
+            .await
     }
 
     /// Types `keys` (then Enter if `enter`) into `target` in one tmux step with the

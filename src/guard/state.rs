@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::config::{Config, Scope};
+use crate::config::{Config, Scope, ServerStart};
 use crate::guard::caller::CallerPane;
 use crate::guard::gate::Backend;
 use crate::runtime::Tier;
@@ -52,6 +52,9 @@ pub struct Settings {
     pub address: ServerAddress,
     /// The host tmux runs on with `--ssh`, as given; `None`: this machine.
     pub ssh_host: Option<String>,
+    /// Whether `create_session` may start the server when none runs (`--private`,
+    /// `--start-server`).
+    pub server_start: ServerStart,
 }
 
 impl Settings {
@@ -63,6 +66,7 @@ impl Settings {
             max_wait: config.max_wait,
             address: config.address.clone(),
             ssh_host: config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
+            server_start: config.server_start.clone(),
         }
     }
 }

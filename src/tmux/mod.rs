@@ -188,6 +188,22 @@ impl Tmux {
         })
     }
 
+    /// [`Tmux::run_all`] as one tmux process that first starts the server when none
+    /// runs, reading only the configuration `config_flags` choose
+    /// ([`subprocess::run_all_starting_server`]). Only a caller allowed to start the
+    /// server calls this (`crate::config::ServerStart`).
+    ///
+    /// # Errors
+    /// As [`Tmux::run_all`].
+    pub async fn run_all_starting_server(
+        &self,
+        config_flags: &[String],
+        commands: &[Command],
+    ) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let (launcher, address) = self.executor.target();
+        subprocess::run_all_starting_server(launcher, address, config_flags, commands, TMUX_COMMAND_TIMEOUT).await
+    }
+
     /// [`Tmux::run_all`] with a timeout other than [`TMUX_COMMAND_TIMEOUT`].
     ///
     /// # Errors

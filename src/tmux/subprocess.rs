@@ -34,11 +34,44 @@ pub async fn run_all(
     timeout: Duration,
     clientless: bool,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
+    run_script(launcher, address, Vec::new(), commands, timeout, clientless).await
+}
+
+/// Runs `commands` as one `tmux` process that first starts the server if none runs on
+/// `address` (`start-server`), which then reads only the configuration `config_flags`
+/// choose (`-f FILE`, or none given: tmux's own files). On a running server
+/// `start-server` does nothing and the flags are not read. `TMUX_PANE` is not passed on.
+///
+/// # Errors
+/// As [`super::Tmux::run_all`].
+pub async fn run_all_starting_server(
+    launcher: &Launcher,
+    address: &ServerAddress,
+    config_flags: &[String],
+    commands: &[Command],
+    timeout: Duration,
+) -> Result<Vec<Vec<u8>>, TmuxError> {
+    let mut leading = config_flags.to_vec();
+    leading.extend(["start-server".to_string(), ";".to_string()]);
+    run_script(launcher, address, leading, commands, timeout, true).await
+}
+
+/// `tmux LEADING... source-file -` with `commands` on standard input.
+async fn run_script(
+    launcher: &Launcher,
+    address: &ServerAddress,
+    leading: Vec<String>,
+    commands: &[Command],
+    timeout: Duration,
+    clientless: bool,
+) -> Result<Vec<Vec<u8>>, TmuxError> {
     let nonce = Nonce::new();
     let mut script = separated_chain(commands, nonce.separator());
     script.push('\n');
+    let mut args = leading;
+    args.extend(["source-file".to_string(), "-".to_string()]);
     let process = TmuxProcess {
-        args: vec!["source-file".to_string(), "-".to_string()],
+        args,
         pipes: Pipes {
             stdin: true,
             stdout: true,

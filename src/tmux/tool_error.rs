@@ -14,7 +14,7 @@ impl From<TmuxError> for ToolError {
             ),
             ErrorKind::ServerGone => (
                 ToolErrorKind::TmuxUnavailable,
-                "; start tmux on that socket, or restart paneward with the right --socket-name/--socket-path",
+                "; start tmux on that socket, restart paneward with the right --socket-name/--socket-path, or with --start-server (or --private NAME) so create_session starts it",
             ),
             ErrorKind::Transport if matches!(error, TmuxError::Lost { .. }) => (ToolErrorKind::MayHaveRun, ""),
             ErrorKind::Transport if matches!(error, TmuxError::Protocol { .. }) => (ToolErrorKind::BadReply, ""),

@@ -227,3 +227,217 @@ fn at_a_terminal_the_server_says_how_it_is_meant_to_be_run_and_then_serves() {
         text(&piped.stderr)
     );
 }
+
+/// A home folder whose `~/.tmux.conf` sets `@from_user_conf`: a server that read it says so.
+fn home_with_a_tmux_conf() -> crate::support::Scratch {
+    let home = crate::support::Scratch::new();
+    std::fs::write(home.path(".tmux.conf"), "set -g @from_user_conf yes\n").unwrap();
+    home
+}
+
+fn read_user_conf(server: &TmuxServer) -> String {
+    server
+        .tmux(&["show-options", "-gqv", "@from_user_conf"])
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_private_server_is_started_by_create_session_without_the_persons_config_and_scoped_to_owned() {
+    let name = TmuxServer::unique_name("t");
+    let server = TmuxServer::to_be_started(format!("paneward-{name}"));
+    let home = home_with_a_tmux_conf();
+    let env = [("HOME", home.path("").trim_end_matches('/').to_string())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    let out = paneward(&["--private", &name, "doctor"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let doctor = text(&out.stdout);
+    assert!(
+        doctor.contains(&format!("watch          tmux -L paneward-{name} attach")),
+        "{doctor}"
+    );
+    assert!(doctor.contains("scope          owned"), "{doctor}");
+    assert!(doctor.contains("create_session will start it"), "{doctor}");
+    assert!(!server.try_tmux(&["list-sessions"]), "doctor started nothing");
+
+    let out = paneward(
+        &["--private", &name, "call", "create_session", r#"{"name": "agent"}"#],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reply["serverStarted"], json!(true), "{reply}");
+    assert_eq!(server.tmux(&["list-sessions", "-F", "#{session_name}"]).trim(), "agent");
+    assert_eq!(read_user_conf(&server), "", "the private server read ~/.tmux.conf");
+    // Everything it made is marked; a second create finds the server running.
+    let pane = reply["paneId"].as_str().unwrap();
+    assert_eq!(
+        server
+            .tmux(&["show-options", "-pqv", "-t", pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
+    let out = paneward(&["--private", &name, "call", "create_session", "{}"], &env);
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again.get("serverStarted"), None, "{again}");
+
+    // The scope is owned: a window the person made there is not the agent's.
+    let theirs = server
+        .tmux(&["new-window", "-d", "-P", "-F", "#{pane_id}"])
+        .trim()
+        .to_string();
+    let args = json!({"pane_id": theirs, "title": "taken"}).to_string();
+    let out = paneward(&["--private", &name, "call", "set_pane_title", &args], &env);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--scope owned"), "{}", text(&out.stderr));
+
+    let out = paneward(&["--private", &name, "-L", "other", "doctor"], &env);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--private"), "{}", text(&out.stderr));
+    let out = paneward(&["--private", "a/b", "doctor"], &env);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn create_session_starts_a_server_on_a_named_socket_only_when_start_server_allows_it() {
+    let server = TmuxServer::to_be_started(TmuxServer::unique_name("pw-start-"));
+    let home = home_with_a_tmux_conf();
+    let home_path = home.path("").trim_end_matches('/').to_string();
+    let env = [("HOME", home_path.as_str())];
+
+    let out = paneward(&["-L", &server.name, "call", "create_session", "{}"], &env);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no tmux server is running") && stderr.contains("--start-server"),
+        "{stderr}"
+    );
+    assert!(!server.try_tmux(&["list-sessions"]), "nothing was started");
+
+    let out = paneward(
+        &["-L", &server.name, "--start-server", "call", "create_session", "{}"],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reply["serverStarted"], json!(true), "{reply}");
+    // Started as tmux itself would start it: the person's configuration is read.
+    assert_eq!(read_user_conf(&server), "yes");
+}
+
+#[test]
+fn grant_and_revoke_hand_a_persons_pane_to_scope_owned_and_back_and_are_audited() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let scratch = crate::support::Scratch::new();
+    let log = scratch.path("audit.log");
+    let title = |t: &str| json!({"pane_id": pane, "title": t}).to_string();
+    let owned = ["-L", tmux.name.as_str(), "--scope", "owned"];
+    let set_title = |t: &str| paneward(&[&owned[..], &["call", "set_pane_title", &title(t)]].concat(), &[]);
+
+    assert_eq!(set_title("before").status.code(), Some(1), "not the agent's yet");
+
+    let out = paneward(&["-L", &tmux.name, "--audit-log", &log, "grant", &pane], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with(&format!("granted: pane {pane}")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
+    let out = set_title("granted");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "granted");
+
+    let out = paneward(&["-L", &tmux.name, "--audit-log", &log, "revoke", &pane], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with(&format!("revoked: pane {pane}")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        ""
+    );
+    assert_eq!(set_title("after").status.code(), Some(1), "taken back");
+    assert_eq!(tmux.pane_value(&pane, "#{pane_title}"), "granted");
+
+    let lines: Vec<Value> = scratch
+        .read("audit.log")
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let seen: Vec<(Value, Value, Value)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["tool"].clone(),
+                l["arguments"]["pane_id"].clone(),
+                l["outcome"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (json!("grant"), json!(pane), json!("ok")),
+            (json!("revoke"), json!(pane), json!("ok"))
+        ]
+    );
+
+    // A missing pane, or a malformed one, changes nothing and says why.
+    let out = paneward(&["-L", &tmux.name, "grant", "%999"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("%999"), "{}", text(&out.stderr));
+    let out = paneward(&["-L", &tmux.name, "grant", "main"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("pane id"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn grant_without_a_pane_takes_the_shells_own_pane_only_on_paneward_s_server() {
+    let tmux = TmuxServer::start();
+    let other = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let identity = |server: &TmuxServer| {
+        let facts = server.tmux(&["display-message", "-p", "#{socket_path},#{pid},0"]);
+        facts.trim().to_string()
+    };
+    // This shell's pane is on `other`: its id means nothing on `tmux`, so it is refused.
+    let elsewhere = identity(&other);
+    let out = paneward(
+        &["-L", &tmux.name, "grant"],
+        &[("TMUX", &elsewhere), ("TMUX_PANE", &pane)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("another tmux server"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        ""
+    );
+    // Outside tmux there is nothing to default to.
+    let out = paneward(&["-L", &tmux.name, "grant"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("give the pane"), "{}", text(&out.stderr));
+
+    let here = identity(&tmux);
+    let out = paneward(&["-L", &tmux.name, "grant"], &[("TMUX", &here), ("TMUX_PANE", &pane)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@paneward_owned_pane"])
+            .trim(),
+        "1"
+    );
+}

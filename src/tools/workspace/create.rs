@@ -30,33 +30,40 @@ use crate::runtime::error::ToolError;
 use crate::tmux::command::argv_without_shell;
 use crate::tmux::format::{literal, parse_one, parse_records, record_format};
 use crate::tmux::script::random_hex128;
-use crate::tmux::{ReadCommand, ReadVerb, SessionId, TmuxError};
+use crate::tmux::{ErrorKind, ReadCommand, ReadVerb, SessionId, TmuxError};
 use crate::tools::args::{self, is_variable_name, start_directory_of};
 use crate::tools::observe::objects::echo;
 use crate::tools::workspace::rename::{check_name, stored_as_written, stored_session_name};
+use crate::tools::workspace::scrollback;
 
 /// What `create_session` reads of the new session (its window and pane are the first).
-const NEW_SESSION: [&str; 6] = [
+const NEW_SESSION: [&str; 7] = [
     "session_id",
     "window_id",
     "pane_id",
     "window_width",
     "window_height",
     "window_name",
+    "history_limit",
 ];
 /// What `create_window` reads of the new window.
-const NEW_WINDOW: [&str; 6] = [
+const NEW_WINDOW: [&str; 7] = [
     "window_id",
     "window_index",
     "window_name",
     "pane_id",
     "window_width",
     "window_height",
+    "history_limit",
 ];
 /// What `split_window` reads of the new pane.
-const NEW_PANE: [&str; 4] = ["pane_id", "window_id", "pane_width", "pane_height"];
-/// Where the pane to split sits.
-const PLACE: [&str; 4] = ["pane_id", "window_id", "pane_index", "window_zoomed_flag"];
+const NEW_PANE: [&str; 5] = ["pane_id", "window_id", "pane_width", "pane_height", "history_limit"];
+/// Where the pane to split sits, and the session tmux splits it in (whose
+/// `history-limit` the new pane takes).
+const PLACE: [&str; 5] = ["pane_id", "window_id", "pane_index", "window_zoomed_flag", "session_id"];
+/// What a session sized with `history_limit` holds until its real window replaces it:
+/// a program that waits on its terminal and does nothing (never the person's shell).
+const PLACEHOLDER: &str = "cat";
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
 
 /// What a new pane starts with: its directory, environment and command words.
@@ -150,13 +157,28 @@ impl Spawn {
     }
 
     /// Appends `-c`, `-e` and the command words (after `--`) to a creating command.
-    fn apply(&self, mut command: ChangeCommand) -> ChangeCommand {
-        if let Some(directory) = &self.directory {
-            command = command.arg("-c").arg(literal(directory));
+    fn apply(&self, command: ChangeCommand) -> ChangeCommand {
+        self.apply_words(self.apply_environment(self.apply_directory(command)))
+    }
+
+    /// Appends `-c DIRECTORY`, if any.
+    fn apply_directory(&self, command: ChangeCommand) -> ChangeCommand {
+        match &self.directory {
+            Some(directory) => command.arg("-c").arg(literal(directory)),
+            None => command,
         }
+    }
+
+    /// Appends `-e NAME=VALUE` for each variable.
+    fn apply_environment(&self, mut command: ChangeCommand) -> ChangeCommand {
         for (name, value) in &self.environment {
             command = command.arg("-e").sensitive_arg(format!("{name}={value}"));
         }
+        command
+    }
+
+    /// Appends the command words, after `--`.
+    fn apply_words(&self, mut command: ChangeCommand) -> ChangeCommand {
         if self.words.is_empty() {
             return command;
         }
@@ -221,7 +243,9 @@ pub async fn create_session(
         environment,
         width,
         height,
+        history_limit,
     } = input;
+    let history_limit = scrollback::checked(history_limit)?;
     let name = name.map(|n| n.to_string());
     if let Some(name) = &name {
         check_name("/name", name)?;
@@ -234,9 +258,14 @@ pub async fn create_session(
 
     if let Some(name) = &name {
         // tmux refuses a duplicate only when renaming, after the session exists under
-        // its temporary name: refuse it here first, as tmux will store the name.
+        // its temporary name: refuse it here first, as tmux will store the name. No
+        // server running means no session of that name, where paneward may start one.
         let stored = stored_session_name(name);
-        let existing = session_names(&gate.run(list_sessions()).await?)?;
+        let existing = match gate.run(list_sessions()).await {
+            Ok(output) => session_names(&output)?,
+            Err(error) if error.kind() == ErrorKind::ServerGone && gate.may_start_server() => Vec::new(),
+            Err(error) => return Err(error.into()),
+        };
         if existing.iter().any(|(_, n)| *n == stored) {
             return Err(duplicate(&stored));
         }
@@ -250,27 +279,18 @@ pub async fn create_session(
     };
     // `=` matches the name exactly; the `:` makes it a session in a pane target.
     let handle = format!("={temporary}:");
-    let mut create = ChangeCommand::new(ChangeVerb::NewSession)
-        .arg("-d")
-        .arg("-s")
-        .arg(temporary.as_str());
-    if let Some(window_name) = &window_name {
-        create = create.arg("-n").arg(literal(window_name));
-    }
-    if let Some(width) = width {
-        create = create.arg("-x").arg(width.to_string());
-    }
-    if let Some(height) = height {
-        create = create.arg("-y").arg(height.to_string());
-    }
-    create = create.arg("-P").arg("-F").arg(record_format(&NEW_SESSION));
-    let create = spawn.apply(create);
-    let mut commands = vec![
-        create,
+    let (mut commands, created_at) = session_commands(
+        &spawn,
+        &temporary,
+        window_name.as_deref(),
+        (width, height),
+        history_limit,
+    );
+    commands.extend([
         mark(OwnedMark::Session, &handle),
         mark(OwnedMark::Window, &handle),
         mark(OwnedMark::Pane, &handle),
-    ];
+    ]);
     if let Some(name) = &name {
         commands.push(
             ChangeCommand::new(ChangeVerb::RenameSession)
@@ -281,7 +301,17 @@ pub async fn create_session(
         );
     }
     commands.push(list_sessions().into());
-    let outputs = gate.change_all(&commands).await.map_err(|error| {
+    // No server running: nothing ran, so where paneward may start one, the same list
+    // goes again in the process that starts it.
+    let mut server_started = None;
+    let outputs = match gate.change_all(&commands).await {
+        Err(error) if error.kind() == ErrorKind::ServerGone && gate.may_start_server() => {
+            server_started = Some(true);
+            gate.change_all_starting_server(&commands).await
+        }
+        other => other,
+    };
+    let outputs = outputs.map_err(|error| {
         if error.to_string().contains("duplicate session") {
             ToolError::new(
                 crate::runtime::error::ToolErrorKind::Refused,
@@ -294,7 +324,7 @@ pub async fn create_session(
             error.into()
         }
     })?;
-    let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
+    let created = String::from_utf8_lossy(outputs.get(created_at).map_or(&[][..], |o| o.as_slice())).into_owned();
     let record = parse_one("new-session", &NEW_SESSION, &created)?;
     let session_id = record.text("session_id")?.to_string();
     let sessions = session_names(outputs.last().map_or(&[][..], |o| o.as_slice()))?;
@@ -318,7 +348,66 @@ pub async fn create_session(
         pane_id: record.text("pane_id")?.to_string(),
         width: record.int("window_width")?,
         height: record.int("window_height")?,
+        history_limit: record.int("history_limit")?,
+        server_started,
     })
+}
+
+/// The commands that make the session `temporary` with its window and pane, and the
+/// position of the one that prints the new pane's record. With `history_limit`, the
+/// first pane of a session takes its scrollback from the global option (the session
+/// has no options of its own before it exists): the session starts with a placeholder
+/// window, gets the limit, its real window replaces the placeholder at the same index
+/// (`new-window -k` ends only that placeholder, made in this same list, and keeps the
+/// session alive), and the limit is unset on the session again.
+fn session_commands(
+    spawn: &Spawn,
+    temporary: &str,
+    window_name: Option<&str>,
+    (width, height): (Option<std::num::NonZeroU64>, Option<std::num::NonZeroU64>),
+    history_limit: Option<u32>,
+) -> (Vec<ChangeCommand>, usize) {
+    let handle = format!("={temporary}:");
+    let mut session = ChangeCommand::new(ChangeVerb::NewSession)
+        .arg("-d")
+        .arg("-s")
+        .arg(temporary);
+    if let Some(width) = width {
+        session = session.arg("-x").arg(width.to_string());
+    }
+    if let Some(height) = height {
+        session = session.arg("-y").arg(height.to_string());
+    }
+    // -e of new-session sets the session's environment, which its panes inherit; -c
+    // its directory, which later windows start in too.
+    session = spawn.apply_environment(spawn.apply_directory(session));
+    let with_window = |command: ChangeCommand| {
+        let command = match window_name {
+            Some(name) => command.arg("-n").arg(literal(name)),
+            None => command,
+        };
+        command.arg("-P").arg("-F").arg(record_format(&NEW_SESSION))
+    };
+    match history_limit {
+        None => (vec![spawn.apply_words(with_window(session))], 0),
+        Some(lines) => {
+            let placeholder = argv_without_shell(vec![PLACEHOLDER.to_string()])
+                .into_iter()
+                .fold(session.arg("--"), ChangeCommand::arg);
+            let window = ChangeCommand::new(ChangeVerb::NewWindow)
+                .arg("-k")
+                .arg("-t")
+                .arg(format!("={temporary}:^"));
+            let window = spawn.apply_words(with_window(spawn.apply_directory(window)));
+            let commands = vec![
+                placeholder,
+                scrollback::set(&handle, lines),
+                window,
+                scrollback::restore(&handle, None),
+            ];
+            (commands, 2)
+        }
+    }
 }
 
 /// A name check that failed after the object was made: the object stays, and says so.
@@ -400,14 +489,21 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         environment,
         index,
         select,
+        history_limit,
     } = input;
     let session = args::session_id("/session_id", &session_id)?;
+    let history_limit = scrollback::checked(history_limit)?;
     let name = name.map(|n| n.to_string());
     if let Some(name) = &name {
         check_name("/name", name)?;
     }
     let spawn = Spawn::new(gate.state(), start_directory, command, shell, environment)?;
     let asked_index = index.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
+    let session_target = session.to_string();
+    let previous_limit = match history_limit {
+        Some(_) => scrollback::own_value(gate, session).await?,
+        None => None,
+    };
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -426,10 +522,24 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         }
         create = create.arg("-P").arg("-F").arg(record_format(&NEW_WINDOW));
         let create = spawn.apply(create);
-        let commands = [create, mark(OwnedMark::Window, &handle), mark(OwnedMark::Pane, &handle)];
-        match gate.change_all(&commands).await {
+        let mut commands = Vec::new();
+        if let Some(lines) = history_limit {
+            commands.push(scrollback::set(&session_target, lines));
+        }
+        let created_at = commands.len();
+        commands.push(create);
+        if history_limit.is_some() {
+            commands.push(scrollback::restore(&session_target, previous_limit.as_deref()));
+        }
+        commands.extend([mark(OwnedMark::Window, &handle), mark(OwnedMark::Pane, &handle)]);
+        let result = gate.change_all(&commands).await;
+        if result.is_err() && history_limit.is_some() {
+            scrollback::restore_after_failure(gate, &session_target, previous_limit.as_deref()).await;
+        }
+        match result {
             Ok(outputs) => {
-                let created = String::from_utf8_lossy(outputs.first().map_or(&[][..], |o| o.as_slice())).into_owned();
+                let created =
+                    String::from_utf8_lossy(outputs.get(created_at).map_or(&[][..], |o| o.as_slice())).into_owned();
                 let record = parse_one("new-window", &NEW_WINDOW, &created)?;
                 if let Some(name) = &name {
                     stored_as_written("window name", name, record.text("window_name")?)
@@ -442,6 +552,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
                     pane_id: record.text("pane_id")?.to_string(),
                     width: record.int("window_width")?,
                     height: record.int("window_height")?,
+                    history_limit: record.int("history_limit")?,
                 });
             }
             Err(error) if index_taken(&error) && asked_index.is_some() => {
@@ -473,8 +584,10 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         shell,
         environment,
         select,
+        history_limit,
     } = input;
     let target = args::pane_id("/pane_id", &pane_id)?;
+    let history_limit = scrollback::checked(history_limit)?;
     let (flag, before) = match direction.unwrap_or(SplitWindowInputDirection::Below) {
         SplitWindowInputDirection::Below => ("-v", false),
         SplitWindowInputDirection::Above => ("-v", true),
@@ -511,6 +624,11 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         let window: crate::tmux::WindowId = crate::tools::observe::objects::checked(record.text("window_id")?)?;
         let index = int(record.int("pane_index")?)?;
         let zoomed = record.flag("window_zoomed_flag")?;
+        let session: SessionId = crate::tools::observe::objects::checked(record.text("session_id")?)?;
+        let previous_limit = match history_limit {
+            Some(_) => scrollback::own_value(gate, session).await?,
+            None => None,
+        };
         // tmux puts the new pane right after the pane split, or right before it.
         let new_index = if before { index } else { index + 1 };
         let mut split = ChangeCommand::new(ChangeVerb::SplitWindow);
@@ -533,10 +651,23 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
         let split = spawn.apply(split);
         let marked = mark(OwnedMark::Pane, &format!("{window}.{new_index}"));
-        let Some(output) = gate
-            .change_if_pane_at(target, (window, index, zoomed), &[split, marked])
-            .await?
-        else {
+        // The split takes its scrollback from the session the pane's target resolves to,
+        // the one read above: the limit is set there and put back around it.
+        let session_target = session.to_string();
+        let commands = match history_limit {
+            None => vec![split, marked],
+            Some(lines) => vec![
+                scrollback::set(&session_target, lines),
+                split,
+                scrollback::restore(&session_target, previous_limit.as_deref()),
+                marked,
+            ],
+        };
+        let result = gate.change_if_pane_at(target, (window, index, zoomed), &commands).await;
+        if result.is_err() && history_limit.is_some() {
+            scrollback::restore_after_failure(gate, &session_target, previous_limit.as_deref()).await;
+        }
+        let Some(output) = result? else {
             continue;
         };
         let output = String::from_utf8_lossy(&output).into_owned();
@@ -547,6 +678,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
             window_id: record.text("window_id")?.to_string(),
             width: record.int("pane_width")?,
             height: record.int("pane_height")?,
+            history_limit: record.int("history_limit")?,
         });
     }
     Err(ToolError::new(

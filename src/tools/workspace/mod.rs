@@ -8,3 +8,4 @@ pub mod layout;
 pub mod moves;
 pub mod readback;
 pub mod rename;
+pub mod scrollback;

@@ -191,6 +191,8 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",
+        private: None,
+        server_start: paneward::config::ServerStart::Refused,
         scope: paneward::config::Scope::All,
         max_wait: paneward::limits::MAX_WAIT_DEFAULT,
         ssh: None,

@@ -34,6 +34,8 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         profile: Profile::Default,
         audit_log: None,
         address_origin: "the test",
+        private: None,
+        server_start: paneward::config::ServerStart::Refused,
     }
 }
 

@@ -80,6 +80,24 @@ impl TmuxServer {
         server
     }
 
+    /// A server on socket `name` that paneward is to start (none runs there yet): the
+    /// handle only kills it, and removes its socket, on drop.
+    pub fn to_be_started(name: String) -> Self {
+        Self {
+            name,
+            socket_path: None,
+        }
+    }
+
+    /// A socket name no other test uses.
+    pub fn unique_name(prefix: &str) -> String {
+        format!(
+            "{prefix}{}-{}",
+            std::process::id(),
+            NEXT_SERVER.fetch_add(1, Ordering::SeqCst)
+        )
+    }
+
     /// A `tmux` command aimed at this server, with a minimal environment.
     pub fn command(&self) -> Command {
         let mut command = Command::new("tmux");
@@ -219,6 +237,17 @@ impl TmuxServer {
 
 impl Drop for TmuxServer {
     fn drop(&mut self) {
+        if self.socket_path.is_none() {
+            // A server paneward started: where its socket is, if it runs.
+            let path = self
+                .command()
+                .args(["display-message", "-p", "#{socket_path}"])
+                .output();
+            self.socket_path = path
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+        }
         let _ = self.command().arg("kill-server").output();
         // tmux 3.3a leaves its socket file behind after kill-server.
         if let Some(path) = &self.socket_path {

@@ -5,3 +5,4 @@ mod create;
 mod end;
 mod layout;
 mod moves;
+mod scrollback;
