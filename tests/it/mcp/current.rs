@@ -234,6 +234,32 @@ fn over_http_the_current_revision_needs_no_session_and_the_checks_stay_as_strict
         .as_str()
         .unwrap()
         .contains("io.modelcontextprotocol/clientCapabilities"));
+    // The revision's statuses for what the protocol layer refuses: 404 for a method not
+    // served, 400 for params that do not fit (naming the member).
+    let unserved = body(json!(4), "paneward/nonsense", current(json!({})));
+    let reply = server.exchange(
+        "POST",
+        "/mcp",
+        &current_headers(&server, "paneward/nonsense", None),
+        &unserved,
+    );
+    assert_eq!(
+        (reply.status, message_of(&reply)["error"]["code"].clone()),
+        (404, json!(-32601)),
+        "{reply:?}"
+    );
+    let bad = body(json!(5), "tools/call", current(json!({"name": 5})));
+    let reply = server.exchange("POST", "/mcp", &current_headers(&server, "tools/call", Some("5")), &bad);
+    let refused = message_of(&reply);
+    assert_eq!(
+        (reply.status, refused["error"]["code"].clone()),
+        (400, json!(-32602)),
+        "{reply:?}"
+    );
+    assert!(
+        refused["error"]["message"].as_str().unwrap().contains("/params/name"),
+        "{refused}"
+    );
     // The token, Host and Origin checks hold for a request that needs no session.
     let list = body(json!(3), "tools/list", current(json!({})));
     let without = |drop: &str, add: &[&str]| {
