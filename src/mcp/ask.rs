@@ -1,12 +1,15 @@
 //! Asking the person through the MCP client: `elicitation/create` with a one-field
-//! yes/no form, for clients that declared the elicitation capability (form mode).
+//! yes/no form, for clients that declared the elicitation capability (form mode) on a
+//! revision up to 2025-11-25. 2026-07-28 forbids server-to-client requests (rmcp
+//! refuses to send them); a request of that revision gets no asker here.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use rmcp::model::ProtocolVersion;
 use rmcp::model::{ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ServerRequest};
-use rmcp::service::{Peer, PeerRequestOptions};
+use rmcp::service::{Peer, PeerRequestOptions, RequestContext};
 use rmcp::RoleServer;
 use serde_json::json;
 
@@ -21,8 +24,16 @@ struct ClientAsker {
     peer: Peer<RoleServer>,
 }
 
-/// An [`Asker`] for the client behind `peer`, if it can show a form to its person.
-pub fn asker_for(peer: &Peer<RoleServer>) -> Option<Asker> {
+/// An [`Asker`] for the client that sent the request of `context`, if it can show a
+/// form to its person and the request's revision lets the server ask it.
+pub fn asker_for(context: &RequestContext<RoleServer>) -> Option<Asker> {
+    if context
+        .protocol_version()
+        .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28)
+    {
+        return None;
+    }
+    let peer = &context.peer;
     let info = peer.peer_info()?;
     let elicitation = info.capabilities.elicitation.as_ref()?;
     // A client that names modes must name form; one that names none means form.

@@ -11,15 +11,15 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
-    DiscoverRequestMethod, DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, Reference, RequestId, ServerCapabilities,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, Reference, RequestId, ServerCapabilities, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
 // Logging is deprecated only for protocol revisions after the one served (SEP-2577).
 #[allow(deprecated)]
-use rmcp::model::SetLevelRequestParams;
-use rmcp::service::RequestContext;
+use rmcp::model::{SetLevelRequestMethod, SetLevelRequestParams};
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::app::App;
@@ -30,8 +30,12 @@ use crate::runtime::ToolErrorKind;
 use crate::runtime::{CallContext, Tier, ToolError};
 
 /// The newest protocol revision with an `initialize` handshake that we serve; a client
-/// offering a newer one gets this as the counter-offer.
+/// offering a newer one in `initialize` gets this as the counter-offer.
 pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// The newest revision served: 2026-07-28, stateless (no handshake; every request names
+/// its version in `_meta`). `server/discover` lists it with every older one.
+pub const NEWEST_PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 
 /// paneward as an rmcp server handler.
 #[derive(Clone)]
@@ -69,15 +73,20 @@ impl McpServer {
         &self.app
     }
 
-    /// The `tools/list` result at the configured tier, exactly as it goes on the wire.
+    /// The `tools/list` result at the configured tier, exactly as a legacy client gets it
+    /// (`paneward tools --json`, the snapshots).
     pub fn list(&self) -> ListToolsResult {
-        let tier = self.app.config.safety;
-        let mut result =
-            ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect());
-        // `resultType` belongs to protocol 2026-07-28, which we do not serve; rmcp strips
-        // it from replies to older peers, so `paneward tools --json` must too.
+        let mut result = self.list_for_any_revision();
+        // `resultType` belongs to 2026-07-28; rmcp strips it from replies to older peers.
         result.result_type = None;
         result
+    }
+
+    /// The `tools/list` result before rmcp shapes it for the revision of the request:
+    /// it keeps `resultType` for 2026-07-28 and strips it for older revisions.
+    fn list_for_any_revision(&self) -> ListToolsResult {
+        let tier = self.app.config.safety;
+        ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect())
     }
 
     /// The `resources/list` result, from `schemas/resources/` (every tier: they only read).
@@ -86,9 +95,9 @@ impl McpServer {
     /// A declaration that does not load (a build fault).
     pub fn list_resources_result(&self) -> Result<ListResourcesResult, ErrorData> {
         let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
-        let mut result = ListResourcesResult::with_all_items(crate::resources::declared::resources(declared));
-        result.result_type = None;
-        Ok(result)
+        Ok(ListResourcesResult::with_all_items(
+            crate::resources::declared::resources(declared),
+        ))
     }
 
     /// The `resources/templates/list` result, from `schemas/resources/`.
@@ -97,9 +106,9 @@ impl McpServer {
     /// As [`McpServer::list_resources_result`].
     pub fn list_templates_result(&self) -> Result<ListResourceTemplatesResult, ErrorData> {
         let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
-        let mut result = ListResourceTemplatesResult::with_all_items(crate::resources::declared::templates(declared));
-        result.result_type = None;
-        Ok(result)
+        Ok(ListResourceTemplatesResult::with_all_items(
+            crate::resources::declared::templates(declared),
+        ))
     }
 
     async fn run(&self, request: &CallToolRequestParams, call: &CallContext) -> CallToolResult {
@@ -244,16 +253,21 @@ impl ServerHandler for McpServer {
             .with_instructions(self.instructions())
     }
 
+    /// Every revision from 2024-11-05 to 2026-07-28: `server/discover` lists them, and a
+    /// request naming another in its `_meta` gets the revision's
+    /// `UnsupportedProtocolVersion` error (rmcp). `initialize` never agrees 2026-07-28,
+    /// which has no handshake; it counter-offers [`PROTOCOL_VERSION`].
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&PROTOCOL_VERSION))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&NEWEST_PROTOCOL_VERSION))
     }
 
-    /// Clients that open with `server/discover` (the Python SDK, fastmcp) fall back to
-    /// `initialize` on method-not-found, where rmcp's default would answer for a protocol
-    /// version we do not serve. `crate::stdio` answers it before rmcp sees it; this
-    /// keeps the answer the same should the server ever be served without that layer.
+    /// `server/discover`: the versions, capabilities, serverInfo and instructions, with
+    /// `resultType` (rmcp's default from [`Self::get_info`] and the versions above).
     async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
     }
 
     async fn list_tools(
@@ -261,7 +275,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(self.list())
+        Ok(self.list_for_any_revision())
     }
 
     async fn list_resources(
@@ -296,9 +310,60 @@ impl ServerHandler for McpServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscriptions
-            .subscribe(&self.app.guard, &context.peer, &request.uri)
-            .await
+        let sink = crate::resources::watch::UpdateSink::Connection(context.peer.clone());
+        self.subscriptions.subscribe(&self.app.guard, &sink, &request.uri).await
+    }
+
+    /// What a `subscriptions/listen` request gets (2026-07-28): updates of the resources
+    /// it names that are paneward's URIs (the acknowledgment lists those); no list
+    /// changes, as none is advertised.
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        let uris: Vec<String> = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|spelled| crate::resources::uri::parse(spelled).is_ok())
+            .cloned()
+            .collect();
+        let mut accepted = SubscriptionFilter::new();
+        accepted.resource_subscriptions = Some(uris);
+        Some(accepted)
+    }
+
+    /// Watches the accepted resources for this one request, through the same code as
+    /// `resources/subscribe`, until the client cancels it or goes; nothing outlives it.
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let watched = crate::resources::watch::Subscriptions::default();
+        let sink = crate::resources::watch::UpdateSink::Listen(subscription.sink().clone());
+        for spelled in subscription.accepted().resource_subscriptions.iter().flatten() {
+            match watched.subscribe(&self.app.guard, &sink, spelled).await {
+                // rmcp acknowledged the filter before this first look at tmux: a change in
+                // between would go untold, so each resource is told once now (an update
+                // means "read it again"; one too many is harmless, one lost is not).
+                Ok(()) => {
+                    if let Err(error) = subscription.sink().notify_resource_updated(spelled.clone()).await {
+                        tracing::debug!(%error, "subscriptions/listen: the stream is gone");
+                    }
+                }
+                Err(error) => {
+                    let uri = crate::tools::observe::objects::echo(spelled);
+                    tracing::info!(target: CLIENT_LOG, %uri, reason = %error.message, "subscriptions/listen: not watched");
+                }
+            }
+        }
+        // On stdio the client's cancellation reaches the flight, not rmcp (ids are swapped).
+        let arrival = match subscription.request_context().id {
+            RequestId::Number(arrival) if self.flight.echo(arrival).is_some() => Some(arrival),
+            _ => None,
+        };
+        match arrival {
+            Some(arrival) => tokio::select! {
+                () = subscription.cancelled() => {}
+                () = self.flight.cancelled(arrival) => {}
+            },
+            None => subscription.cancelled().await,
+        }
+        Ok(())
     }
 
     #[allow(deprecated)]
@@ -344,9 +409,7 @@ impl ServerHandler for McpServer {
                 ))
             }
         };
-        let mut result = CompleteResult::new(completion);
-        result.result_type = None;
-        Ok(result)
+        Ok(CompleteResult::new(completion))
     }
 
     async fn call_tool(
@@ -358,7 +421,7 @@ impl ServerHandler for McpServer {
         if let Some(token) = context.meta.get_progress_token() {
             call = call.with_progress(token, context.peer.clone());
         }
-        if let Some(asker) = crate::mcp::ask::asker_for(&context.peer) {
+        if let Some(asker) = crate::mcp::ask::asker_for(&context) {
             call = call.with_asker(asker);
         }
         // The stdio layer gave rmcp the arrival number as id; without it (an in-process
@@ -387,9 +450,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let mut result = ListPromptsResult::with_all_items(self.app.prompts.list(self.app.config.safety));
-        result.result_type = None;
-        Ok(result)
+        Ok(ListPromptsResult::with_all_items(
+            self.app.prompts.list(self.app.config.safety),
+        ))
     }
 
     async fn get_prompt(
@@ -402,10 +465,7 @@ impl ServerHandler for McpServer {
             .prompts
             .get(&request.name, request.arguments.as_ref(), self.app.config.safety)
         {
-            Ok(mut result) => {
-                result.result_type = None;
-                Ok(result.into())
-            }
+            Ok(result) => Ok(result.into()),
             Err(error) => {
                 let prompt: String = request.name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
                 tracing::info!(target: CLIENT_LOG, %prompt, reason = %error, "prompts/get refused");
@@ -415,15 +475,29 @@ impl ServerHandler for McpServer {
     }
 
     /// The client's level for `notifications/message`; nothing is sent before this.
+    /// 2026-07-28 removed the method (a level rides in each request's `_meta`), so a
+    /// request of that revision gets -32601 as `ping` does, and the connection's log
+    /// stays silent.
     #[allow(deprecated)]
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if is_current_revision(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
         self.client_log.set_level(request.level, &context.peer);
         Ok(())
     }
+}
+
+/// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
+/// the version the handshake agreed).
+fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version >= NEWEST_PROTOCOL_VERSION)
 }
 
 /// Tells the client's log why a call failed, where the reply alone may not say enough

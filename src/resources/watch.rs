@@ -1,5 +1,8 @@
-//! `resources/subscribe` and `unsubscribe`: one connection's subscriptions, and the
-//! task that watches them.
+//! Resource subscriptions, and the task that watches them: one legacy connection's
+//! (`resources/subscribe`, `unsubscribe`; told through the connection), or one
+//! `subscriptions/listen` request's (2026-07-28; told on that request's stream, tagged
+//! with its id, and over when the request ends). Both go through the same code, for any
+//! URI [`uri::parse`] and [`probe`] know.
 //!
 //! No tmux client is added for this (paneward's attach policy stands, and its control
 //! client, where attached, carries no `%output`): a task probes tmux every
@@ -14,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use rmcp::model::{ErrorData, ResourceUpdatedNotificationParam};
-use rmcp::service::Peer;
+use rmcp::service::{Peer, SubscriptionSink};
 use rmcp::RoleServer;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
@@ -26,10 +29,35 @@ use crate::runtime::CallContext;
 use crate::tools::observe::objects::echo;
 
 /// One connection's subscriptions (kept in its `McpServer`, never shared between
-/// connections).
+/// connections), or one `subscriptions/listen` request's.
 #[derive(Default)]
 pub struct Subscriptions {
     state: Arc<Mutex<State>>,
+}
+
+/// Where `notifications/resources/updated` goes.
+#[derive(Clone)]
+pub enum UpdateSink {
+    /// The legacy connection that subscribed.
+    Connection(Peer<RoleServer>),
+    /// The stream of one `subscriptions/listen` request (rmcp tags each notification
+    /// with the request's id and refuses URIs the request did not ask for).
+    Listen(SubscriptionSink),
+}
+
+impl UpdateSink {
+    async fn updated(&self, spelled: String) -> Result<(), String> {
+        match self {
+            Self::Connection(peer) => peer
+                .notify_resource_updated(ResourceUpdatedNotificationParam::new(spelled))
+                .await
+                .map_err(|error| error.to_string()),
+            Self::Listen(sink) => sink
+                .notify_resource_updated(spelled)
+                .await
+                .map_err(|error| error.to_string()),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -58,18 +86,13 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 impl Subscriptions {
-    /// Subscribes the connection of `peer` to `spelled`, once tmux has been read for
-    /// it, so a change right after the answer is seen.
+    /// Subscribes `sink` to `spelled`, once tmux has been read for it, so a change
+    /// right after the answer is seen.
     ///
     /// # Errors
     /// -32602 for a URI that is not paneward's, or one too many; -32002 for one that
     /// names nothing; -32603 when tmux cannot answer.
-    pub async fn subscribe(
-        &self,
-        guard: &Arc<GuardState>,
-        peer: &Peer<RoleServer>,
-        spelled: &str,
-    ) -> Result<(), ErrorData> {
+    pub async fn subscribe(&self, guard: &Arc<GuardState>, sink: &UpdateSink, spelled: &str) -> Result<(), ErrorData> {
         let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let ticket = {
             let mut state = lock(&self.state);
@@ -116,7 +139,7 @@ impl Subscriptions {
             held: false,
         });
         if state.task.is_none() {
-            let watcher = watch(guard.clone(), peer.clone(), Arc::downgrade(&self.state));
+            let watcher = watch(guard.clone(), sink.clone(), Arc::downgrade(&self.state));
             state.task = Some(tokio::spawn(watcher));
             tracing::debug!("watching started");
         }
@@ -156,7 +179,7 @@ fn stop(state: &mut State) {
 
 /// Probes tmux for the watched URIs and tells the client what changed, until nothing
 /// is watched, the connection's subscriptions are dropped, or the client is gone.
-async fn watch(guard: Arc<GuardState>, peer: Peer<RoleServer>, state: Weak<Mutex<State>>) {
+async fn watch(guard: Arc<GuardState>, sink: UpdateSink, state: Weak<Mutex<State>>) {
     let mut ticks = tokio::time::interval(WATCH_PROBE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut screens = probe::Screens::new();
@@ -178,8 +201,7 @@ async fn watch(guard: Arc<GuardState>, peer: Peer<RoleServer>, state: Weak<Mutex
             return;
         };
         for spelled in due {
-            let note = ResourceUpdatedNotificationParam::new(spelled);
-            if let Err(error) = peer.notify_resource_updated(note).await {
+            if let Err(error) = sink.updated(spelled).await {
                 tracing::debug!("the client is gone ({error}): watching stopped");
                 if let Some(state) = state.upgrade() {
                     let mut state = lock(&state);

@@ -223,7 +223,15 @@ fn settled(body: &[u8]) -> Option<Response<Body>> {
         }
         Triage::Forward { .. } | Triage::Cancel { .. } | Triage::Ignore(_) => return None,
     };
-    Some(json_rpc_answer(answer))
+    let current = serde_json::from_slice::<serde_json::Value>(text)
+        .ok()
+        .and_then(|message| {
+            message
+                .as_object()
+                .map(crate::mcp::protocol::revision::current_revision_request)
+        })
+        .unwrap_or(false);
+    Some(json_rpc_answer(answer, current))
 }
 
 /// The refusal of an id rmcp cannot carry (a fraction, an integer past 64 bits): over
@@ -237,14 +245,19 @@ fn carried_id(echo: &[u8]) -> Option<String> {
 }
 
 /// A JSON-RPC error as the reply: 200 when it answers a request by its id; 400, as
-/// the Streamable HTTP transport asks, for input with no id to answer.
-fn json_rpc_answer(answer: String) -> Response<Body> {
-    let has_id = serde_json::from_str::<serde_json::Value>(&answer).is_ok_and(|message| !message["id"].is_null());
+/// the Streamable HTTP transport asks, for input with no id to answer. A request of
+/// 2026-07-28 (`current`) gets that revision's statuses: 404 for a method not served,
+/// 400 for any other refusal.
+fn json_rpc_answer(answer: String, current: bool) -> Response<Body> {
+    let message = serde_json::from_str::<serde_json::Value>(&answer).unwrap_or_default();
+    let has_id = !message["id"].is_null();
+    let method_not_found = message["error"]["code"].as_i64() == Some(triage::METHOD_NOT_FOUND);
     let mut response = Response::new(Full::new(Bytes::from(answer)).boxed());
-    *response.status_mut() = if has_id {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
+    *response.status_mut() = match (current, method_not_found) {
+        (true, true) => StatusCode::NOT_FOUND,
+        (true, false) => StatusCode::BAD_REQUEST,
+        (false, _) if has_id => StatusCode::OK,
+        (false, _) => StatusCode::BAD_REQUEST,
     };
     response
         .headers_mut()

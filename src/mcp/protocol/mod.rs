@@ -5,6 +5,7 @@
 //! HTTP (`super::http`) give the same message the same answer. See docs/mcp-quirks.md.
 
 pub mod params;
+pub mod revision;
 pub mod triage;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};

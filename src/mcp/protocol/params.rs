@@ -7,7 +7,7 @@
 
 use rmcp::model::{
     CallToolRequestParams, CompleteRequestParams, InitializeRequestParams, PaginatedRequestParams,
-    ReadResourceRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    ReadResourceRequestParams, SubscribeRequestParams, SubscriptionsListenRequestParams, UnsubscribeRequestParams,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -23,6 +23,7 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
         "resources/read" => fits::<ReadResourceRequestParams>(params, true),
         "resources/subscribe" => fits::<SubscribeRequestParams>(params, true),
         "resources/unsubscribe" => fits::<UnsubscribeRequestParams>(params, true),
+        "subscriptions/listen" => fits::<SubscriptionsListenRequestParams>(params, true),
         "completion/complete" => fits::<CompleteRequestParams>(params, true),
         _ => fits::<Map<String, Value>>(params, false),
     }

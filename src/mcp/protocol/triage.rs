@@ -1,10 +1,11 @@
 //! What to do with one line from the client before rmcp sees it.
 //!
 //! rmcp 3.11 drops malformed JSON without a word, answers an unknown method sent
-//! before `initialize` with -32602 ("_meta is missing"), and ends the whole server on
-//! a notification that arrives before `initialize`. Clients probing with
-//! `server/discover` wait on, or misread, those answers. So these cases are settled
-//! here. Requests with an id are checked further (`jsonrpc`, params) and handed back
+//! before the lifecycle starts with -32602 ("_meta is missing"), and ends the whole
+//! server on a notification that arrives before it starts. So these cases are settled
+//! here. The lifecycle starts with `initialize` (revisions up to 2025-11-25) or with
+//! the first request that carries a served revision's `_meta` (2026-07-28, stateless;
+//! `server/discover` is a probe and starts nothing). Requests with an id are checked further (`jsonrpc`, params) and handed back
 //! for the id swap (see `ids`); cancellations are the stdio layer's own business.
 //! Everything else goes to rmcp unchanged. See docs/mcp-quirks.md.
 
@@ -15,8 +16,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The request methods paneward serves; any other request gets -32601 at once.
-pub const SERVED_METHODS: [&str; 13] = [
+pub const SERVED_METHODS: [&str; 15] = [
     "initialize",
+    "server/discover",
     "ping",
     "tools/list",
     "tools/call",
@@ -25,6 +27,7 @@ pub const SERVED_METHODS: [&str; 13] = [
     "resources/read",
     "resources/subscribe",
     "resources/unsubscribe",
+    "subscriptions/listen",
     "prompts/list",
     "prompts/get",
     "completion/complete",
@@ -40,8 +43,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// The decision for one line.
 #[derive(Debug, PartialEq)]
 pub enum Triage {
-    /// Hand the line to rmcp unchanged; `initialize` says it is the handshake request.
-    Forward { initialize: bool },
+    /// Hand the line to rmcp unchanged; `starts_lifecycle` says rmcp starts serving
+    /// with it (see [`Request::starts_lifecycle`]).
+    Forward { starts_lifecycle: bool },
     /// A well-formed request for a served method: hand it to rmcp under a new id.
     Request(Request),
     /// `notifications/cancelled` for the request the client called `key`.
@@ -61,20 +65,27 @@ pub struct Request {
     pub id_span: Range<usize>,
     /// A tool call, which may change tmux and so waits for its turn.
     pub tool_call: bool,
-    pub initialize: bool,
+    /// rmcp starts serving with this request: `initialize`, or a request whose `_meta`
+    /// names a served revision with the keys 2026-07-28 requires. Before that, rmcp
+    /// answers requests one at a time and ends on a notification.
+    pub starts_lifecycle: bool,
 }
 
 /// Decides what happens to `text` (one message, without its newline or a leading
-/// byte order mark); `initialize_seen` says whether an `initialize` request was
-/// already forwarded.
-pub fn triage(text: &[u8], initialize_seen: bool) -> Triage {
+/// byte order mark); `lifecycle_started` says whether a request that starts the
+/// lifecycle ([`Request::starts_lifecycle`]) was already forwarded.
+pub fn triage(text: &[u8], lifecycle_started: bool) -> Triage {
     if text.iter().all(u8::is_ascii_whitespace) {
         return Triage::Ignore("blank line");
     }
     let message = match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(message)) => message,
         // Valid JSON of the wrong shape: rmcp answers it as an invalid request.
-        Ok(_) => return Triage::Forward { initialize: false },
+        Ok(_) => {
+            return Triage::Forward {
+                starts_lifecycle: false,
+            }
+        }
         Err(error) => return Triage::Answer(parse_error(&error)),
     };
     let method = message.get("method").and_then(Value::as_str);
@@ -82,18 +93,22 @@ pub fn triage(text: &[u8], initialize_seen: bool) -> Triage {
     match (method, id) {
         (Some(method), Some(id)) if !SERVED_METHODS.contains(&method) => Triage::Answer(method_not_found(id, method)),
         (Some(method), Some(id)) => request(text, &message, method, id),
-        (Some("notifications/cancelled"), None) if initialize_seen && !message.contains_key("id") => {
+        (Some("notifications/cancelled"), None) if lifecycle_started && !message.contains_key("id") => {
             match message.get("params").and_then(|params| params.get("requestId")) {
                 Some(id) if id.is_string() || id.is_number() => Triage::Cancel { key: id.to_string() },
                 _ => Triage::Ignore("a cancellation without a request id"),
             }
         }
-        // Before the handshake rmcp ends the session on anything but a request.
-        (Some(_), None) if !initialize_seen && !message.contains_key("id") => {
-            Triage::Ignore("a notification before initialize")
+        // Before the lifecycle starts rmcp ends the session on anything but a request.
+        (Some(_), None) if !lifecycle_started && !message.contains_key("id") => {
+            Triage::Ignore("a notification before the lifecycle started")
         }
-        (None, Some(_)) if !initialize_seen && is_response(&message) => Triage::Ignore("a response before initialize"),
-        _ => Triage::Forward { initialize: false },
+        (None, Some(_)) if !lifecycle_started && is_response(&message) => {
+            Triage::Ignore("a response before the lifecycle started")
+        }
+        _ => Triage::Forward {
+            starts_lifecycle: false,
+        },
     }
 }
 
@@ -116,12 +131,22 @@ fn request(text: &[u8], message: &Map<String, Value>, method: &str, id: &Value) 
             key: id.to_string(),
             id_span,
             tool_call: method == "tools/call",
-            initialize: method == "initialize",
+            starts_lifecycle: starts_lifecycle(method, message),
         }),
         // Cannot happen for a line serde_json read as an object with an id.
         None => Triage::Forward {
-            initialize: method == "initialize",
+            starts_lifecycle: starts_lifecycle(method, message),
         },
+    }
+}
+
+/// Whether rmcp starts serving with this request (see [`Request::starts_lifecycle`]).
+fn starts_lifecycle(method: &str, message: &Map<String, Value>) -> bool {
+    match method {
+        "initialize" => true,
+        // A probe: rmcp answers it and waits for the lifecycle to start.
+        "server/discover" | "ping" => false,
+        _ => crate::mcp::protocol::revision::current_revision_request(message),
     }
 }
 
@@ -249,7 +274,7 @@ mod tests {
     #[test]
     fn requests_for_unserved_methods_are_answered_here_with_their_id() {
         for initialized in [false, true] {
-            let line = br#"{"jsonrpc":"2.0","id":"a-1","method":"server/discover","params":{"_meta":{}}}"#;
+            let line = br#"{"jsonrpc":"2.0","id":"a-1","method":"sampling/createMessage","params":{"_meta":{}}}"#;
             assert_eq!(answer_code(triage(line, initialized)), (METHOD_NOT_FOUND, json!("a-1")));
             let line = br#"{"jsonrpc":"2.0","id":7,"method":"prompts/nothing"}"#;
             assert_eq!(answer_code(triage(line, initialized)), (METHOD_NOT_FOUND, json!(7)));
@@ -267,7 +292,7 @@ mod tests {
     fn served_requests_are_handed_back_with_their_id_and_where_it_stands() {
         let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
         let request = request_of(triage(init, false));
-        assert!(request.initialize && !request.tool_call);
+        assert!(request.starts_lifecycle && !request.tool_call);
         assert_eq!(&init[request.id_span], b"0");
         let call = br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}"#;
         let request = request_of(triage(call, true));
@@ -275,6 +300,21 @@ mod tests {
         assert_eq!(request.key, "18446744073709551615");
         let list = br#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#;
         assert_eq!(request_of(triage(list, true)).key, "\"a\"");
+    }
+
+    #[test]
+    fn a_request_with_the_current_revisions_meta_starts_the_lifecycle_and_a_probe_does_not() {
+        let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        let list = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{meta}}}}}"#);
+        assert!(request_of(triage(list.as_bytes(), false)).starts_lifecycle);
+        let discover = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{{"_meta":{meta}}}}}"#);
+        assert!(!request_of(triage(discover.as_bytes(), false)).starts_lifecycle);
+        let bare = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
+        assert!(!request_of(triage(bare, false)).starts_lifecycle);
+        let unserved = list.replace("2026-07-28", "2099-01-01");
+        assert!(!request_of(triage(unserved.as_bytes(), false)).starts_lifecycle);
+        let no_capabilities = list.replace(r#","io.modelcontextprotocol/clientCapabilities":{}"#, "");
+        assert!(!request_of(triage(no_capabilities.as_bytes(), false)).starts_lifecycle);
     }
 
     #[test]
@@ -297,7 +337,12 @@ mod tests {
             b"[1,2]",
             b"{\"foo\":1}",
         ] {
-            assert_eq!(triage(line, false), Triage::Forward { initialize: false });
+            assert_eq!(
+                triage(line, false),
+                Triage::Forward {
+                    starts_lifecycle: false
+                }
+            );
         }
     }
 

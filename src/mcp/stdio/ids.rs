@@ -59,6 +59,32 @@ pub fn replace(text: &[u8], span: Range<usize>, id: &[u8]) -> Vec<u8> {
     out
 }
 
+/// rmcp writes notifications as `{"jsonrpc":"2.0","method":…`.
+const NOTIFICATION_HEAD: &[u8] = br#"{"jsonrpc":"2.0","method":"#;
+
+/// The `_meta` key rmcp tags each notification of a `subscriptions/listen` stream with
+/// (2026-07-28): the listen request's id, which here is its arrival number. Inside a
+/// JSON string its quotes would be escaped, so these bytes are only ever the key.
+const SUBSCRIPTION_ID_KEY: &[u8] = br#""io.modelcontextprotocol/subscriptionId":"#;
+
+/// The arrival number a notification line of rmcp's names as its subscription, and
+/// where it stands, so the client sees the id it gave its `subscriptions/listen`.
+pub fn subscription_arrival(line: &[u8]) -> Option<(i64, Range<usize>)> {
+    if !line.starts_with(NOTIFICATION_HEAD) {
+        return None;
+    }
+    let start = line
+        .windows(SUBSCRIPTION_ID_KEY.len())
+        .position(|window| window == SUBSCRIPTION_ID_KEY)?
+        + SUBSCRIPTION_ID_KEY.len();
+    let digits = line[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || **b == b'-')
+        .count();
+    let number = std::str::from_utf8(&line[start..start + digits]).ok()?.parse().ok()?;
+    Some((number, start..start + digits))
+}
+
 /// rmcp writes responses as `{"jsonrpc":"2.0","id":<id>,…`.
 const RESPONSE_HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 
@@ -180,5 +206,19 @@ mod tests {
         assert_eq!(response_arrival(ours), None, "rmcp's own request keeps its id");
         let error = br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}}"#;
         assert_eq!(response_arrival(error).map(|(arrival, _)| arrival), Some(3));
+    }
+
+    #[test]
+    fn a_listen_notification_names_its_subscription_by_arrival_number() {
+        let line = br#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"tmux://panes/3","_meta":{"io.modelcontextprotocol/subscriptionId":42}}}"#;
+        let (arrival, span) = subscription_arrival(line).unwrap();
+        assert_eq!(arrival, 42);
+        let swapped = replace(line, span, br#""listen-1""#);
+        assert!(String::from_utf8(swapped)
+            .unwrap()
+            .contains(r#"subscriptionId":"listen-1"}"#));
+        let plain = br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1}}"#;
+        assert_eq!(subscription_arrival(plain), None);
+        assert_eq!(subscription_arrival(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#), None);
     }
 }

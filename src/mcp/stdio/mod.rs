@@ -86,7 +86,7 @@ async fn read_client<R: AsyncRead + Unpin>(
 ) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
-    let mut initialize_seen = false;
+    let mut lifecycle_started = false;
     loop {
         let read = tokio::select! {
             read = read_line(&mut input, &mut line, MAX_LINE_BYTES) => read,
@@ -98,7 +98,7 @@ async fn read_client<R: AsyncRead + Unpin>(
                 if line.starts_with(b"\xEF\xBB\xBF") {
                     line.drain(..3);
                 }
-                triage(&line, initialize_seen)
+                triage(&line, lifecycle_started)
             }
             Ok(Line::TooLong) => Triage::Answer(triage::line_too_long(MAX_LINE_BYTES)),
             Ok(Line::End) => break,
@@ -108,20 +108,20 @@ async fn read_client<R: AsyncRead + Unpin>(
             }
         };
         let forward = match verdict {
-            Triage::Forward { initialize } => {
-                initialize_seen |= initialize;
+            Triage::Forward { starts_lifecycle } => {
+                lifecycle_started |= starts_lifecycle;
                 line.push(b'\n');
                 std::mem::take(&mut line)
             }
             Triage::Request(request) => {
-                initialize_seen |= request.initialize;
+                lifecycle_started |= request.starts_lifecycle;
                 // Each request in flight holds memory (rmcp's task, its reply) until it
                 // is answered: past the bound the client's next request waits unread.
-                // Before the handshake rmcp may drop a request unanswered, so no bound.
-                if initialize_seen {
+                // Before the lifecycle starts rmcp answers one request at a time, so no bound.
+                if lifecycle_started {
                     flight.room(MCP_REQUESTS_IN_FLIGHT_MAX).await;
                 }
-                match admit(&flight, &line, request, initialize_seen) {
+                match admit(&flight, &line, request, lifecycle_started) {
                     Ok(forward) => forward,
                     Err(answer) => {
                         if answers.send(answer).await.is_err() {
@@ -159,10 +159,11 @@ async fn read_client<R: AsyncRead + Unpin>(
 
 /// Registers `request` (its line is `text`) and returns the line for rmcp, its id
 /// swapped for the arrival number, or the answer that refuses it.
-fn admit(flight: &Flight, text: &[u8], request: Request, initialize_seen: bool) -> Result<Vec<u8>, String> {
+fn admit(flight: &Flight, text: &[u8], request: Request, lifecycle_started: bool) -> Result<Vec<u8>, String> {
     let echo = &text[request.id_span.clone()];
-    // Before the handshake rmcp may drop a tool call unanswered; it then takes no turn.
-    let takes_turn = request.tool_call && initialize_seen;
+    // Before the lifecycle starts rmcp answers a tool call with an error without running
+    // it; it then takes no turn.
+    let takes_turn = request.tool_call && lifecycle_started;
     let echo_text = String::from_utf8_lossy(echo).into_owned();
     let Some(arrival) = flight.admit(request.key, echo_text, takes_turn) else {
         return Err(triage::id_in_flight(echo));
@@ -220,8 +221,15 @@ async fn write_client<W: AsyncWrite + Unpin>(
 }
 
 /// A line of rmcp's as the client gets it: a response carries the client's id, and
-/// the response to a cancelled request is dropped.
+/// the response to a cancelled request is dropped; a notification of a
+/// `subscriptions/listen` stream names that request by the client's id.
 fn for_client(line: Vec<u8>, flight: &Flight) -> Option<Vec<u8>> {
+    if let Some((arrival, span)) = ids::subscription_arrival(&line) {
+        return Some(match flight.echo(arrival) {
+            Some(echo) => ids::replace(&line, span, echo.as_bytes()),
+            None => line,
+        });
+    }
     let Some((arrival, span)) = ids::response_arrival(&line) else {
         return Some(with_null_id(&line).unwrap_or(line));
     };

@@ -4,7 +4,9 @@ Usage: client.py CASES.json -- SERVER_COMMAND [ARGS...]
        client.py CASES.json -- --url URL     (Streamable HTTP; the bearer token, if
                                              any, from PANEWARD_CONFORMANCE_TOKEN)
 
-Connects the way the SDK does by default (probing `server/discover`, then `initialize`),
+Connects the way the SDK does by default (probing `server/discover`, and speaking
+2026-07-28 where the server lists it; `initialize` otherwise), or with
+PANEWARD_CONFORMANCE_MODE=legacy the SDK's `mode="legacy"` (the `initialize` handshake),
 starts the server with the SDK's default environment (no locale, as real hosts do), lists
 every tool; runs the prompt cases of CASES.json (those with a `method`: `get` a prompt,
 `complete` a prompt argument) after listing the prompts, then the resource cases (list,
@@ -120,6 +122,15 @@ async def resource_step(client, updates, case):
     if action == "read":
         result = await client.read_resource(case["uri"], cache_mode="bypass")
         return "\n".join(getattr(c, "text", "") for c in result.contents)
+    if action == "subscribe" and client.protocol_version >= "2026-07-28":
+        # 2026-07-28 removed resources/subscribe: one subscriptions/listen stream instead.
+        trigger = case["trigger"]
+        async with client.listen(resource_subscriptions=[case["uri"]]) as subscription:
+            await client.call_tool(trigger["tool"], trigger["arguments"])
+            async for event in subscription:
+                if getattr(event, "uri", None) == case["uri"]:
+                    break
+        return "updated " + case["uri"]
     if action == "subscribe":
         await client.subscribe_resource(case["uri"])
         trigger = case["trigger"]
@@ -186,6 +197,7 @@ async def main(cases_path, command):
     # read_timeout_seconds bounds the handshake's requests too.
     async with Client(
         server,
+        mode=os.environ.get("PANEWARD_CONFORMANCE_MODE", "auto"),
         read_timeout_seconds=CALL_TIMEOUT_SECONDS,
         message_handler=updates,
         elicitation_callback=answer_question,

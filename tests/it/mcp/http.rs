@@ -251,13 +251,7 @@ fn malformed_messages_get_the_same_json_rpc_error_over_http_as_over_stdio() {
             -32602,
             200,
         ),
-        // Answered -32601 on purpose, until the 2026-07-28 revision is served.
-        (
-            r#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{}}"#,
-            -32601,
-            200,
-        ),
-        (r#"{"jsonrpc":"2.0","id":3,"method":"server/discover"}"#, -32601, 200),
+        // `server/discover` is served (rmcp answers it, per revision): tests/it/mcp/current.rs.
         (
             r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":[]}"#,
             -32602,

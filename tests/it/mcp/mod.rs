@@ -1,6 +1,7 @@
 //! Tests of `mcp`: the transports and what they serve besides tools.
 
 mod client_log;
+mod current;
 mod handshake;
 mod http;
 mod prompts;

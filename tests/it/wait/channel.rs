@@ -13,7 +13,7 @@ fn mutating(tmux: &TmuxServer) -> Client {
 }
 
 /// Whether any process (zombies aside) runs `tmux ... wait-for <channel>`.
-fn wait_for_process_exists(channel: &str) -> bool {
+pub(crate) fn wait_for_process_exists(channel: &str) -> bool {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return false;
     };

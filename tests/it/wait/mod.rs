@@ -1,4 +1,4 @@
 //! Tests of `tools::wait`: waiting for text and channels.
 
-mod channel;
+pub(crate) mod channel;
 mod text;

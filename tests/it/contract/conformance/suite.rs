@@ -20,7 +20,19 @@ use crate::support::http::HttpServer;
 use crate::support::{clean_env, root, TmuxServer};
 
 /// The clients, in the order they run.
-pub const CLIENTS: [&str; 2] = ["python", "node"];
+pub const CLIENTS: [&str; 3] = ["python", "python-legacy", "node"];
+
+/// The revision each client must agree with paneward: the Python SDK's default mode
+/// speaks 2026-07-28 where the server offers it, and pinned to `mode="legacy"` shakes
+/// hands on 2025-11-25. The TypeScript SDK (1.32.2, handshake only) does not say what
+/// it agreed: `None`, nothing to compare.
+fn negotiated_version(client: &str) -> Option<&'static str> {
+    match client {
+        "python" => Some("2026-07-28"),
+        "python-legacy" => Some("2025-11-25"),
+        _ => None,
+    }
+}
 
 /// How long one client may take for all its cases before it counts as hung; each of
 /// its calls has its own 30 s limit inside the client.
@@ -348,7 +360,12 @@ fn load_resource_cases(fixture: &Fixture, path: &Path) -> Vec<ResourceCase> {
 }
 
 /// `Ok` if the client's report of a resource case meets it, else why not.
-fn judge_resource(case: &ResourceCase, event: Option<&Value>, ending: &str) -> Result<(), String> {
+fn judge_resource(case: &ResourceCase, event: Option<&Value>, ending: &str, revision: &str) -> Result<(), String> {
+    // 2026-07-28 renumbered "resource not found" from -32002 to -32602 (Invalid params).
+    let error_code = match case.error_code {
+        Some(-32002) if revision >= "2026-07-28" => Some(-32602),
+        code => code,
+    };
     let Some(event) = event else {
         return Err(format!("no outcome reported: {ending}"));
     };
@@ -358,7 +375,7 @@ fn judge_resource(case: &ResourceCase, event: Option<&Value>, ending: &str) -> R
             Some(missing) => Err(format!("the result does not mention {missing:?}: {}", cut(text))),
             None => Ok(()),
         },
-        (Some("protocol-error"), false) if event["code"].as_i64() == case.error_code => Ok(()),
+        (Some("protocol-error"), false) if event["code"].as_i64() == error_code => Ok(()),
         (outcome, _) => Err(format!(
             "{}: {} {}",
             outcome.unwrap_or("no outcome"),
@@ -378,7 +395,7 @@ struct ClientRun {
 fn run_client(client: &str, cases_file: &Path, server: &[String], env: &[(&str, &str)]) -> ClientRun {
     let dir = install_dir();
     let mut command = match client {
-        "python" => {
+        "python" | "python-legacy" => {
             let mut c = Command::new(dir.join("python/bin/python"));
             c.arg(data("python/client.py"));
             c
@@ -391,6 +408,9 @@ fn run_client(client: &str, cases_file: &Path, server: &[String], env: &[(&str, 
         other => panic!("no client {other}"),
     };
     clean_env(&mut command);
+    if client == "python-legacy" {
+        command.env("PANEWARD_CONFORMANCE_MODE", "legacy");
+    }
     command.envs(env.iter().copied());
     command.arg(cases_file).arg("--").args(server);
     let mut child = command
@@ -708,6 +728,23 @@ fn run_served(
             problems.push((client.into(), "-".into(), format!("no tools listed: {}", run.ending)));
             continue;
         }
+        let reported = run
+            .events
+            .iter()
+            .find(|e| e["event"] == "connected")
+            .map(|e| e["protocolVersion"].clone());
+        let reported = reported.as_ref().and_then(Value::as_str);
+        if let Some(wanted) = negotiated_version(client).filter(|wanted| Some(*wanted) != reported) {
+            let why = format!("negotiated {reported:?}, not {wanted}");
+            text.push_str(&format!("conformance {label} {client:<6} FAIL  {why}\n"));
+            problems.push((client.into(), "(revision)".into(), why));
+        }
+        text.push_str(&format!(
+            "conformance {label} {client:<6} speaks {}\n",
+            reported.unwrap_or("a handshake revision (not reported)")
+        ));
+        // Only a client that reports 2026-07-28 speaks it; the others shook hands.
+        let agreed = reported.unwrap_or("2025-11-25");
         let mut tools: BTreeSet<&str> = case_tools.clone();
         tools.extend(listed.iter().map(String::as_str));
         for tool in tools {
@@ -735,7 +772,7 @@ fn run_served(
                 .events
                 .iter()
                 .find(|e| e["event"] == "resource" && e["case"] == case.case.as_str());
-            match judge_resource(case, event, &run.ending) {
+            match judge_resource(case, event, &run.ending, agreed) {
                 Ok(()) => resources_passed.push(case.case.clone()),
                 Err(why) => resources_failed.push(format!("{}: {why}", case.case)),
             }

@@ -1,0 +1,345 @@
+//! MCP 2026-07-28 (stateless) beside the legacy revisions, with the real binary over
+//! stdio and Streamable HTTP: `server/discover`, requests served on their own `_meta`
+//! with no handshake, the revision's errors for a missing or malformed required key,
+//! `resultType` only for this revision, ids echoed as written, cancellation, and no
+//! `Mcp-Session-Id` over HTTP while the token, Host and Origin checks hold.
+//! docs/mcp-quirks.md says what differs between the revisions.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use crate::support::http::HttpServer;
+use crate::support::{wait_for, Client, TmuxServer};
+use serde_json::{json, Value};
+
+/// The `_meta` every 2026-07-28 request carries (clientInfo is optional).
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "paneward-tests", "version": "0"}
+    })
+}
+
+/// `params` with the revision's `_meta` added.
+fn current(mut params: Value) -> Value {
+    params["_meta"] = meta();
+    params
+}
+
+#[test]
+fn server_discover_answers_without_a_handshake_and_requests_are_served_on_their_own_meta() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let discovered = client.request("server/discover", current(json!({})));
+    let result = &discovered["result"];
+    assert_eq!(result["resultType"], "complete", "{discovered}");
+    let versions = crate::support::strings(&result["supportedVersions"]);
+    assert_eq!(
+        versions,
+        ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+        "{discovered}"
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "paneward"
+    );
+    assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
+    assert!(result["instructions"].as_str().unwrap().contains("untrusted"));
+    // No initialize: each request names its revision.
+    let listed = client.request("tools/list", current(json!({})));
+    assert_eq!(listed["result"]["resultType"], "complete", "{listed}");
+    assert!(!listed["result"]["tools"].as_array().unwrap().is_empty());
+    let pane = tmux.first_pane();
+    let called = client.request(
+        "tools/call",
+        current(json!({"name": "snapshot_pane", "arguments": {"pane_id": pane}})),
+    );
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(called["result"]["structuredContent"]["pane"]["id"], json!(pane));
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn a_missing_or_malformed_required_meta_key_gets_invalid_params_naming_it() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-meta"], &[]);
+    // Before and after the first well-formed request: the rule is the request's own.
+    for started in [false, true] {
+        let mut without_capabilities = meta();
+        without_capabilities
+            .as_object_mut()
+            .unwrap()
+            .remove("io.modelcontextprotocol/clientCapabilities");
+        let mut bad_version = meta();
+        bad_version["io.modelcontextprotocol/protocolVersion"] = json!(20260728);
+        for (meta, key) in [
+            (without_capabilities, "io.modelcontextprotocol/clientCapabilities"),
+            (bad_version, "io.modelcontextprotocol/protocolVersion"),
+        ] {
+            let answer = client.request("tools/list", json!({"_meta": meta}));
+            assert_eq!(answer["error"]["code"], -32602, "{started}: {answer}");
+            let message = answer["error"]["message"].as_str().unwrap();
+            assert!(message.contains(key), "{started}: {message}");
+        }
+        let mut unserved = meta();
+        unserved["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+        let answer = client.request("tools/list", json!({"_meta": unserved}));
+        assert_eq!(answer["error"]["code"], -32022, "UnsupportedProtocolVersion: {answer}");
+        assert!(
+            crate::support::strings(&answer["error"]["data"]["supported"]).contains(&"2026-07-28".to_string()),
+            "{answer}"
+        );
+        if !started {
+            assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+        }
+    }
+}
+
+#[test]
+fn legacy_clients_see_no_result_type_and_the_same_tools() {
+    let mut legacy = Client::spawn(&["-L", "pw-unused-current-legacy"], &[]);
+    legacy.initialize_with("2025-11-25");
+    let old = legacy.list_tools();
+    for key in ["resultType", "ttlMs", "cacheScope"] {
+        assert!(old.get(key).is_none(), "{key} reached a legacy client");
+    }
+    let mut modern = Client::spawn(&["-L", "pw-unused-current-legacy"], &[]);
+    let new = modern.request("tools/list", current(json!({})))["result"].clone();
+    assert_eq!(new["resultType"], "complete");
+    assert_eq!(new["tools"], old["tools"], "the tools differ between the revisions");
+    // initialize never agrees the stateless revision: it counter-offers the newest with a handshake.
+    let mut offered = Client::spawn(&["-L", "pw-unused-current-legacy"], &[]);
+    assert_eq!(offered.initialize_with("2026-07-28")["protocolVersion"], "2025-11-25");
+}
+
+#[test]
+fn ids_are_echoed_as_written_for_the_current_revision() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-ids"], &[]);
+    let params = json!({"_meta": meta()}).to_string();
+    for id in ["1.50", "18446744073709551615", "\"a\\u0062\"", "-0"] {
+        client.send_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{params}}}"#
+        ));
+        let line = client.next_raw_line().unwrap();
+        assert!(line.contains(&format!(r#""id":{id},"#)), "{id}: {}", &line[..80]);
+        assert!(line.contains(r#""resultType":"complete""#), "{id}");
+    }
+}
+
+#[test]
+fn ping_and_set_level_are_gone_for_the_current_revision_and_the_server_goes_on() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-gone"], &[]);
+    assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+    for (method, params) in [("ping", json!({})), ("logging/setLevel", json!({"level": "debug"}))] {
+        let answer = client.request(method, current(params));
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+    }
+    // Without a handshake every request names its revision, ping included.
+    let bare = client.request("ping", json!({}));
+    assert_eq!(bare["error"]["code"], -32602, "{bare}");
+    assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+}
+
+#[test]
+fn a_cancelled_current_revision_wait_leaves_no_tmux_process_behind() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let channel = format!("{}.cancel-current", tmux.name);
+    let id = json!("wait-1");
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": current(json!({"name": "wait_for_channel", "arguments": {"channel": channel}}))}));
+    wait_for("the wait-for process", || {
+        crate::wait::channel::wait_for_process_exists(&channel).then_some(())
+    });
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}));
+    wait_for("the cancelled wait-for to be gone", || {
+        (!crate::wait::channel::wait_for_process_exists(&channel)).then_some(())
+    });
+    let listed = client.request("tools/list", current(json!({})));
+    assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
+}
+
+/// A 2026-07-28 POST: no session, the revision's headers, the token.
+fn current_headers(server: &HttpServer, method: &str, name: Option<&str>) -> Vec<String> {
+    let mut headers = vec![
+        "Content-Type: application/json".to_string(),
+        "Accept: application/json, text/event-stream".to_string(),
+        server.bearer(),
+        "MCP-Protocol-Version: 2026-07-28".to_string(),
+        format!("Mcp-Method: {method}"),
+    ];
+    if let Some(name) = name {
+        headers.push(format!("Mcp-Name: {name}"));
+    }
+    headers
+}
+
+fn message_of(reply: &crate::support::http::Reply) -> Value {
+    if reply.header("content-type") == Some("application/json") {
+        return serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {reply:?}"));
+    }
+    reply
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {reply:?}"))
+}
+
+fn body(id: Value, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+#[test]
+fn over_http_the_current_revision_needs_no_session_and_the_checks_stay_as_strict() {
+    let tmux = TmuxServer::start();
+    let server = HttpServer::start(&["-L", &tmux.name], &[]);
+    let discover = body(json!(1), "server/discover", current(json!({})));
+    let reply = server.exchange(
+        "POST",
+        "/mcp",
+        &current_headers(&server, "server/discover", None),
+        &discover,
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(reply.header("mcp-session-id").is_none(), "{reply:?}");
+    let discovered = message_of(&reply);
+    assert!(
+        crate::support::strings(&discovered["result"]["supportedVersions"]).contains(&"2026-07-28".to_string()),
+        "{discovered}"
+    );
+    let pane = tmux.first_pane();
+    let call = body(
+        json!("c"),
+        "tools/call",
+        current(json!({"name": "snapshot_pane", "arguments": {"pane_id": pane}})),
+    );
+    let headers = current_headers(&server, "tools/call", Some("snapshot_pane"));
+    let reply = server.exchange("POST", "/mcp", &headers, &call);
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let called = message_of(&reply);
+    assert_eq!(called["id"], "c");
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(called["result"]["structuredContent"]["pane"]["id"], json!(pane));
+    // A missing required key: -32602 naming it, 400.
+    let bare = body(
+        json!(2),
+        "tools/list",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+    );
+    let reply = server.exchange("POST", "/mcp", &current_headers(&server, "tools/list", None), &bare);
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let refused = message_of(&reply);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("io.modelcontextprotocol/clientCapabilities"));
+    // The revision's statuses for what the protocol layer refuses: 404 for a method not
+    // served, 400 for params that do not fit (naming the member).
+    let unserved = body(json!(4), "paneward/nonsense", current(json!({})));
+    let reply = server.exchange(
+        "POST",
+        "/mcp",
+        &current_headers(&server, "paneward/nonsense", None),
+        &unserved,
+    );
+    assert_eq!(
+        (reply.status, message_of(&reply)["error"]["code"].clone()),
+        (404, json!(-32601)),
+        "{reply:?}"
+    );
+    let bad = body(json!(5), "tools/call", current(json!({"name": 5})));
+    let reply = server.exchange("POST", "/mcp", &current_headers(&server, "tools/call", Some("5")), &bad);
+    let refused = message_of(&reply);
+    assert_eq!(
+        (reply.status, refused["error"]["code"].clone()),
+        (400, json!(-32602)),
+        "{reply:?}"
+    );
+    assert!(
+        refused["error"]["message"].as_str().unwrap().contains("/params/name"),
+        "{refused}"
+    );
+    // The token, Host and Origin checks hold for a request that needs no session.
+    let list = body(json!(3), "tools/list", current(json!({})));
+    let without = |drop: &str, add: &[&str]| {
+        let mut headers: Vec<String> = current_headers(&server, "tools/list", None)
+            .into_iter()
+            .filter(|h| drop.is_empty() || !h.starts_with(drop))
+            .collect();
+        headers.extend(add.iter().map(|h| (*h).to_string()));
+        server.exchange("POST", "/mcp", &headers, &list).status
+    };
+    assert_eq!(without("Authorization", &[]), 401);
+    assert_eq!(without("Authorization", &["Authorization: Bearer wrong"]), 401);
+    assert_eq!(without("", &["Origin: http://evil.example"]), 403);
+    assert_eq!(without("", &["Host: evil.example"]), 403);
+    assert_eq!(without("", &["Host: localhost", "Host: evil.example"]), 400);
+    assert_eq!(without("", &[]), 200);
+}
+
+/// The next message on stdout, whatever it is.
+fn next_message(client: &mut Client) -> Value {
+    crate::support::assert_json_rpc(&client.next_raw_line().expect("a line"))
+}
+
+#[test]
+fn subscriptions_listen_tells_updates_under_the_clients_id_until_cancelled() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    // A prompt drawn after listening would be the update, before the echo ran.
+    tmux.wait_for_prompt(&pane);
+    let mut client = tmux.paneward();
+    let uri = format!("tmux://panes/{}/content", pane.trim_start_matches('%'));
+    let id = json!("listen-1");
+    let filter = json!({"resourceSubscriptions": [uri, "not-a-tmux-uri"]});
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": current(json!({"notifications": filter}))}));
+    let ack = next_message(&mut client);
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{ack}");
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id,
+        "{ack}"
+    );
+    // Only paneward's URIs are accepted.
+    assert_eq!(
+        ack["params"]["notifications"]["resourceSubscriptions"],
+        json!([uri]),
+        "{ack}"
+    );
+    // The legacy method is gone for this revision.
+    let legacy = client.request("resources/subscribe", current(json!({"uri": uri})));
+    assert_eq!(legacy["error"]["code"], -32601, "{legacy}");
+    tmux.tmux(&["send-keys", "-t", &pane, "echo told-by-listen", "Enter"]);
+    // Each update says "read it again": the client reads after each until it sees the
+    // text, keeping an update that arrives while a read is out for the next read.
+    let (mut reads, mut reading, mut told_since_read) = (0, false, false);
+    let read = |reads: i64| {
+        json!({"jsonrpc": "2.0", "id": format!("read-{reads}"), "method": "resources/read",
+            "params": current(json!({"uri": uri}))})
+    };
+    loop {
+        let message = next_message(&mut client);
+        if message["method"] == "notifications/resources/updated" {
+            assert_eq!(message["params"]["uri"], json!(uri), "{message}");
+            let subscription = &message["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"];
+            assert_eq!(subscription, &id, "{message}");
+            told_since_read = true;
+        } else if message["id"] == json!(format!("read-{reads}")) {
+            reading = false;
+            let text = message["result"]["contents"][0]["text"].as_str().unwrap_or_default();
+            if text.contains("\ntold-by-listen") {
+                break;
+            }
+        }
+        if told_since_read && !reading {
+            reads += 1;
+            client.send(&read(reads));
+            (reading, told_since_read) = (true, false);
+        }
+    }
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}));
+    let listed = client.request("tools/list", current(json!({})));
+    assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
+    assert_eq!(client.close().code(), Some(0));
+}
