@@ -9,6 +9,10 @@ fn main() -> ExitCode {
     println!("cargo:rerun-if-changed=schemas");
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    if let Err(error) = check_declared(&manifest_dir.join("schemas")) {
+        eprintln!("error: paneward-codegen: {error}");
+        return ExitCode::FAILURE;
+    }
     let source = match paneward_codegen::generate_from_dirs(
         &manifest_dir.join("schemas/tools"),
         Some(&manifest_dir.join("schemas/shapes")),
@@ -39,6 +43,27 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// Every served tool file (`schemas/tools` and each profile) declares its toolset and
+/// class, and paneward's own carry the annotations the rule gives (as `paneward-codegen
+/// check` checks).
+fn check_declared(schemas: &std::path::Path) -> Result<(), paneward_codegen::CodegenError> {
+    let mut folders = vec![schemas.join("tools")];
+    let profiles = schemas.join("profiles");
+    let entries = std::fs::read_dir(&profiles)
+        .map_err(|e| paneward_codegen::CodegenError::new(&profiles, "", format!("cannot list: {e}")))?;
+    folders.extend(
+        entries
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.is_dir()),
+    );
+    for folder in folders {
+        for tool in paneward_codegen::load::load_dir(&folder)? {
+            paneward_codegen::surface::check_declared(&tool)?;
+        }
+    }
+    Ok(())
 }
 
 /// The dispatch of every profile folder of `profiles` (`dispatch_<name>`), in name order.

@@ -35,7 +35,8 @@ impl App {
     /// be opened, or (with `--ssh`) the private folder for the ssh connection cannot
     /// be made.
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
-        let catalog = Catalog::load(config.profile)?;
+        let mut catalog = Catalog::load(config.profile)?;
+        catalog.narrow(&config.surface, config.profile.default_toolsets(), config.safety)?;
         let prompts = Prompts::load()?;
         let audit = match &config.audit_log {
             Some(target) => Some(AuditLog::open(target, catalog.input_schemas())?),

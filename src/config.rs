@@ -40,6 +40,8 @@ pub struct Config {
     pub max_wait: std::time::Duration,
     /// Which contract is advertised (`--profile`).
     pub profile: Profile,
+    /// Which tools are served within the tier (`--toolsets`, `--tools`, `--exclude-tools`).
+    pub surface: crate::catalog::surface::SurfaceChoice,
     /// Where the audit log goes, if anywhere (`--audit-log`).
     pub audit_log: Option<AuditTarget>,
     /// Which flag or variable chose `address`, for `paneward doctor`.

@@ -286,6 +286,12 @@ pub const SCREEN_RECENT_ACTIVITY_SECONDS: u64 = 2;
 pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;
 // Prompts, completion, asking the person, servers.
 
+/// The most bytes the whole `tools/list` result may take (compact JSON, every tool of
+/// the destructive tier): clients keep it in a model's context on every turn (this is
+/// about 29k tokens) and some cap what they load, so growth must be a decision. It took
+/// 115,538 bytes when this was set.
+pub const TOOLS_LIST_MAX_BYTES: usize = 120_000;
+
 /// The longest `instructions` of `initialize`: what a client shows or keeps in a
 /// model's context on every conversation should be short.
 pub const INSTRUCTIONS_MAX_BYTES: usize = 2_048;

@@ -14,11 +14,13 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 10] = [
+pub const KEY_ORDER: [&str; 12] = [
     "name",
     "title",
     "description",
     "tier",
+    "toolset",
+    "class",
     "handler",
     "escalations",
     "source",
@@ -37,6 +39,12 @@ pub fn render(tool: &ToolFile) -> String {
         ("description", Value::String(tool.description.clone())),
         ("tier", Value::String(tool.tier.as_str().to_string())),
     ]);
+    if let Some(toolset) = tool.toolset {
+        fields.push(("toolset", Value::String(toolset.as_str().to_string())));
+    }
+    if let Some(class) = tool.class {
+        fields.push(("class", Value::String(class.as_str().to_string())));
+    }
     if let Some(handler) = &tool.handler {
         fields.push(("handler", Value::String(handler.clone())));
     }

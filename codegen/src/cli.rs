@@ -16,7 +16,9 @@ paneward-codegen: check, generate, import and compare paneward's tool contracts
 
 usage:
   paneward-codegen check [DIR...]      check tool files (default: schemas/tools and every
-                                       schemas/profiles/*)
+                                       schemas/profiles/*): also that each declares its
+                                       toolset and class, and that paneward's own carry
+                                       the annotations their tier and class give
   paneward-codegen generate [DIR]      print the Rust build.rs generates from DIR
                                        (default: schemas/tools)
   paneward-codegen import [OPTIONS] SOURCE... [--from-server -- COMMAND [ARG...]]
@@ -39,6 +41,10 @@ import options:
   --handler MODULE  module of src/tools holding the handler of tools that have no file yet
                     (default: a module named like the tool)
                     (existing files keep theirs)
+  --toolset NAME    toolset of tools that have no file yet: inspect, manage, execute or
+                    teardown (in a profile: the default tool's)
+  --class NAME      access class of tools that have no file yet (upstream Go's seven;
+                    in a profile: the default tool's)
   --source URL      source of tools whose page names none (else the existing file's)
   --dry-run         print the changes, write nothing
   --json            print the changes as JSON
@@ -108,6 +114,11 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
+        // Served files declare their toolset and class, and paneward's own carry the
+        // annotations the rule derives from tier and class.
+        for tool in &tools {
+            paneward_contract::surface::check_declared(tool)?;
+        }
         let count = tools.len();
         // What only generation finds: two schemas that would share one Rust name, also
         // between a profile and the default tools served beside it (as import checks).
@@ -193,6 +204,8 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             }
             "--source" => options.source = Some(value("--source")?),
             "--handler" => options.handler = Some(value("--handler")?),
+            "--toolset" => options.toolset = Some(value("--toolset")?),
+            "--class" => options.class = Some(value("--class")?),
             "--dry-run" => options.dry_run = true,
             "--json" => json = true,
             "--from-server" => {

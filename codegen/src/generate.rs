@@ -247,6 +247,20 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
         let input = compact(&tool.input_schema);
         let output = compact(&tool.output_schema);
         let annotations = compact(&tool.annotations);
+        let toolset = match tool.toolset {
+            Some(toolset) => {
+                let variant = format_ident!("{}", pascal_case(toolset.as_str()));
+                quote!(::std::option::Option::Some(crate::runtime::Toolset::#variant))
+            }
+            None => quote!(::std::option::Option::None),
+        };
+        let class = match tool.class {
+            Some(class) => {
+                let variant = format_ident!("{}", pascal_case(&class.as_str().replace('-', "_")));
+                quote!(::std::option::Option::Some(crate::runtime::AccessClass::#variant))
+            }
+            None => quote!(::std::option::Option::None),
+        };
         let escalations = tool.escalations.iter().map(|escalation| {
             let argument = &escalation.argument;
             let equals = compact(&escalation.equals);
@@ -261,6 +275,8 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
                 title: #title,
                 description: #description,
                 tier: #tier,
+                toolset: #toolset,
+                class: #class,
                 input_schema: #input,
                 output_schema: #output,
                 annotations: #annotations,

@@ -35,6 +35,9 @@ pub struct Options {
     pub source: Option<String>,
     /// The handler module of tools that have no file yet.
     pub handler: Option<String>,
+    /// The toolset and access class of tools that have no file yet.
+    pub toolset: Option<String>,
+    pub class: Option<String>,
     /// Report what would change, write nothing.
     pub dry_run: bool,
 }
@@ -48,6 +51,8 @@ impl Options {
             tier: None,
             source: None,
             handler: None,
+            toolset: None,
+            class: None,
             dry_run: false,
         }
     }
@@ -243,6 +248,32 @@ fn plan_tool(
     }
     document.insert("description".into(), Value::String(description));
     document.insert("tier".into(), Value::String(tier.as_str().into()));
+    // The toolset and class are paneward's own, like the tier: an existing file keeps
+    // them; a new tool takes --toolset and --class, its source's, or (in a profile) the
+    // default tool's of that name.
+    let default_tool = profile_default(tool, options);
+    for (key, kept) in [
+        (
+            "toolset",
+            old_tool
+                .and_then(|t| t.toolset.clone())
+                .or_else(|| options.toolset.clone())
+                .or_else(|| tool.toolset.clone())
+                .or_else(|| default_tool.as_ref().and_then(|t| t.toolset.clone())),
+        ),
+        (
+            "class",
+            old_tool
+                .and_then(|t| t.class.clone())
+                .or_else(|| options.class.clone())
+                .or_else(|| tool.class.clone())
+                .or_else(|| default_tool.as_ref().and_then(|t| t.class.clone())),
+        ),
+    ] {
+        if let Some(kept) = kept {
+            document.insert(key.into(), Value::String(kept));
+        }
+    }
     // The handler module is paneward's own, like the tier: an existing file keeps its.
     if let Some(handler) = old_tool
         .and_then(|t| t.handler.clone())
@@ -277,6 +308,13 @@ fn plan_tool(
         changed,
         changes,
     })
+}
+
+/// In a profile, the default tool file of the same name, read leniently.
+fn profile_default(tool: &ContractTool, options: &Options) -> Option<ContractTool> {
+    options.profile.as_ref()?;
+    let default = options.schemas.join("tools").join(format!("{}.json", tool.name));
+    existing(&default).ok().flatten().map(|(_, t)| t)
 }
 
 /// The tier is paneward's own decision, never read from annotations: an existing file

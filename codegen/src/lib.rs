@@ -21,7 +21,7 @@ pub mod source;
 
 use std::path::Path;
 
-pub use paneward_contract::{load, shape, Tier, ToolFile};
+pub use paneward_contract::{load, shape, surface, Tier, ToolFile};
 
 /// Every error of the code generator names a file and a JSON pointer, as the loader's do.
 pub mod error {

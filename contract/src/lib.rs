@@ -15,10 +15,12 @@ pub mod escalation;
 pub mod load;
 pub mod pointer;
 pub mod shape;
+pub mod surface;
 pub mod tier;
 
 pub use error::ContractError;
 pub use escalation::Escalation;
 pub use load::ToolFile;
 pub use pointer::{excerpt, pointer_token};
+pub use surface::{AccessClass, Toolset};
 pub use tier::{Tier, UnknownTier};

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::error::ContractError;
 use crate::escalation::Escalation;
 use crate::pointer::pointer_token;
+use crate::surface::{AccessClass, Toolset};
 /// The type of [`ToolFile::tier`], also reachable from here for the loader's callers.
 pub use crate::tier::Tier;
 
@@ -25,6 +26,12 @@ pub struct ToolFile {
     pub title: Option<String>,
     pub description: String,
     pub tier: Tier,
+    /// The toolset an operator selects it by (`--toolsets`); required of served files
+    /// by [`crate::surface::check_declared`], optional here so imports read any file.
+    pub toolset: Option<Toolset>,
+    /// Its access class (upstream Go's seven), reported by `tmux://capabilities` and
+    /// deciding its annotations ([`crate::surface::expected_hints`]).
+    pub class: Option<AccessClass>,
     /// The module of `src/tools/` whose function of the tool's name handles it
     /// (`"hierarchy"` → `crate::tools::hierarchy::list_panes`). Optional in a profile,
     /// whose tools are handled where the default tool of the same name is.
@@ -38,11 +45,13 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 10] = [
+const FIELDS: [(&str, bool); 12] = [
     ("name", true),
     ("title", false),
     ("description", true),
     ("tier", true),
+    ("toolset", false),
+    ("class", false),
     ("handler", false),
     ("escalations", false),
     ("source", true),
@@ -170,6 +179,8 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     let tier = tier_text
         .parse::<Tier>()
         .map_err(|unknown| ContractError::new(path, "/tier", unknown.to_string()))?;
+    let toolset = take_name::<Toolset>(path, &mut doc, "toolset")?;
+    let class = take_name::<AccessClass>(path, &mut doc, "class")?;
     let handler = match doc.remove("handler") {
         None => None,
         Some(Value::String(module)) if is_module_path(&module) => Some(module),
@@ -196,6 +207,8 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         title,
         description,
         tier,
+        toolset,
+        class,
         handler,
         escalations,
         source,
@@ -203,6 +216,25 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         output_schema,
         annotations,
     })
+}
+
+/// An optional field holding one of the names `T` parses.
+fn take_name<T: std::str::FromStr>(
+    path: &Path,
+    doc: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<T>, ContractError>
+where
+    T::Err: std::fmt::Display,
+{
+    match doc.remove(field) {
+        None => Ok(None),
+        Some(Value::String(text)) => text
+            .parse::<T>()
+            .map(Some)
+            .map_err(|e| ContractError::new(path, format!("/{field}"), e.to_string())),
+        Some(_) => Err(ContractError::new(path, format!("/{field}"), "must be a string")),
+    }
 }
 
 fn take_string(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result<String, ContractError> {

@@ -83,7 +83,12 @@ async fn checked(
     arguments: Value,
     context: &CallContext,
 ) -> Result<Value, ToolError> {
-    let entry = app.catalog.get(name).ok_or_else(|| ToolError::unknown_tool(name))?;
+    // A tool the operator's choice does not serve answers as if it did not exist.
+    let entry = app
+        .catalog
+        .get(name)
+        .filter(|entry| entry.served)
+        .ok_or_else(|| ToolError::unknown_tool(name))?;
     if entry.tier > tier {
         return Err(ToolError::not_allowed(name, entry.tier, tier));
     }
@@ -128,6 +133,9 @@ impl RequestPath for Reentry<'_> {
         Box::pin(async move {
             let app = self.0;
             let entry = app.catalog.get(tool).ok_or(Refusal::UnknownTool)?;
+            if !entry.served {
+                return Err(Refusal::NotServed);
+            }
             if entry.tier > tier {
                 return Err(Refusal::AboveTier(entry.tier));
             }

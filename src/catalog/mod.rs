@@ -5,10 +5,11 @@
 
 pub mod profile;
 pub mod schema;
+pub mod surface;
 
 use std::sync::Arc;
 
-use paneward_contract::Escalation;
+use paneward_contract::{AccessClass, Escalation, Toolset};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
@@ -26,6 +27,11 @@ pub struct CatalogEntry {
     /// Argument values that need a higher tier than `tier` (refused below it by the
     /// request path).
     pub escalations: Vec<Escalation>,
+    pub toolset: Toolset,
+    pub class: AccessClass,
+    /// Whether the operator's choice of toolsets and tools serves it ([`Catalog::narrow`]);
+    /// a tool not served answers as an unknown one.
+    pub served: bool,
     /// How the reply is encoded.
     pub envelope: Envelope,
     pub tool: Tool,
@@ -105,10 +111,14 @@ impl Catalog {
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
+            let (toolset, class) = declared(spec.name, spec.toolset, spec.class)?;
             entries.push(CatalogEntry {
                 spec,
                 tier: spec.tier,
                 escalations,
+                toolset,
+                class,
+                served: true,
                 envelope: Envelope::Native,
                 tool,
                 input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
@@ -126,6 +136,29 @@ impl Catalog {
         Ok(Self { entries })
     }
 
+    /// Serves only what `choice` chooses (the profile's default toolsets when it names
+    /// none); tools above `tier` stay unserved by the tier as before.
+    ///
+    /// # Errors
+    /// `--tools` names a tool above `tier`: that cannot be served, and saying nothing
+    /// would leave the operator believing it is.
+    pub fn narrow(&mut self, choice: &surface::SurfaceChoice, defaults: &[Toolset], tier: Tier) -> Result<(), String> {
+        if let Some(entry) = self
+            .entries
+            .iter()
+            .find(|entry| entry.tier > tier && choice.tools.contains(entry.spec.name))
+        {
+            return Err(format!(
+                "--tools names `{}`, a {} tool, above --safety {tier}; raise --safety or leave it out",
+                entry.spec.name, entry.tier
+            ));
+        }
+        for entry in &mut self.entries {
+            entry.served = choice.serves(entry.spec.name, entry.toolset, defaults);
+        }
+        Ok(())
+    }
+
     pub fn get(&self, name: &str) -> Option<&CatalogEntry> {
         self.entries.iter().find(|entry| entry.spec.name == name)
     }
@@ -137,7 +170,22 @@ impl Catalog {
 
     /// The tools a server at `tier` lists, in name order.
     pub fn listed(&self, tier: Tier) -> impl Iterator<Item = &CatalogEntry> {
-        self.entries.iter().filter(move |entry| entry.tier <= tier)
+        self.entries
+            .iter()
+            .filter(move |entry| entry.served && entry.tier <= tier)
+    }
+}
+
+/// A tool's toolset and class; `build.rs` checks every file declares both, so a missing
+/// one is a build fault reported at start-up.
+fn declared(
+    name: &str,
+    toolset: Option<Toolset>,
+    class: Option<AccessClass>,
+) -> Result<(Toolset, AccessClass), String> {
+    match (toolset, class) {
+        (Some(toolset), Some(class)) => Ok((toolset, class)),
+        _ => Err(format!("{name}: the tool file declares no toolset or class")),
     }
 }
 
@@ -161,10 +209,14 @@ fn replacement(
     if let Some(title) = &file.title {
         tool = tool.with_title(title.clone());
     }
+    let (toolset, class) = declared(&file.name, file.toolset, file.class)?;
     Ok(CatalogEntry {
         spec,
         tier: file.tier,
         escalations: file.escalations.clone(),
+        toolset,
+        class,
+        served: true,
         envelope,
         tool,
         input: SchemaCheck::new(Value::Object(input)).map_err(|e| format!("{}: inputSchema: {e}", file.name))?,

@@ -52,6 +52,14 @@ impl Profile {
         }
     }
 
+    /// The toolsets served when the operator names none (`--toolsets` unset): the one
+    /// place a profile sets its own default surface.
+    pub fn default_toolsets(self) -> &'static [paneward_contract::Toolset] {
+        match self {
+            Self::Default | Self::Python => &paneward_contract::Toolset::ALL,
+        }
+    }
+
     fn files(self) -> &'static [ProfileFile] {
         match self {
             Self::Default => &[],

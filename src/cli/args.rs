@@ -15,6 +15,7 @@ use paneward_contract::Tier;
 
 use super::parse::{Parsed, RawArgs};
 use crate::catalog::profile::Profile;
+use crate::catalog::surface::{parse_tools, parse_toolsets, SurfaceChoice};
 use crate::config::Scope;
 use crate::config::{AuditTarget, Config, ServerStart, PRIVATE_SOCKET_PREFIX};
 use crate::mcp::http::options::{parse_bind, TokenSource};
@@ -107,6 +108,9 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         safety,
         scope,
         profile,
+        toolsets,
+        tools,
+        exclude_tools,
         audit_log,
         json,
         reveal_environment,
@@ -227,6 +231,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         None if !ssh_options.is_empty() => return Err(UsageError("--ssh-config and --ssh-option need --ssh".into())),
         None => None,
     };
+    let surface = resolve_surface(toolsets, tools, exclude_tools, env)?;
     let config = Config {
         ssh,
         tmux_binary,
@@ -239,6 +244,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         max_tmux_clients,
         max_wait,
         profile,
+        surface,
         audit_log,
         address_origin,
         private: private_name,
@@ -296,6 +302,40 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
             }
         }
         _ => Invocation::Serve(config),
+    })
+}
+
+/// The operator's choice of tools: each list from its flag, else paneward's variable,
+/// else libtmux-mcp's. A variable set but empty counts (an empty toolset list serves
+/// none), as libtmux-mcp reads it.
+fn resolve_surface(
+    toolsets: Option<String>,
+    tools: Option<String>,
+    exclude: Option<String>,
+    env: EnvLookup<'_>,
+) -> Result<SurfaceChoice, UsageError> {
+    let pick = |flag: Option<String>, long: &'static str, ours: &'static str, theirs: &'static str| {
+        flag.map(|text| (text, long))
+            .or_else(|| env(ours).map(|text| (text, ours)))
+            .or_else(|| env(theirs).map(|text| (text, theirs)))
+    };
+    let toolsets = match pick(toolsets, "--toolsets", "PANEWARD_TOOLSETS", "LIBTMUX_TOOLSETS") {
+        Some((text, origin)) => Some(parse_toolsets(&text, origin).map_err(UsageError)?),
+        None => None,
+    };
+    let list = |given: Option<(String, &'static str)>| match given {
+        Some((text, origin)) => parse_tools(&text, origin).map_err(UsageError),
+        None => Ok(Default::default()),
+    };
+    Ok(SurfaceChoice {
+        toolsets,
+        tools: list(pick(tools, "--tools", "PANEWARD_TOOLS", "LIBTMUX_TOOLS"))?,
+        exclude: list(pick(
+            exclude,
+            "--exclude-tools",
+            "PANEWARD_EXCLUDE_TOOLS",
+            "LIBTMUX_EXCLUDE_TOOLS",
+        ))?,
     })
 }
 

@@ -107,6 +107,11 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         },
     );
     report.line("profile", config.profile.to_string());
+    report.line("surface", crate::resources::capabilities::summary(config));
+    report.line(
+        "connection",
+        crate::resources::capabilities::connection(config).to_string(),
+    );
     report.line(
         "max wait",
         format!(

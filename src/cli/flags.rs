@@ -289,6 +289,55 @@ pub static FLAGS: &[Flag] = &[
     },
     Flag {
         short: None,
+        long: "toolsets",
+        value_name: Some("LIST"),
+        env: Some("PANEWARD_TOOLSETS"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "serve only these toolsets, within the tier: a comma list of",
+            "inspect, manage, execute, teardown (empty: none); default all",
+            "(else LIBTMUX_TOOLSETS)",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.toolsets = Some(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "tools",
+        value_name: Some("LIST"),
+        env: Some("PANEWARD_TOOLS"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "serve these tools too, whatever their toolset (comma list;",
+            "else LIBTMUX_TOOLS); --toolsets '' --tools a,b serves a and b only",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.tools = Some(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "exclude-tools",
+        value_name: Some("LIST"),
+        env: Some("PANEWARD_EXCLUDE_TOOLS"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "never serve these tools (comma list; else",
+            "LIBTMUX_EXCLUDE_TOOLS); exclusions win",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.exclude_tools = Some(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
         long: "audit-log",
         value_name: Some("PATH|-"),
         env: Some("PANEWARD_AUDIT_LOG"),

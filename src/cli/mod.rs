@@ -100,14 +100,25 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
     let app = server.app();
     let tier = app.config.safety;
     let entries: Vec<_> = app.catalog.listed(tier).collect();
-    println!("{} tools at safety tier {tier}:", entries.len());
+    println!(
+        "{} tools at safety tier {tier}, {}:",
+        entries.len(),
+        crate::resources::capabilities::summary(&app.config)
+    );
     for entry in entries {
         let tool = &entry.tool;
         let summary = tool
             .title
             .as_deref()
             .unwrap_or(tool.description.as_deref().unwrap_or(""));
-        println!("  {:<24} {:<11} {}", tool.name, entry.tier.as_str(), summary);
+        println!(
+            "  {:<28} {:<11} {:<9} {:<16} {}",
+            tool.name,
+            entry.tier.as_str(),
+            entry.toolset.as_str(),
+            entry.class.as_str(),
+            summary
+        );
         // An argument value that needs more than the tool's tier, and whether this
         // server allows it.
         for escalation in &entry.escalations {
@@ -117,7 +128,7 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
                 "refused here"
             };
             println!(
-                "  {:<24} {:<11} with {}: {} ({allowed})",
+                "  {:<28} {:<11} with {}: {} ({allowed})",
                 "",
                 escalation.tier.as_str(),
                 escalation.argument,

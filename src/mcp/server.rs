@@ -299,6 +299,10 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        // The surface is the server's own state, not tmux's: answered without a gate.
+        if request.uri == crate::resources::capabilities::URI {
+            return crate::resources::capabilities::read(&self.app).map(Into::into);
+        }
         crate::resources::read::read(&self.app.guard, &request.uri)
             .await
             .map(Into::into)

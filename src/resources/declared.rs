@@ -14,7 +14,7 @@ use crate::resources::uri::Target;
 use rmcp::model::{Resource, ResourceTemplate};
 
 /// The declaration files, by name; a unit test checks this is the whole folder.
-const FILES: [(&str, &str); 7] = [
+const FILES: [(&str, &str); 8] = [
     ("sessions", include_str!("../../schemas/resources/sessions.json")),
     ("session", include_str!("../../schemas/resources/session.json")),
     (
@@ -30,6 +30,10 @@ const FILES: [(&str, &str); 7] = [
     (
         "pane_content",
         include_str!("../../schemas/resources/pane_content.json"),
+    ),
+    (
+        "capabilities",
+        include_str!("../../schemas/resources/capabilities.json"),
     ),
 ];
 

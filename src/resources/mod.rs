@@ -1,8 +1,10 @@
 //! MCP resources: the tmux hierarchy and pane text as `tmux://` URIs, declared in
 //! `schemas/resources/` ([`declared`]), read through the inspect tools' handlers
 //! ([`read`]), their template variables completed ([`complete`]), and watched for a
-//! connection's subscriptions ([`watch`], [`probe`]).
+//! connection's subscriptions ([`watch`], [`probe`]); and the served surface itself
+//! ([`capabilities`]).
 
+pub mod capabilities;
 pub mod complete;
 pub mod declared;
 pub mod probe;

@@ -24,6 +24,8 @@ pub use error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::runtime::Tier`.
 pub use paneward_contract::Tier;
+/// The toolset and access class a tool file declares (`build.rs` refuses a file without).
+pub use paneward_contract::{AccessClass, Toolset};
 
 /// One row of the generated tool table: the contract of a tool as its file states it.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +34,9 @@ pub struct ToolSpec {
     pub title: Option<&'static str>,
     pub description: &'static str,
     pub tier: Tier,
+    /// Always `Some` for the built contract: `build.rs` checks every file declares them.
+    pub toolset: Option<Toolset>,
+    pub class: Option<AccessClass>,
     /// Compact JSON, exactly as in the schema file.
     pub input_schema: &'static str,
     pub output_schema: &'static str,

@@ -40,6 +40,8 @@ pub enum Refusal {
     UnknownTool,
     /// The tool's tier is above the one asked for.
     AboveTier(Tier),
+    /// The operator's toolsets and tool lists do not serve the tool.
+    NotServed,
     /// The arguments break the tool's input schema.
     Input(ToolError),
     /// An argument escalation or `--scope owned` refused the call.

@@ -107,6 +107,8 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         description: optional_string(&origin, object, "description")?,
         source: optional_string(&origin, object, "source")?,
         handler: optional_string(&origin, object, "handler")?,
+        toolset: optional_string(&origin, object, "toolset")?,
+        class: optional_string(&origin, object, "class")?,
         escalations: object.get("escalations").filter(|value| !value.is_null()).cloned(),
         origin,
         name,

@@ -37,6 +37,9 @@ pub struct ContractTool {
     pub tier: Option<Tier>,
     /// Only paneward's own tool files name a handler module.
     pub handler: Option<String>,
+    /// Only paneward's own tool files declare a toolset and an access class.
+    pub toolset: Option<String>,
+    pub class: Option<String>,
     /// Only paneward's own tool files declare argument escalations (as written).
     pub escalations: Option<Value>,
     /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, `_meta`, …).
@@ -74,6 +77,8 @@ impl ContractTool {
             source: Some(tool.source.clone()),
             tier: Some(tool.tier),
             handler: tool.handler.clone(),
+            toolset: tool.toolset.map(|t| t.as_str().to_string()),
+            class: tool.class.map(|c| c.as_str().to_string()),
             escalations: (!tool.escalations.is_empty()).then(|| {
                 Value::Array(
                     tool.escalations

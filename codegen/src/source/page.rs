@@ -93,6 +93,8 @@ pub fn parse(path: &Path, text: &str) -> Result<ContractTool, CodegenError> {
         source: source_line(&lines),
         tier: None,
         handler: None,
+        toolset: None,
+        class: None,
         escalations: None,
         ignored: Vec::new(),
     })

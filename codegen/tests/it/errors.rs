@@ -19,10 +19,12 @@ fn good_tool() -> Value {
         "name": "probe",
         "description": "A probe.",
         "tier": "readonly",
+        "toolset": "inspect",
+        "class": "metadata-read",
         "source": "paneward",
         "inputSchema": {"type": "object", "additionalProperties": false, "properties": {"pane_id": {"type": "string"}}, "required": ["pane_id"]},
         "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
-        "annotations": {"readOnlyHint": true}
+        "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false}
     })
 }
 
@@ -62,7 +64,7 @@ fn each_field_rule_names_its_pointer() {
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown safety tier \"godmode\"; use readonly, mutating or destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
-        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, handler, escalations, source, inputSchema, outputSchema, annotations"),
+        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, toolset, class, handler, escalations, source, inputSchema, outputSchema, annotations"),
         (Box::new(|t| t["annotations"]["dangerHint"] = json!(true)), "<dir>/probe.json at /annotations/dangerHint: unknown annotation; MCP defines title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"),
         (Box::new(|t| t["annotations"]["readOnlyHint"] = json!("yes")), "<dir>/probe.json at /annotations/readOnlyHint: must be a boolean"),
         (Box::new(|t| t["inputSchema"]["type"] = json!("array")), "<dir>/probe.json at /inputSchema/type: MCP requires a tool schema to describe an object: set \"type\": \"object\""),
@@ -227,4 +229,64 @@ fn check_generates_a_profile_with_the_default_tools_beside_it() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// `paneward-codegen check` on a folder holding `probe.json` = the good tool after
+/// `edit`: the exit status and stderr, the folder written `<dir>`.
+fn check_after(edit: impl FnOnce(&mut Value)) -> (Option<i32>, String) {
+    let mut tool = good_tool();
+    edit(&mut tool);
+    let dir = folder(&[("probe.json", tool.to_string())]);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).replace(&dir.path().display().to_string(), "<dir>");
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
+    assert_eq!(check_after(|_| {}).0, Some(0));
+    let (code, stderr) = check_after(|t| {
+        t.as_object_mut().unwrap().remove("toolset");
+    });
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains("<dir>/probe.json at /toolset: missing field `toolset`"),
+        "{stderr}"
+    );
+    let (code, stderr) = check_after(|t| t["class"] = json!("everything"));
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains("at /class: unknown access class \"everything\""),
+        "{stderr}"
+    );
+    // A read of paneward's own marked destructive, as capture_pane once was.
+    let (code, stderr) = check_after(|t| t["annotations"]["destructiveHint"] = json!(true));
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains(
+            "at /annotations/destructiveHint: must be false: the rule for a readonly tool of class metadata-read"
+        ),
+        "{stderr}"
+    );
+    // A seeded file keeps what its page published.
+    let (code, _) = check_after(|t| {
+        t["source"] = json!("https://example.org/probe/");
+        t["annotations"] = json!({"destructiveHint": true});
+    });
+    assert_eq!(code, Some(0));
+    let (code, stderr) = check_after(|t| {
+        t["tier"] = json!("mutating");
+        t["toolset"] = json!("manage");
+        t["class"] = json!("tmux-layout");
+        t["annotations"] = json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false});
+    });
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains("at /annotations/idempotentHint: a tool above readonly states idempotentHint"),
+        "{stderr}"
+    );
 }

@@ -11,8 +11,10 @@ fn tool(escalations: Value) -> Value {
         "name": "probe",
         "description": "A probe.",
         "tier": "mutating",
+        "toolset": "execute",
+        "class": "workspace-create",
         "escalations": escalations,
-        "source": "paneward",
+        "source": "https://example.org/probe/",
         "inputSchema": {"type": "object", "additionalProperties": false, "properties": {"kill": {"type": "boolean"}}},
         "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
         "annotations": {}

@@ -78,6 +78,9 @@ fn importing_each_seed_page_as_a_new_tool_writes_exactly_the_committed_file() {
         options.tier = Some(seed.tier);
         options.source = seed.source_flag.map(str::to_string);
         options.handler = committed_handler(seed.file);
+        let committed_file: serde_json::Value = serde_json::from_str(&committed(seed.file)).unwrap();
+        options.toolset = committed_file["toolset"].as_str().map(str::to_string);
+        options.class = committed_file["class"].as_str().map(str::to_string);
         let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options).unwrap();
         assert_eq!(outcome.planned.len(), 1, "{}", seed.page);
         assert_eq!(outcome.planned[0].path, target);

@@ -212,6 +212,13 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
             Err(Refusal::UnknownTool) => {
                 return Err(ran_nothing(index, "tool", format!("there is no tool `{tool}`")));
             }
+            Err(Refusal::NotServed) => {
+                return Err(ran_nothing(
+                    index,
+                    "tool",
+                    format!("`{tool}` is not served here (--toolsets, --tools, --exclude-tools)"),
+                ));
+            }
             Err(Refusal::AboveTier(above)) => {
                 return Err(ran_nothing(
                     index,

@@ -2,4 +2,5 @@
 
 mod audit;
 mod errors;
+mod surface;
 mod tiers;

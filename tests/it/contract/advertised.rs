@@ -196,10 +196,13 @@ fn authored_inspect_tools_follow_the_contract_conventions() {
         let file = tool_file(tool);
         assert_eq!(file["source"], "paneward", "{tool}");
         assert_eq!(file["tier"], "readonly", "{tool}");
+        // Values written by others (options, environment, hooks) are untrusted text:
+        // open-world, as the annotation rule gives content reads.
+        let open_world = file["class"] == "content-read";
         assert_eq!(
             file["annotations"],
-            json!({"title": file["title"], "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}),
-            "{tool}: a structure-only tool's annotations"
+            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": open_world}),
+            "{tool}: a read's annotations"
         );
         let mut found = Vec::new();
         objects(&file["outputSchema"], String::new(), &mut found);
@@ -317,17 +320,22 @@ fn the_pane_shape_speaks_snapshot_panes_vocabulary() {
 }
 
 #[test]
-fn tools_returning_pane_text_carry_snapshot_panes_annotations() {
-    // Their output is untrusted program output, exactly like snapshot_pane's.
-    let snapshot = tool_file("snapshot_pane")["annotations"].clone();
+fn tools_returning_pane_text_are_read_only_and_open_world_unlike_the_seeded_snapshot() {
+    // Their output is untrusted program output (open-world), and reading it changes
+    // nothing, so a client that auto-approves reads need not ask. snapshot_pane keeps
+    // the hints its upstream page published (docs/surface.md says why they differ).
     for name in ["capture_pane", "capture_since", "search_panes"] {
         let file = tool_file(name);
         assert_eq!(file["source"], "paneward", "{name}");
-        let mut annotations = file["annotations"].clone();
-        assert_eq!(annotations["title"], file["title"], "{name}");
-        annotations["title"] = snapshot["title"].clone();
-        assert_eq!(annotations, snapshot, "{name}: annotations");
+        assert_eq!(
+            file["annotations"],
+            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": true}),
+            "{name}: annotations"
+        );
     }
+    let snapshot = tool_file("snapshot_pane");
+    assert_ne!(snapshot["source"], "paneward");
+    assert_eq!(snapshot["annotations"]["destructiveHint"], json!(true));
 }
 
 #[test]

@@ -53,15 +53,17 @@ fn tool_files(dir: &Path) -> Vec<PathBuf> {
 fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
     let copy = SchemasCopy::new();
     let tools = copy.schemas().join("tools");
-    // Make every copy stale, keeping only what tools/list cannot tell: tier, handler,
-    // escalations and source (escalations are checked against the inputSchema, so a
-    // file with escalations keeps that too).
+    // Make every copy stale, keeping only what tools/list cannot tell: tier, toolset,
+    // class, handler, escalations and source (escalations are checked against the
+    // inputSchema, so a file with escalations keeps that too).
     for file in tool_files(&tools) {
         let committed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let mut stale = json!({
             "name": committed["name"],
             "description": "stale",
             "tier": committed["tier"],
+            "toolset": committed["toolset"],
+            "class": committed["class"],
             "handler": committed["handler"],
             "source": committed["source"],
             "inputSchema": {"type": "object"},

@@ -189,6 +189,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         native_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
         profile: Profile::Default,
+        surface: Default::default(),
         audit_log: None,
         address_origin: "the test",
         private: None,

@@ -32,6 +32,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
         max_wait: paneward::limits::MAX_WAIT_DEFAULT,
         profile: Profile::Default,
+        surface: Default::default(),
         audit_log: None,
         address_origin: "the test",
         private: None,

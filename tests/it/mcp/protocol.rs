@@ -235,14 +235,20 @@ fn version_and_the_tools_listing_say_what_this_build_offers() {
     let readonly = run(&["tools", "--safety", "readonly"]);
     // The counts come from the schema files, so adding a tool does not edit this test.
     let count = |tiers: &[&str]| crate::support::tools_of_tier(tiers).len();
-    let heading = format!("{} tools at safety tier readonly:", count(&["readonly"]));
+    let heading = format!(
+        "{} tools at safety tier readonly, toolsets inspect,manage,execute,teardown:",
+        count(&["readonly"])
+    );
     assert!(readonly.starts_with(&heading), "{readonly}");
     assert!(
         readonly.contains("snapshot_pane") && !readonly.contains("send_keys"),
         "{readonly}"
     );
     let mutating = run(&["tools"]);
-    let heading = format!("{} tools at safety tier mutating:", count(&["readonly", "mutating"]));
+    let heading = format!(
+        "{} tools at safety tier mutating, toolsets inspect,manage,execute,teardown:",
+        count(&["readonly", "mutating"])
+    );
     assert!(mutating.starts_with(&heading), "{mutating}");
     assert!(
         mutating
