@@ -181,3 +181,23 @@ fn the_command_splitter_reads_what_the_docs_write() {
         None
     );
 }
+
+#[test]
+fn server_json_names_this_version_within_the_registry_rules() {
+    let text = std::fs::read_to_string(root().join("server.json")).unwrap();
+    let server: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(server["version"], version, "server.json's version is not Cargo.toml's");
+    for package in server["packages"].as_array().unwrap() {
+        assert_eq!(package["version"], version);
+        assert!(package["identifier"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("/v{version}/")));
+    }
+    // The registry's schema: one slash in a reverse-DNS name, a description of 1 to 100.
+    let name = server["name"].as_str().unwrap();
+    assert_eq!(name.matches('/').count(), 1, "{name}");
+    let description = server["description"].as_str().unwrap();
+    assert!((1..=100).contains(&description.chars().count()), "{description}");
+}
