@@ -30,26 +30,34 @@ impl SchemaCheck {
         Ok(Self { validator, schema })
     }
 
-    /// Checks `arguments`; the error describes the first problem and counts the rest.
-    ///
-    /// # Errors
-    /// An [`ToolError`] of kind `InvalidArguments`.
     /// The schema as given.
     pub fn schema(&self) -> &Value {
         &self.schema
     }
 
+    /// Checks `arguments`; the error names every problem, each by pointer and rule.
+    ///
+    /// # Errors
+    /// An [`ToolError`] of kind `InvalidArguments`.
     pub fn check(&self, arguments: &Value) -> Result<(), ToolError> {
         let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
         let Some(first) = errors.first() else {
             return Ok(());
         };
         let (pointer, rule) = describe(&self.schema, arguments, first);
-        let more = match errors.len() {
-            1 => String::new(),
-            2 => " (and 1 more problem)".to_string(),
-            n => format!(" (and {} more problems)", n - 1),
-        };
+        // Every problem at once: fixing one at a time costs a caller a round trip each.
+        let more: String = errors[1..]
+            .iter()
+            .map(|error| {
+                let (pointer, rule) = describe(&self.schema, arguments, error);
+                let at = if pointer.is_empty() {
+                    "(the arguments object)"
+                } else {
+                    pointer.as_str()
+                };
+                format!("; {at}: {rule}")
+            })
+            .collect();
         Err(ToolError::invalid_argument(&pointer, format!("{rule}{more}")))
     }
 

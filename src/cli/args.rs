@@ -37,6 +37,8 @@ pub enum Invocation {
     Tools {
         config: Config,
         json: bool,
+        /// The tool reference as Markdown (`docs/tools.md`).
+        markdown: bool,
     },
     /// Compare an MCP server's tools with the contract (`paneward conform`).
     Conform(crate::conform::Options),
@@ -55,7 +57,8 @@ pub enum Invocation {
         pane: Option<String>,
         revoke: bool,
     },
-    Help,
+    /// `--help`: the whole page, or one subcommand's.
+    Help(Option<String>),
     Version,
 }
 
@@ -83,7 +86,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     if args.peek().is_some_and(|first| first == "conform") {
         let rest: Vec<OsString> = args.skip(1).collect();
         if rest.first().is_some_and(|a| a == "-h" || a == "--help") {
-            return Ok(Invocation::Help);
+            return Ok(Invocation::Help(Some("conform".into())));
         }
         return crate::conform::options::parse(rest)
             .map(Invocation::Conform)
@@ -91,7 +94,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>, env: EnvLookup<'_>) -> Re
     }
     let raw = match super::parse::raw_args(args)? {
         Parsed::Raw(raw) => *raw,
-        Parsed::Help => return Ok(Invocation::Help),
+        Parsed::Help(subcommand) => return Ok(Invocation::Help(subcommand)),
         Parsed::Version => return Ok(Invocation::Version),
     };
     resolve(raw, env)
@@ -113,6 +116,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         exclude_tools,
         audit_log,
         json,
+        markdown,
         reveal_environment,
         no_control_mode,
         no_native_client,
@@ -281,7 +285,10 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         ));
     }
     Ok(match subcommand.as_deref() {
-        Some("tools") => Invocation::Tools { config, json },
+        Some("tools") if json && markdown => {
+            return Err(UsageError("give either --json or --markdown, not both".into()))
+        }
+        Some("tools") => Invocation::Tools { config, json, markdown },
         Some("doctor") => Invocation::Doctor(config),
         Some(verb @ ("grant" | "revoke")) => Invocation::Grant {
             revoke: verb == "revoke",
@@ -590,7 +597,7 @@ mod tests {
     #[test]
     fn the_tools_subcommand_takes_json() {
         match parse_with(&["tools", "--json", "--safety", "readonly"], &[]).unwrap() {
-            Invocation::Tools { config, json } => {
+            Invocation::Tools { config, json, .. } => {
                 assert!(json);
                 assert_eq!(config.safety, Tier::Readonly);
             }
@@ -608,7 +615,15 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(parse_with(&["conform", "--help"], &[]).unwrap(), Invocation::Help);
+        assert_eq!(
+            parse_with(&["conform", "--help"], &[]).unwrap(),
+            Invocation::Help(Some("conform".into()))
+        );
+        assert_eq!(
+            parse_with(&["call", "--help"], &[]).unwrap(),
+            Invocation::Help(Some("call".into()))
+        );
+        assert_eq!(parse_with(&["--help", "call"], &[]).unwrap(), Invocation::Help(None));
         assert!(parse_with(&["conform"], &[]).unwrap_err().0.contains("after --"));
     }
 

@@ -35,6 +35,17 @@ fn fail(tool: &str, message: &str) -> ExitCode {
 fn call(config: Config, tool: &str, arguments: Option<&str>) -> Result<Value, String> {
     let arguments = parse_arguments(arguments)?;
     let app = App::from_env(config)?;
+    if app.catalog.get(tool).is_none() {
+        let names: Vec<&str> = app
+            .catalog
+            .listed(paneward_contract::Tier::Destructive)
+            .map(|e| e.tool.name.as_ref())
+            .collect();
+        let hint = super::suggest::hint(tool, names.iter().copied());
+        return Err(format!(
+            "unknown tool `{tool}`{hint} (`paneward tools` lists the tools this configuration offers)"
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

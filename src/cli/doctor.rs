@@ -27,20 +27,26 @@ struct ServerFacts {
 pub fn run(config: &Config) -> ExitCode {
     let mut report = Diagnosis::default();
     let verdict = diagnose(config, &mut report);
-    for (label, text) in &report.lines {
-        println!("{label:<14} {text}");
-    }
-    match verdict {
+    let mut text: String = report
+        .lines
+        .iter()
+        .map(|(label, text)| format!("{label:<14} {text}\n"))
+        .collect();
+    let status = match &verdict {
         Ok(()) => {
-            println!("\nok: paneward can serve");
+            text.push_str("\nok: paneward can serve\n");
             ExitCode::SUCCESS
         }
         Err(reason) => {
-            println!("\nNOT OK: {reason}");
-            eprintln!("paneward doctor: {reason}");
+            text.push_str(&format!("\nNOT OK: {reason}\n"));
             ExitCode::FAILURE
         }
+    };
+    super::out::print(&text);
+    if let Err(reason) = verdict {
+        eprintln!("paneward doctor: {reason}");
     }
+    status
 }
 
 #[derive(Default)]
@@ -78,10 +84,7 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             version.as_deref().unwrap_or_else(|e| e.as_str())
         ),
     );
-    report.line(
-        "socket",
-        format!("{}, chosen by {}", config.address.label(), config.address_origin),
-    );
+    report.line("socket", socket_line(config));
     report.line("server start", start_line(config));
     if config.private.is_some() {
         report.line("watch", format!("tmux {} attach", config.address.flags().join(" ")));
@@ -127,9 +130,7 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
             Some(AuditTarget::File(path)) => path.display().to_string(),
         },
     );
-    if let Err(error) = version {
-        return Err(format!("cannot run tmux: {error}"));
-    }
+    version?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -202,6 +203,24 @@ fn start_line(config: &Config) -> String {
     }
 }
 
+/// Which socket, and what chose it. Without a flag or variable tmux chooses: inside
+/// tmux that is the server `$TMUX` names, elsewhere its default socket.
+fn socket_line(config: &Config) -> String {
+    if config.address != crate::tmux::ServerAddress::Default {
+        return format!("{}, chosen by {}", config.address.label(), config.address_origin);
+    }
+    let inside = std::env::var("TMUX")
+        .ok()
+        .filter(|value| !value.is_empty() && config.ssh.is_none());
+    match inside {
+        Some(value) => format!(
+            "the server this tmux runs in ({}, from $TMUX): no -L, -S or variable chose one",
+            value.split(',').next().unwrap_or(&value)
+        ),
+        None => "tmux's default socket: no -L, -S or variable chose one".into(),
+    }
+}
+
 /// The binary as it will be run: a bare name is looked up on PATH.
 fn resolve_binary(binary: &Path) -> PathBuf {
     if binary.components().count() > 1 {
@@ -220,11 +239,17 @@ fn tmux_version(launcher: &Launcher) -> Result<String, String> {
         .command(&["-V".to_string()])
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", launcher.describe()))?;
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!(
+                "cannot run tmux: {} is not installed or not on PATH; install tmux (apt-get install tmux, brew install tmux) or name it with --tmux PATH",
+                launcher.describe()
+            ),
+            _ => format!("cannot run tmux: {}: {e}", launcher.describe()),
+        })?;
     if !output.status.success() {
         let said = String::from_utf8_lossy(&output.stderr);
         let said = said.lines().next().unwrap_or("").trim();
-        return Err(format!("{} -V failed {said}", launcher.describe()));
+        return Err(format!("cannot run tmux: {} -V failed {said}", launcher.describe()));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
 }

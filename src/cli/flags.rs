@@ -80,6 +80,14 @@ impl Flag {
     }
 }
 
+/// The flags the parser accepts after `subcommand` (none: before any), conform's own
+/// excepted.
+pub fn accepted_after(subcommand: Option<&str>) -> impl Iterator<Item = &'static Flag> + '_ {
+    FLAGS.iter().filter(move |flag| {
+        !matches!(flag.action, Action::Conform) && flag.only_after.is_none_or(|only| subcommand == Some(only))
+    })
+}
+
 /// Every flag, in `--help` order within each section.
 pub static FLAGS: &[Flag] = &[
     Flag {
@@ -383,6 +391,19 @@ pub static FLAGS: &[Flag] = &[
         only_after: Some("tools"),
         help: &["print the exact tools/list result instead of a summary"],
         action: Action::Switch(|raw| raw.json = true),
+    },
+    Flag {
+        short: None,
+        long: "markdown",
+        value_name: None,
+        env: None,
+        section: Section::Tools,
+        only_after: Some("tools"),
+        help: &[
+            "print the tool reference as Markdown (docs/tools.md is this,",
+            "at --safety destructive)",
+        ],
+        action: Action::Switch(|raw| raw.markdown = true),
     },
     Flag {
         short: None,

@@ -21,10 +21,11 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
         &["serve MCP over Streamable HTTP at http://ADDR/mcp"],
     ),
     (
-        "paneward tools [--json] [OPTIONS]",
+        "paneward tools [--json | --markdown] [OPTIONS]",
         &[
             "print the tools this configuration offers",
-            "(--json: the exact tools/list result)",
+            "(--json: the exact tools/list result;",
+            "--markdown: the reference docs/tools.md holds)",
         ],
     ),
     (
@@ -73,7 +74,8 @@ Without -L or -S, paneward uses the server `tmux` alone would use. For an existi
 libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
 LIBTMUX_SAFETY are read after paneward's own variables.
 
-Logging: RUST_LOG-style filters in PANEWARD_LOG (default: info,rmcp=warn), on standard error.
+Logging: RUST_LOG-style filters in PANEWARD_LOG, on standard error (default: info,rmcp=warn,
+and rmcp's HTTP refusal lines off: paneward says each refusal once, in words).
 ";
 
 /// Where a command's description starts.
@@ -116,6 +118,52 @@ pub fn render() -> String {
     out.push('\n');
     out.push_str(OUTRO);
     out
+}
+
+/// `paneward SUBCOMMAND --help`: that command's usage and the flags it takes; the
+/// whole page for a name it does not know.
+pub fn render_command(subcommand: &str) -> String {
+    let Some(sections) = sections_of(subcommand) else {
+        return render();
+    };
+    let mut out = format!("paneward {subcommand}\n\nUsage:\n");
+    for (usage, about) in COMMANDS
+        .iter()
+        .filter(|(usage, _)| command_of(usage) == Some(subcommand))
+    {
+        let _ = writeln!(out, "  {usage}");
+        for line in *about {
+            let _ = writeln!(out, "      {line}");
+        }
+    }
+    for section in sections {
+        let _ = writeln!(out, "\n{}", section.heading());
+        for flag in FLAGS.iter().filter(|flag| flag.section == *section) {
+            render_flag(&mut out, flag);
+        }
+    }
+    out.push_str("\nEvery command and option: paneward --help\n");
+    out
+}
+
+/// The subcommand a usage line of [`COMMANDS`] runs (`paneward [OPTIONS]` serves).
+fn command_of(usage: &str) -> Option<&str> {
+    match usage.split_whitespace().nth(1) {
+        Some("[OPTIONS]") => Some("serve"),
+        Some(word) if !word.starts_with('-') => Some(word),
+        _ => None,
+    }
+}
+
+/// The `--help` sections whose flags `subcommand` takes.
+fn sections_of(subcommand: &str) -> Option<&'static [Section]> {
+    Some(match subcommand {
+        "serve" => &[Section::Options, Section::Remote, Section::Http],
+        "tools" => &[Section::Options, Section::Tools, Section::Remote],
+        "call" | "doctor" => &[Section::Options, Section::Remote],
+        "conform" => &[Section::Conform],
+        _ => return None,
+    })
 }
 
 /// The note naming the variable a flag falls back to.

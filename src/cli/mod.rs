@@ -6,7 +6,10 @@ pub mod doctor;
 pub mod flags;
 pub mod grant;
 pub mod help;
+pub mod out;
 pub mod parse;
+pub mod suggest;
+pub mod tools_doc;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -27,15 +30,24 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     match invocation {
-        Invocation::Help => {
-            print!("{}", help::render());
+        Invocation::Help(subcommand) => {
+            out::print(&subcommand.map_or_else(help::render, |name| help::render_command(&name)));
             ExitCode::SUCCESS
         }
         Invocation::Version => {
-            println!("paneward {}{}", env!("CARGO_PKG_VERSION"), FAULT_NOTE);
+            out::print(&format!("paneward {}{}\n", env!("CARGO_PKG_VERSION"), FAULT_NOTE));
             ExitCode::SUCCESS
         }
-        Invocation::Tools { config, json } => match App::from_env(config) {
+        Invocation::Tools {
+            config, markdown: true, ..
+        } => match App::from_env(config) {
+            Ok(app) => {
+                out::print(&tools_doc::markdown(&app));
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(&error),
+        },
+        Invocation::Tools { config, json, .. } => match App::from_env(config) {
             Ok(app) => print_tools(McpServer::new(Arc::new(app)), json),
             Err(error) => fail(&error),
         },
@@ -62,7 +74,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 fn conform(options: &crate::conform::Options) -> ExitCode {
     match crate::conform::run(options) {
         Ok(report) => {
-            print!("{}", report.render());
+            out::print(&report.render());
             if report.is_clean() {
                 ExitCode::SUCCESS
             } else {
@@ -91,53 +103,85 @@ fn print_tools(server: McpServer, json: bool) -> ExitCode {
     if json {
         return match serde_json::to_string_pretty(&server.list()) {
             Ok(text) => {
-                println!("{text}");
+                out::print(&format!("{text}\n"));
                 ExitCode::SUCCESS
             }
             Err(error) => fail(&error.to_string()),
         };
     }
-    let app = server.app();
+    out::print(&tools_table(server.app()));
+    ExitCode::SUCCESS
+}
+
+/// `paneward tools`: one line per tool, its name, tier and title in aligned columns,
+/// then the argument values that need more than its tier and whether this server
+/// allows them.
+pub fn tools_table(app: &App) -> String {
+    use std::fmt::Write as _;
     let tier = app.config.safety;
     let entries: Vec<_> = app.catalog.listed(tier).collect();
-    println!(
-        "{} tools at safety tier {tier}, {}:",
+    let name_width = entries.iter().map(|entry| entry.tool.name.len()).max().unwrap_or(0);
+    let tier_width = entries.iter().map(|entry| entry.tier.as_str().len()).max().unwrap_or(0);
+    let toolset_width = entries
+        .iter()
+        .map(|entry| entry.toolset.as_str().len())
+        .max()
+        .unwrap_or(0);
+    let class_width = entries
+        .iter()
+        .map(|entry| entry.class.as_str().len())
+        .max()
+        .unwrap_or(0);
+    let mut table = format!(
+        "{} tools at safety tier {tier}, {}:\n",
         entries.len(),
         crate::resources::capabilities::summary(&app.config)
     );
     for entry in entries {
         let tool = &entry.tool;
-        let summary = tool
-            .title
-            .as_deref()
-            .unwrap_or(tool.description.as_deref().unwrap_or(""));
-        println!(
-            "  {:<28} {:<11} {:<9} {:<16} {}",
+        let mut line = format!(
+            "  {:<name_width$}  {:<tier_width$}  {:<toolset_width$}  {:<class_width$}  {}",
             tool.name,
             entry.tier.as_str(),
             entry.toolset.as_str(),
             entry.class.as_str(),
-            summary
+            summary(tool.title.as_deref(), tool.description.as_deref())
         );
-        // An argument value that needs more than the tool's tier, and whether this
-        // server allows it.
         for escalation in &entry.escalations {
             let allowed = if escalation.tier <= tier {
                 "allowed"
             } else {
                 "refused here"
             };
-            println!(
-                "  {:<28} {:<11} with {}: {} ({allowed})",
-                "",
-                escalation.tier.as_str(),
+            let _ = write!(
+                line,
+                " [{}={}: {}, {allowed}]",
                 escalation.argument,
-                escalation.equals
+                escalation.equals,
+                escalation.tier.as_str()
             );
         }
+        let _ = writeln!(table, "{}", line.trim_end());
     }
-    ExitCode::SUCCESS
+    table
 }
+
+/// A tool's one-line summary: its title, or the first sentence of its description.
+fn summary<'a>(title: Option<&'a str>, description: Option<&'a str>) -> &'a str {
+    if let Some(title) = title.filter(|title| !title.is_empty()) {
+        return title;
+    }
+    let description = description.unwrap_or("").trim();
+    let first_line = description.lines().next().unwrap_or("");
+    // Up to the first clause's end: a title's length, not a paragraph.
+    let end = [". ", "; "].iter().filter_map(|stop| first_line.find(stop)).min();
+    end.map_or(first_line, |end| &first_line[..end])
+}
+
+/// The log filter without PANEWARD_LOG. rmcp's HTTP service logs its Host and Origin
+/// refusals as Rust `Debug` values; paneward says each once in words instead
+/// (`mcp::http`), so that module's warnings are left out.
+pub const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn,rmcp::transport::streamable_http_server::tower=error";
 
 /// Logs on standard error, filtered by PANEWARD_LOG or else `default`; with
 /// `client_log`, events meant for the client go there too, whatever that filter says
@@ -166,7 +210,7 @@ fn init_logging(default: &str, client_log: Option<Arc<ClientLog>>) {
 const TERMINAL_NOTICE: &str = "\
 paneward is an MCP server: an MCP client (Claude Code, Codex, Gemini CLI, VS Code,
 Cursor, ...) starts it and speaks JSON-RPC on its standard input. See README.md,
-\"Quick start\", for the client set-up line.
+\"Quick start\", and docs/clients.md for the client set-up line.
 To try it from a shell instead:
   paneward doctor                        what paneward sees and whether it can serve
   paneward call list_panes               one tool call, its result as JSON
@@ -187,7 +231,7 @@ fn serve(config: crate::config::Config, transport: &Transport<'_>) -> ExitCode {
     // Over HTTP the client log is not fed (one tracing layer, many sessions): a
     // session that sets a level gets no `notifications/message`.
     let client_log = matches!(transport, Transport::Stdio).then(|| Arc::new(ClientLog::default()));
-    init_logging("info,rmcp=warn", client_log.clone());
+    init_logging(DEFAULT_LOG_FILTER, client_log.clone());
     let token = match transport {
         Transport::Stdio => {
             if std::io::IsTerminal::is_terminal(&std::io::stdin()) {

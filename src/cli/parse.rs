@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::args::UsageError;
 use super::flags::{self, Action};
+use super::suggest;
 
 /// The arguments as given: each field is `None` or empty unless its flag was.
 #[derive(Debug, Default)]
@@ -25,6 +26,7 @@ pub struct RawArgs {
     pub exclude_tools: Option<String>,
     pub audit_log: Option<String>,
     pub json: bool,
+    pub markdown: bool,
     pub reveal_environment: bool,
     pub no_control_mode: bool,
     pub no_native_client: bool,
@@ -49,7 +51,8 @@ pub const SUBCOMMANDS: [&str; 6] = ["serve", "tools", "call", "doctor", "grant",
 /// `--version`.
 pub enum Parsed {
     Raw(Box<RawArgs>),
-    Help,
+    /// `--help`, after the subcommand it asks about (if one came first).
+    Help(Option<String>),
     Version,
 }
 
@@ -76,7 +79,7 @@ pub fn raw_args(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, Usag
                 .is_none_or(|only| raw.subcommand.as_deref() == Some(only))
         });
         match flag.map(|flag| (flag, flag.action)) {
-            Some((_, Action::Help)) => return Ok(Parsed::Help),
+            Some((_, Action::Help)) => return Ok(Parsed::Help(raw.subcommand)),
             Some((_, Action::Version)) => return Ok(Parsed::Version),
             Some((_, Action::Switch(set))) if inline.is_none() => set(&mut raw),
             Some((flag, Action::Value(set))) => {
@@ -90,15 +93,22 @@ pub fn raw_args(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, Usag
                 set(&mut raw, value)?;
             }
             _ if raw.subcommand.is_none() && SUBCOMMANDS.contains(&name) => raw.subcommand = Some(arg),
-            _ if name.starts_with('-') && name != "-" => return Err(UsageError(format!("unknown option {name}"))),
+            _ if name.starts_with('-') && name != "-" => {
+                let known: Vec<String> = flags::accepted_after(raw.subcommand.as_deref())
+                    .map(|flag| format!("--{}", flag.long))
+                    .collect();
+                let hint = suggest::hint(name, known.iter().map(String::as_str));
+                return Err(UsageError(format!("unknown option {name}{hint}")));
+            }
             _ if raw.subcommand.as_deref() == Some("call") && raw.positional.len() < 2 => raw.positional.push(arg),
             _ if matches!(raw.subcommand.as_deref(), Some("grant" | "revoke")) && raw.positional.is_empty() => {
                 raw.positional.push(arg);
             }
             _ => {
+                let hint = suggest::hint(name, SUBCOMMANDS.iter().copied().chain(["conform"]));
                 return Err(UsageError(format!(
-                    "unknown command {name:?}; commands are serve, tools, call, doctor, grant, revoke and conform"
-                )))
+                    "unknown command {name:?}{hint} (commands: serve, tools, call, doctor, grant, revoke and conform)"
+                )));
             }
         }
     }

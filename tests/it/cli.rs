@@ -441,3 +441,169 @@ fn grant_without_a_pane_takes_the_shells_own_pane_only_on_paneward_s_server() {
         "1"
     );
 }
+
+/// Runs `paneward ARGS` with its standard output a pipe whose reader is already gone,
+/// as `paneward ARGS | head -0` would be once head has exited.
+fn into_a_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    command
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn no_command_panics_when_its_reader_has_gone() {
+    let tmux = TmuxServer::start();
+    for args in [
+        vec!["tools"],
+        vec!["tools", "--json"],
+        vec!["--help"],
+        vec!["call", "--help"],
+        vec!["--version"],
+        vec!["doctor", "-L", &tmux.name],
+        vec!["call", "list_panes", "-L", &tmux.name],
+    ] {
+        let out = into_a_closed_pipe(&args);
+        let stderr = text(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "{args:?} panicked: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn each_subcommand_has_its_own_help() {
+    for (subcommand, has, lacks) in [
+        ("serve", "--token-file", "--json"),
+        ("call", "paneward call TOOL [JSON]", "--token-file"),
+        ("tools", "--json", "--token-file"),
+        ("doctor", "paneward doctor", "--json"),
+        ("conform", "--timeout", "--socket-name"),
+    ] {
+        let out = paneward(&[subcommand, "--help"], &[]);
+        let help = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{subcommand}: {}", text(&out.stderr));
+        assert!(
+            help.starts_with(&format!("paneward {subcommand}\n")),
+            "{subcommand}: {help}"
+        );
+        assert!(help.contains(has), "{subcommand} --help lacks {has}: {help}");
+        assert!(!help.contains(lacks), "{subcommand} --help shows {lacks}: {help}");
+    }
+}
+
+#[test]
+fn a_mistyped_command_flag_or_tool_gets_a_suggestion() {
+    let out = paneward(&["doctr"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("did you mean doctor?"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = paneward(&["tools", "--jsno"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("did you mean --json?"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = paneward(&["--socket-nam", "x"], &[]);
+    assert!(
+        text(&out.stderr).contains("did you mean --socket-name?"),
+        "{}",
+        text(&out.stderr)
+    );
+    let tmux = TmuxServer::start();
+    let out = paneward(&["-L", &tmux.name, "call", "snapshot_pan"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("did you mean snapshot_pane?"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Nothing close: no guess.
+    let out = paneward(&["-L", &tmux.name, "call", "make_coffee"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out.stderr).contains("did you mean"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn call_names_every_argument_problem() {
+    let tmux = TmuxServer::start();
+    let args = r#"{"pane_id": 7, "history": "yes", "max_lines": "ten"}"#;
+    let out = paneward(&["-L", &tmux.name, "call", "capture_pane", args], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    for pointer in ["/pane_id", "/history", "/max_lines"] {
+        assert!(stderr.contains(pointer), "{pointer} missing: {stderr}");
+    }
+    assert!(!stderr.contains("more problem"), "{stderr}");
+}
+
+#[test]
+fn tools_prints_one_aligned_line_per_tool() {
+    let out = paneward(&["tools", "--safety", "destructive"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    let mut lines = listing.lines();
+    let head = lines.next().unwrap();
+    let count: usize = head.split_whitespace().next().unwrap().parse().unwrap();
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), count, "one line per tool:\n{listing}");
+    // The tier column starts at the same place on every line.
+    let tier_at = |row: &str| {
+        ["readonly", "mutating", "destructive"]
+            .iter()
+            .filter_map(|t| row.find(&format!("  {t} ")))
+            .min()
+    };
+    let first = tier_at(rows[0]).unwrap();
+    for row in &rows {
+        assert_eq!(tier_at(row), Some(first), "misaligned: {row}");
+        assert!(row.len() < 200, "a paragraph, not a title: {row}");
+    }
+    let batch = rows
+        .iter()
+        .find(|row| row.trim_start().starts_with("send_keys_batch "))
+        .unwrap();
+    assert!(
+        !batch.contains("permissions"),
+        "send_keys_batch shows its description: {batch}"
+    );
+}
+
+#[test]
+fn doctor_says_what_chose_the_socket_inside_tmux_and_not_ok_without_tmux() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let socket = tmux
+        .tmux(&["display-message", "-p", "#{socket_path}"])
+        .trim()
+        .to_string();
+    let pid = tmux.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
+    let inside = format!("{socket},{pid},0");
+    let out = paneward(&["doctor"], &[("TMUX", &inside), ("TMUX_PANE", &pane)]);
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("chosen by none"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "socket         the server this tmux runs in ({socket}, from $TMUX)"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    // No tmux on PATH: NOT OK, and the reason says so.
+    let out = paneward(&["doctor", "-L", &tmux.name], &[("PATH", "/nonexistent")]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("NOT OK: cannot run tmux: tmux is not installed or not on PATH"),
+        "{stdout}"
+    );
+}

@@ -9,6 +9,7 @@ mod batch;
 mod call;
 mod cli;
 mod contract;
+mod docs;
 mod guard;
 mod input;
 mod layers;

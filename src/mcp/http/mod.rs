@@ -4,7 +4,7 @@
 //! - the connection: its headers must arrive within a bound, and connections that
 //!   have not yet sent the token are bounded too ([`admission`]); accepting pauses when
 //!   descriptors run out ([`accept`]);
-//! - the bearer token ([`token`]): without the right one, 401 with an empty body and
+//! - the bearer token ([`token`]): without the right one, 401 with a one-line body and
 //!   nothing else; the `Authorization` header is removed before rmcp sees the request,
 //!   so no log of rmcp's can show it;
 //! - exactly one `Host`, without userinfo (400 otherwise), since rmcp checks only the
@@ -164,7 +164,7 @@ impl hyper::service::Service<Request<Incoming>> for Guarded {
     fn call(&self, mut request: Request<Incoming>) -> Self::Future {
         if !self.shared.token.admits(request.headers()) {
             tracing::info!(method = %request.method(), "refused a request without the right bearer token (401)");
-            return Box::pin(std::future::ready(Ok(status_only(StatusCode::UNAUTHORIZED))));
+            return Box::pin(std::future::ready(Ok(unauthorized(request.headers()))));
         }
         self.stranger.authenticated();
         // Checked; nothing after this point needs it, and no log may show it.
@@ -177,10 +177,11 @@ impl hyper::service::Service<Request<Incoming>> for Guarded {
             return Box::pin(std::future::ready(Ok(status_only(StatusCode::NOT_FOUND))));
         }
         let shared = Arc::clone(&self.shared);
+        let asked = Asked::of(request.headers());
         if request.method() == http::Method::POST && is_json(request.headers()) {
-            return Box::pin(async move { Ok(post(&shared, request).await) });
+            return Box::pin(async move { Ok(asked.say_if_forbidden(post(&shared, request).await).await) });
         }
-        Box::pin(async move { Ok(shared.rmcp.handle(request).await) })
+        Box::pin(async move { Ok(asked.say_if_forbidden(shared.rmcp.handle(request).await).await) })
     }
 }
 
@@ -284,6 +285,73 @@ fn host_problem(headers: &http::HeaderMap) -> Option<&'static str> {
         (Some(host), None) if host.as_bytes().contains(&b'@') => Some("a Host with userinfo"),
         _ => None,
     }
+}
+
+/// The `Origin` and `Host` a request came with, kept to say in words why rmcp refused
+/// it: rmcp's own line shows them as Rust `Debug` values.
+struct Asked {
+    origin: Option<String>,
+    host: Option<String>,
+}
+
+impl Asked {
+    fn of(headers: &http::HeaderMap) -> Self {
+        let text = |name| {
+            headers
+                .get(name)
+                .map(|value: &HeaderValue| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        };
+        Self {
+            origin: text(http::header::ORIGIN),
+            host: text(http::header::HOST),
+        }
+    }
+
+    /// Logs one line for a 403 of rmcp's allowlists, naming the value refused and the
+    /// flag that would allow it; the response goes on unchanged.
+    async fn say_if_forbidden(self, response: Response<Body>) -> Response<Body> {
+        if response.status() != StatusCode::FORBIDDEN {
+            return response;
+        }
+        let (parts, body) = response.into_parts();
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(never) => match never {},
+        };
+        let said = String::from_utf8_lossy(&bytes);
+        let unknown = || "(none)".to_string();
+        if said.contains("Origin") {
+            tracing::warn!(
+                "refused a request from a web page at origin {}: not an allowed origin (pages on this machine are; --allow-origin adds others) (403)",
+                self.origin.unwrap_or_else(unknown)
+            );
+        } else if said.contains("Host") {
+            tracing::warn!(
+                "refused a request for host {}: not an allowed Host (loopback names and the bound address are; --allow-host adds others) (403)",
+                self.host.unwrap_or_else(unknown)
+            );
+        }
+        Response::from_parts(parts, Full::new(bytes).boxed())
+    }
+}
+
+/// 401 with the scheme to use and one line saying what is missing, for the person
+/// reading a client's error (an empty body prints as an empty error).
+fn unauthorized(headers: &http::HeaderMap) -> Response<Body> {
+    let line = if headers.contains_key(http::header::AUTHORIZATION) {
+        "401 Unauthorized: the bearer token does not match the one this paneward was started with (--token-file or PANEWARD_TOKEN)\n"
+    } else {
+        "401 Unauthorized: missing header Authorization: Bearer <token> (the token this paneward was started with, --token-file or PANEWARD_TOKEN)\n"
+    };
+    let mut response = Response::new(Full::new(Bytes::from_static(line.as_bytes())).boxed());
+    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    let headers = response.headers_mut();
+    headers.insert(http::header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
 }
 
 /// A response with `status`, an empty body, and for 401 the scheme to use.

@@ -53,8 +53,23 @@ impl Token {
     /// Reads the token from `path`.
     ///
     /// # Errors
-    /// The file cannot be read, or holds no acceptable token.
+    /// The file cannot be read, group or others may read it, or it holds no
+    /// acceptable token.
     pub fn from_file(path: &Path) -> Result<Self, String> {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?
+            .permissions()
+            .mode();
+        // As the audit log: a secret others on the machine can read is no secret.
+        if mode & 0o077 != 0 {
+            return Err(format!(
+                "the token file {} may be read by group or others (mode {:o}); make it 0600 (chmod 600 {})",
+                path.display(),
+                mode & 0o777,
+                path.display()
+            ));
+        }
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
         Self::new(&text).map_err(|e| format!("{}: {e}", path.display()))

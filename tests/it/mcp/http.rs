@@ -51,7 +51,18 @@ fn a_request_without_the_right_token_gets_401_and_nothing_else_and_no_log_shows_
             headers.extend(authorization.clone());
             let reply = server.exchange("POST", MCP, &headers, &body);
             assert_eq!(reply.status, 401, "{authorization:?}: {reply:?}");
-            assert_eq!(reply.body, "", "a 401 carries no body");
+            // One line a person reads in the client's error, naming what is missing.
+            assert_eq!(reply.body.lines().count(), 1, "{reply:?}");
+            let said = if authorization.is_none() {
+                "missing header Authorization: Bearer"
+            } else {
+                "does not match"
+            };
+            assert!(
+                reply.body.starts_with("401 Unauthorized: ") && reply.body.contains(said),
+                "{reply:?}"
+            );
+            assert!(!reply.body.contains(&server.token), "the 401 shows the token");
             assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
             assert_eq!(reply.header("mcp-session-id"), None, "no session for {authorization:?}");
         }
@@ -84,7 +95,11 @@ fn a_request_without_the_right_token_gets_401_and_nothing_else_and_no_log_shows_
 #[test]
 fn host_and_origin_outside_the_allowlists_are_refused() {
     let tmux = TmuxServer::start();
-    let server = HttpServer::start(&["-L", &tmux.name, "--allow-origin", "https://app.example:443"], &[]);
+    // The log filter a user gets without PANEWARD_LOG.
+    let server = HttpServer::start(
+        &["-L", &tmux.name, "--allow-origin", "https://app.example:443"],
+        &[("PANEWARD_LOG", paneward::cli::DEFAULT_LOG_FILTER)],
+    );
     let post = |extra: &[&str]| {
         let mut headers = vec![JSON.to_string(), ACCEPT.to_string(), server.bearer()];
         headers.extend(extra.iter().map(|h| (*h).to_string()));
@@ -96,6 +111,31 @@ fn host_and_origin_outside_the_allowlists_are_refused() {
     assert_eq!(post(&["Origin: https://app.example"]), 200);
     assert_eq!(post(&["Origin: http://localhost:3000"]), 200);
     assert_eq!(post(&["Host: localhost"]), 200);
+    // One line per refusal, in words, naming the value and the flag that allows it.
+    let log = server.stop();
+    let origin_lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("Origin") || l.contains("origin"))
+        .collect();
+    assert_eq!(origin_lines.len(), 1, "{log}");
+    assert!(
+        origin_lines[0].contains("origin http://evil.example: not an allowed origin")
+            && origin_lines[0].contains("--allow-origin"),
+        "{log}"
+    );
+    let host_lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("evil.example") && !l.contains("origin"))
+        .collect();
+    assert_eq!(host_lines.len(), 1, "{log}");
+    assert!(
+        host_lines[0].contains("host evil.example: not an allowed Host") && host_lines[0].contains("--allow-host"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("NormalizedOrigin") && !log.contains("Tuple {"),
+        "a Debug value in the log: {log}"
+    );
 }
 
 #[test]
@@ -132,6 +172,11 @@ fn start_up_refuses_a_missing_or_weak_token_and_says_how_to_make_one() {
     assert_eq!(code, Some(2), "a wildcard bind without a token: {stderr}");
     let scratch = Scratch::new();
     std::fs::write(scratch.path("short"), "secret\n").unwrap();
+    std::fs::set_permissions(
+        scratch.path("short"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
     let (code, stderr) = run(&["serve", "--http", "0", "--token-file", &scratch.path("short")], &[]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
@@ -141,6 +186,27 @@ fn start_up_refuses_a_missing_or_weak_token_and_says_how_to_make_one() {
     let (code, stderr) = run(&["serve", "--http", "0"], &[("PANEWARD_TOKEN", "short")]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("PANEWARD_TOKEN"), "{stderr}");
+}
+
+#[test]
+fn a_token_file_group_or_others_may_read_is_refused() {
+    let scratch = Scratch::new();
+    let good = "f".repeat(40);
+    for mode in [0o640, 0o604, 0o644] {
+        std::fs::write(scratch.path("token"), format!("{good}\n")).unwrap();
+        std::fs::set_permissions(
+            scratch.path("token"),
+            std::os::unix::fs::PermissionsExt::from_mode(mode),
+        )
+        .unwrap();
+        let (code, stderr) = run(&["serve", "--http", "0", "--token-file", &scratch.path("token")], &[]);
+        assert_eq!(code, Some(1), "mode {mode:o}: {stderr}");
+        assert!(
+            stderr.contains("may be read by group or others") && stderr.contains("chmod 600"),
+            "mode {mode:o}: {stderr}"
+        );
+        assert!(!stderr.contains(&good), "the refusal shows the token: {stderr}");
+    }
 }
 
 #[test]

@@ -42,6 +42,8 @@ impl HttpServer {
         let token: String = random.iter().map(|b| format!("{b:02x}")).collect();
         let token_file = scratch.path("token");
         std::fs::write(&token_file, format!("{token}\n")).unwrap();
+        // paneward refuses a token file that group or others may read.
+        std::fs::set_permissions(&token_file, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
         let log = std::fs::File::create(scratch.path("stderr.log")).unwrap();
         let binary = env!("CARGO_BIN_EXE_paneward");
         let mut command = match descriptors {
