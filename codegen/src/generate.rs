@@ -70,6 +70,24 @@ fn profile_defaults(folder: &Path) -> Option<PathBuf> {
 /// A type-name clash between two schema positions, a schema typify cannot convert, or
 /// a shape that no tool's schema matches.
 pub fn generate(tools: &[ToolFile], shapes: &[Shape]) -> Result<String, CodegenError> {
+    generate_with(tools, shapes, EveryShape::Used)
+}
+
+/// Whether a shape no tool's schema equals is an error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum EveryShape {
+    /// The default tools: a shape nothing uses is a stale copy.
+    Used,
+    /// A profile's tools: a profile may replace the only tool that used a shape (the
+    /// Python batch replaces the read batch, the one user of `BatchRow`).
+    MayBeUnused,
+}
+
+/// [`generate`], with the unused-shape rule chosen by the caller.
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_with(tools: &[ToolFile], shapes: &[Shape], every_shape: EveryShape) -> Result<String, CodegenError> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false);
     let mut space = TypeSpace::new(&settings);
@@ -93,7 +111,11 @@ pub fn generate(tools: &[ToolFile], shapes: &[Shape]) -> Result<String, CodegenE
         }
         typed.push(ToolTypes { tool, input, output });
     }
-    if let Some(shape) = registry.unused_shapes().next() {
+    if let Some(shape) = registry
+        .unused_shapes()
+        .next()
+        .filter(|_| every_shape == EveryShape::Used)
+    {
         return Err(CodegenError::new(
             &shape.path,
             "/schema",

@@ -369,8 +369,18 @@ fn check_generation(dir: &Path, planned: &[Planned]) -> Result<(), CodegenError>
     let tools = planned.iter().map(|p| p.tool.clone()).collect();
     let tools = crate::generate::generation_set(dir, tools)?;
     let shapes = crate::shapes_beside(dir)?;
-    crate::generate::generate(&tools, &shapes).map(|_| ()).map_err(|mut e| {
-        e.message = format!("{} (the build would fail after this import)", e.message);
-        e
-    })
+    let in_a_profile = dir
+        .parent()
+        .is_some_and(|parent| parent.file_name().is_some_and(|n| n == "profiles"));
+    let every_shape = if in_a_profile {
+        crate::generate::EveryShape::MayBeUnused
+    } else {
+        crate::generate::EveryShape::Used
+    };
+    crate::generate::generate_with(&tools, &shapes, every_shape)
+        .map(|_| ())
+        .map_err(|mut e| {
+            e.message = format!("{} (the build would fail after this import)", e.message);
+            e
+        })
 }

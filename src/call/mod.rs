@@ -3,6 +3,8 @@
 //! the handler, encode the reply in the served envelope, (in debug builds) check it
 //! against the output schema, and record it in the audit log when one is kept.
 
+mod former;
+
 use std::time::Instant;
 
 use rmcp::model::JsonObject;
@@ -92,6 +94,7 @@ async fn checked(
     if entry.tier > tier {
         return Err(ToolError::not_allowed(name, entry.tier, tier));
     }
+    let arguments = former::current_spelling(name, arguments)?;
     entry.input.check(&arguments)?;
     admit_beyond_schema(app, tier, entry, name, &arguments).await?;
     let output = match entry.envelope {
@@ -139,8 +142,9 @@ impl RequestPath for Reentry<'_> {
             if entry.tier > tier {
                 return Err(Refusal::AboveTier(entry.tier));
             }
-            entry.input.check(arguments).map_err(Refusal::Input)?;
-            admit_beyond_schema(app, tier, entry, tool, arguments)
+            let arguments = former::current_spelling(tool, arguments.clone()).map_err(Refusal::Input)?;
+            entry.input.check(&arguments).map_err(Refusal::Input)?;
+            admit_beyond_schema(app, tier, entry, tool, &arguments)
                 .await
                 .map_err(Refusal::BeyondSchema)
         })

@@ -93,7 +93,17 @@ fn check_declared(target: Target, content: &Content) -> Result<(), ErrorData> {
 /// The object is gone (`notFound`), or tmux failed.
 pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, ToolError> {
     let value = match target {
-        Target::Sessions => json_of(&list_sessions(gate, ListSessionsInput {}).await?)?,
+        Target::Sessions => unfiltered(json_of(
+            &list_sessions(
+                gate,
+                ListSessionsInput {
+                    attached: None,
+                    name: None,
+                    path_under: None,
+                },
+            )
+            .await?,
+        )?),
         Target::Session(id) => json_of(
             &get_session_info(
                 gate,
@@ -103,7 +113,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             )
             .await?,
         )?,
-        Target::SessionWindows(id) => json_of(&session_windows(gate, id).await?)?,
+        Target::SessionWindows(id) => unfiltered(json_of(&session_windows(gate, id).await?)?),
         Target::Window(id) => json_of(
             &get_window_info(
                 gate,
@@ -113,7 +123,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             )
             .await?,
         )?,
-        Target::WindowPanes(id) => json_of(&window_panes(gate, id).await?)?,
+        Target::WindowPanes(id) => unfiltered(json_of(&window_panes(gate, id).await?)?),
         Target::Pane(id) => json_of(
             &get_pane_info(
                 gate,
@@ -130,6 +140,15 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
 
 fn json_of<T: Serialize>(output: &T) -> Result<Value, ToolError> {
     serde_json::to_value(output).map_err(|e| ToolError::internal(format!("cannot encode a resource: {e}")))
+}
+
+/// A list in its resource's shape: resources take no filters, so their declared
+/// content has no `filteredOut` (always 0 here).
+fn unfiltered(mut value: Value) -> Value {
+    if let Value::Object(fields) = &mut value {
+        fields.remove("filteredOut");
+    }
+    value
 }
 
 fn gone(message: String) -> ToolError {
@@ -160,6 +179,7 @@ async fn session_windows(gate: &ReadGate<'_>, id: SessionId) -> Result<ListWindo
         session: Some(session),
         windows,
         total,
+        filtered_out: 0,
         truncated,
     })
 }
@@ -176,6 +196,7 @@ async fn window_panes(gate: &ReadGate<'_>, id: WindowId) -> Result<ListPanesOutp
     Ok(ListPanesOutput {
         panes,
         total,
+        filtered_out: 0,
         truncated,
     })
 }

@@ -1,7 +1,8 @@
 //! The house rules a compiler cannot check, checked on the source: every handler
 //! destructures its generated input exhaustively (so a field an upstream import adds is a
-//! compile error where it must be handled, not a silently ignored argument), and every
-//! bound a tool file advertises either repeats its Rust limit or says why it has none.
+//! compile error where it must be handled, not a silently ignored argument), every
+//! bound a tool file advertises either repeats its Rust limit or says why it has none,
+//! and every input of paneward's own tools is spelled in snake_case.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::collections::BTreeSet;
@@ -295,6 +296,7 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         (
             _,
             "start_directory/maxLength"
+            | "path_under/maxLength"
             | "shell/maxLength"
             | "command/items/maxLength"
             | "environment/additionalProperties/maxLength",
@@ -364,6 +366,7 @@ fn bounds(value: &Value, pointer: &str, out: &mut Vec<(String, String, i64)>) {
 fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
     let mut faults = Vec::new();
     let mut limits_seen = BTreeSet::new();
+    let any_of_branch = Regex::new(r"/anyOf/\d+").unwrap();
     for (file, schema) in tool_files() {
         let mut found = Vec::new();
         bounds(&schema, "", &mut found);
@@ -371,6 +374,8 @@ fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
             if is_floor(&keyword, value) {
                 continue;
             }
+            // A nullable field's bound sits in its non-null `anyOf` branch.
+            let pointer = any_of_branch.replace_all(&pointer, "").into_owned();
             let tail = pointer
                 .rsplit_once("/properties/")
                 .map_or(pointer.as_str(), |(_, tail)| tail);
@@ -398,4 +403,58 @@ fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
         17,
         "a mapped limit no bound repeats: {limits_seen:?}"
     );
+}
+
+/// Every property name under `schema`'s `properties` maps, with its JSON pointer.
+fn property_names(schema: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let here = format!("{pointer}/{key}");
+                if key == "properties" {
+                    if let Value::Object(properties) = child {
+                        for (name, property) in properties {
+                            out.push((format!("{here}/{name}"), name.clone()));
+                            property_names(property, &format!("{here}/{name}"), out);
+                        }
+                    }
+                } else {
+                    property_names(child, &here, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                property_names(child, &format!("{pointer}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Seeded tool files (their `source` is the upstream page they were imported from)
+/// keep the published spelling; paneward's own say `"source": "paneward"`.
+#[test]
+fn every_input_of_paneward_s_own_tools_is_snake_case() {
+    let snake = Regex::new(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$").unwrap();
+    let mut faults = Vec::new();
+    let mut own = 0;
+    for (file, tool) in tool_files() {
+        if tool["source"] != "paneward" {
+            continue;
+        }
+        own += 1;
+        let mut names = Vec::new();
+        property_names(&tool["inputSchema"], "/inputSchema", &mut names);
+        for (pointer, name) in names {
+            if !snake.is_match(&name) {
+                faults.push(format!("{file}.json#{pointer}: `{name}` is not snake_case"));
+            }
+        }
+    }
+    assert!(
+        own > 40,
+        "only {own} tool files of paneward's own: is `source` still \"paneward\"?"
+    );
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }

@@ -70,7 +70,7 @@ pub fn next_call(rng: &mut Rng, panes: &[Pane], targets: &[Pane], line: &str, di
         input: false,
     };
     match roll {
-        0..=24 => input("send_keys", json!({"paneId": pane_id, "keys": line, "literal": true})),
+        0..=24 => input("send_keys", json!({"pane_id": pane_id, "keys": line, "literal": true})),
         25..=39 => input("paste_text", json!({"pane_id": pane_id, "text": line, "enter": true})),
         40..=59 => input(
             "run_command",

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
-    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput,
+    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, WriteBatchRow,
 };
 use crate::guard::end::Ending;
 use crate::guard::Rows;
@@ -40,6 +40,33 @@ const NEVER_IN_A_BATCH: [&str; 4] = [
     "call_destructive_tools_batch",
     "kill_server",
 ];
+
+/// A row as the write batches advertise it. Rows are kept as the read batch's
+/// [`BatchRow`] so that [`fit`] shortens both alike; only the `result` schema differs
+/// (an object or null, not the read batch's seeded `true`).
+fn advertised_row(row: &BatchRow) -> WriteBatchRow {
+    let BatchRow {
+        error,
+        index,
+        result,
+        result_truncated,
+        success,
+        tool,
+    } = row.clone();
+    WriteBatchRow {
+        error,
+        index,
+        // A tool's structured result is always an object (MCP's structuredContent);
+        // null is a failed row or a dropped result.
+        result: match result {
+            Value::Object(fields) => Some(fields),
+            _ => None,
+        },
+        result_truncated,
+        success,
+        tool,
+    }
+}
 
 /// One row as the caller sent it.
 struct Call {
@@ -88,7 +115,7 @@ impl Reply {
         CallMutatingToolsBatchOutput {
             failed: self.failed(),
             on_error: self.on_error.to_string(),
-            results: self.results.clone(),
+            results: self.results.iter().map(advertised_row).collect(),
             skipped: self.skipped.clone(),
             stopped_at: self.stopped_at,
             succeeded: self.succeeded(),

@@ -24,12 +24,15 @@ struct InputRow {
 }
 
 impl InputRow {
-    /// Checks one row's arguments; `at` is the row's JSON pointer (empty for `send_keys`).
+    /// Checks one row's arguments; `at` is the row's JSON pointer (empty for `send_keys`)
+    /// and `pane_field` the name its pane id has there (`pane_id` in `send_keys`, the
+    /// seeded `paneId` in `send_keys_batch`).
     ///
     /// # Errors
     /// A pane id that is not `%N`, or `keys` that [`KeyInput::parse`] refuses.
     fn parse(
         at: &str,
+        pane_field: &str,
         pane_id: &str,
         keys: &str,
         enter: Option<bool>,
@@ -38,7 +41,7 @@ impl InputRow {
     ) -> Result<Self, ToolError> {
         let enter = enter.unwrap_or(true);
         Ok(Self {
-            pane: args::pane_id(&format!("{at}/paneId"), pane_id)?,
+            pane: args::pane_id(&format!("{at}/{pane_field}"), pane_id)?,
             keys: KeyInput::parse(&format!("{at}/keys"), keys, literal.unwrap_or(false), enter)?,
             enter,
             force: force.unwrap_or(false),
@@ -79,7 +82,7 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Se
         literal,
         pane_id,
     } = input;
-    let row = InputRow::parse("", &pane_id, &keys, enter, literal, force)?;
+    let row = InputRow::parse("", "pane_id", &pane_id, &keys, enter, literal, force)?;
     let received = row.deliver(gate).await?;
     Ok(SendKeysOutput {
         pane_id: row
@@ -107,6 +110,7 @@ pub async fn send_keys_batch(
         .map(|(i, op)| {
             InputRow::parse(
                 &format!("/operations/{i}"),
+                "paneId",
                 &op.pane_id,
                 &op.keys,
                 op.enter,

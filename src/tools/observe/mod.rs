@@ -3,6 +3,7 @@
 
 pub mod capture;
 pub mod cursor;
+pub mod filter;
 pub mod objects;
 pub mod pane_state;
 pub mod search;

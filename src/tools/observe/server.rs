@@ -135,6 +135,9 @@ pub async fn get_tmux_variables(
     input: GetTmuxVariablesInput,
 ) -> Result<GetTmuxVariablesOutput, ToolError> {
     let GetTmuxVariablesInput { names, pane_id } = input;
+    // An absent list reads as an empty one (the generated field is a plain Vec): both
+    // mean every variable, as `null` does in the former spelling (src/call/former.rs).
+    let names = (!names.is_empty()).then_some(names);
     if let Some(names) = &names {
         checked_names(names)?;
     }

@@ -6,7 +6,7 @@
 //! down. So the anchor row is searched for by its fingerprint at or above the number
 //! it had, never below. Pure logic: the tmux side is in `since.rs`.
 
-use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
+use crate::generated::types::CaptureSinceOutputMissedReasonVariant1 as MissedReason;
 use crate::tmux::PaneId;
 use crate::tools::observe::cursor::{fingerprint, Cursor, FINGERPRINT_LEN};
 use crate::tools::observe::text::trim_blank_tail;

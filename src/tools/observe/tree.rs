@@ -16,6 +16,7 @@ use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
+use crate::tools::observe::filter;
 use crate::tools::observe::objects::{
     capped, echo, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS,
     PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
@@ -42,28 +43,37 @@ fn read_clients(output: &[u8]) -> Result<Vec<Client>, ToolError> {
 }
 
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
-    // No arguments; destructured so an argument added upstream is a compile error here.
-    let ListSessionsInput {} = input;
+    let ListSessionsInput {
+        attached,
+        name,
+        path_under,
+    } = input;
+    let folder = filter::folder("/path_under", path_under.as_deref().map(String::as_str))?;
     let list = ReadCommand::new(ReadVerb::ListSessions)
         .arg("-F")
         .arg(record_format(&SESSION_FIELDS));
     let [sessions, clients] = gate.run_each([list, list_clients(None)]).await?;
-    let attached = AttachedCount::new(&read_clients(&clients)?);
+    let attached_count = AttachedCount::new(&read_clients(&clients)?);
     let text = text(&sessions);
     let sessions = parse_records("list-sessions", &SESSION_FIELDS, &text)?
         .iter()
-        .map(|record| session_from(record, &attached, None))
+        .map(|record| session_from(record, &attached_count, None))
         .collect::<Result<Vec<_>, _>>()?;
-    let (sessions, total, truncated) = capped(sessions);
+    let narrowed = filter::narrowed(sessions, |session| {
+        filter::passes(name.as_deref(), session.name.as_str())
+            && filter::passes(attached.as_ref(), &(session.attached_clients > 0))
+            && filter::under(folder.as_ref(), &session.path)
+    });
     Ok(ListSessionsOutput {
-        sessions,
-        total,
-        truncated,
+        sessions: narrowed.items,
+        total: narrowed.total,
+        filtered_out: narrowed.filtered_out,
+        truncated: narrowed.truncated,
     })
 }
 
 pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
-    let ListWindowsInput { session } = input;
+    let ListWindowsInput { active, name, session } = input;
     // Every window of every session, matched on the exact name here: as a tmux target
     // the name would be matched as a prefix or a pattern.
     let list = ReadCommand::new(ReadVerb::ListWindows)
@@ -90,12 +100,17 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
             ),
         ));
     }
-    let (windows, total, truncated) = capped(windows);
+    // The session is the list's scope (an unknown one is an error, above); the
+    // filters only narrow it.
+    let narrowed = filter::narrowed(windows, |window| {
+        filter::passes(name.as_deref(), window.name.as_str()) && filter::passes(active.as_ref(), &window.active)
+    });
     Ok(ListWindowsOutput {
         session,
-        windows,
-        total,
-        truncated,
+        windows: narrowed.items,
+        total: narrowed.total,
+        filtered_out: narrowed.filtered_out,
+        truncated: narrowed.truncated,
     })
 }
 
@@ -120,13 +135,26 @@ pub async fn panes_listed(
 }
 
 pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
-    // No arguments; destructured so an argument added upstream is a compile error here.
-    let ListPanesInput {} = input;
-    let (panes, total, truncated) = capped(panes_listed(gate, &["-a"]).await?);
+    let ListPanesInput {
+        active,
+        current_command,
+        dead,
+        path_under,
+        session,
+    } = input;
+    let folder = filter::folder("/path_under", path_under.as_deref().map(String::as_str))?;
+    let narrowed = filter::narrowed(panes_listed(gate, &["-a"]).await?, |pane| {
+        filter::passes(session.as_deref(), pane.session.as_str())
+            && filter::passes(current_command.as_deref(), pane.current_command.as_str())
+            && filter::passes(active.as_ref(), &pane.active)
+            && filter::passes(dead.as_ref(), &pane.dead)
+            && filter::under(folder.as_ref(), &pane.current_path)
+    });
     Ok(ListPanesOutput {
-        panes,
-        total,
-        truncated,
+        panes: narrowed.items,
+        total: narrowed.total,
+        filtered_out: narrowed.filtered_out,
+        truncated: narrowed.truncated,
     })
 }
 

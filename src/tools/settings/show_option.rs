@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::generated::types::{
     ShowOptionInput, ShowOptionInputScope, ShowOptionOutput, ShowOptionOutputOptionScope, ShowOptionOutputScope,
-    ShowOptionOutputValuesItem,
+    ShowOptionOutputValuesVariant1Item,
 };
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
@@ -423,7 +423,7 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
                 items
                     .iter()
                     .take(LISTED_MAX_ITEMS)
-                    .map(|(index, value)| ShowOptionOutputValuesItem {
+                    .map(|(index, value)| ShowOptionOutputValuesVariant1Item {
                         index: *index,
                         value: value.clone(),
                     })

@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
-use crate::generated::types::CaptureSinceOutputMissedReason as MissedReason;
+use crate::generated::types::CaptureSinceOutputMissedReasonVariant1 as MissedReason;
 use crate::limits::{SINCE_SCAN_MAX_ROWS, WAIT_REPLY_MAX_ROWS, WAIT_ROW_MAX_CHARS};
 use crate::tmux::PaneId;
 use crate::tools::observe::cursor::Cursor;

@@ -117,7 +117,7 @@ fn the_python_batch_answers_in_the_python_envelope() {
     let result = client.call(
         "call_read_tools_batch",
         json!({"on_error": "continue", "operations": [
-            {"tool": "send_keys", "arguments": {"paneId": pane, "keys": "x"}},
+            {"tool": "send_keys", "arguments": {"pane_id": pane, "keys": "x"}},
             {"tool": "call_read_tools_batch", "arguments": {"operations": []}},
             {"tool": "list_sessions"}
         ]}),

@@ -30,7 +30,7 @@ fn the_audit_log_records_calls_and_rows_but_never_the_typed_text() {
         client.initialize();
         client.call_ok(
             "send_keys",
-            json!({"paneId": pane, "keys": secret, "literal": true, "enter": true}),
+            json!({"pane_id": pane, "keys": secret, "literal": true, "enter": true}),
         );
         tmux.wait_for_text(&pane, secret);
         client.call_ok("list_sessions", json!({}));
@@ -52,7 +52,7 @@ fn the_audit_log_records_calls_and_rows_but_never_the_typed_text() {
     let send = &logged[0];
     assert_eq!(send["outcome"], "ok");
     assert_eq!(send["batch_row"], false);
-    assert_eq!(send["arguments"]["paneId"], json!(pane));
+    assert_eq!(send["arguments"]["pane_id"], json!(pane));
     assert_eq!(send["arguments"]["enter"], true);
     assert_eq!(send["arguments"]["keys"]["len"], secret.len());
     assert!(send["arguments"]["keys"]["hash"].is_string());
@@ -68,7 +68,7 @@ fn the_audit_log_records_calls_and_rows_but_never_the_typed_text() {
     {
         let mut client = tmux.paneward_with(&["--audit-log", path.to_str().unwrap(), "--safety", "readonly"], &[]);
         client.initialize();
-        client.call_err("send_keys", json!({"paneId": pane, "keys": secret}));
+        client.call_err("send_keys", json!({"pane_id": pane, "keys": secret}));
         client.close();
     }
     let logged = lines(&path);

@@ -35,7 +35,7 @@ fn each_error_carries_its_kind_and_whether_a_retry_is_safe() {
         error_meta(
             &mut client,
             "send_keys",
-            json!({"paneId": pane, "keys": "x", "literal": true})
+            json!({"pane_id": pane, "keys": "x", "literal": true})
         ),
         json!({"kind": "blocked", "retrySafe": false})
     );
@@ -60,7 +60,7 @@ fn a_tool_above_the_tier_is_not_allowed_and_not_worth_retrying() {
         error_meta(
             &mut client,
             "send_keys",
-            json!({"paneId": tmux.first_pane(), "keys": "x"})
+            json!({"pane_id": tmux.first_pane(), "keys": "x"})
         ),
         json!({"kind": "notAllowed", "retrySafe": false})
     );

@@ -60,7 +60,7 @@ fn a_tool_above_the_tier_is_refused_with_the_tier_it_needs_and_types_nothing() {
     let mut readonly = tmux.paneward_with(&["--safety", "readonly"], &[]);
     readonly.initialize();
     for (tool, arguments) in [
-        ("send_keys", json!({"paneId": pane, "keys": "hidden", "literal": true})),
+        ("send_keys", json!({"pane_id": pane, "keys": "hidden", "literal": true})),
         (
             "send_keys_batch",
             json!({"operations": [{"paneId": pane, "keys": "hidden", "literal": true}]}),
@@ -79,7 +79,10 @@ fn a_tool_above_the_tier_is_refused_with_the_tier_it_needs_and_types_nothing() {
     assert_eq!(snapshot["pane"]["id"], json!(pane));
 
     let mut mutating = tmux.paneward();
-    mutating.call_ok("send_keys", json!({"paneId": pane, "keys": "allowed", "literal": true}));
+    mutating.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "allowed", "literal": true}),
+    );
     assert_eq!(scratch.wait_for_lines("typed", 1), "allowed\n");
 }
 

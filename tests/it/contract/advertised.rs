@@ -136,7 +136,30 @@ fn batch_branches() -> Vec<(String, Value)> {
 
 /// Optional inputs an inspect tool takes beyond its batch branch (a batch row, which
 /// the branch checks, is still a valid call of the tool): (tool, input).
-const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 1] = [("get_tmux_variables", "pane_id")];
+const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 11] = [
+    ("get_tmux_variables", "pane_id"),
+    // The filters of the lists (docs/portability.md).
+    ("list_sessions", "name"),
+    ("list_sessions", "attached"),
+    ("list_sessions", "path_under"),
+    ("list_windows", "name"),
+    ("list_windows", "active"),
+    ("list_panes", "session"),
+    ("list_panes", "current_command"),
+    ("list_panes", "active"),
+    ("list_panes", "dead"),
+    ("list_panes", "path_under"),
+];
+
+/// Inputs an inspect tool spells in a form more clients accept than its batch branch's,
+/// the branch's form still accepted (src/call/former.rs): (tool, input, the branch's
+/// form, the tool's form).
+const INPUTS_RESPELLED_FROM_THE_BATCH_BRANCH: [(&str, &str, &str, &str); 1] = [(
+    "get_tmux_variables",
+    "names",
+    "required, null for every variable",
+    "optional, absent or empty for every variable",
+)];
 
 #[test]
 fn every_inspect_tool_takes_exactly_the_arguments_of_its_batch_branch() {
@@ -155,6 +178,34 @@ fn every_inspect_tool_takes_exactly_the_arguments_of_its_batch_branch() {
             );
             let removed = input["properties"].as_object_mut().unwrap().remove(*extra);
             assert!(removed.is_some(), "{tool} no longer takes {extra}");
+        }
+        let mut arguments = arguments;
+        for (_, respelled, _, _) in INPUTS_RESPELLED_FROM_THE_BATCH_BRANCH
+            .iter()
+            .filter(|(t, ..)| *t == tool)
+        {
+            for schema in [&mut input, &mut arguments] {
+                assert!(
+                    schema["properties"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove(*respelled)
+                        .is_some(),
+                    "{tool} no longer takes {respelled}"
+                );
+                if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+                    required.retain(|r| r != respelled);
+                    if required.is_empty() {
+                        schema.as_object_mut().unwrap().remove("required");
+                    }
+                }
+            }
+        }
+        // A tool with no inputs left may say `properties: {}` or nothing.
+        for schema in [&mut input, &mut arguments] {
+            if schema["properties"].as_object().is_some_and(serde_json::Map::is_empty) {
+                schema.as_object_mut().unwrap().remove("properties");
+            }
         }
         assert_eq!(
             input, arguments,
@@ -289,11 +340,13 @@ fn panes_windows_sessions_and_clients_have_one_shape_in_every_reply() {
     }
 }
 
-/// The JSON types a schema allows.
+/// The JSON types a schema allows (paneward's own nullable fields spell theirs as
+/// `anyOf` branches, the seeds as `type` arrays).
 fn types_of(schema: &Value) -> Vec<String> {
-    match &schema["type"] {
-        Value::String(one) => vec![one.clone()],
-        Value::Array(many) => many.iter().map(|t| t.as_str().unwrap().to_string()).collect(),
+    match (&schema["type"], &schema["anyOf"]) {
+        (Value::String(one), _) => vec![one.clone()],
+        (Value::Array(many), _) => many.iter().map(|t| t.as_str().unwrap().to_string()).collect(),
+        (_, Value::Array(branches)) => branches.iter().flat_map(types_of).collect(),
         _ => Vec::new(),
     }
 }

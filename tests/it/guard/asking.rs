@@ -114,7 +114,7 @@ fn a_no_or_a_dismissed_question_keeps_the_refusal_and_types_nothing() {
     // nothing refused above arrived before it.
     client.call_ok(
         "send_keys",
-        json!({"paneId": caller, "keys": "marker", "literal": true, "force": true}),
+        json!({"pane_id": caller, "keys": "marker", "literal": true, "force": true}),
     );
     assert_eq!(scratch.wait_for_lines("typed", 1), "marker\n");
 }

@@ -51,13 +51,13 @@ fn with_synchronize_panes_on_every_pane_of_the_window_receives_and_is_reported()
     tmux.tmux(&["resize-pane", "-Z", "-t", &panes[1]]);
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": panes[1], "keys": "while-zoomed", "literal": true}),
+        json!({"pane_id": panes[1], "keys": "while-zoomed", "literal": true}),
     );
     assert_eq!(reply["resolvedPaneIds"], json!([panes[1]]));
     tmux.tmux(&["resize-pane", "-Z", "-t", &panes[1]]);
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": panes[1], "keys": "unzoomed", "literal": true}),
+        json!({"pane_id": panes[1], "keys": "unzoomed", "literal": true}),
     );
     assert_eq!(reply["resolvedPaneIds"].as_array().unwrap().len(), 3);
     tmux.wait_for_text(&panes[0], "unzoomed");
@@ -67,13 +67,13 @@ fn with_synchronize_panes_on_every_pane_of_the_window_receives_and_is_reported()
     tmux.tmux(&["set-option", "-w", "-t", &panes[0], "synchronize-panes", "off"]);
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": panes[2], "keys": "only-here", "literal": true}),
+        json!({"pane_id": panes[2], "keys": "only-here", "literal": true}),
     );
     assert_eq!(reply["resolvedPaneIds"], json!([panes[2]]));
     tmux.wait_for_text(&panes[2], "only-here");
     client.call_ok(
         "send_keys",
-        json!({"paneId": panes[0], "keys": "then-here", "literal": true}),
+        json!({"pane_id": panes[0], "keys": "then-here", "literal": true}),
     );
     tmux.wait_for_text(&panes[0], "then-here");
     assert!(!tmux.capture(&panes[0]).contains("only-here"));
@@ -97,13 +97,13 @@ fn the_caller_pane_is_refused_without_force_and_typed_into_with_it() {
     );
     let text = client.call_err(
         "send_keys",
-        json!({"paneId": caller, "keys": "refused", "literal": true}),
+        json!({"pane_id": caller, "keys": "refused", "literal": true}),
     );
     assert!(text.contains("caller pane"), "{text}");
 
     let forced = client.call_ok(
         "send_keys",
-        json!({"paneId": caller, "keys": "forced", "literal": true, "force": true}),
+        json!({"pane_id": caller, "keys": "forced", "literal": true, "force": true}),
     );
     assert_eq!(forced["resolvedPaneIds"], json!([caller]));
     // Input is ordered: the refused lines would have arrived before this one.
@@ -117,7 +117,7 @@ fn the_caller_pane_is_refused_without_force_and_typed_into_with_it() {
     elsewhere.initialize();
     elsewhere.call_ok(
         "send_keys",
-        json!({"paneId": caller, "keys": "elsewhere", "literal": true}),
+        json!({"pane_id": caller, "keys": "elsewhere", "literal": true}),
     );
     assert_eq!(scratch.wait_for_lines("typed", 2), "forced\nelsewhere\n");
 }
@@ -143,7 +143,7 @@ fn a_synchronized_window_holding_the_caller_pane_refuses_rows_aimed_at_its_sibli
 
     let forced = client.call_ok(
         "send_keys",
-        json!({"paneId": sibling, "keys": "forced", "literal": true, "force": true}),
+        json!({"pane_id": sibling, "keys": "forced", "literal": true, "force": true}),
     );
     assert_eq!(forced["resolvedPaneIds"], json!([sibling, caller]));
     for pane in &panes {
@@ -159,7 +159,7 @@ fn a_pane_in_copy_mode_is_refused_and_force_sends_keys_to_the_mode() {
     tmux.tmux(&["copy-mode", "-t", &pane]);
     tmux.wait_for_value(&pane, "#{pane_in_mode}", "1");
     let mut client = tmux.paneward();
-    let text = client.call_err("send_keys", json!({"paneId": pane, "keys": "q", "enter": false}));
+    let text = client.call_err("send_keys", json!({"pane_id": pane, "keys": "q", "enter": false}));
     assert!(
         text.contains(&format!("pane {pane} is in a mode such as copy mode")) && text.contains("force: true"),
         "{text}"
@@ -168,7 +168,7 @@ fn a_pane_in_copy_mode_is_refused_and_force_sends_keys_to_the_mode() {
     // In copy mode `q` is the mode's own command: leaving it.
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": pane, "keys": "q", "enter": false, "force": true}),
+        json!({"pane_id": pane, "keys": "q", "enter": false, "force": true}),
     );
     assert_eq!(reply["resolvedPaneIds"], json!([pane]));
     tmux.wait_for_value(&pane, "#{pane_in_mode}", "0");
@@ -182,11 +182,11 @@ fn a_sibling_in_copy_mode_refuses_the_row_and_with_force_is_skipped_as_tmux_skip
     tmux.tmux(&["copy-mode", "-t", &panes[1]]);
     tmux.wait_for_value(&panes[1], "#{pane_in_mode}", "1");
     let mut client = tmux.paneward();
-    let text = client.call_err("send_keys", json!({"paneId": panes[0], "keys": "x", "literal": true}));
+    let text = client.call_err("send_keys", json!({"pane_id": panes[0], "keys": "x", "literal": true}));
     assert!(text.contains(&format!("pane {} is in a mode", panes[1])), "{text}");
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": panes[0], "keys": "forced", "literal": true, "force": true}),
+        json!({"pane_id": panes[0], "keys": "forced", "literal": true, "force": true}),
     );
     assert_eq!(reply["resolvedPaneIds"], json!([panes[0]]));
     tmux.wait_for_text(&panes[0], "forced");
@@ -345,7 +345,7 @@ fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(flags: &[&s
     let mut refused = 0;
     for i in 0..300 {
         let token = format!("token-{i}");
-        let result = client.call("send_keys", json!({"paneId": sibling, "keys": token, "literal": true}));
+        let result = client.call("send_keys", json!({"pane_id": sibling, "keys": token, "literal": true}));
         if result["isError"] == json!(true) {
             let reason = result["content"][0]["text"].as_str().unwrap();
             assert!(reason.contains("is the caller pane"), "{reason}");
@@ -367,11 +367,11 @@ fn toggling_synchronize_panes_never_lets_input_reach_the_caller_pane(flags: &[&s
     tmux.tmux(&["set-option", "-w", "-t", &caller, "synchronize-panes", "off"]);
     client.call_ok(
         "send_keys",
-        json!({"paneId": sibling, "keys": "sibling-end", "literal": true}),
+        json!({"pane_id": sibling, "keys": "sibling-end", "literal": true}),
     );
     client.call_ok(
         "send_keys",
-        json!({"paneId": caller, "keys": "caller-end", "literal": true, "force": true}),
+        json!({"pane_id": caller, "keys": "caller-end", "literal": true, "force": true}),
     );
     let sibling_lines = scratch.wait_for_lines("sibling", accepted.len() + 1);
     let caller_lines = scratch.wait_for_lines("caller", 1);
@@ -470,7 +470,7 @@ fn tmux_and_paneward_agree_on_every_cohort_state() {
         for aimed in [&target, &sibling] {
             let result = client.call(
                 "send_keys",
-                json!({"paneId": aimed, "keys": "k", "literal": true, "enter": false, "force": force}),
+                json!({"pane_id": aimed, "keys": "k", "literal": true, "enter": false, "force": force}),
             );
             let text = result["content"][0]["text"].as_str().unwrap();
             if result["isError"] == json!(true) {

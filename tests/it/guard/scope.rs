@@ -87,7 +87,7 @@ fn scope_owned_refuses_input_to_a_pane_paneward_did_not_create_and_allows_its_ow
     let ours = tmux.recorder(&scratch.path("ours"));
     mark(&tmux, "-p", &ours);
     let mut client = owned_scope(&tmux, "mutating");
-    let (kind, text) = failed(&mut client, "send_keys", json!({"paneId": theirs, "keys": "nope"}));
+    let (kind, text) = failed(&mut client, "send_keys", json!({"pane_id": theirs, "keys": "nope"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(
         text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"),
@@ -100,7 +100,7 @@ fn scope_owned_refuses_input_to_a_pane_paneward_did_not_create_and_allows_its_ow
         json!({"operations": [{"paneId": ours, "keys": "a"}, {"paneId": theirs, "keys": "b"}]}),
     );
     assert_eq!(kind, "notAllowed", "{text}");
-    client.call_ok("send_keys", json!({"paneId": ours, "keys": "mine", "literal": true}));
+    client.call_ok("send_keys", json!({"pane_id": ours, "keys": "mine", "literal": true}));
     assert_eq!(scratch.wait_for_lines("ours", 1), "mine\n");
     assert_eq!(scratch.read("theirs"), "", "nothing reached the unowned pane");
     // Server-wide changes name no object: refused.
@@ -191,7 +191,7 @@ fn no_call_sets_a_mark_and_a_mark_one_level_up_makes_nothing_below_it_owned() {
     tmux.tmux(&["set-option", "-w", "-t", &window, "@paneward_owned_pane", "1"]);
     tmux.tmux(&["set-option", "-t", "main", "@paneward_owned_pane", "1"]);
     tmux.tmux(&["set-option", "-t", "main", "@paneward_owned_window", "1"]);
-    let (kind, text) = failed(&mut client, "send_keys", json!({"paneId": theirs, "keys": "nope"}));
+    let (kind, text) = failed(&mut client, "send_keys", json!({"pane_id": theirs, "keys": "nope"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("pane {theirs}")), "{text}");
     let (kind, text) = failed(
@@ -201,7 +201,7 @@ fn no_call_sets_a_mark_and_a_mark_one_level_up_makes_nothing_below_it_owned() {
     );
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("window {their_window}")), "{text}");
-    client.call_ok("send_keys", json!({"paneId": ours, "keys": "ok", "literal": true}));
+    client.call_ok("send_keys", json!({"pane_id": ours, "keys": "ok", "literal": true}));
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn scope_owned_refuses_input_that_synchronize_panes_would_carry_to_a_pane_outsid
     let (kind, text) = failed(
         &mut client,
         "send_keys",
-        json!({"paneId": ours, "keys": "nope", "literal": true, "enter": true}),
+        json!({"pane_id": ours, "keys": "nope", "literal": true, "enter": true}),
     );
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(
@@ -242,7 +242,7 @@ fn scope_owned_refuses_input_that_synchronize_panes_would_carry_to_a_pane_outsid
     assert_eq!(scratch.wait_for_lines("theirs", 1), "after\n");
     client.call_ok(
         "send_keys",
-        json!({"paneId": ours, "keys": "mine", "literal": true, "enter": true}),
+        json!({"pane_id": ours, "keys": "mine", "literal": true, "enter": true}),
     );
     assert_eq!(scratch.wait_for_lines("ours", 1), "mine\n");
 }

@@ -17,7 +17,7 @@ fn enter_copy_mode_scrolls_up_and_exit_copy_mode_reports_whether_the_pane_was_in
     );
     assert_eq!(tmux.pane_value(&pane, "#{pane_in_mode}:#{scroll_position}"), "1:5");
     // While in the mode, keys would run mode commands: input is refused.
-    let text = client.call_err("send_keys", json!({"paneId": pane, "keys": "q"}));
+    let text = client.call_err("send_keys", json!({"pane_id": pane, "keys": "q"}));
     assert!(text.contains("is in a mode"), "{text}");
     let reply = client.call_ok("exit_copy_mode", json!({"pane_id": pane}));
     assert_eq!(reply, json!({"paneId": pane, "wasInMode": true, "inMode": false}));

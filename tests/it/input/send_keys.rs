@@ -38,7 +38,7 @@ fn literal_text_with_shell_metacharacters_arrives_byte_for_byte() {
     // The single-row tool types the same way.
     let reply = client.call_ok(
         "send_keys",
-        json!({"paneId": pane, "keys": "-n 'one;two' \"$PATH\";", "literal": true}),
+        json!({"pane_id": pane, "keys": "-n 'one;two' \"$PATH\";", "literal": true}),
     );
     assert_eq!(reply, json!({"paneId": pane, "resolvedPaneIds": [pane]}));
     let typed = scratch.wait_for_lines("typed", texts.len() + 1);
@@ -52,10 +52,10 @@ fn key_names_are_key_presses_and_c_c_interrupts_a_running_sleep() {
     let mut client = tmux.paneward();
     client.call_ok(
         "send_keys",
-        json!({"paneId": shell, "keys": "sleep 100000", "literal": true}),
+        json!({"pane_id": shell, "keys": "sleep 100000", "literal": true}),
     );
     tmux.wait_for_value(&shell, "#{pane_current_command}", "sleep");
-    let reply = client.call_ok("send_keys", json!({"paneId": shell, "keys": "C-c", "enter": false}));
+    let reply = client.call_ok("send_keys", json!({"pane_id": shell, "keys": "C-c", "enter": false}));
     assert_eq!(reply["resolvedPaneIds"], json!([shell]));
     tmux.wait_for_value(&shell, "#{pane_current_command}", "sh");
 
@@ -64,7 +64,7 @@ fn key_names_are_key_presses_and_c_c_interrupts_a_running_sleep() {
     let viewer = tmux.window_showing("stty -echo; echo ready; exec cat -v", "ready");
     client.call_ok(
         "send_keys",
-        json!({"paneId": viewer, "keys": "Escape Up x Space ; q", "enter": true}),
+        json!({"pane_id": viewer, "keys": "Escape Up x Space ; q", "enter": true}),
     );
     tmux.wait_for_text(&viewer, "^[^[[Ax ;q");
 }
@@ -84,10 +84,10 @@ fn a_word_that_is_not_a_key_name_is_an_error_naming_the_row_and_nothing_is_typed
         "{text}"
     );
     assert!(text.contains("literal: true") && !text.contains("-la"), "{text}");
-    let text = client.call_err("send_keys", json!({"paneId": pane, "keys": "C-cc"}));
+    let text = client.call_err("send_keys", json!({"pane_id": pane, "keys": "C-cc"}));
     assert!(text.contains("/keys") && text.contains("word 1"), "{text}");
     // Input is ordered: once a later line arrives, an earlier one would have too.
-    client.call_ok("send_keys", json!({"paneId": pane, "keys": "after", "literal": true}));
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": "after", "literal": true}));
     assert_eq!(scratch.wait_for_lines("typed", 1), "after\n");
 }
 
@@ -99,7 +99,7 @@ fn enter_false_leaves_the_line_unsent_until_a_later_enter() {
     let mut client = tmux.paneward();
     client.call_ok(
         "send_keys",
-        json!({"paneId": pane, "keys": "partial", "literal": true, "enter": false}),
+        json!({"pane_id": pane, "keys": "partial", "literal": true, "enter": false}),
     );
     tmux.wait_for_text(&pane, "partial");
     client.call_ok(
@@ -123,12 +123,12 @@ fn the_longest_keys_allowed_fit_in_one_tmux_command() {
     tmux.wait_for_value(&pane, "#{pane_current_command}", "head");
     let mut client = tmux.paneward();
     let longest = "😀".repeat(4_000);
-    client.call_ok("send_keys", json!({"paneId": pane, "keys": longest, "literal": true}));
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": longest, "literal": true}));
     assert_eq!(scratch.wait_for_lines("typed", 1), format!("{longest}\n"));
 
     let text = client.call_err(
         "send_keys",
-        json!({"paneId": pane, "keys": "x".repeat(4_001), "literal": true}),
+        json!({"pane_id": pane, "keys": "x".repeat(4_001), "literal": true}),
     );
     assert!(text.contains("/keys") && text.contains("at most 4000"), "{text}");
     let text = client.call_err(
@@ -200,8 +200,8 @@ fn too_many_rows_or_a_bad_pane_id_are_rejected_before_any_input() {
         text.contains("/operations/1/paneId") && text.contains("pattern"),
         "{text}"
     );
-    let text = client.call_err("send_keys", json!({"paneId": "{last}", "keys": "x", "literal": true}));
-    assert!(text.contains("/paneId") && text.contains("pattern"), "{text}");
+    let text = client.call_err("send_keys", json!({"pane_id": "{last}", "keys": "x", "literal": true}));
+    assert!(text.contains("/pane_id") && text.contains("pattern"), "{text}");
     let text = client.call_err("send_keys_batch", json!({"operations": []}));
     assert!(
         text.contains("/operations") && text.contains("at least 1 item"),
@@ -209,7 +209,7 @@ fn too_many_rows_or_a_bad_pane_id_are_rejected_before_any_input() {
     );
     let text = client.call_err(
         "send_keys",
-        json!({"paneId": pane, "keys": "x", "literal": true, "bogus": 1}),
+        json!({"pane_id": pane, "keys": "x", "literal": true, "bogus": 1}),
     );
     assert!(text.contains("/bogus") && text.contains("not a known field"), "{text}");
 
@@ -246,7 +246,7 @@ fn typed_text_never_appears_in_the_arguments_of_a_tmux_process() {
     client.initialize();
 
     let secret = "hunter2-correct-horse";
-    client.call_ok("send_keys", json!({"paneId": pane, "keys": secret, "literal": true}));
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": secret, "literal": true}));
     assert_eq!(scratch.wait_for_lines("typed", 1), format!("{secret}\n"));
     let argv = scratch.read("argv");
     assert!(
@@ -350,4 +350,50 @@ fn a_nul_in_literal_text_is_refused_by_row_and_position_and_nothing_is_typed() {
     );
     client.call_ok("send_keys", literal(&pane, "only-this"));
     assert_eq!(scratch.wait_for_lines("typed", 1), "only-this\n");
+}
+
+#[test]
+fn send_keys_takes_pane_id_and_for_one_release_its_former_name_pane_id_in_camel_case() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let mut client = tmux.paneward();
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "current", "literal": true}),
+    );
+    assert_eq!(scratch.wait_for_lines("typed", 1), "current\n");
+    // The former spelling still types, and both names of one pane are one pane.
+    let reply = client.call_ok("send_keys", json!({"paneId": pane, "keys": "former", "literal": true}));
+    assert_eq!(reply, json!({"paneId": pane, "resolvedPaneIds": [pane]}));
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "paneId": pane, "keys": "both", "literal": true}),
+    );
+    assert_eq!(scratch.wait_for_lines("typed", 3), "current\nformer\nboth\n");
+
+    // Two different panes under the two names: refused, naming both, nothing typed.
+    let other = tmux.first_pane();
+    let text = client.call_err(
+        "send_keys",
+        json!({"pane_id": pane, "paneId": other, "keys": "never", "literal": true}),
+    );
+    assert!(
+        text.contains("/pane_id") && text.contains("`pane_id`") && text.contains("`paneId`"),
+        "{text}"
+    );
+    // A later line arriving alone shows the refused one never did.
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": "after", "literal": true}));
+    assert_eq!(scratch.wait_for_lines("typed", 4), "current\nformer\nboth\nafter\n");
+
+    // The advertised schema names only today's spelling.
+    let listed = client.list_tools();
+    let send_keys = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "send_keys")
+        .unwrap();
+    assert_eq!(send_keys["inputSchema"]["required"], json!(["pane_id", "keys"]));
+    assert!(send_keys["inputSchema"]["properties"].get("paneId").is_none());
 }

@@ -63,7 +63,7 @@ fn a_refusal_is_logged_to_the_client_with_its_reason_and_never_the_typed_text() 
         &mut client,
         101,
         "tools/call",
-        json!({"name": "send_keys", "arguments": {"paneId": other, "keys": secret, "literal": true}}),
+        json!({"name": "send_keys", "arguments": {"pane_id": other, "keys": secret, "literal": true}}),
     ));
     tmux.wait_for_text(&other, secret);
     // Aimed at the caller pane: refused, and the client's log says why.
@@ -71,7 +71,7 @@ fn a_refusal_is_logged_to_the_client_with_its_reason_and_never_the_typed_text() 
         &mut client,
         102,
         "tools/call",
-        json!({"name": "send_keys", "arguments": {"paneId": caller, "keys": secret, "literal": true}}),
+        json!({"name": "send_keys", "arguments": {"pane_id": caller, "keys": secret, "literal": true}}),
     ));
     let (message, seen) = until_log_message(&mut client, "send_keys", seen);
     let params = &message["params"];
@@ -111,7 +111,7 @@ fn a_tool_above_the_tier_is_logged_as_refused() {
         &mut client,
         101,
         "tools/call",
-        json!({"name": "send_keys", "arguments": {"paneId": tmux.first_pane(), "keys": "x"}}),
+        json!({"name": "send_keys", "arguments": {"pane_id": tmux.first_pane(), "keys": "x"}}),
     ));
     let (message, _) = until_log_message(&mut client, "send_keys", seen_all);
     assert_eq!(message["params"]["data"]["kind"], "notAllowed", "{message}");

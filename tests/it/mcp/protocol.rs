@@ -274,7 +274,7 @@ fn replies_to<'a>(replies: &'a [Value], id: &Value) -> Vec<&'a Value> {
 
 fn send_keys_line(id: &Value, pane: &str, text: &str) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "send_keys",
-        "arguments": {"paneId": pane, "keys": text, "literal": true, "enter": true}}})
+        "arguments": {"pane_id": pane, "keys": text, "literal": true, "enter": true}}})
     .to_string()
 }
 

@@ -97,7 +97,7 @@ fn a_client_that_closed_standard_output_is_left_and_nothing_more_is_typed() {
     let mut lines: Vec<String> = HANDSHAKE[..2].iter().map(ToString::to_string).collect();
     lines.extend((0..5).map(|i| {
         json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": "send_keys",
-            "arguments": {"paneId": pane, "keys": format!("typed {i}"), "literal": true, "enter": true}}})
+            "arguments": {"pane_id": pane, "keys": format!("typed {i}"), "literal": true, "enter": true}}})
         .to_string()
     }));
     let mut stdin = child.stdin.take().unwrap();

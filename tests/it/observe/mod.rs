@@ -1,6 +1,7 @@
 //! Tests of `tools::observe`: the tree, the server, pane text.
 
 mod capture;
+mod filters;
 mod search;
 mod servers;
 mod snapshot;

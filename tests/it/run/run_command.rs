@@ -72,7 +72,7 @@ fn exit_statuses_in(client: &mut Client, pane: &str) {
         let reply = client.call_ok("get_job", json!({"job_id": job}));
         (reply["output"] == json!(["waiting"])).then_some(())
     });
-    client.call_ok("send_keys", json!({"paneId": pane, "keys": "C-c", "enter": false}));
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": "C-c", "enter": false}));
     let stopped = client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 10}));
     assert_eq!(stopped["exitStatus"], 130, "{stopped}");
 }

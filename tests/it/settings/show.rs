@@ -104,8 +104,26 @@ fn get_tmux_variables_refuses_names_that_are_not_plain_variable_names() {
         let text = client.call_err("get_tmux_variables", json!({"names": names}));
         assert!(text.contains(pointer), "{pointer}: {text}");
     }
-    let text = client.call_err("get_tmux_variables", json!({}));
-    assert!(text.contains("/names") && text.contains("required"), "{text}");
+}
+
+#[test]
+fn get_tmux_variables_without_names_or_with_none_or_the_former_null_reads_every_variable() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    for arguments in [json!({}), json!({"names": []}), json!({"names": null})] {
+        let reply = client.call_ok("get_tmux_variables", arguments.clone());
+        let names: Vec<&str> = reply["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.contains(&"session_name") && names.contains(&"pane_id"),
+            "{arguments}: {names:?}"
+        );
+        assert_eq!(reply["unknown"], json!([]), "{arguments}");
+    }
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn the_tools_work_on_a_tmux_reached_over_ssh() {
         let typed = format!("typed over ssh {}", extra.len());
         client.call_ok(
             "send_keys",
-            json!({"paneId": pane, "keys": typed, "literal": true, "enter": true}),
+            json!({"pane_id": pane, "keys": typed, "literal": true, "enter": true}),
         );
         tmux.wait_for_text(&pane, &typed);
         client.close();
@@ -106,7 +106,7 @@ fn typed_and_pasted_text_is_in_no_argv_on_either_machine() {
         let pasted = format!("secret-pasted-{round}-9b2e");
         client.call_ok(
             "send_keys",
-            json!({"paneId": pane, "keys": typed, "literal": true, "enter": true}),
+            json!({"pane_id": pane, "keys": typed, "literal": true, "enter": true}),
         );
         client.call_ok("paste_text", json!({"pane_id": pane, "text": format!("{pasted}\n")}));
         tmux.wait_for_text(&pane, &typed);
