@@ -307,3 +307,8 @@ pub const SERVER_SCAN_MAX_ENTRIES: usize = 1_000;
 /// Messages queued for the client's log (`notifications/message`) before more are
 /// dropped: the why of an event is worth less than keeping the server responsive.
 pub const CLIENT_LOG_QUEUE_MESSAGES: usize = 256;
+/// Steps (tool calls) one workspace document may expand to: a few sessions' worth of
+/// windows and panes, while a mistaken document cannot flood tmux with hundreds of panes.
+pub const WORKSPACE_MAX_STEPS: usize = 64;
+/// Bytes of a workspace document, as `load_workspace`'s schema bounds it too.
+pub const WORKSPACE_DOCUMENT_MAX_BYTES: usize = 65_536;

@@ -43,11 +43,11 @@ const NEVER_IN_A_BATCH: [&str; 4] = [
     "kill_server",
 ];
 
-/// One row as the caller sent it.
-struct Call {
-    tool: String,
-    arguments: JsonObject,
-    references: References,
+/// One row as the caller sent it (or as `load_workspace` made it).
+pub(super) struct Call {
+    pub(super) tool: String,
+    pub(super) arguments: JsonObject,
+    pub(super) references: References,
 }
 
 /// A row's `references` as the generated types hold them (both batches' types have the
@@ -69,14 +69,14 @@ fn references_of<R>(
 
 /// How the batch runs: for real, or as a preview.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(super) enum Mode {
     Run,
     DryRun,
 }
 
 /// What every write batch replies, before it is put in its tool's own output type.
-struct Reply {
-    results: Vec<BatchRow>,
+pub(super) struct Reply {
+    pub(super) results: Vec<BatchRow>,
     on_error: &'static str,
     stopped_at: Option<i64>,
     skipped: Vec<String>,
@@ -127,7 +127,7 @@ impl Reply {
     }
 }
 
-fn mode(dry_run: Option<bool>) -> Mode {
+pub(super) fn mode(dry_run: Option<bool>) -> Mode {
     if dry_run == Some(true) {
         Mode::DryRun
     } else {
@@ -291,7 +291,7 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
 }
 
 /// Checks every row, then runs them in order, each as a direct call at `tier`.
-async fn run_batch(
+pub(super) async fn run_batch(
     rows: &Rows<'_>,
     context: &CallContext,
     calls: Vec<Call>,
