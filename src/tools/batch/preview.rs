@@ -136,16 +136,13 @@ fn described(tool: &str, a: &Map<String, Value>) -> (String, Vec<String>) {
                 .word(&quoted(text(a, "layout").unwrap_or("?")))
                 .done()],
         ),
+        // Input goes through guard::input, which picks its tmux commands (keys or a
+        // paste) at the row's turn, after the pane's cohort check: none to show here.
         "send_keys" | "paste_text" | "run_command" => {
             let pane = text(a, "pane_id").or_else(|| text(a, "paneId")).unwrap_or("?");
-            let verb = if tool == "send_keys" {
-                "send-keys"
-            } else {
-                "paste-buffer"
-            };
             (
-                format!("type into pane {pane} (after its cohort check, at the row's turn)"),
-                vec![Line::new(verb).flag("-t", Some(pane)).done()],
+                format!("type into pane {pane} through paneward's input check, at the row's turn"),
+                Vec::new(),
             )
         }
         "kill_pane" => (

@@ -283,13 +283,15 @@ fn reference(row: usize, field: &str) -> Value {
     json!({"row": row, "field": field})
 }
 
-/// Everything that names the server's state: sessions, windows and panes with their names.
+/// What a batch could change of the server's shape: sessions with their names, windows
+/// with their layouts, panes. (Not window names: automatic-rename changes them by itself
+/// as a window's program starts.)
 fn server_state(tmux: &TmuxServer) -> String {
     tmux.tmux(&[
         "list-panes",
         "-a",
         "-F",
-        "#{session_id} #{session_name} #{window_id} #{window_name} #{window_layout} #{pane_id}",
+        "#{session_id} #{session_name} #{window_id} #{window_layout} #{pane_id}",
     ])
 }
 
@@ -438,4 +440,40 @@ fn a_dry_run_says_what_each_row_would_do_and_changes_nothing() {
     assert_eq!(row(3)["closes"], json!([]));
     assert_eq!(server_state(&tmux), before, "a dry run changed tmux");
     assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@planned"]), "");
+}
+
+#[test]
+fn under_scope_owned_rows_with_references_are_checked_on_the_ids_they_get() {
+    let tmux = TmuxServer::start();
+    let theirs = tmux.first_pane();
+    let mut client = tmux.paneward_with(&["--scope", "owned"], &[]);
+    client.initialize();
+    // The ids a reference gets are paneward's own: the rows run.
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "create_session", "arguments": {"name": "ours"}},
+            {"tool": "split_window", "arguments": {}, "references": {"pane_id": reference(0, "paneId")}},
+        ]}),
+    );
+    assert_eq!(reply["succeeded"], json!(2), "{reply}");
+    // An id given outright is still checked before any row runs.
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "create_session", "arguments": {"name": "second"}},
+            {"tool": "split_window", "arguments": {"pane_id": theirs}},
+        ]}),
+    );
+    assert!(
+        error.contains("--scope owned") && error.contains("/operations/1"),
+        "{error}"
+    );
+    assert_eq!(
+        tmux.tmux(&["list-sessions", "-F", "#{session_name}"])
+            .lines()
+            .filter(|s| *s == "second")
+            .count(),
+        0
+    );
 }
