@@ -320,3 +320,8 @@ pub const CLIENT_LOG_QUEUE_MESSAGES: usize = 256;
 /// The NAME of `--private NAME`: short, so `paneward-NAME` in tmux's socket folder stays
 /// well within a socket address (108 bytes).
 pub const PRIVATE_NAME_MAX_CHARS: usize = 32;
+/// Steps (tool calls) one workspace document may expand to: a few sessions' worth of
+/// windows and panes, while a mistaken document cannot flood tmux with hundreds of panes.
+pub const WORKSPACE_MAX_STEPS: usize = 64;
+/// Bytes of a workspace document, as `load_workspace`'s schema bounds it too.
+pub const WORKSPACE_DOCUMENT_MAX_BYTES: usize = 65_536;

@@ -15,7 +15,7 @@ use crate::audit::{CallRecord, Outcome};
 use crate::catalog::profile::Envelope;
 use crate::config::Scope;
 use crate::generated;
-use crate::runtime::reentry::{Boxed, Refusal, RequestPath};
+use crate::runtime::reentry::{Boxed, Ids, Refusal, RequestPath};
 use crate::runtime::{CallContext, Tier, ToolError};
 
 /// Calls tool `name` as a server at `tier` would.
@@ -65,6 +65,7 @@ async fn admit_beyond_schema(
     entry: &crate::catalog::CatalogEntry,
     name: &str,
     arguments: &Value,
+    ids: Ids,
 ) -> Result<(), ToolError> {
     // The one place argument escalations are enforced: the handler gets the gate of
     // the tool's reach, so a call that reaches above this server's tier stops here.
@@ -72,7 +73,7 @@ async fn admit_beyond_schema(
         return Err(ToolError::escalation_not_allowed(name, escalation, tier));
     }
     // The one place --scope owned is enforced, from the ids the input schema declares.
-    if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly {
+    if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly && ids == Ids::Given {
         crate::guard::scope::check(&app.guard, name, entry.input.schema(), arguments).await?;
     }
     Ok(())
@@ -96,7 +97,7 @@ async fn checked(
     }
     let arguments = former::current_spelling(name, arguments)?;
     entry.input.check(&arguments)?;
-    admit_beyond_schema(app, tier, entry, name, &arguments).await?;
+    admit_beyond_schema(app, tier, entry, name, &arguments, Ids::Given).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
         Envelope::PythonBatch => generated::dispatch_python(&app.guard, &Reentry(app), context, name, arguments).await,
@@ -132,7 +133,13 @@ impl RequestPath for Reentry<'_> {
         Box::pin(run(self.0, tier, tool, arguments, context))
     }
 
-    fn admit<'a>(&'a self, tier: Tier, tool: &'a str, arguments: &'a Value) -> Boxed<'a, Result<(), Refusal>> {
+    fn admit<'a>(
+        &'a self,
+        tier: Tier,
+        tool: &'a str,
+        arguments: &'a Value,
+        ids: Ids,
+    ) -> Boxed<'a, Result<(), Refusal>> {
         Box::pin(async move {
             let app = self.0;
             let entry = app.catalog.get(tool).ok_or(Refusal::UnknownTool)?;
@@ -144,7 +151,7 @@ impl RequestPath for Reentry<'_> {
             }
             let arguments = former::current_spelling(tool, arguments.clone()).map_err(Refusal::Input)?;
             entry.input.check(&arguments).map_err(Refusal::Input)?;
-            admit_beyond_schema(app, tier, entry, tool, &arguments)
+            admit_beyond_schema(app, tier, entry, tool, &arguments, ids)
                 .await
                 .map_err(Refusal::BeyondSchema)
         })

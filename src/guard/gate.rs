@@ -59,7 +59,7 @@ use crate::guard::channel::ChannelName;
 use crate::guard::key_input::KeyInput;
 use crate::guard::state::GuardState;
 use crate::runtime::error::ToolError;
-use crate::runtime::reentry::{Boxed, NoRequestPath, Refusal, RequestPath};
+use crate::runtime::reentry::{Boxed, Ids, NoRequestPath, Refusal, RequestPath};
 use crate::runtime::{CallContext, Tier};
 use crate::tmux::script::command_line;
 use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
@@ -531,7 +531,7 @@ impl<'a> Rows<'a> {
     }
 
     /// Checks `tool` with `arguments` as a direct call at this tier would be checked.
-    pub fn admit<'b>(&'b self, tool: &'b str, arguments: &'b Value) -> Boxed<'b, Result<(), Refusal>> {
-        self.path.admit(self.tier, tool, arguments)
+    pub fn admit<'b>(&'b self, tool: &'b str, arguments: &'b Value, ids: Ids) -> Boxed<'b, Result<(), Refusal>> {
+        self.path.admit(self.tier, tool, arguments, ids)
     }
 }

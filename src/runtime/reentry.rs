@@ -30,7 +30,19 @@ pub trait RequestPath: Send + Sync {
 
     /// Checks `tool` with `arguments` as a direct call at `tier` would be checked,
     /// without running it: so a batch can refuse every row before any row runs.
-    fn admit<'a>(&'a self, tier: Tier, tool: &'a str, arguments: &'a Value) -> Boxed<'a, Result<(), Refusal>>;
+    fn admit<'a>(&'a self, tier: Tier, tool: &'a str, arguments: &'a Value, ids: Ids)
+        -> Boxed<'a, Result<(), Refusal>>;
+}
+
+/// Whether the ids in the arguments [`RequestPath::admit`] checks are the ones the call
+/// will name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ids {
+    /// They are: every check runs, `--scope owned` included.
+    Given,
+    /// Some are stand-ins for ids an earlier batch row will return: `--scope owned`
+    /// cannot be judged yet, and is checked when the row runs, on the real ids.
+    Later,
 }
 
 /// Why [`RequestPath::admit`] refused a call, for the batch to say which rule of which row.
@@ -63,7 +75,7 @@ impl RequestPath for NoRequestPath {
         Box::pin(async move { Err(ToolError::internal(format!("`{tool}` cannot be called from here"))) })
     }
 
-    fn admit<'a>(&'a self, _: Tier, _: &'a str, _: &'a Value) -> Boxed<'a, Result<(), Refusal>> {
+    fn admit<'a>(&'a self, _: Tier, _: &'a str, _: &'a Value, _: Ids) -> Boxed<'a, Result<(), Refusal>> {
         Box::pin(async { Err(Refusal::UnknownTool) })
     }
 }

@@ -12,7 +12,7 @@ use paneward::limits::{
     ARRANGE_MAX_CELLS, BATCH_MAX_OPERATIONS, COPY_MODE_SCROLL_MAX_LINES, JOIN_MAX_PERCENT, KEYS_MAX_CHARS,
     LAYOUT_MAX_BYTES, LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS, PIPE_PATH_MAX_BYTES, RUN_COMMAND_MAX_CHARS,
     SEARCH_MAX_PER_REQUEST, STAGED_TEXT_MAX_BYTES, TEXT_MAX_LINES, VARIABLE_NAMES_MAX, WAIT_MAX_PANES,
-    WAIT_REPLY_MAX_ROWS,
+    WAIT_REPLY_MAX_ROWS, WORKSPACE_DOCUMENT_MAX_BYTES,
 };
 use regex::Regex;
 use serde_json::Value;
@@ -206,6 +206,14 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         ("run_command:command/maxLength", _) => limit!(RUN_COMMAND_MAX_CHARS),
         ("set_option:name/maxLength", _) => limit!(OPTION_NAME_MAX_CHARS),
         ("pipe_pane:path/maxLength", _) => limit!(PIPE_PATH_MAX_BYTES),
+        ("load_workspace:document/maxLength", _) => limit!(WORKSPACE_DOCUMENT_MAX_BYTES),
+        (
+            "call_mutating_tools_batch:row/maximum" | "call_destructive_tools_batch:row/maximum",
+            _,
+        ) => Meaning::SchemaOnly(
+            15,
+            "a reference's row: the last index of a batch of BATCH_MAX_OPERATIONS rows; an earlier row is checked by the handler",
+        ),
         ("send_keys_batch:operations/maxItems", _) => Meaning::SchemaOnly(
             64,
             "rows of one send_keys_batch: validation refuses more before the handler runs",
@@ -397,10 +405,10 @@ fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
         }
     }
     assert!(faults.is_empty(), "{}", faults.join("\n"));
-    // Every constant the mapping names is still repeated by some bound (16, and one negated).
+    // Every constant the mapping names is still repeated by some bound (17, and one negated).
     assert_eq!(
         limits_seen.len(),
-        17,
+        18,
         "a mapped limit no bound repeats: {limits_seen:?}"
     );
 }

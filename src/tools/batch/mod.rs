@@ -1,5 +1,9 @@
 //! Batches: many calls in one reply, each row through the request path.
 
+pub mod document;
+pub mod preview;
 pub mod python;
 pub mod read;
+pub mod refs;
+pub mod workspace;
 pub mod write;

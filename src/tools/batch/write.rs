@@ -23,10 +23,12 @@ use crate::guard::Rows;
 use crate::guard::{ChangeGate, EndGate};
 use crate::limits::REPLY_LINE_MAX_BYTES;
 use crate::runtime::error::ToolError;
-use crate::runtime::reentry::Refusal;
+use crate::runtime::reentry::{Ids, Refusal};
 use crate::runtime::{encode_output, CallContext};
 use crate::tmux::{PaneId, SessionId, WindowId};
+use crate::tools::batch::preview::{preview, Planned};
 use crate::tools::batch::read::{fit, RowsReply};
+use crate::tools::batch::refs::{self, Outcome, Reference, References};
 
 /// Tools that hold a call for long (waits, and `run_command` unless detached): a batch
 /// would multiply them into one call with no useful deadline.
@@ -68,19 +70,45 @@ fn advertised_row(row: &BatchRow) -> WriteBatchRow {
     }
 }
 
-/// One row as the caller sent it.
-struct Call {
-    tool: String,
-    arguments: JsonObject,
+/// One row as the caller sent it (or as `load_workspace` made it).
+pub(super) struct Call {
+    pub(super) tool: String,
+    pub(super) arguments: JsonObject,
+    pub(super) references: References,
+}
+
+/// A row's `references` as the generated types hold them (both batches' types have the
+/// same two fields).
+fn references_of<R>(
+    references: std::collections::HashMap<String, R>,
+    parts: impl Fn(R) -> (i64, String),
+) -> References {
+    references
+        .into_iter()
+        .map(|(argument, reference)| {
+            let (row, field) = parts(reference);
+            // The schema bounds `row` to 0..=15; a negative one cannot pass it.
+            let row = usize::try_from(row).unwrap_or(usize::MAX);
+            (argument, Reference { row, field })
+        })
+        .collect()
+}
+
+/// How the batch runs: for real, or as a preview.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Run,
+    DryRun,
 }
 
 /// What every write batch replies, before it is put in its tool's own output type.
-struct Reply {
-    results: Vec<BatchRow>,
+pub(super) struct Reply {
+    pub(super) results: Vec<BatchRow>,
     on_error: &'static str,
     stopped_at: Option<i64>,
     skipped: Vec<String>,
     truncated_bytes: Option<usize>,
+    dry_run: bool,
 }
 
 impl RowsReply for Reply {
@@ -113,6 +141,7 @@ impl Reply {
 
     fn encoded(&self) -> CallMutatingToolsBatchOutput {
         CallMutatingToolsBatchOutput {
+            dry_run: self.dry_run,
             failed: self.failed(),
             on_error: self.on_error.to_string(),
             results: self.results.iter().map(advertised_row).collect(),
@@ -122,6 +151,14 @@ impl Reply {
             truncated: self.truncated_bytes.is_some(),
             truncated_bytes: count(self.truncated_bytes.unwrap_or(0)),
         }
+    }
+}
+
+pub(super) fn mode(dry_run: Option<bool>) -> Mode {
+    if dry_run == Some(true) {
+        Mode::DryRun
+    } else {
+        Mode::Run
     }
 }
 
@@ -138,16 +175,21 @@ pub async fn call_mutating_tools_batch(
     gate: &ChangeGate<'_>,
     input: CallMutatingToolsBatchInput,
 ) -> Result<CallMutatingToolsBatchOutput, ToolError> {
-    let CallMutatingToolsBatchInput { on_error, operations } = input;
+    let CallMutatingToolsBatchInput {
+        dry_run,
+        on_error,
+        operations,
+    } = input;
     let stop = on_error.is_none_or(|on_error| on_error == CallMutatingToolsBatchInputOnError::Stop);
     let calls = operations
         .into_iter()
         .map(|operation| Call {
             tool: operation.tool,
             arguments: operation.arguments,
+            references: references_of(operation.references, |r| (r.row, r.field)),
         })
         .collect();
-    let reply = run_batch(&gate.rows(), gate.context(), calls, stop).await?;
+    let reply = run_batch(&gate.rows(), gate.context(), calls, stop, mode(dry_run)).await?;
     Ok(fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())
 }
 
@@ -160,13 +202,18 @@ pub async fn call_destructive_tools_batch(
     gate: &EndGate<'_>,
     input: CallDestructiveToolsBatchInput,
 ) -> Result<CallDestructiveToolsBatchOutput, ToolError> {
-    let CallDestructiveToolsBatchInput { on_error, operations } = input;
+    let CallDestructiveToolsBatchInput {
+        dry_run,
+        on_error,
+        operations,
+    } = input;
     let stop = on_error.is_none_or(|on_error| on_error == CallDestructiveToolsBatchInputOnError::Stop);
     let calls: Vec<Call> = operations
         .into_iter()
         .map(|operation| Call {
             tool: operation.tool,
             arguments: operation.arguments,
+            references: references_of(operation.references, |r| (r.row, r.field)),
         })
         .collect();
     let endings = calls
@@ -183,7 +230,7 @@ pub async fn call_destructive_tools_batch(
             ),
         ));
     }
-    let reply = run_batch(&gate.rows(), gate.context(), calls, stop).await?;
+    let reply = run_batch(&gate.rows(), gate.context(), calls, stop, mode(dry_run)).await?;
     // Both batches advertise the same reply; the generated types differ only by name.
     let encoded = encode_output(&fit(gate.context(), reply, REPLY_LINE_MAX_BYTES)?.encoded())?;
     serde_json::from_value(encoded).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
@@ -215,6 +262,7 @@ fn ran_nothing(index: usize, field: &str, rule: impl std::fmt::Display) -> ToolE
 /// plus the batch's own rules, before any row runs.
 async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
     let tier = rows.tier();
+    let tools: Vec<&str> = calls.iter().map(|call| call.tool.as_str()).collect();
     for (index, call) in calls.iter().enumerate() {
         let tool = call.tool.as_str();
         if NEVER_IN_A_BATCH.contains(&tool) {
@@ -232,9 +280,15 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
                 format!("`{tool}` waits, and waits are not run inside a batch (run_command only with detach: true)"),
             ));
         }
-        let arguments = Value::Object(call.arguments.clone());
+        // A referenced id gets a stand-in of its kind here, and its real value at the row's turn.
+        let arguments = Value::Object(refs::check(index, tool, &call.arguments, &call.references, &tools)?);
+        let ids = if call.references.is_empty() {
+            Ids::Given
+        } else {
+            Ids::Later
+        };
         // Tier, input schema, escalations and --scope, as the row's own call would check them.
-        match rows.admit(tool, &arguments).await {
+        match rows.admit(tool, &arguments, ids).await {
             Ok(()) => {}
             Err(Refusal::UnknownTool) => {
                 return Err(ran_nothing(index, "tool", format!("there is no tool `{tool}`")));
@@ -271,20 +325,29 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
 }
 
 /// Checks every row, then runs them in order, each as a direct call at `tier`.
-async fn run_batch(
+pub(super) async fn run_batch(
     rows: &Rows<'_>,
     context: &CallContext,
     calls: Vec<Call>,
     stop_on_error: bool,
+    mode: Mode,
 ) -> Result<Reply, ToolError> {
     check_all(rows, &calls).await?;
+    let on_error = if stop_on_error { "stop" } else { "continue" };
+    if mode == Mode::DryRun {
+        return dry_run(rows, context, calls, on_error).await;
+    }
     let started = Instant::now();
     let mut results = Vec::with_capacity(calls.len());
     let mut stopped_at = None;
     let mut calls = calls.into_iter().enumerate();
     for (index, call) in calls.by_ref() {
         let row_context = context.row_of();
-        let result = rows.call(&call.tool, Some(call.arguments.clone()), &row_context).await;
+        let outcomes: Vec<Outcome<'_>> = results.iter().map(outcome).collect();
+        let result = match refs::resolve(index, &call.arguments, &call.references, &outcomes) {
+            Ok(arguments) => rows.call(&call.tool, Some(arguments), &row_context).await,
+            Err(error) => Err(error),
+        };
         let index = count(index);
         let failed = result.is_err();
         results.push(match result {
@@ -320,9 +383,57 @@ async fn run_batch(
     tracing::debug!(elapsed = ?started.elapsed(), rows = results.len(), "write batch ran");
     Ok(Reply {
         results,
-        on_error: if stop_on_error { "stop" } else { "continue" },
+        on_error,
         stopped_at,
         skipped: calls.map(|(_, call)| call.tool).collect(),
         truncated_bytes: None,
+        dry_run: false,
+    })
+}
+
+fn outcome(row: &BatchRow) -> Outcome<'_> {
+    if row.success {
+        Outcome::Replied(&row.result)
+    } else {
+        Outcome::Failed
+    }
+}
+
+/// The reply of a dry run: every row, checked, with what it would do as its result.
+async fn dry_run(
+    rows: &Rows<'_>,
+    context: &CallContext,
+    calls: Vec<Call>,
+    on_error: &'static str,
+) -> Result<Reply, ToolError> {
+    let planned: Vec<Planned<'_>> = calls
+        .iter()
+        .map(|call| Planned {
+            tool: &call.tool,
+            arguments: &call.arguments,
+            references: &call.references,
+        })
+        .collect();
+    let previews = preview(rows, context, &planned).await?;
+    let results = calls
+        .iter()
+        .zip(previews)
+        .enumerate()
+        .map(|(index, (call, result))| BatchRow {
+            index: count(index),
+            tool: call.tool.clone(),
+            success: true,
+            error: None,
+            result,
+            result_truncated: false,
+        })
+        .collect();
+    Ok(Reply {
+        results,
+        on_error,
+        stopped_at: None,
+        skipped: Vec::new(),
+        truncated_bytes: None,
+        dry_run: true,
     })
 }

@@ -3,7 +3,7 @@
 //! and a bad batch changes nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::TmuxServer;
+use crate::support::{wait_for, TmuxServer};
 use serde_json::{json, Value};
 
 fn set_user_option(pane: &str, name: &str, value: &str) -> Value {
@@ -275,5 +275,205 @@ fn one_batch_of_create_split_and_layout_rows_builds_a_workspace() {
     assert_eq!(
         reply["results"][3]["result"]["layout"].as_str().map(|l| l.is_empty()),
         Some(false)
+    );
+}
+
+/// A row's reference to the field `field` of row `row`'s reply.
+fn reference(row: usize, field: &str) -> Value {
+    json!({"row": row, "field": field})
+}
+
+/// What a batch could change of the server's shape: sessions with their names, windows
+/// with their layouts, panes. (Not window names: automatic-rename changes them by itself
+/// as a window's program starts.)
+fn server_state(tmux: &TmuxServer) -> String {
+    tmux.tmux(&[
+        "list-panes",
+        "-a",
+        "-F",
+        "#{session_id} #{session_name} #{window_id} #{window_layout} #{pane_id}",
+    ])
+}
+
+#[test]
+fn one_call_builds_a_session_window_split_layout_and_runs_in_the_new_pane() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "create_session", "arguments": {"name": "built"}},
+            {"tool": "create_window", "arguments": {"name": "work"}, "references": {"session_id": reference(0, "sessionId")}},
+            {"tool": "split_window", "arguments": {"direction": "right"}, "references": {"pane_id": reference(1, "paneId")}},
+            {"tool": "select_layout", "arguments": {"layout": "even-horizontal"}, "references": {"window_id": reference(1, "windowId")}},
+            {"tool": "run_command", "arguments": {"command": "echo built-$((6*7))", "detach": true},
+             "references": {"pane_id": reference(2, "paneId")}},
+        ]}),
+    );
+    assert_eq!(reply["succeeded"], json!(5), "{reply}");
+    assert_eq!(reply["dryRun"], json!(false));
+    let result = |row: usize, field: &str| reply["results"][row]["result"][field].as_str().unwrap().to_string();
+    let (session, window, split) = (result(0, "sessionId"), result(1, "windowId"), result(2, "paneId"));
+    assert_eq!(
+        tmux.pane_value(&window, "#{session_id} #{window_name}"),
+        format!("{session} work")
+    );
+    let panes = tmux.tmux(&["list-panes", "-t", &window, "-F", "#{pane_id}"]);
+    assert_eq!(panes.lines().count(), 2, "{panes}");
+    assert!(panes.lines().any(|pane| pane == split), "{panes}");
+    assert_eq!(result(4, "paneId"), split);
+    let job = result(4, "jobId");
+    let finished = wait_for("the command in the new pane to finish", || {
+        let reply = client.call_ok("get_job", json!({"job_id": job, "timeout_seconds": 2.0}));
+        (reply["state"] == "finished").then_some(reply)
+    });
+    assert_eq!(finished["output"], json!(["built-42"]));
+}
+
+#[test]
+fn a_bad_reference_refuses_the_batch_before_any_row_runs_naming_row_and_field() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let before = server_state(&tmux);
+    let cases = [
+        (
+            json!({"pane_id": reference(2, "paneId")}),
+            "row 2 is not an earlier row",
+        ),
+        (
+            json!({"pane_id": reference(1, "paneId")}),
+            "row 1 is not an earlier row",
+        ),
+        (json!({"pane_id": reference(9, "paneId")}), "there is no row 9"),
+        (json!({"pane_id": reference(0, "newPane")}), "has no field `newPane`"),
+        (
+            json!({"direction": reference(0, "paneId")}),
+            "only ids take a reference",
+        ),
+        (json!({"pane": reference(0, "paneId")}), "takes no argument `pane`"),
+    ];
+    for (references, expected) in cases {
+        let error = client.call_err(
+            "call_mutating_tools_batch",
+            json!({"operations": [
+                {"tool": "split_window", "arguments": {"pane_id": pane}},
+                {"tool": "split_window", "arguments": {}, "references": references},
+                {"tool": "split_window", "arguments": {"pane_id": pane}},
+            ]}),
+        );
+        assert!(error.contains(expected), "{error}");
+        let argument = references.as_object().unwrap().keys().next().unwrap().clone();
+        assert!(
+            error.contains(&format!("/operations/1/references/{argument}")),
+            "{error}"
+        );
+        assert!(error.contains("ran nothing"), "{error}");
+    }
+    // The arguments a row leaves to its references must still pass its schema otherwise.
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "split_window", "arguments": {"pane_id": pane}},
+            {"tool": "split_window", "arguments": {"direction": "sideways"}, "references": {"pane_id": reference(0, "paneId")}},
+        ]}),
+    );
+    assert!(error.contains("/operations/1/arguments"), "{error}");
+    assert_eq!(server_state(&tmux), before, "a refused batch changed tmux");
+}
+
+#[test]
+fn a_reference_to_a_row_that_failed_or_did_not_run_fails_its_row_clearly() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let before = server_state(&tmux);
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"on_error": "continue", "operations": [
+            {"tool": "split_window", "arguments": {"pane_id": "%999"}},
+            {"tool": "split_window", "arguments": {}, "references": {"pane_id": reference(0, "paneId")}},
+            {"tool": "select_layout", "arguments": {"layout": "tiled"}, "references": {"window_id": reference(1, "windowId")}},
+        ]}),
+    );
+    assert_eq!(reply["failed"], json!(3), "{reply}");
+    let error = |row: usize| reply["results"][row]["error"].as_str().unwrap().to_string();
+    assert!(error(1).contains("/operations/1/references/pane_id"), "{}", error(1));
+    assert!(
+        error(1).contains("row 0 failed, so this row did not run"),
+        "{}",
+        error(1)
+    );
+    assert!(
+        error(2).contains("row 1 failed, so this row did not run"),
+        "{}",
+        error(2)
+    );
+    assert_eq!(server_state(&tmux), before);
+}
+
+#[test]
+fn a_dry_run_says_what_each_row_would_do_and_changes_nothing() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let doomed_pane = tmux.window_running("sleep 600");
+    let doomed = tmux.pane_value(&doomed_pane, "#{window_id}");
+    let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
+    client.initialize();
+    let before = server_state(&tmux);
+    let reply = client.call_ok(
+        "call_destructive_tools_batch",
+        json!({"dry_run": true, "operations": [
+            {"tool": "create_session", "arguments": {"name": "planned one", "command": ["sleep", "60"]}},
+            {"tool": "split_window", "arguments": {"direction": "right"}, "references": {"pane_id": reference(0, "paneId")}},
+            {"tool": "kill_window", "arguments": {"window_id": doomed}},
+            {"tool": "set_option", "arguments": {"name": "@planned", "scope": "pane", "target": pane, "value": "v"}},
+        ]}),
+    );
+    assert_eq!(reply["dryRun"], json!(true), "{reply}");
+    assert_eq!(reply["succeeded"], json!(4), "{reply}");
+    let row = |index: usize| reply["results"][index]["result"].clone();
+    assert_eq!(row(0)["tmux"], json!(["new-session -d -s 'planned one' -- sleep 60"]));
+    assert_eq!(row(1)["tmux"], json!(["split-window -d -t <row0.paneId> -h"]));
+    assert!(row(1)["does"].as_str().unwrap().contains("<row0.paneId>"), "{}", row(1));
+    assert_eq!(row(2)["tmux"], json!([format!("kill-window -t {doomed}")]));
+    assert_eq!(row(2)["closes"], json!([doomed_pane, doomed]));
+    assert_eq!(row(3)["closes"], json!([]));
+    assert_eq!(server_state(&tmux), before, "a dry run changed tmux");
+    assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@planned"]), "");
+}
+
+#[test]
+fn under_scope_owned_rows_with_references_are_checked_on_the_ids_they_get() {
+    let tmux = TmuxServer::start();
+    let theirs = tmux.first_pane();
+    let mut client = tmux.paneward_with(&["--scope", "owned"], &[]);
+    client.initialize();
+    // The ids a reference gets are paneward's own: the rows run.
+    let reply = client.call_ok(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "create_session", "arguments": {"name": "ours"}},
+            {"tool": "split_window", "arguments": {}, "references": {"pane_id": reference(0, "paneId")}},
+        ]}),
+    );
+    assert_eq!(reply["succeeded"], json!(2), "{reply}");
+    // An id given outright is still checked before any row runs.
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "create_session", "arguments": {"name": "second"}},
+            {"tool": "split_window", "arguments": {"pane_id": theirs}},
+        ]}),
+    );
+    assert!(
+        error.contains("--scope owned") && error.contains("/operations/1"),
+        "{error}"
+    );
+    assert_eq!(
+        tmux.tmux(&["list-sessions", "-F", "#{session_name}"])
+            .lines()
+            .filter(|s| *s == "second")
+            .count(),
+        0
     );
 }
