@@ -116,6 +116,12 @@ pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
 /// How long `run_command` waits for a shell to draw its prompt (just after the last
 /// job, or as the pane starts) before it refuses a pane whose cursor shows none.
 pub const RUN_PROMPT_GRACE: Duration = Duration::from_secs(3);
+/// How long a create tool with `wait_ready` waits for its new pane's first prompt: a
+/// shell whose startup files load pyenv, conda or nvm takes seconds; longer is a
+/// startup that waits for something, which the reply then names.
+pub const READY_MAX_WAIT: Duration = Duration::from_secs(10);
+/// The same wait in a batch row, no longer than any other wait a row may hold.
+pub const READY_BATCH_MAX_WAIT: Duration = RUN_BATCH_MAX_WAIT;
 
 // capture_since.
 
