@@ -147,6 +147,9 @@ pub const WAIT_MAX_PANES: usize = 16;
 pub const WAIT_REPLY_MAX_ROWS: usize = 20;
 /// Characters of one row in a wait reply (a very wide pane's row is cut).
 pub const WAIT_ROW_MAX_CHARS: usize = 2_000;
+/// How long `wait_for_idle` waits for quiet when the caller does not say: longer than
+/// the pause between an agent's streamed chunks, short enough to answer promptly.
+pub const IDLE_DEFAULT_QUIET: Duration = Duration::from_secs(2);
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

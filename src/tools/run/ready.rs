@@ -16,15 +16,16 @@ use crate::guard::ReadGate;
 use crate::limits::{READY_BATCH_MAX_WAIT, READY_MAX_WAIT, RUN_POLL_FIRST, RUN_POLL_MAX};
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, record_format};
-use crate::tmux::{PaneId, ReadCommand, ReadVerb};
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::observe::text::split_rows;
 
 use super::prompt::{empty_prompt, NotAtPrompt};
 use super::record::shown_program;
 
 /// The pane facts readiness is judged from (one `display-message`).
-const READY_FIELDS: [&str; 8] = [
+const READY_FIELDS: [&str; 9] = [
     "pane_id",
+    "pane_pid",
     "pane_current_command",
     "pane_dead",
     "pane_in_mode",
@@ -62,18 +63,26 @@ pub fn not_ready_sentence(pane: PaneId, program: &str) -> String {
     )
 }
 
-fn number(record: &crate::tmux::format::Record<'_>, field: &str) -> Result<u64, ToolError> {
-    record
-        .text(field)?
-        .parse()
-        .map_err(|_| ToolError::internal(format!("tmux gave a {field} that is not a number")))
+/// One look at a pane: the facts readiness and quiet are judged from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneLook {
+    pub pane: PaneId,
+    pub program: String,
+    pub pid: String,
+    pub dead: bool,
+    pub in_mode: bool,
+    pub alternate: bool,
+    pub cursor_x: u64,
+    pub cursor_y: u64,
+    pub history_size: u64,
+    pub rows: Vec<String>,
 }
 
-/// One look at `pane`: its facts and its screen, in one round trip.
+/// Looks at `pane`: its facts and its screen, in one round trip.
 ///
 /// # Errors
-/// A missing pane, or tmux failing.
-pub async fn readiness(gate: &ReadGate<'_>, pane: PaneId) -> Result<Readiness, ToolError> {
+/// A missing pane (the capture fails for one), or tmux failing.
+pub async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneLook, TmuxError> {
     let describe = ReadCommand::new(ReadVerb::DisplayMessage)
         .arg("-p")
         .arg("-t")
@@ -86,28 +95,59 @@ pub async fn readiness(gate: &ReadGate<'_>, pane: PaneId) -> Result<Readiness, T
     let [described, screen] = gate.run_each([describe, capture]).await?;
     let described = String::from_utf8_lossy(&described).into_owned();
     let record = parse_one("display-message", &READY_FIELDS, &described)?;
-    let program = record.text("pane_current_command")?.to_string();
-    if record.flag("pane_dead")? {
-        return Ok(Readiness::Other {
+    let number = |field: &str| -> Result<u64, TmuxError> {
+        record.text(field)?.parse().map_err(|_| TmuxError::Protocol {
+            command: "display-message".to_string(),
+            detail: format!("{field} is not a number"),
+        })
+    };
+    Ok(PaneLook {
+        pane,
+        program: record.text("pane_current_command")?.to_string(),
+        pid: record.text("pane_pid")?.to_string(),
+        dead: record.flag("pane_dead")?,
+        in_mode: record.flag("pane_in_mode")?,
+        alternate: record.flag("alternate_on")?,
+        cursor_x: number("cursor_x")?,
+        cursor_y: number("cursor_y")?,
+        history_size: number("history_size")?,
+        rows: split_rows(&screen),
+    })
+}
+
+/// Where `look` stands for input.
+pub fn judge(look: &PaneLook) -> Readiness {
+    let pane = look.pane;
+    if look.dead {
+        return Readiness::Other {
             reason: format!("pane {pane}'s program has exited"),
-        });
+        };
     }
-    if record.flag("pane_in_mode")? || record.flag("alternate_on")? {
-        return Ok(Readiness::Other {
+    if look.in_mode || look.alternate {
+        return Readiness::Other {
             reason: format!(
                 "pane {pane} is in a mode or shows {}'s full screen",
-                shown_program(&program)
+                shown_program(&look.program)
             ),
-        });
+        };
     }
-    let rows = split_rows(&screen);
-    match empty_prompt(&rows, number(&record, "cursor_x")?, number(&record, "cursor_y")?) {
-        Ok(()) => Ok(Readiness::Ready),
-        Err(NotAtPrompt::NotDrawn) => Ok(Readiness::Starting { program }),
-        Err(why) => Ok(Readiness::Other {
+    match empty_prompt(&look.rows, look.cursor_x, look.cursor_y) {
+        Ok(()) => Readiness::Ready,
+        Err(NotAtPrompt::NotDrawn) => Readiness::Starting {
+            program: look.program.clone(),
+        },
+        Err(why) => Readiness::Other {
             reason: why.sentence(&pane.to_string()),
-        }),
+        },
     }
+}
+
+/// Where `pane` stands for input now.
+///
+/// # Errors
+/// A missing pane, or tmux failing.
+pub async fn readiness(gate: &ReadGate<'_>, pane: PaneId) -> Result<Readiness, ToolError> {
+    Ok(judge(&look(gate, pane).await?))
 }
 
 /// How long a create tool waits for its new pane: [`READY_MAX_WAIT`], or
