@@ -29,6 +29,8 @@
 pub mod pipe;
 mod prompt;
 pub mod ready;
+
+pub use record::is_posix_shell;
 mod record;
 mod rows;
 mod script;
@@ -52,7 +54,7 @@ use crate::tools::args;
 use crate::tools::observe::text::{keep_newest, split_rows};
 use crate::tools::wait::budget::{Budget, Progress};
 use prompt::NotAtPrompt;
-use record::{is_posix_shell, now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
+use record::{now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
