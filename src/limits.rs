@@ -120,6 +120,12 @@ pub const RUN_END_MARKER_GRACE: Duration = Duration::from_secs(2);
 /// How long `run_command` waits for a shell to draw its prompt (just after the last
 /// job, or as the pane starts) before it refuses a pane whose cursor shows none.
 pub const RUN_PROMPT_GRACE: Duration = Duration::from_secs(3);
+/// How long a create tool with `wait_ready` waits for its new pane's first prompt: a
+/// shell whose startup files load pyenv, conda or nvm takes seconds; longer is a
+/// startup that waits for something, which the reply then names.
+pub const READY_MAX_WAIT: Duration = Duration::from_secs(10);
+/// The same wait in a batch row, no longer than any other wait a row may hold.
+pub const READY_BATCH_MAX_WAIT: Duration = RUN_BATCH_MAX_WAIT;
 
 // capture_since.
 
@@ -145,6 +151,9 @@ pub const WAIT_MAX_PANES: usize = 16;
 pub const WAIT_REPLY_MAX_ROWS: usize = 20;
 /// Characters of one row in a wait reply (a very wide pane's row is cut).
 pub const WAIT_ROW_MAX_CHARS: usize = 2_000;
+/// How long `wait_for_idle` waits for quiet when the caller does not say: longer than
+/// the pause between an agent's streamed chunks, short enough to answer promptly.
+pub const IDLE_DEFAULT_QUIET: Duration = Duration::from_secs(2);
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

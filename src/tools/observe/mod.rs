@@ -1,6 +1,7 @@
 //! Reading tmux without changing it: the session → window → pane tree, the server,
 //! a pane's text (whole, since a cursor, searched), and the objects replies share.
 
+pub mod activity;
 pub mod capture;
 pub mod cursor;
 pub mod filter;

@@ -28,6 +28,9 @@
 
 pub mod pipe;
 mod prompt;
+pub mod ready;
+
+pub use record::is_posix_shell;
 mod record;
 mod rows;
 mod script;
@@ -51,7 +54,7 @@ use crate::tools::args;
 use crate::tools::observe::text::{keep_newest, split_rows};
 use crate::tools::wait::budget::{Budget, Progress};
 use prompt::NotAtPrompt;
-use record::{is_posix_shell, now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
+use record::{now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,22 +251,27 @@ fn number(record: &Record<'_>, field: &str) -> Result<u64, ToolError> {
         .map_err(|_| ToolError::internal(format!("tmux gave a {field} that is not a number")))
 }
 
+/// What the check before typing found.
+enum Checked {
+    /// Type: after removing these earlier jobs' records, at this screen.
+    Ready(Vec<ChangeCommand>, ScreenAt),
+    /// The pane's shell is still starting; the sentence says so.
+    NotReady(String),
+}
+
 /// Checks the pane before anything is typed; returns the jobs of earlier calls to
 /// remove (finished or lost; with `force`, any) and the screen the typing requires.
 ///
-/// The order of the rules: an earlier job first (its message says the most), then the
-/// program (a POSIX-like shell), synchronize-panes, modes and full-screen programs, and
-/// last the prompt itself ([`prompt`]). A shell that has not drawn its prompt yet (just
+/// The order of the rules: an earlier job first (its message says the most), then a
+/// pane still starting ([`ready`]: not a refusal, a "not ready yet"), then the program
+/// (a POSIX-like shell), synchronize-panes, modes and full-screen programs, and last
+/// the prompt itself ([`prompt`]). A shell that has not drawn its prompt yet (just
 /// after the last job, a pane still starting) and the tail of an earlier wrapper (a
-/// `tmux` process) are waited out for [`RUN_PROMPT_GRACE`].
+/// `tmux` process) are waited out for [`RUN_PROMPT_GRACE`], never the whole timeout.
 ///
 /// # Errors
 /// A missing pane, or any rule broken, with nothing typed.
-async fn check_pane(
-    gate: &ChangeGate<'_>,
-    pane: PaneId,
-    force: bool,
-) -> Result<(Vec<ChangeCommand>, ScreenAt), ToolError> {
+async fn check_pane(gate: &ChangeGate<'_>, pane: PaneId, force: bool) -> Result<Checked, ToolError> {
     let deadline = Instant::now() + RUN_PROMPT_GRACE;
     let mut pause = RUN_POLL_FIRST;
     loop {
@@ -284,6 +292,12 @@ async fn check_pane(
             pause = (pause + pause / 4).min(RUN_POLL_MAX);
             continue;
         }
+        let in_mode = record.flag("pane_in_mode")? || record.flag("alternate_on")?;
+        if at_prompt == Err(NotAtPrompt::NotDrawn) && !in_mode && ready::never_drawn(&look.screen, at.history_size) {
+            // A shell still reading its startup files: whatever runs in the foreground
+            // (`mesg`, a `sleep` in an rc file) is the startup's, not a refusal's reason.
+            return Ok(Checked::NotReady(ready::not_ready_sentence(pane, program)));
+        }
         if !is_posix_shell(program) {
             return Err(ToolError::blocked(format!(
                 "pane {pane} runs {} in the foreground, not a POSIX-like shell (sh, bash, dash, zsh, ksh, mksh, ash, \
@@ -296,14 +310,14 @@ async fn check_pane(
                 "pane {pane} has synchronize-panes on, so the command would also run in other panes; nothing was typed"
             )));
         }
-        if record.flag("pane_in_mode")? || record.flag("alternate_on")? {
+        if in_mode {
             return Err(ToolError::blocked(format!(
                 "pane {pane} is in a mode (such as copy mode) or shows a full-screen program's screen, so its shell \
                  is not at its prompt; nothing was typed (leave the mode first; force does not change this)"
             )));
         }
         at_prompt.map_err(|why| ToolError::blocked(why.sentence(&pane.to_string())))?;
-        return Ok((cleanup, at));
+        return Ok(Checked::Ready(cleanup, at));
     }
 }
 
@@ -558,7 +572,10 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
         batch_wait(gate, "/timeout_seconds", budget.timeout)?;
     }
 
-    let (cleanup, at) = check_pane(gate, pane, force).await?;
+    let (cleanup, at) = match check_pane(gate, pane, force).await? {
+        Checked::Ready(cleanup, at) => (cleanup, at),
+        Checked::NotReady(reason) => return Ok(not_ready(pane, reason, &budget)),
+    };
     let (job, seal) = JobId::new(pane)?;
     let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command);
     let mut staging = cleanup;
@@ -604,6 +621,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
             State::Running => RunCommandOutputState::Running,
             State::Finished => RunCommandOutputState::Finished,
         },
+        not_ready_reason: None,
         exit_status: report.exit_status,
         job_id: (report.state != State::Finished).then(|| job.to_string()),
         truncated: report.truncated_lines > 0,
@@ -615,6 +633,25 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
         timeout_seconds: Budget::seconds(budget.timeout),
         timeout_clamped: budget.clamped,
     })
+}
+
+/// The reply for a pane whose shell is still starting: nothing was typed.
+fn not_ready(pane: PaneId, reason: String, budget: &Budget) -> RunCommandOutput {
+    RunCommandOutput {
+        pane_id: pane.to_string(),
+        state: RunCommandOutputState::NotReady,
+        not_ready_reason: Some(reason),
+        exit_status: None,
+        job_id: None,
+        truncated: false,
+        truncated_lines: 0,
+        truncated_bytes: 0,
+        output: Vec::new(),
+        lines_missed: false,
+        elapsed_seconds: Budget::seconds(budget.elapsed()),
+        timeout_seconds: Budget::seconds(budget.timeout),
+        timeout_clamped: budget.clamped,
+    }
 }
 
 /// `get_job`: see the tool's description in `schemas/tools/get_job.json`.

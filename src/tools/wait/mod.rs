@@ -2,5 +2,6 @@
 
 pub mod budget;
 pub mod channel;
+pub mod idle;
 pub mod text;
 pub mod watch;

@@ -33,6 +33,7 @@ use crate::tmux::script::random_hex128;
 use crate::tmux::{ErrorKind, ReadCommand, ReadVerb, SessionId, TmuxError};
 use crate::tools::args::{self, is_variable_name, start_directory_of};
 use crate::tools::observe::objects::echo;
+use crate::tools::run::ready;
 use crate::tools::workspace::rename::{check_name, stored_as_written, stored_session_name};
 use crate::tools::workspace::scrollback;
 
@@ -73,6 +74,15 @@ struct Spawn {
     words: Vec<String>,
     /// The words are one shell line, which tmux runs with `sh -c`.
     shell: bool,
+}
+
+impl Spawn {
+    /// Whether a create tool waits for the new pane's prompt: as asked, or by default
+    /// when the pane runs the default command (a login shell), the pane an agent types
+    /// into next; a caller's command or shell line draws no prompt to wait for.
+    fn waits_ready(&self, asked: Option<bool>) -> bool {
+        asked.unwrap_or(self.words.is_empty())
+    }
 }
 
 impl Spawn {
@@ -196,6 +206,29 @@ impl Spawn {
     }
 }
 
+/// Waits, when asked or by default ([`Spawn::waits_ready`]), until the new pane
+/// `pane_id` is ready for input; returns the reply's `ready` and `notReadyReason`.
+/// Everything is created by then, so later calls may start meanwhile.
+///
+/// # Errors
+/// The new pane gone already, or tmux failing.
+async fn waited_ready(
+    gate: &ChangeGate<'_>,
+    spawn: &Spawn,
+    asked: Option<bool>,
+    pane_id: &str,
+) -> Result<(Option<bool>, Option<String>), ToolError> {
+    if !spawn.waits_ready(asked) {
+        return Ok((None, None));
+    }
+    gate.context().changes_done();
+    let pane = args::pane_id("/paneId", pane_id)?;
+    let bound = ready::ready_bound(gate);
+    let readiness = ready::wait_until_ready(gate, pane, bound).await?;
+    let (ready, reason) = ready::reported(&readiness, pane, bound);
+    Ok((Some(ready), reason))
+}
+
 /// The command that marks the object `target` names as paneward's.
 fn mark(kind: OwnedMark, target: &str) -> ChangeCommand {
     let mut command = ChangeCommand::new(ChangeVerb::SetOption);
@@ -244,6 +277,7 @@ pub async fn create_session(
         width,
         height,
         history_limit,
+        wait_ready,
     } = input;
     let history_limit = scrollback::checked(history_limit)?;
     let name = name.map(|n| n.to_string());
@@ -341,15 +375,19 @@ pub async fn create_session(
         stored_as_written("window name", window_name, record.text("window_name")?)
             .map_err(|e| created_anyway(e, &session_id))?;
     }
+    let pane_id = record.text("pane_id")?.to_string();
+    let (ready, not_ready_reason) = waited_ready(gate, &spawn, wait_ready, &pane_id).await?;
     Ok(CreateSessionOutput {
         session_id,
         name: stored,
         window_id: record.text("window_id")?.to_string(),
-        pane_id: record.text("pane_id")?.to_string(),
+        pane_id,
         width: record.int("window_width")?,
         height: record.int("window_height")?,
         history_limit: record.int("history_limit")?,
         server_started,
+        ready,
+        not_ready_reason,
     })
 }
 
@@ -490,6 +528,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         index,
         select,
         history_limit,
+        wait_ready,
     } = input;
     let session = args::session_id("/session_id", &session_id)?;
     let history_limit = scrollback::checked(history_limit)?;
@@ -545,14 +584,18 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
                     stored_as_written("window name", name, record.text("window_name")?)
                         .map_err(|e| created_anyway(e, record.text("window_id").unwrap_or_default()))?;
                 }
+                let pane_id = record.text("pane_id")?.to_string();
+                let (ready, not_ready_reason) = waited_ready(gate, &spawn, wait_ready, &pane_id).await?;
                 return Ok(CreateWindowOutput {
                     window_id: record.text("window_id")?.to_string(),
                     index: record.int("window_index")?,
                     name: record.text("window_name")?.to_string(),
-                    pane_id: record.text("pane_id")?.to_string(),
+                    pane_id,
                     width: record.int("window_width")?,
                     height: record.int("window_height")?,
                     history_limit: record.int("history_limit")?,
+                    ready,
+                    not_ready_reason,
                 });
             }
             Err(error) if index_taken(&error) && asked_index.is_some() => {
@@ -585,6 +628,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         environment,
         select,
         history_limit,
+        wait_ready,
     } = input;
     let target = args::pane_id("/pane_id", &pane_id)?;
     let history_limit = scrollback::checked(history_limit)?;
@@ -672,13 +716,17 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         };
         let output = String::from_utf8_lossy(&output).into_owned();
         let record = parse_one("split-window", &NEW_PANE, &output)?;
+        let pane_id = record.text("pane_id")?.to_string();
+        let (ready, not_ready_reason) = waited_ready(gate, &spawn, wait_ready, &pane_id).await?;
         return Ok(SplitWindowOutput {
-            pane_id: record.text("pane_id")?.to_string(),
+            pane_id,
             split_pane_id: target.to_string(),
             window_id: record.text("window_id")?.to_string(),
             width: record.int("pane_width")?,
             height: record.int("pane_height")?,
             history_limit: record.int("history_limit")?,
+            ready,
+            not_ready_reason,
         });
     }
     Err(ToolError::new(

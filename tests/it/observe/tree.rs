@@ -382,3 +382,32 @@ fn the_pane_paneward_runs_in_is_reported_as_the_caller() {
     let reply = elsewhere.call_ok("get_server_info", json!({}));
     assert_eq!(reply["callerPaneId"], Value::Null);
 }
+
+#[test]
+fn list_pane_activity_says_what_each_pane_is_doing_from_tmux_alone() {
+    let tmux = TmuxServer::start();
+    let scratch = crate::support::Scratch::new();
+    let file = scratch.path("text");
+    std::fs::write(&file, "one\n").unwrap();
+    let shell = tmux.first_pane();
+    tmux.wait_for_prompt(&shell);
+    let sleeper = tmux.window_running("exec sleep 100000");
+    tmux.wait_for_value(&sleeper, "#{pane_current_command}", "sleep");
+    let pager = tmux.window_running(&format!("exec less {file}"));
+    tmux.wait_for_value(&pager, "#{alternate_on}", "1");
+    let dead = tmux.dead_pane(3);
+    let mut client = tmux.paneward();
+    let listed = client.call_ok("list_pane_activity", json!({}));
+    assert_eq!(listed["total"], 4, "{listed}");
+    for (pane, state, program) in [
+        (&shell, "shell", "sh"),
+        (&sleeper, "program", "sleep"),
+        (&pager, "fullScreen", "less"),
+    ] {
+        let activity = by_id(&listed["panes"], pane);
+        assert_eq!(activity["state"], state, "{pane}: {activity}");
+        assert_eq!(activity["program"], program, "{pane}: {activity}");
+        assert!(activity["windowQuietSeconds"].as_i64().unwrap() >= 0, "{activity}");
+    }
+    assert_eq!(by_id(&listed["panes"], &dead)["state"], "dead");
+}

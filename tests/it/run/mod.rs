@@ -1,4 +1,5 @@
 //! Tests of `tools::run`: commands run in panes, pipes.
 
 mod pipe;
+mod ready;
 mod run_command;

@@ -1,4 +1,5 @@
 //! Tests of `tools::wait`: waiting for text and channels.
 
 pub(crate) mod channel;
+mod idle;
 mod text;

@@ -1,0 +1,104 @@
+//! `wait_for_idle`: a pane that has gone quiet, or is back at its shell's prompt.
+//!
+//! An agent or a full-screen program goes byte-silent when it is done, and a shell
+//! is done when its prompt is back; neither needs a pattern. Each tick reads the pane
+//! once ([`ready::look`]: its facts and screen in one round trip); the pane is "quiet"
+//! while nothing of that changes (rows, cursor, history size, program, alternate
+//! screen). Quiet counts from the wait's start: tmux 3.3a keeps no per-pane output
+//! time (`window_activity` is the window's), so a pane quiet before the call still
+//! takes `quiet_seconds` to be reported, and one that never prints is reported quiet.
+//! "Back at a prompt" is the one rule of `run::prompt`, through [`ready::judge`].
+
+use std::time::{Duration, Instant};
+
+use crate::generated::types::{WaitForIdleInput, WaitForIdleInputUntil, WaitForIdleOutput, WaitForIdleOutputOutcome};
+use crate::guard::ReadGate;
+use crate::limits::{IDLE_DEFAULT_QUIET, WAIT_DEFAULT_TIMEOUT, WAIT_POLL_INTERVAL};
+use crate::runtime::error::ToolError;
+use crate::tools::args;
+use crate::tools::run::ready::{self, PaneLook, Readiness};
+use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
+
+/// What of a look counts as the pane changing.
+fn moved(before: &PaneLook, now: &PaneLook) -> bool {
+    before != now
+}
+
+/// `wait_for_idle`: see the tool's description in `schemas/tools/wait_for_idle.json`.
+///
+/// # Errors
+/// Bad arguments, a batch row, a pane missing at the start, or tmux failing.
+pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Result<WaitForIdleOutput, ToolError> {
+    let WaitForIdleInput {
+        pane_id,
+        quiet_seconds,
+        until,
+        timeout_seconds,
+    } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let for_prompt = matches!(until, Some(WaitForIdleInputUntil::Prompt));
+    let quiet = match quiet_seconds {
+        Some(seconds) if !seconds.is_finite() || seconds < 0.0 => {
+            return Err(ToolError::invalid_argument("/quiet_seconds", "must be 0 to 3600"))
+        }
+        Some(seconds) => Duration::from_secs_f64(seconds),
+        None if for_prompt => Duration::ZERO,
+        None => IDLE_DEFAULT_QUIET,
+    };
+    let budget = Budget::new(
+        "/timeout_seconds",
+        timeout_seconds,
+        WAIT_DEFAULT_TIMEOUT,
+        gate.state().settings.max_wait,
+    )?;
+    refuse_in_batch(gate.context(), "wait_for_idle")?;
+
+    let context = gate.context();
+    let mut progress = Progress::new(context);
+    let what = format!("pane {pane}");
+    let mut last = ready::look(gate, pane).await?;
+    let mut changed_at = Instant::now();
+    let mut saw_change = false;
+    let outcome = loop {
+        if last.dead {
+            break WaitForIdleOutputOutcome::PaneDied;
+        }
+        let quiet_enough = changed_at.elapsed() >= quiet;
+        if quiet_enough && for_prompt && ready::judge(&last) == Readiness::Ready {
+            break WaitForIdleOutputOutcome::Prompt;
+        }
+        if quiet_enough && !for_prompt {
+            break WaitForIdleOutputOutcome::Quiet;
+        }
+        if budget.is_over() {
+            break WaitForIdleOutputOutcome::Timeout;
+        }
+        progress.tick(&budget, &what).await;
+        tokio::select! {
+            () = tokio::time::sleep(WAIT_POLL_INTERVAL.min(budget.left())) => {}
+            () = context.cancelled() => return Err(ToolError::cancelled()),
+        }
+        let now = match ready::look(gate, pane).await {
+            Ok(now) => now,
+            // Killed during the wait: the capture fails for a pane that is gone.
+            Err(error) if error.is_object_gone() => break WaitForIdleOutputOutcome::PaneDied,
+            Err(error) => return Err(error.into()),
+        };
+        if moved(&last, &now) {
+            changed_at = Instant::now();
+            saw_change = true;
+        }
+        last = now;
+    };
+    Ok(WaitForIdleOutput {
+        pane_id: pane.to_string(),
+        outcome,
+        program: last.program,
+        alternate_screen: last.alternate,
+        quiet_seconds: Budget::seconds(changed_at.elapsed()),
+        saw_change,
+        elapsed_seconds: Budget::seconds(budget.elapsed()),
+        timeout_seconds: Budget::seconds(budget.timeout),
+        timeout_clamped: budget.clamped,
+    })
+}
