@@ -301,7 +301,7 @@ impl ServerHandler for McpServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         // The surface is the server's own state, not tmux's: answered without a gate.
         if request.uri == crate::resources::capabilities::URI {
-            return crate::resources::capabilities::read(&self.app).map(Into::into);
+            return crate::resources::capabilities::read(&self.app.config, &self.app.catalog).map(Into::into);
         }
         crate::resources::read::read(&self.app.guard, &request.uri)
             .await

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use rmcp::model::{ErrorData, ReadResourceResult, ResourceContents};
 use serde_json::{json, Value};
 
-use crate::app::App;
+use crate::catalog::Catalog;
 use crate::config::Config;
 use paneward_contract::{AccessClass, Toolset};
 
@@ -53,10 +53,9 @@ pub fn summary(config: &Config) -> String {
     line
 }
 
-/// The capabilities document.
-pub fn document(app: &App) -> Value {
-    let config = &app.config;
-    let served: Vec<_> = app.catalog.listed(config.safety).collect();
+/// The capabilities document of a server with this configuration and catalogue.
+pub fn document(config: &Config, catalog: &Catalog) -> Value {
+    let served: Vec<_> = catalog.listed(config.safety).collect();
     let classes: BTreeSet<AccessClass> = served.iter().map(|entry| entry.class).collect();
     let tools: Vec<Value> = served
         .iter()
@@ -83,8 +82,8 @@ pub fn document(app: &App) -> Value {
 ///
 /// # Errors
 /// The document cannot be encoded (a fault of ours).
-pub fn read(app: &App) -> Result<ReadResourceResult, ErrorData> {
-    let text = serde_json::to_string(&document(app))
+pub fn read(config: &Config, catalog: &Catalog) -> Result<ReadResourceResult, ErrorData> {
+    let text = serde_json::to_string(&document(config, catalog))
         .map_err(|e| ErrorData::internal_error(format!("cannot encode {URI}: {e}"), None))?;
     Ok(ReadResourceResult::new(vec![ResourceContents::TextResourceContents {
         uri: URI.to_string(),

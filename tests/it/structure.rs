@@ -9,10 +9,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use paneward::limits::{
-    ARRANGE_MAX_CELLS, BATCH_MAX_OPERATIONS, COPY_MODE_SCROLL_MAX_LINES, JOIN_MAX_PERCENT, KEYS_MAX_CHARS,
-    LAYOUT_MAX_BYTES, LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS, PIPE_PATH_MAX_BYTES, RUN_COMMAND_MAX_CHARS,
-    SEARCH_MAX_PER_REQUEST, STAGED_TEXT_MAX_BYTES, TEXT_MAX_LINES, VARIABLE_NAMES_MAX, WAIT_MAX_PANES,
-    WAIT_REPLY_MAX_ROWS, WORKSPACE_DOCUMENT_MAX_BYTES,
+    ARRANGE_MAX_CELLS, BATCH_MAX_OPERATIONS, COPY_MODE_SCROLL_MAX_LINES, HISTORY_LIMIT_MAX_LINES, JOIN_MAX_PERCENT,
+    KEYS_MAX_CHARS, LAYOUT_MAX_BYTES, LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS, PIPE_PATH_MAX_BYTES,
+    RUN_COMMAND_MAX_CHARS, SEARCH_MAX_PER_REQUEST, STAGED_TEXT_MAX_BYTES, TEXT_MAX_LINES, VARIABLE_NAMES_MAX,
+    WAIT_MAX_PANES, WAIT_REPLY_MAX_ROWS, WORKSPACE_DOCUMENT_MAX_BYTES,
 };
 use regex::Regex;
 use serde_json::Value;
@@ -207,6 +207,7 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         ("set_option:name/maxLength", _) => limit!(OPTION_NAME_MAX_CHARS),
         ("pipe_pane:path/maxLength", _) => limit!(PIPE_PATH_MAX_BYTES),
         ("load_workspace:document/maxLength", _) => limit!(WORKSPACE_DOCUMENT_MAX_BYTES),
+        (_, "history_limit/maximum") => limit!(HISTORY_LIMIT_MAX_LINES),
         (
             "call_mutating_tools_batch:row/maximum" | "call_destructive_tools_batch:row/maximum",
             _,
@@ -278,7 +279,7 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         (_, "patterns/maxItems" | "stop/maxItems") => {
             Meaning::SchemaOnly(16, "patterns of one wait: the schema's bound")
         }
-        (_, "idle_seconds/maximum") => {
+        (_, "idle_seconds/maximum" | "quiet_seconds/maximum") => {
             Meaning::SchemaOnly(3600, "an idle wait: any wait is clamped to --max-wait besides")
         }
         (_, "cursor/maxLength") => Meaning::SchemaOnly(
@@ -405,10 +406,10 @@ fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
         }
     }
     assert!(faults.is_empty(), "{}", faults.join("\n"));
-    // Every constant the mapping names is still repeated by some bound (17, and one negated).
+    // Every constant the mapping names is still repeated by some bound (18, and one negated).
     assert_eq!(
         limits_seen.len(),
-        18,
+        19,
         "a mapped limit no bound repeats: {limits_seen:?}"
     );
 }

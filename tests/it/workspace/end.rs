@@ -187,11 +187,11 @@ fn paneward_tools_shows_each_escalation() {
     assert!(
         output
             .lines()
-            .any(|line| line.contains("destructive") && line.contains("with kill: true (refused here)")),
+            .any(|line| line.starts_with("  respawn_pane") && line.contains("[kill=true: destructive, refused here]")),
         "{output}"
     );
     let output = tmux_paneward(&tmux, &["tools", "--safety", "destructive"]);
-    assert!(output.contains("with history: true (allowed)"), "{output}");
+    assert!(output.contains("[history=true: destructive, allowed]"), "{output}");
 }
 
 fn tmux_paneward(tmux: &TmuxServer, args: &[&str]) -> String {
@@ -289,7 +289,10 @@ fn the_advertisement_at_destructive_stays_under_its_budget() {
     let mut client = at(&tmux, "destructive");
     let listed = client.list_tools();
     let bytes = serde_json::to_string(&listed["tools"]).unwrap().len();
-    assert!(bytes < 128_000, "tools/list at destructive is {bytes} bytes compact");
+    assert!(
+        bytes <= paneward::limits::TOOLS_LIST_MAX_BYTES,
+        "tools/list at destructive is {bytes} bytes compact"
+    );
     for tool in listed["tools"].as_array().unwrap() {
         for hidden in ["tier", "handler", "escalations", "source"] {
             assert!(
