@@ -140,8 +140,10 @@ fn requests_queued_by_a_client_that_does_not_read_its_answers_hold_bounded_memor
             // A tool call, not a ping: rmcp answers a ping in its reading loop, so a full
             // answer pipe stops it reading anyway; a call runs as a task of its own, and
             // without a bound on calls in flight the server reads on and queues them all.
+            // A tool no server has: answered at once, with no tmux process behind it, so
+            // the answers fill their pipe as fast on a loaded machine as on an idle one.
             let call = format!(
-                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"list_sessions","arguments":{{}}}}}}"#,
+                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"no_such_tool","arguments":{{}}}}}}"#,
                 id + 10
             );
             writeln!(input, "{call}").unwrap();
