@@ -1,6 +1,8 @@
 //! "Did you mean": the known word closest to a mistyped one, if it is close enough to
 //! be a typo rather than another word.
 
+use paneward_contract::surface::edit_distance;
+
 /// The candidate nearest to `typed` by edit distance, when at most a third of its
 /// letters (and at least one) differ; ties go to the first candidate.
 pub fn closest<'a>(typed: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
@@ -16,22 +18,6 @@ pub fn closest<'a>(typed: &str, candidates: impl IntoIterator<Item = &'a str>) -
 /// ` (did you mean X?)`, or nothing when no candidate is close.
 pub fn hint<'a>(typed: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     closest(typed, candidates).map_or_else(String::new, |near| format!("; did you mean {near}?"))
-}
-
-/// Levenshtein distance over characters: insertions, deletions and substitutions.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, a_char) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, b_char) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(a_char != *b_char);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
