@@ -46,8 +46,8 @@ fn main() -> ExitCode {
 }
 
 /// Every served tool file (`schemas/tools` and each profile) declares its toolset and
-/// class, and paneward's own carry the annotations the rule gives (as `paneward-codegen
-/// check` checks).
+/// class, paneward's own carry the annotations the rule gives, and at most three load on
+/// every turn (as `paneward-codegen check` checks).
 fn check_declared(schemas: &std::path::Path) -> Result<(), paneward_codegen::CodegenError> {
     let mut folders = vec![schemas.join("tools")];
     let profiles = schemas.join("profiles");
@@ -59,9 +59,7 @@ fn check_declared(schemas: &std::path::Path) -> Result<(), paneward_codegen::Cod
             .filter(|path| path.is_dir()),
     );
     for folder in folders {
-        for tool in paneward_codegen::load::load_dir(&folder)? {
-            paneward_codegen::surface::check_declared(&tool)?;
-        }
+        paneward_codegen::surface::check_served(&paneward_codegen::load::load_dir(&folder)?)?;
     }
     Ok(())
 }

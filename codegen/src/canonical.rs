@@ -14,7 +14,7 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 12] = [
+pub const KEY_ORDER: [&str; 13] = [
     "name",
     "title",
     "description",
@@ -27,6 +27,7 @@ pub const KEY_ORDER: [&str; 12] = [
     "inputSchema",
     "outputSchema",
     "annotations",
+    "_meta",
 ];
 
 /// The canonical text of `tool`.
@@ -62,6 +63,9 @@ pub fn render(tool: &ToolFile) -> String {
         ("outputSchema", tool.output_schema.clone()),
         ("annotations", tool.annotations.clone()),
     ]);
+    if let Some(meta) = &tool.meta {
+        fields.push(("_meta", Value::Object(meta.clone())));
+    }
     let mut text = String::from("{\n");
     for (index, (key, value)) in fields.iter().enumerate() {
         let body = pretty(&sorted(value)).replace('\n', "\n  ");

@@ -114,16 +114,20 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
-        // Served files declare their toolset and class, and paneward's own carry the
-        // annotations the rule derives from tier and class.
-        for tool in &tools {
-            paneward_contract::surface::check_declared(tool)?;
-        }
+        // Served files declare their toolset and class, paneward's own carry the
+        // annotations the rule derives from tier and class, and few load on every turn.
+        paneward_contract::surface::check_served(&tools)?;
         let count = tools.len();
         // What only generation finds: two schemas that would share one Rust name, also
         // between a profile and the default tools served beside it (as import checks).
         let shapes = crate::shapes_beside(&dir)?;
-        crate::generate::generate(&crate::generate::generation_set(&dir, tools)?, &shapes)?;
+        // A profile may replace the only tool that used a shape (as the build allows).
+        let every_shape = if crate::generate::profile_defaults(&dir).is_some() {
+            crate::generate::EveryShape::MayBeUnused
+        } else {
+            crate::generate::EveryShape::Used
+        };
+        crate::generate::generate_with(&crate::generate::generation_set(&dir, tools)?, &shapes, every_shape)?;
         let _ = writeln!(
             err,
             "{}: {count} tool files are valid ({} shared shapes)",

@@ -55,7 +55,7 @@ pub fn generation_set(folder: &Path, mut tools: Vec<ToolFile>) -> Result<Vec<Too
 }
 
 /// `<schemas>/tools` when `folder` is a profile, `<schemas>/profiles/<name>`.
-fn profile_defaults(folder: &Path) -> Option<PathBuf> {
+pub(crate) fn profile_defaults(folder: &Path) -> Option<PathBuf> {
     let profiles = folder.parent()?;
     if profiles.file_name()? != "profiles" {
         return None;
@@ -269,6 +269,13 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
         let input = compact(&tool.input_schema);
         let output = compact(&tool.output_schema);
         let annotations = compact(&tool.annotations);
+        let meta = match &tool.meta {
+            Some(meta) => {
+                let meta = compact(&serde_json::Value::Object(meta.clone()));
+                quote!(::std::option::Option::Some(#meta))
+            }
+            None => quote!(::std::option::Option::None),
+        };
         let toolset = match tool.toolset {
             Some(toolset) => {
                 let variant = format_ident!("{}", pascal_case(toolset.as_str()));
@@ -302,6 +309,7 @@ fn emit_table(typed: &[ToolTypes<'_>]) -> TokenStream {
                 input_schema: #input,
                 output_schema: #output,
                 annotations: #annotations,
+                meta: #meta,
                 escalations: &[ #(#escalations),* ],
             }
         }

@@ -294,6 +294,15 @@ fn plan_tool(
     document.insert("inputSchema".into(), tool.input_schema.clone());
     document.insert("outputSchema".into(), output_schema);
     document.insert("annotations".into(), tool.annotations.clone());
+    // `_meta` is paneward's choice too: an existing file keeps its; from a source, only
+    // the keys a tool file may carry come in.
+    let meta = match old_tool.and_then(|t| t.meta.clone()) {
+        Some(kept) => Some(kept),
+        None => known_meta(tool, notes),
+    };
+    if let Some(meta) = meta {
+        document.insert("_meta".into(), meta);
+    }
     let checked = load::check_tool_value(&path, Value::Object(document)).map_err(|e| {
         tool.origin
             .error(&e.pointer, format!("{} (checked as {})", e.message, path.display()))
@@ -383,4 +392,26 @@ fn check_generation(dir: &Path, planned: &[Planned]) -> Result<(), CodegenError>
             e.message = format!("{} (the build would fail after this import)", e.message);
             e
         })
+}
+
+/// The keys of `tool`'s `_meta` that a tool file may carry (noting the others as not
+/// imported), or `None` when none is left.
+fn known_meta(tool: &ContractTool, notes: &mut Vec<String>) -> Option<Value> {
+    let Value::Object(meta) = tool.meta.as_ref()? else {
+        return None;
+    };
+    let (known, unknown): (Map<String, Value>, Map<String, Value>) = meta
+        .iter()
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .partition(|(key, _)| paneward_contract::load::META_KEYS.iter().any(|(name, _)| name == key));
+    if !unknown.is_empty() {
+        let keys: Vec<&str> = unknown.keys().map(String::as_str).collect();
+        notes.push(format!(
+            "{}: `{}`: _meta keys a tool file cannot hold: {}; not imported",
+            tool.origin.file.display(),
+            tool.name,
+            keys.join(", ")
+        ));
+    }
+    (!known.is_empty()).then_some(Value::Object(known))
 }

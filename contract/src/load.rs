@@ -42,10 +42,12 @@ pub struct ToolFile {
     pub input_schema: Value,
     pub output_schema: Value,
     pub annotations: Value,
+    /// The tool's `_meta`, advertised as written: only the keys of [`META_KEYS`].
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 12] = [
+const FIELDS: [(&str, bool); 13] = [
     ("name", true),
     ("title", false),
     ("description", true),
@@ -58,7 +60,14 @@ const FIELDS: [(&str, bool); 12] = [
     ("inputSchema", true),
     ("outputSchema", true),
     ("annotations", true),
+    ("_meta", false),
 ];
+
+/// The `_meta` keys a tool file may carry, with the JSON type of each. A client reads
+/// them beside the tool, so an unknown key (a typo) would silently do nothing.
+/// `anthropic/alwaysLoad`: Claude Code keeps the tool's schema loaded on every turn
+/// rather than deferring it behind its tool search.
+pub const META_KEYS: [(&str, &str); 1] = [("anthropic/alwaysLoad", "boolean")];
 
 /// The annotation keys MCP defines, with the JSON type each must have.
 pub const ANNOTATIONS: [(&str, &str); 5] = [
@@ -201,6 +210,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     };
     let annotations = doc.remove("annotations").unwrap_or(Value::Null);
     check_annotations(path, &annotations)?;
+    let meta = take_meta(path, &mut doc)?;
     Ok(ToolFile {
         path: path.to_path_buf(),
         name,
@@ -215,7 +225,31 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         input_schema,
         output_schema,
         annotations,
+        meta,
     })
+}
+
+fn take_meta(path: &Path, doc: &mut Map<String, Value>) -> Result<Option<Map<String, Value>>, ContractError> {
+    let object = match doc.remove("_meta") {
+        None => return Ok(None),
+        Some(Value::Object(object)) => object,
+        Some(_) => return Err(ContractError::new(path, "/_meta", "must be an object")),
+    };
+    for (key, value) in &object {
+        let pointer = format!("/_meta/{}", pointer_token(key));
+        let Some((_, kind)) = META_KEYS.iter().find(|(name, _)| name == key) else {
+            let known: Vec<&str> = META_KEYS.iter().map(|(name, _)| *name).collect();
+            return Err(ContractError::new(
+                path,
+                pointer,
+                format!("unknown _meta key; a tool file may carry {}", known.join(", ")),
+            ));
+        };
+        if !is_annotation_kind(value, kind) {
+            return Err(ContractError::new(path, pointer, format!("must be a {kind}")));
+        }
+    }
+    Ok(Some(object))
 }
 
 /// An optional field holding one of the names `T` parses.
@@ -342,5 +376,35 @@ mod tests {
             !is_annotation_kind(&json!(1), "number"),
             "an unlisted kind accepts nothing"
         );
+    }
+
+    fn file_with_meta(meta: Value) -> Value {
+        json!({
+            "name": "list_things",
+            "description": "Lists things.",
+            "tier": "readonly",
+            "source": "paneward",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object"},
+            "annotations": {},
+            "_meta": meta
+        })
+    }
+
+    #[test]
+    fn meta_carries_only_known_keys_of_their_type() {
+        let path = Path::new("schemas/tools/list_things.json");
+        let tool = check_tool_value(path, file_with_meta(json!({"anthropic/alwaysLoad": true}))).unwrap();
+        assert_eq!(tool.meta.unwrap()["anthropic/alwaysLoad"], true);
+        let error = check_tool_value(path, file_with_meta(json!({"anthropic/alwaysload": true}))).unwrap_err();
+        assert!(
+            error.to_string().contains("/_meta/anthropic~1alwaysload")
+                && error.to_string().contains("unknown _meta key"),
+            "{error}"
+        );
+        let error = check_tool_value(path, file_with_meta(json!({"anthropic/alwaysLoad": "yes"}))).unwrap_err();
+        assert!(error.to_string().contains("must be a boolean"), "{error}");
+        let error = check_tool_value(path, file_with_meta(json!(true))).unwrap_err();
+        assert!(error.to_string().contains("/_meta: must be an object"), "{error}");
     }
 }

@@ -208,6 +208,58 @@ pub fn expected_hints(tier: Tier, reach: Tier, class: AccessClass, idempotent: O
     hints
 }
 
+/// The `_meta` key by which Claude Code keeps a tool loaded on every turn.
+pub const ALWAYS_LOAD: &str = "anthropic/alwaysLoad";
+
+/// How many tools of one folder may ask to be loaded on every turn: the two or three
+/// an agent calls first to find its way. More would undo what deferral saves.
+pub const ALWAYS_LOAD_MAX: usize = 3;
+
+/// Whether `tool` asks clients to keep it loaded on every turn.
+pub fn always_loaded(tool: &ToolFile) -> bool {
+    tool.meta
+        .as_ref()
+        .and_then(|meta| meta.get(ALWAYS_LOAD))
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+/// Checks one folder of served tool files: each as [`check_declared`] does, and at
+/// most [`ALWAYS_LOAD_MAX`] of them loaded on every turn, each a read (a tool always in
+/// the model's sight is one it reaches for first, so it must change nothing).
+///
+/// # Errors
+/// The first file that breaks a rule, naming it and the pointer.
+pub fn check_served(tools: &[ToolFile]) -> Result<(), ContractError> {
+    for tool in tools {
+        check_declared(tool)?;
+        if always_loaded(tool) && tool.tier != Tier::Readonly {
+            return Err(ContractError::new(
+                &tool.path,
+                format!("/_meta/{}", crate::pointer::pointer_token(ALWAYS_LOAD)),
+                format!(
+                    "only a readonly tool is loaded on every turn; `{}` is {}",
+                    tool.name, tool.tier
+                ),
+            ));
+        }
+    }
+    let always: Vec<&ToolFile> = tools.iter().filter(|tool| always_loaded(tool)).collect();
+    if always.len() > ALWAYS_LOAD_MAX {
+        let names: Vec<&str> = always.iter().map(|tool| tool.name.as_str()).collect();
+        return Err(ContractError::new(
+            &always[ALWAYS_LOAD_MAX].path,
+            format!("/_meta/{}", crate::pointer::pointer_token(ALWAYS_LOAD)),
+            format!(
+                "at most {ALWAYS_LOAD_MAX} tools of a folder are loaded on every turn; these {} are: {}",
+                names.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks what [`crate::load`] leaves optional so that imports and diffs can read any
 /// tool file: a file served by paneward declares its toolset and class, and a file of
 /// paneward's own carries exactly the hints of [`expected_hints`] (a seeded file keeps

@@ -10,7 +10,7 @@ pub mod surface;
 use std::sync::Arc;
 
 use paneward_contract::{AccessClass, Escalation, Toolset};
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{JsonObject, MetaObject, Tool, ToolAnnotations};
 use serde_json::Value;
 
 use crate::catalog::profile::{Envelope, Profile};
@@ -91,6 +91,9 @@ impl Catalog {
                 .with_annotations(annotations);
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
+            }
+            if let Some(meta) = spec.meta {
+                tool = tool.with_meta(MetaObject::from(parse_object(spec.name, "_meta", meta)?));
             }
             // Tools above the readonly tier refuse fields they do not know (see strict_copy).
             let input = if spec.tier > Tier::Readonly {
@@ -208,6 +211,9 @@ fn replacement(
         .with_annotations(annotations);
     if let Some(title) = &file.title {
         tool = tool.with_title(title.clone());
+    }
+    if let Some(meta) = &file.meta {
+        tool = tool.with_meta(MetaObject::from(meta.clone()));
     }
     let (toolset, class) = declared(&file.name, file.toolset, file.class)?;
     Ok(CatalogEntry {

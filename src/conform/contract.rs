@@ -39,6 +39,7 @@ pub fn compiled() -> Result<Contract, String> {
             input_schema: parse("inputSchema", spec.input_schema)?,
             output_schema: parse("outputSchema", spec.output_schema)?,
             annotations: parse("annotations", spec.annotations)?,
+            meta: spec.meta.map(|meta| parse("_meta", meta)).transpose()?,
         };
         contract.insert(
             spec.name.to_string(),
@@ -89,6 +90,7 @@ fn from_tool_file(tool: ToolFile) -> ContractTool {
         input_schema,
         output_schema,
         annotations,
+        meta,
         ..
     } = tool;
     let advertised = Advertised {
@@ -98,6 +100,7 @@ fn from_tool_file(tool: ToolFile) -> ContractTool {
         input_schema,
         output_schema,
         annotations,
+        meta: meta.map(Value::Object),
     };
     ContractTool {
         tier,
@@ -113,6 +116,7 @@ struct Advertised<'a> {
     input_schema: Value,
     output_schema: Value,
     annotations: Value,
+    meta: Option<Value>,
 }
 
 impl Advertised<'_> {
@@ -126,6 +130,9 @@ impl Advertised<'_> {
         tool.insert("inputSchema".into(), self.input_schema);
         tool.insert("outputSchema".into(), self.output_schema);
         tool.insert("annotations".into(), self.annotations);
+        if let Some(meta) = self.meta {
+            tool.insert("_meta".into(), meta);
+        }
         Value::Object(tool)
     }
 }

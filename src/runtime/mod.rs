@@ -41,6 +41,8 @@ pub struct ToolSpec {
     pub input_schema: &'static str,
     pub output_schema: &'static str,
     pub annotations: &'static str,
+    /// Compact JSON of the file's `_meta`, advertised beside the tool.
+    pub meta: Option<&'static str>,
     /// The tool file's argument escalations.
     pub escalations: &'static [EscalationSpec],
 }

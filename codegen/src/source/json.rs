@@ -110,6 +110,7 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         toolset: optional_string(&origin, object, "toolset")?,
         class: optional_string(&origin, object, "class")?,
         escalations: object.get("escalations").filter(|value| !value.is_null()).cloned(),
+        meta: object.get("_meta").filter(|value| !value.is_null()).cloned(),
         origin,
         name,
         input_schema,

@@ -42,7 +42,9 @@ pub struct ContractTool {
     pub class: Option<String>,
     /// Only paneward's own tool files declare argument escalations (as written).
     pub escalations: Option<Value>,
-    /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, `_meta`, …).
+    /// The tool's `_meta` object, as the source gives it.
+    pub meta: Option<Value>,
+    /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, …).
     pub ignored: Vec<String>,
 }
 
@@ -87,6 +89,7 @@ impl ContractTool {
                         .collect(),
                 )
             }),
+            meta: tool.meta.clone().map(Value::Object),
             ignored: Vec::new(),
         }
     }

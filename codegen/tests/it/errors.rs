@@ -64,7 +64,7 @@ fn each_field_rule_names_its_pointer() {
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown safety tier \"godmode\"; use readonly, mutating or destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
-        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, toolset, class, handler, escalations, source, inputSchema, outputSchema, annotations"),
+        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, toolset, class, handler, escalations, source, inputSchema, outputSchema, annotations, _meta"),
         (Box::new(|t| t["annotations"]["dangerHint"] = json!(true)), "<dir>/probe.json at /annotations/dangerHint: unknown annotation; MCP defines title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"),
         (Box::new(|t| t["annotations"]["readOnlyHint"] = json!("yes")), "<dir>/probe.json at /annotations/readOnlyHint: must be a boolean"),
         (Box::new(|t| t["inputSchema"]["type"] = json!("array")), "<dir>/probe.json at /inputSchema/type: MCP requires a tool schema to describe an object: set \"type\": \"object\""),
@@ -289,4 +289,66 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         stderr.contains("at /annotations/idempotentHint: a tool above readonly states idempotentHint"),
         "{stderr}"
     );
+}
+
+/// `paneward-codegen check` on a folder of the good tool under each name of `names`,
+/// each after `edit`: the exit status and stderr, the folder written `<dir>`.
+fn check_tools(names: &[&str], edit: impl Fn(&mut Value)) -> (Option<i32>, String) {
+    let files: Vec<(String, String)> = names
+        .iter()
+        .map(|name| {
+            let mut tool = good_tool();
+            tool["name"] = json!(name);
+            edit(&mut tool);
+            (format!("{name}.json"), tool.to_string())
+        })
+        .collect();
+    let files: Vec<(&str, String)> = files.iter().map(|(name, text)| (name.as_str(), text.clone())).collect();
+    let dir = folder(&files);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).replace(&dir.path().display().to_string(), "<dir>");
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn check_keeps_always_loaded_tools_few_and_read_only() {
+    let always = |t: &mut Value| t["_meta"] = json!({"anthropic/alwaysLoad": true});
+    assert_eq!(check_tools(&["probe_a", "probe_b", "probe_c"], always).0, Some(0));
+    let (code, stderr) = check_tools(&["probe_a", "probe_b", "probe_c", "probe_d"], always);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("<dir>/probe_d.json at /_meta/anthropic~1alwaysLoad: at most 3 tools")
+            && stderr.contains("probe_a, probe_b, probe_c, probe_d"),
+        "{stderr}"
+    );
+    let (code, stderr) = check_after(|t| {
+        always(t);
+        t["tier"] = json!("mutating");
+        t["class"] = json!("tmux-layout");
+        t["toolset"] = json!("manage");
+        t["annotations"] =
+            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+    });
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("only a readonly tool is loaded on every turn; `probe` is mutating"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_passes_the_repository_s_own_schemas_and_profiles() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+        .arg("check")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("schemas/profiles/python:"), "{stderr}");
 }

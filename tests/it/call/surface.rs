@@ -212,3 +212,22 @@ fn the_whole_tools_list_stays_under_its_byte_budget() {
         paneward::limits::TOOLS_LIST_MAX_BYTES
     );
 }
+
+#[test]
+fn the_discovery_tools_ask_to_be_loaded_on_every_turn_and_no_other_does() {
+    let tmux = TmuxServer::start();
+    let mut client = started(&tmux, &["--safety", "destructive"], &[]);
+    let mut always: Vec<String> = client.list_tools()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|tool| tool["_meta"]["anthropic/alwaysLoad"] == json!(true))
+        .map(|tool| tool["name"].as_str().unwrap().to_string())
+        .collect();
+    always.sort();
+    assert_eq!(always, ["capture_pane", "get_server_info", "list_panes"]);
+    // Narrowed away, a discovery tool is not listed, so nothing asks for it.
+    let mut client = started(&tmux, &["--exclude-tools", "list_panes"], &[]);
+    let names = listed(&mut client);
+    assert!(!names.contains(&"list_panes".to_string()), "{names:?}");
+}
