@@ -169,10 +169,7 @@ impl AuditLog {
         // A 64-byte key is one SHA-256 block: HMAC's native size, no fallible path.
         let mut mac = HmacSha256::new(&self.key.into());
         mac.update(text.as_bytes());
-        mac.finalize().into_bytes()[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::runtime::hex::encode(&mac.finalize().into_bytes()[..8])
     }
 }
 

@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 pub mod ask;
 pub mod error;
+pub mod hex;
 pub mod reentry;
 
 use crate::runtime::ask::Asker;

@@ -120,7 +120,7 @@ fn private_folder() -> Result<PathBuf, String> {
         .unwrap_or_else(std::env::temp_dir);
     let mut random = [0u8; 8];
     getrandom::fill(&mut random).map_err(|e| format!("no randomness for the ssh folder name: {e}"))?;
-    let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let name = crate::runtime::hex::encode(&random);
     let folder = base.join(format!("paneward-ssh.{name}"));
     std::fs::DirBuilder::new()
         .mode(0o700)

@@ -127,13 +127,7 @@ impl CursorKey {
         mac.update(&bytes);
         let tag = mac.finalize().into_bytes();
         bytes.extend_from_slice(&tag[..TAG_LEN]);
-        let mut text = String::with_capacity(PREFIX.len() + bytes.len() * 2);
-        text.push_str(PREFIX);
-        for byte in bytes {
-            text.push(hex_digit(byte >> 4));
-            text.push(hex_digit(byte & 0xf));
-        }
-        text
+        format!("{PREFIX}{}", crate::runtime::hex::encode(&bytes))
     }
 
     /// Reads a cursor text back, checking its issuer and MAC.
@@ -142,7 +136,7 @@ impl CursorKey {
     /// See [`CursorError`].
     pub fn open(&self, text: &str) -> Result<Cursor, CursorError> {
         let hex = text.strip_prefix(PREFIX).ok_or(CursorError::Malformed)?;
-        let bytes = decode_hex(hex).ok_or(CursorError::Malformed)?;
+        let bytes = crate::runtime::hex::decode(hex).ok_or(CursorError::Malformed)?;
         if bytes.len() != PAYLOAD_LEN + TAG_LEN || bytes[0] != VERSION {
             return Err(CursorError::Malformed);
         }
@@ -199,25 +193,6 @@ pub fn fingerprint<'a>(rows: impl IntoIterator<Item = &'a str>) -> [u8; FINGERPR
     let mut out = [0u8; FINGERPRINT_LEN];
     out.copy_from_slice(&digest[..FINGERPRINT_LEN]);
     out
-}
-
-fn hex_digit(nibble: u8) -> char {
-    char::from(b"0123456789abcdef"[usize::from(nibble & 0xf)])
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    text.as_bytes()
-        .chunks(2)
-        .map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?))
-        .collect()
 }
 
 #[cfg(test)]

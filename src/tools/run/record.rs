@@ -59,10 +59,7 @@ pub struct JobId {
 /// The half of SHA-256(`seal`) that names the job, in hex.
 fn sealed_id(seal: &str) -> String {
     let digest = Sha256::digest(seal.as_bytes());
-    digest[..ID_HEX_DIGITS / 2]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    crate::runtime::hex::encode(&digest[..ID_HEX_DIGITS / 2])
 }
 
 impl JobId {
@@ -74,7 +71,7 @@ impl JobId {
         let mut bytes = [0u8; ID_HEX_DIGITS / 2];
         getrandom::fill(&mut bytes)
             .map_err(|error| ToolError::internal(format!("no randomness for a job seal: {error}")))?;
-        let seal: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        let seal = crate::runtime::hex::encode(&bytes);
         let job = Self {
             pane,
             random: sealed_id(&seal),
