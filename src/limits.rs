@@ -320,6 +320,13 @@ pub const PROMPT_SECONDS_MAX: u64 = 3_600;
 /// before it counts as no: long enough to read and decide, short enough that a call
 /// nobody answers does not hold the tool queue for ever.
 pub const ELICITATION_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a 2026-07-28 client has to send a call again with the person's answer (the
+/// `requestState` of its `InputRequiredResult` expires then): the legacy question's
+/// timeout, and the client's own round trips on top.
+pub const REQUEST_STATE_TTL: Duration = Duration::from_secs(300);
+/// How many answered request states paneward remembers at once (each until it would
+/// have expired, so that none opens twice); past it, an answer is refused for a while.
+pub const REQUEST_STATE_SPENT_MAX: usize = 10_000;
 /// How long `list_servers` waits for one socket to accept a connection: a live server
 /// accepts at once, a stale socket refuses at once; this bounds a wedged one.
 pub const SERVER_PROBE_TIMEOUT: Duration = Duration::from_millis(100);

@@ -1,20 +1,25 @@
-//! The client's log (`logging/setLevel`, `notifications/message`): the *why* of an
-//! event the client cannot see in a reply, such as a refusal, a timeout, the control
-//! connection closing or attaching, or a fall-back to one tmux process per command.
+//! The client's log (`notifications/message`): the *why* of an event the client cannot
+//! see in a reply, such as a refusal, a timeout, the control connection closing or
+//! attaching, or a fall-back to one tmux process per command.
 //!
 //! Code marks such an event by logging it with target [`TARGET`]; it still goes to
-//! standard error like any other. [`ClientLogLayer`] forwards it to the connection's
-//! client once the client has chosen a level (MCP lets a server decide what to send
-//! before that; paneward sends nothing, as a client that never asked may not expect
-//! notifications). Only the event's own message and fields are sent, and events under
-//! this target carry ids, tool names, kinds and paneward's reasons: never typed or
-//! pasted text, environment values or other payload.
+//! standard error like any other. [`ClientLogLayer`] forwards it to the client that
+//! chose a level: a legacy connection by `logging/setLevel` ([`ClientLog`]), or one
+//! 2026-07-28 request by the `io.modelcontextprotocol/logLevel` of its `_meta`
+//! ([`with_request_log`]: only the events of that request's own work, sent before its
+//! reply). MCP lets a server decide what to send before a client chose; paneward sends
+//! nothing, as a client that never asked may not expect notifications. Only the
+//! event's own message and fields are sent, and events under this target carry ids,
+//! tool names, kinds and paneward's reasons: never typed or pasted text, environment
+//! values or other payload.
 
 // rmcp marks MCP logging deprecated for protocol revisions after 2025-11-25 (SEP-2577);
-// paneward serves 2025-11-25 and earlier, where it is current.
+// paneward serves it where it still exists: setLevel up to 2025-11-25, a request's own
+// level in 2026-07-28.
 #![allow(deprecated)]
 
 use std::fmt::Debug;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
@@ -90,6 +95,49 @@ impl ClientLog {
     }
 }
 
+tokio::task_local! {
+    /// The log of the 2026-07-28 request whose work runs on this task.
+    static REQUEST_LOG: Arc<RequestLog>;
+}
+
+/// Where one request's log goes, and from which level.
+struct RequestLog {
+    level: LoggingLevel,
+    queue: mpsc::Sender<LoggingMessageNotificationParam>,
+}
+
+impl RequestLog {
+    fn send(&self, level: LoggingLevel, data: Value) {
+        if rank(level) < rank(self.level) {
+            return;
+        }
+        let mut message = LoggingMessageNotificationParam::new(level, data);
+        message.logger = Some(LOGGER.into());
+        // Full: the client is not reading; the event still went to standard error.
+        let _ = self.queue.try_send(message);
+    }
+}
+
+/// Runs `work`, a 2026-07-28 request's, sending the events under [`TARGET`] it logs
+/// from `level` up to the client behind `peer`, all of them before this returns (so
+/// before the request's reply).
+pub async fn with_request_log<F: Future>(level: LoggingLevel, peer: Peer<RoleServer>, work: F) -> F::Output {
+    let (queue, mut queued) = mpsc::channel::<LoggingMessageNotificationParam>(CLIENT_LOG_QUEUE_MESSAGES);
+    let writer = tokio::spawn(async move {
+        while let Some(message) = queued.recv().await {
+            if peer.notify_logging_message(message).await.is_err() {
+                break;
+            }
+        }
+    });
+    let output = REQUEST_LOG.scope(Arc::new(RequestLog { level, queue }), work).await;
+    // The scope dropped the only sender: the writer ends once the queue is written.
+    if let Err(error) = writer.await {
+        tracing::debug!(%error, "the request's log writer failed");
+    }
+    output
+}
+
 /// MCP's levels in order of severity (syslog's, lowest first).
 fn rank(level: LoggingLevel) -> u8 {
     match level {
@@ -132,7 +180,11 @@ impl<S: Subscriber> Layer<S> for ClientLogLayer {
         }
         let mut fields = Fields(Map::new());
         event.record(&mut fields);
-        self.log.send(level_of(*metadata.level()), Value::Object(fields.0));
+        let level = level_of(*metadata.level());
+        let data = Value::Object(fields.0);
+        // An event of a 2026-07-28 request's work goes to that request's client.
+        let _ = REQUEST_LOG.try_with(|log| log.send(level, data.clone()));
+        self.log.send(level, data);
     }
 }
 

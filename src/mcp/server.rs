@@ -127,6 +127,49 @@ impl McpServer {
         }
     }
 
+    /// `tools/call`, within the request's own log where it asked for one.
+    async fn call_tool_now(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut call = CallContext::for_request(context.id.clone()).with_cancellation(context.ct.clone());
+        if let Some(token) = context.meta.get_progress_token() {
+            call = call.with_progress(token, context.peer.clone());
+        }
+        let asking = crate::mcp::ask::asking_for(&context, &request)?;
+        if let Some(asker) = asking.asker() {
+            call = call.with_asker(asker);
+        }
+        // The stdio layer gave rmcp the arrival number as id; without it (an in-process
+        // server) there is no order to keep.
+        let registered = match context.id {
+            RequestId::Number(arrival) => self.flight.echo(arrival).map(|echo| (arrival, echo)),
+            RequestId::String(_) => None,
+        };
+        let result = match registered {
+            Some((arrival, echo)) => self.run_in_turn(&request, &call.with_reply_id(echo), arrival).await,
+            // Without the stdio layer (serve --http) rmcp fires the request's token when
+            // the client cancels: a read stops there; a change runs to its end and hears it.
+            None if !self.changes_tmux(&request.name) => {
+                tokio::select! {
+                    result = self.run(&request, &call) => result,
+                    () = call.cancelled() => error_result(&ToolError::cancelled()),
+                }
+            }
+            None => self.run(&request, &call).await,
+        };
+        // A question put off to the client's repeat of the call: the call changed
+        // nothing, and its refusal is replaced by the question.
+        if let crate::mcp::ask::Asking::RoundTrip(asker) = &asking {
+            if let Some(input_required) = asker.input_required(&request)? {
+                tracing::info!(target: CLIENT_LOG, tool = %request.name, "the person is asked through the client's next round");
+                return Ok(input_required.into());
+            }
+        }
+        Ok(result.into())
+    }
+
     /// Runs a call the stdio layer registered as `arrival`: a call that may change
     /// tmux waits for its turn and, once started, runs to its end (input is never cut
     /// short); a read stops when cancelled. A cancelled call that has not started never
@@ -421,32 +464,13 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut call = CallContext::for_request(context.id.clone()).with_cancellation(context.ct.clone());
-        if let Some(token) = context.meta.get_progress_token() {
-            call = call.with_progress(token, context.peer.clone());
-        }
-        if let Some(asker) = crate::mcp::ask::asker_for(&context) {
-            call = call.with_asker(asker);
-        }
-        // The stdio layer gave rmcp the arrival number as id; without it (an in-process
-        // server) there is no order to keep.
-        let registered = match context.id {
-            RequestId::Number(arrival) => self.flight.echo(arrival).map(|echo| (arrival, echo)),
-            RequestId::String(_) => None,
-        };
-        let result = match registered {
-            Some((arrival, echo)) => self.run_in_turn(&request, &call.with_reply_id(echo), arrival).await,
-            // Without the stdio layer (serve --http) rmcp fires the request's token when
-            // the client cancels: a read stops there; a change runs to its end and hears it.
-            None if !self.changes_tmux(&request.name) => {
-                tokio::select! {
-                    result = self.run(&request, &call) => result,
-                    () = call.cancelled() => error_result(&ToolError::cancelled()),
-                }
+        match request_log_level(&context) {
+            Some(level) => {
+                let peer = context.peer.clone();
+                crate::mcp::client_log::with_request_log(level, peer, self.call_tool_now(request, context)).await
             }
-            None => self.run(&request, &call).await,
-        };
-        Ok(result.into())
+            None => self.call_tool_now(request, context).await,
+        }
     }
 
     async fn list_prompts(
@@ -498,6 +522,16 @@ impl ServerHandler for McpServer {
 
 /// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
 /// the version the handshake agreed).
+/// The level a 2026-07-28 request asked its log at (`io.modelcontextprotocol/logLevel`
+/// in its `_meta`); `None` for other revisions, whose log is the connection's.
+#[allow(deprecated)]
+fn request_log_level(context: &RequestContext<RoleServer>) -> Option<rmcp::model::LoggingLevel> {
+    if !is_current_revision(context) {
+        return None;
+    }
+    context.meta.log_level()
+}
+
 fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()

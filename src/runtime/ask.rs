@@ -21,8 +21,22 @@ pub enum Answer {
 
 /// A way to put a yes/no question to the person; the MCP layer makes one from the
 /// client's peer when the client declared the elicitation capability.
+///
+/// Some clients answer within the call; others (MCP 2026-07-28) answer by sending the
+/// whole call again with the answer. An asker of the second kind puts a question off
+/// ([`AskPerson::awaits_answer`]), and can do so only while the call has changed
+/// nothing ([`AskPerson::note_change`]), since the repeat runs it all again.
 pub trait AskPerson: Send + Sync {
     fn ask(&self, question: String) -> Pin<Box<dyn Future<Output = Answer> + Send + '_>>;
+
+    /// Hears that the call has changed tmux (a batch row ran).
+    fn note_change(&self) {}
+
+    /// Whether a question was put off to a repeat of the call: the call must change
+    /// nothing more (a batch runs no further row).
+    fn awaits_answer(&self) -> bool {
+        false
+    }
 }
 
 /// The asking capability a call carries (in its [`CallContext`](crate::runtime::CallContext)).
@@ -37,6 +51,16 @@ impl Asker {
     /// Puts `question` to the person.
     pub async fn ask(&self, question: String) -> Answer {
         self.0.ask(question).await
+    }
+
+    /// See [`AskPerson::note_change`].
+    pub fn note_change(&self) {
+        self.0.note_change();
+    }
+
+    /// See [`AskPerson::awaits_answer`].
+    pub fn awaits_answer(&self) -> bool {
+        self.0.awaits_answer()
     }
 }
 

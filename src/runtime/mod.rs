@@ -190,6 +190,20 @@ impl CallContext {
         self.asker.as_ref()
     }
 
+    /// Records that this call (a batch, by one of its rows) has changed tmux, so a
+    /// question can no longer be put off to a repeat of the call.
+    pub fn note_change(&self) {
+        if let Some(asker) = &self.asker {
+            asker.note_change();
+        }
+    }
+
+    /// Whether a question to the person waits for a repeat of this call: it must
+    /// change nothing more.
+    pub fn awaits_answer(&self) -> bool {
+        self.asker.as_ref().is_some_and(Asker::awaits_answer)
+    }
+
     /// The client's id as it will be written in the reply, if the transport set it.
     pub fn reply_id(&self) -> Option<&str> {
         self.reply_id.as_deref()

@@ -350,6 +350,7 @@ pub(super) async fn run_batch(
         };
         let index = count(index);
         let failed = result.is_err();
+        context.note_change();
         results.push(match result {
             Ok(result) => BatchRow {
                 index,
@@ -369,6 +370,16 @@ pub(super) async fn run_batch(
             },
         });
         if failed && stop_on_error {
+            stopped_at = Some(index);
+            break;
+        }
+        // The row put a question off to a repeat of the whole call: no later row may
+        // run now, or the repeat would run it twice.
+        if context.awaits_answer() {
+            tracing::info!(
+                rows = results.len(),
+                "the batch waits for the person's answer: the rows left are skipped"
+            );
             stopped_at = Some(index);
             break;
         }

@@ -126,7 +126,15 @@ pub async fn send_keys_batch(
         targets: Vec::new(),
     };
     for (row_index, row) in rows.iter().enumerate() {
-        match row.deliver(gate).await {
+        let delivered = row.deliver(gate).await;
+        // Typed or not, a row may have changed a pane: a later question cannot be put
+        // off to a repeat of the call, and one put off by this row stops the batch (the
+        // repeat would type every row again).
+        gate.context().note_change();
+        if gate.context().awaits_answer() {
+            break;
+        }
+        match delivered {
             Ok(received) => {
                 output.completed += 1;
                 output.targets.push(SendKeysBatchOutputTargetsItem {

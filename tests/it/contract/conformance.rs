@@ -223,8 +223,6 @@ fn a_tool_without_cases_and_a_stale_expected_failure_each_fail_the_suite() {
         .expect("cases for send_keys_batch");
     // python keeps the real file's expected failures (asking a 2026-07-28 client).
     let expected = "python:\n  - snapshot_pane/printed-text\n  - send_keys_batch/type-into-scratch\n\
-                    \x20 - kill_server/the-fixture-with-the-persons-yes\n\
-                    \x20 - send_keys/caller-pane-person-agrees\n  - send_keys/caller-pane-person-declines\n\
                     python-legacy:\n  - send_keys_batch/type-into-scratch\n\
                     node:\n  - send_keys_batch/type-into-scratch\n";
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));

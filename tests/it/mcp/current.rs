@@ -343,3 +343,46 @@ fn subscriptions_listen_tells_updates_under_the_clients_id_until_cancelled() {
     assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
     assert_eq!(client.close().code(), Some(0));
 }
+
+/// The messages paneward writes up to and including the reply to `id`.
+fn until_reply(client: &mut Client, id: i64) -> Vec<Value> {
+    let mut seen = Vec::new();
+    loop {
+        let line = client.next_raw_line().expect("paneward closed stdout");
+        let message: Value = serde_json::from_str(&line).expect("JSON");
+        let done = message["id"] == json!(id) && message.get("method").is_none();
+        seen.push(message);
+        if done {
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn a_request_s_own_log_level_brings_its_log_before_its_reply_and_nothing_without() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    // kill_server is above the default tier: refused, and the refusal is logged.
+    let refused = |level: Option<&str>, id: i64| {
+        let mut params = current(json!({"name": "kill_server", "arguments": {}}));
+        if let Some(level) = level {
+            params["_meta"]["io.modelcontextprotocol/logLevel"] = json!(level);
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    };
+    client.send(&refused(Some("info"), 1));
+    let seen = until_reply(&mut client, 1);
+    let logged: Vec<&Value> = seen.iter().filter(|m| m["method"] == "notifications/message").collect();
+    assert_eq!(logged.len(), 1, "{seen:?}");
+    assert_eq!(logged[0]["params"]["logger"], "paneward");
+    assert_eq!(logged[0]["params"]["level"], "info");
+    assert_eq!(logged[0]["params"]["data"]["tool"], "kill_server", "{seen:?}");
+    assert_eq!(seen.last().unwrap()["result"]["isError"], true);
+    // Above the event's level, and without a level, the request's log stays silent.
+    client.send(&refused(Some("warning"), 2));
+    let seen = until_reply(&mut client, 2);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    client.send(&refused(None, 3));
+    let seen = until_reply(&mut client, 3);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+}
