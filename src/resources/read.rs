@@ -7,7 +7,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::generated::types::{
-    GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput, ListWindowsOutput,
+    GetJobInput, GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput,
+    ListWindowsOutput,
 };
 use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::{self, Target};
@@ -18,6 +19,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId}
 use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};
 use crate::tools::observe::objects::{capped, window_from, WINDOW_FIELDS};
 use crate::tools::observe::tree::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
+use crate::tools::run::get_job;
 
 /// The `_meta` key of a text resource's truncation counts.
 pub const TEXT_META_KEY: &str = "paneward/text";
@@ -134,6 +136,20 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             .await?,
         )?,
         Target::PaneContent(id) => return pane_text(gate, id).await,
+        Target::Job(job) => unwaited(json_of(
+            &get_job(
+                gate,
+                GetJobInput {
+                    job_id: job
+                        .job_id()
+                        .parse()
+                        .map_err(|e| ToolError::internal(format!("a parsed job id does not fit get_job: {e}")))?,
+                    timeout_seconds: None,
+                    max_lines: None,
+                },
+            )
+            .await?,
+        )?),
     };
     Ok(Content::Json(value))
 }
@@ -147,6 +163,16 @@ fn json_of<T: Serialize>(output: &T) -> Result<Value, ToolError> {
 fn unfiltered(mut value: Value) -> Value {
     if let Value::Object(fields) = &mut value {
         fields.remove("filteredOut");
+    }
+    value
+}
+
+/// A job in its resource's shape: a read never waits, so the declared content has
+/// none of `get_job`'s wait fields (always 0 and false here).
+fn unwaited(mut value: Value) -> Value {
+    if let Value::Object(fields) = &mut value {
+        fields.remove("timeoutSeconds");
+        fields.remove("timeoutClamped");
     }
     value
 }

@@ -30,7 +30,7 @@ pub mod pipe;
 mod prompt;
 pub mod ready;
 
-pub use record::is_posix_shell;
+pub use record::{is_posix_shell, JobId};
 mod record;
 mod rows;
 mod script;
@@ -54,7 +54,7 @@ use crate::tools::args;
 use crate::tools::observe::text::{keep_newest, split_rows};
 use crate::tools::wait::budget::{Budget, Progress};
 use prompt::NotAtPrompt;
-use record::{now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
+use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,13 +385,43 @@ async fn read_job(gate: &ReadGate<'_>, job: &JobId) -> Result<Option<(Recorded, 
         .run_each([show_pane_options(job.pane), pending_buffers()])
         .await
         .map_err(|error| pane_gone(job, error))?;
-    let recorded = recorded_jobs(&String::from_utf8_lossy(&options))
-        .into_iter()
-        .find(|recorded| recorded.random == job.random && recorded.started_ms.is_some());
+    let recorded = recorded_job(&String::from_utf8_lossy(&options), &job.random);
     Ok(recorded.map(|recorded| {
         let standing = standing(&recorded, is_listed(&buffers, &job.buffer()));
         (recorded, standing)
     }))
+}
+
+/// Job `random`'s record among a pane's options (`show-options -p` output), if the pane
+/// holds it.
+fn recorded_job(options: &str, random: &str) -> Option<Recorded> {
+    recorded_jobs(options)
+        .into_iter()
+        .find(|recorded| recorded.random == random && recorded.started_ms.is_some())
+}
+
+/// How far a job has gone, as a watcher of `tmux://jobs/…` compares it between looks:
+/// fetched by its shell, and its exit status once the wrapper wrote it (sealed; what
+/// the command itself writes there does not count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JobProgress {
+    pub fetched: bool,
+    pub exit_status: Option<i64>,
+}
+
+/// The read that tells a job's progress: its pane's options, as [`read_job`] reads
+/// them (it fails for a pane that is gone).
+pub fn progress_read(pane: PaneId) -> ReadCommand {
+    show_pane_options(pane)
+}
+
+/// Job `random`'s progress from what [`progress_read`] printed; `None` when the pane
+/// holds no such job.
+pub fn progress(options: &str, random: &str) -> Option<JobProgress> {
+    recorded_job(options, random).map(|recorded| JobProgress {
+        fetched: recorded.fetched,
+        exit_status: recorded.sealed_exit().map(|exit| exit.status),
+    })
 }
 
 /// A missing pane, said in a job's words.
