@@ -1,7 +1,9 @@
 //! MCP resources against a real tmux: the declared lists (locked by snapshots), a read
 //! of every resource in its declared shape, not-found and malformed URIs, bounded pane
 //! text, completion of template variables, and subscriptions (a pane's writes, a burst,
-//! a new window, unsubscribing, and no tmux client added for watching).
+//! a new window, unsubscribing, and no tmux client added for watching); and
+//! `run_command` jobs as `tmux://jobs/…` (read, told when they end, read again by a
+//! restarted paneward, malformed and unknown ids).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
