@@ -42,7 +42,7 @@ pub async fn read(state: &GuardState, spelled: &str) -> Result<ReadResourceResul
     let gate = ReadGate::new(state, &context);
     let content = content(&gate, target)
         .await
-        .map_err(|e| as_protocol_error(spelled, &e))?;
+        .map_err(|e| as_protocol_error(target, spelled, &e))?;
     let declared = super::declared::of(target).map_err(|e| ErrorData::internal_error(e, None))?;
     #[cfg(debug_assertions)]
     check_declared(target, &content)?;
@@ -255,15 +255,16 @@ async fn pane_text(gate: &ReadGate<'_>, id: PaneId) -> Result<Content, ToolError
     Ok(Content::Text(body, counts))
 }
 
-/// The JSON-RPC error for a failed read.
-pub fn as_protocol_error(uri: &str, error: &ToolError) -> ErrorData {
+/// The JSON-RPC error for a failed read of `target`, spelled `uri`.
+pub fn as_protocol_error(target: Target, uri: &str, error: &ToolError) -> ErrorData {
     let data = Some(json!({ "uri": uri }));
     match error.kind() {
         ToolErrorKind::NotFound => ErrorData::resource_not_found(
             format!(
-                "resource not found: {} ({}); tmux://sessions lists what exists",
+                "resource not found: {} ({}); {}",
                 crate::tools::observe::objects::echo(uri),
-                error.message()
+                error.message(),
+                target.where_to_look()
             ),
             data,
         ),

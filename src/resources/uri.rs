@@ -62,6 +62,16 @@ impl Target {
     }
 }
 
+impl Target {
+    /// Where a client finds what exists, for a URI that names nothing.
+    pub fn where_to_look(self) -> &'static str {
+        match self {
+            Self::Job(_) => "job ids come from run_command, and a job stays until the next run_command in its pane",
+            _ => "tmux://sessions lists what exists",
+        }
+    }
+}
+
 /// A URI that is not one of paneward's; the message says which forms are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UriError(String);

@@ -604,10 +604,16 @@ fn a_job_reads_as_get_job_running_then_with_its_exit_status_and_after_a_restart(
     let encoded = format!("tmux://jobs/%25{}", job.trim_start_matches('%').replacen(':', "%3A", 1));
     assert_eq!(read_job(&mut session, &encoded), finished);
 
-    // A new paneward on the same tmux server reads the same job from tmux.
+    // A new paneward on the same tmux server reads the same job from tmux; under
+    // --scope owned too (the pane is not paneward's): like get_job, a read is not
+    // narrowed by the scope, which limits changes only.
     assert_eq!(session.client.close().code(), Some(0));
-    let mut restarted = Session::open(&server, &[]);
+    let mut restarted = Session::open(&server, &["--scope", "owned"]);
     assert_eq!(read_job(&mut restarted, &uri), finished);
+    assert_eq!(
+        unwaited(tool(&mut restarted, "get_job", json!({"job_id": job}))),
+        finished
+    );
 }
 
 #[test]
@@ -693,9 +699,17 @@ fn a_malformed_job_uri_is_refused_by_rule_and_an_unknown_job_is_32002() {
     ] {
         let error = session.error("resources/read", json!({"uri": uri}));
         assert_eq!(error["code"], -32002, "{uri}: {error}");
-        assert!(error["message"].as_str().unwrap().contains(reason), "{error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(reason) && message.contains("run_command"), "{error}");
         let error = session.error("resources/subscribe", json!({"uri": uri}));
         assert_eq!(error["code"], -32002, "{uri}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("job ids come from run_command"),
+            "{error}"
+        );
     }
     // The job variable completes to nothing (ids come from run_command).
     let completion = session.result(
