@@ -545,16 +545,19 @@ async fn finished(gate: &ReadGate<'_>, job: &JobId, exit: &Exit, max_lines: usiz
     Ok(report)
 }
 
-/// The report on a job that has not finished: pending (no output yet), or running with
-/// the output so far.
+/// The report on a job that had not finished at the last look: pending (no output
+/// yet), or running with the output so far; or finished after all, with its exit.
 ///
 /// # Errors
 /// A job that never ran or whose record went, a missing pane, or tmux failing.
-async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<Report, ToolError> {
-    match read_job(gate, job).await? {
+async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<(Report, Option<Exit>), ToolError> {
+    let report = match read_job(gate, job).await? {
         None => Err(vanished(job)),
         Some((_, Standing::Lost)) => Err(lost(job)),
-        Some((_, Standing::Finished(exit))) => finished(gate, job, &exit, max_lines).await,
+        Some((_, Standing::Finished(exit))) => {
+            let report = finished(gate, job, &exit, max_lines).await?;
+            return Ok((report, Some(exit)));
+        }
         Some((_, Standing::Pending)) => Ok(Report {
             state: State::Pending,
             exit_status: None,
@@ -565,7 +568,8 @@ async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Resul
             elapsed: Duration::ZERO,
         }),
         Some((_, Standing::Running)) => output(gate, job, None, max_lines).await,
-    }
+    };
+    Ok((report?, None))
 }
 
 /// `run_command`: see the tool's description in `schemas/tools/run_command.json`.
@@ -642,7 +646,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
                 format!("cancelled while waiting; the command goes on as job {job} (read it with get_job)"),
             ));
         }
-        Waited::TimedOut => unfinished(gate, &job, max_lines).await?,
+        Waited::TimedOut => unfinished(gate, &job, max_lines).await?.0,
     };
     Ok(RunCommandOutput {
         pane_id: pane.to_string(),
@@ -717,23 +721,20 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
             Waited::Cancelled => return Err(ToolError::cancelled()),
         },
     };
-    let (mut report, elapsed) = match exit {
-        Some(exit) => {
-            let report = finished(gate, &job, &exit, max_lines).await?;
-            // The end is a whole second of tmux's clock, so the start is taken to the
-            // second too: the same answer on every read.
-            let finished_s = exit.at.unwrap_or_else(|| now_ms() / 1000);
-            (
-                report,
-                Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)),
-            )
-        }
-        None => (
-            unfinished(gate, &job, max_lines).await?,
-            Duration::from_millis(now_ms().saturating_sub(started_ms)),
-        ),
+    // A job seen running may have finished by the look that reads its output.
+    let (mut report, exit) = match exit {
+        Some(exit) => (finished(gate, &job, &exit, max_lines).await?, Some(exit)),
+        None => unfinished(gate, &job, max_lines).await?,
     };
-    report.elapsed = elapsed;
+    report.elapsed = match exit {
+        // The end is a whole second of tmux's clock, so the start is taken to the
+        // second too: the same answer on every read.
+        Some(exit) => {
+            let finished_s = exit.at.unwrap_or_else(|| now_ms() / 1000);
+            Duration::from_secs(finished_s.saturating_sub(started_ms / 1000))
+        }
+        None => Duration::from_millis(now_ms().saturating_sub(started_ms)),
+    };
     Ok(GetJobOutput {
         job_id: job.to_string(),
         pane_id: job.pane.to_string(),
