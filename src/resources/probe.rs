@@ -27,7 +27,7 @@ use crate::resources::uri::Target;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
-use crate::tools::run::{progress, progress_read, JobProgress};
+use crate::tools::run::{progress, progress_read};
 
 /// The variables each probe reads for every pane. No free text: see the module note.
 const FIELDS: [&str; 19] = [
@@ -248,11 +248,10 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens, jobs: 
         screens.get(&pane)?.hash(&mut hasher);
     }
     if let Target::Job(job) = target {
-        let progress: Option<JobProgress> = progress(jobs.get(&job.pane)?, &job.random_hex());
-        let Some(progress) = progress else {
+        let Some(step) = progress(jobs.get(&job.pane)?, &job.random_hex()) else {
             return Some(GONE);
         };
-        progress.hash(&mut hasher);
+        step.hash(&mut hasher);
     }
     // Never GONE for something that exists.
     Some(hasher.finish().max(1))

@@ -3,9 +3,9 @@
 //! Ids are written without their sigil (`tmux://panes/3`), because `%` starts a URI
 //! escape; the sigil percent-encoded (`%253`, `%241`, `%402`) or written raw (`$1`,
 //! `@2`, `%3`) is accepted too. A job `%3:<32 hex digits>` is `tmux://jobs/3:<hex>`:
-//! its pane as a pane id is written, then `:` (or `%3A`, as a URI template expands
-//! it), then the hex digits as `run_command` returned them. Nothing of the URI reaches
-//! tmux but the parsed id.
+//! its pane as `tmux://panes/…` writes it, then `:` (or `%3A`, as a URI template
+//! expands it), then the hex digits as `run_command` returned them. Nothing of the URI
+//! reaches tmux but the parsed id.
 
 use std::fmt;
 
@@ -60,9 +60,7 @@ impl Target {
             Self::Job(job) => format!("tmux://jobs/{}:{:032x}", job.pane.0, job.random),
         }
     }
-}
 
-impl Target {
     /// Where a client finds what exists, for a URI that names nothing.
     pub fn where_to_look(self) -> &'static str {
         match self {
