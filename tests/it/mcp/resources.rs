@@ -630,6 +630,8 @@ fn a_job_subscriber_is_told_when_the_job_ends_and_when_its_pane_goes() {
         (read_job(&mut session, &uri)["output"] == json!(["waiting"])).then_some(())
     });
     let encoded = format!("tmux://jobs/%25{}", job.trim_start_matches('%').replacen(':', "%3A", 1));
+    let clients = || server.tmux(&["list-clients", "-F", "#{client_name}"]);
+    let before = clients();
     for spelled in [&uri, &encoded] {
         session.result("resources/subscribe", json!({"uri": spelled}));
     }
@@ -649,6 +651,7 @@ fn a_job_subscriber_is_told_when_the_job_ends_and_when_its_pane_goes() {
     type_into(&server, &pane, "go");
     session.expect_update(&uri);
     session.expect_update(&encoded);
+    assert_eq!(clients(), before, "watching a job attached a client");
     let finished = read_job(&mut session, &uri);
     assert_eq!(
         (finished["state"].clone(), finished["exitStatus"].clone()),
