@@ -1,6 +1,7 @@
 //! `completion/complete` for the resource templates' variables (`session`, `window`,
 //! `pane`): the ids tmux has now, sigil-less as the URIs write them, narrowed to the
-//! session (and window) already chosen in `context.arguments`.
+//! session (and window) already chosen in `context.arguments`; `job` completes to
+//! nothing.
 //!
 //! [`candidates`] is the shared part: the ids of one kind, narrowed, read in one round
 //! trip; prompt-argument completion can use it and add the sigils.
@@ -114,11 +115,12 @@ pub async fn complete_template(
             None,
         ));
     };
-    let Some(kind) = variables(uri_template)
-        .into_iter()
-        .find(|v| *v == argument.name)
-        .and_then(kind_of)
-    else {
+    let variable = variables(uri_template).into_iter().find(|v| *v == argument.name);
+    // A job id is not guessed: run_command returns it. The variable completes to nothing.
+    if variable == Some("job") {
+        return Ok(bounded(&[], ""));
+    }
+    let Some(kind) = variable.and_then(kind_of) else {
         return Err(ErrorData::invalid_params(
             format!(
                 "/params/argument/name: {} is not a variable of {uri_template}",

@@ -14,7 +14,7 @@ use crate::resources::uri::Target;
 use rmcp::model::{Resource, ResourceTemplate};
 
 /// The declaration files, by name; a unit test checks this is the whole folder.
-const FILES: [(&str, &str); 8] = [
+const FILES: [(&str, &str); 9] = [
     ("sessions", include_str!("../../schemas/resources/sessions.json")),
     ("session", include_str!("../../schemas/resources/session.json")),
     (
@@ -35,6 +35,7 @@ const FILES: [(&str, &str); 8] = [
         "capabilities",
         include_str!("../../schemas/resources/capabilities.json"),
     ),
+    ("job", include_str!("../../schemas/resources/job.json")),
 ];
 
 /// One declaration file.
@@ -74,6 +75,7 @@ pub fn name_of(target: Target) -> &'static str {
         Target::WindowPanes(_) => "window_panes",
         Target::Pane(_) => "pane",
         Target::PaneContent(_) => "pane_content",
+        Target::Job(_) => "job",
     }
 }
 

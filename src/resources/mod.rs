@@ -1,8 +1,8 @@
-//! MCP resources: the tmux hierarchy and pane text as `tmux://` URIs, declared in
-//! `schemas/resources/` ([`declared`]), read through the inspect tools' handlers
-//! ([`read`]), their template variables completed ([`complete`]), and watched for a
-//! connection's subscriptions ([`watch`], [`probe`]); and the served surface itself
-//! ([`capabilities`]).
+//! MCP resources: the tmux hierarchy, pane text and `run_command` jobs as `tmux://`
+//! URIs, declared in `schemas/resources/` ([`declared`]), read through the inspect
+//! tools' handlers ([`read`]), their template variables completed ([`complete`]), and
+//! watched for a connection's subscriptions ([`watch`], [`probe`]); and the served
+//! surface itself ([`capabilities`]).
 
 pub mod capabilities;
 pub mod complete;

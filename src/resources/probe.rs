@@ -10,6 +10,11 @@
 //! [`SCREEN_RECENT_ACTIVITY_SECONDS`] (tmux's `window_activity`, whole seconds) or
 //! before its screen is known: a write that moves neither the cursor nor the history
 //! (a progress line redrawn after `\r`) still shows, and idle panes cost no capture.
+//!
+//! A watched job's pane options (where its record lives) are read in one more round
+//! trip for all watched jobs' panes: the fingerprint follows the job's progress
+//! (`tools::run::progress`: started by its shell, its sealed exit), and is [`GONE`]
+//! once the pane or the record is.
 
 use crate::limits::SCREEN_RECENT_ACTIVITY_SECONDS;
 use std::collections::hash_map::DefaultHasher;
@@ -22,6 +27,7 @@ use crate::resources::uri::Target;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
+use crate::tools::run::{progress, progress_read};
 
 /// The variables each probe reads for every pane. No free text: see the module note.
 const FIELDS: [&str; 19] = [
@@ -48,6 +54,9 @@ const FIELDS: [&str; 19] = [
 
 /// The last screen seen of each watched pane, as a hash; kept between probes.
 pub type Screens = HashMap<PaneId, u64>;
+
+/// The options of the panes of watched jobs, this probe's (absent: not read).
+type JobPanes = HashMap<PaneId, String>;
 
 /// A target's state in one number; [`GONE`] when it names nothing.
 pub type Fingerprint = u64;
@@ -112,10 +121,44 @@ pub async fn fingerprints(
             Ok(_) | Err(_) => tracing::debug!("a watched pane's screen could not be read; kept the last one"),
         }
     }
+    let jobs = job_panes(gate, targets, &records).await;
     Ok(targets
         .iter()
-        .map(|target| (*target, fingerprint(*target, &records, screens)))
+        .map(|target| (*target, fingerprint(*target, &records, screens, &jobs)))
         .collect())
+}
+
+/// The options of every listed pane that holds a watched job, in one round trip. A
+/// pane that has just gone fails it: nothing is read, and the next listing says so.
+async fn job_panes(gate: &ReadGate<'_>, targets: &[Target], records: &[Record<'_>]) -> JobPanes {
+    let mut panes: Vec<PaneId> = targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Job(job) => Some(job.pane),
+            _ => None,
+        })
+        .filter(|pane| {
+            let id = pane.to_string();
+            records.iter().any(|r| text_of(r, "pane_id") == id)
+        })
+        .collect();
+    panes.sort_unstable();
+    panes.dedup();
+    if panes.is_empty() {
+        return JobPanes::new();
+    }
+    let commands: Vec<ReadCommand> = panes.iter().map(|pane| progress_read(*pane)).collect();
+    match gate.run_all(&commands).await {
+        Ok(outputs) if outputs.len() == panes.len() => panes
+            .into_iter()
+            .zip(outputs)
+            .map(|(pane, options)| (pane, String::from_utf8_lossy(&options).into_owned()))
+            .collect(),
+        Ok(_) | Err(_) => {
+            tracing::debug!("a watched job's pane options could not be read; kept the last look");
+            JobPanes::new()
+        }
+    }
 }
 
 fn capture_screen(pane: PaneId) -> ReadCommand {
@@ -129,8 +172,9 @@ fn text_of<'a>(record: &Record<'a>, name: &str) -> &'a str {
     record.text(name).unwrap_or_default()
 }
 
-/// The fingerprint of one target from the listing (and, for content, its screen).
-fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens) -> Option<Fingerprint> {
+/// The fingerprint of one target from the listing (and, for content, its screen; for
+/// a job, its pane's options).
+fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens, jobs: &JobPanes) -> Option<Fingerprint> {
     let mut hasher = DefaultHasher::new();
     let mut found = false;
     // Only the fields that say what the target's reading would show.
@@ -173,6 +217,8 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens) -> Opt
                 "cursor_y",
             ],
         ),
+        // The pane's listing says only whether it is there; the options say the rest.
+        Target::Job(job) => (Some(("pane_id", job.pane.to_string())), &[]),
         Target::PaneContent(id) => (
             Some(("pane_id", id.to_string())),
             &[
@@ -201,6 +247,12 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens) -> Opt
     if let Target::PaneContent(pane) = target {
         screens.get(&pane)?.hash(&mut hasher);
     }
+    if let Target::Job(job) = target {
+        let Some(step) = progress(jobs.get(&job.pane)?, &job.random_hex()) else {
+            return Some(GONE);
+        };
+        step.hash(&mut hasher);
+    }
     // Never GONE for something that exists.
     Some(hasher.finish().max(1))
 }
@@ -225,7 +277,7 @@ mod tests {
 
     fn prints(text: &str, target: Target) -> Fingerprint {
         let records = parse_records("list-panes", &FIELDS, text).unwrap();
-        fingerprint(target, &records, &HashMap::new()).unwrap()
+        fingerprint(target, &records, &HashMap::new(), &JobPanes::new()).unwrap()
     }
 
     #[test]
@@ -247,14 +299,56 @@ mod tests {
     }
 
     #[test]
+    fn a_job_print_follows_its_record_and_is_gone_with_its_pane_or_record() {
+        let (job, seal) = crate::tools::run::JobId::new(PaneId(0)).unwrap();
+        let target = Target::Job(crate::resources::uri::JobRef {
+            pane: PaneId(0),
+            random: u128::from_str_radix(&job.random, 16).unwrap(),
+        });
+        let x = &job.random;
+        let look = |options: &str| {
+            let text = listing(&[["$0", "@0", "%0"]]);
+            let records = parse_records("list-panes", &FIELDS, &text).unwrap();
+            let jobs: JobPanes = [(PaneId(0), options.to_string())].into();
+            fingerprint(target, &records, &Screens::new(), &jobs)
+        };
+        let typed = look(&format!("@paneward_job_{x} 1700000000000\n"));
+        let fetched = look(&format!("@paneward_job_{x} 1700000000000\n@paneward_run_{x} 1\n"));
+        let forged = look(&format!(
+            "@paneward_job_{x} 1700000000000\n@paneward_run_{x} 1\n@paneward_exit_{x} \"0 1700000001 {x}\"\n"
+        ));
+        let ended = look(&format!(
+            "@paneward_job_{x} 1700000000000\n@paneward_run_{x} 1\n@paneward_exit_{x} \"3 1700000001 {seal}\"\n"
+        ));
+        assert!(typed.is_some_and(|p| p != GONE));
+        assert_ne!(typed, fetched);
+        assert_eq!(fetched, forged, "an exit the command wrote itself is no end");
+        assert_ne!(fetched, ended);
+        assert_eq!(look("@other 1\n"), Some(GONE), "the record went");
+        let no_pane = listing(&[["$0", "@0", "%1"]]);
+        let records = parse_records("list-panes", &FIELDS, &no_pane).unwrap();
+        assert_eq!(
+            fingerprint(target, &records, &Screens::new(), &JobPanes::new()),
+            Some(GONE)
+        );
+        // The pane is listed but its options were not read: unknown, not a change.
+        let listed = listing(&[["$0", "@0", "%0"]]);
+        let records = parse_records("list-panes", &FIELDS, &listed).unwrap();
+        assert_eq!(fingerprint(target, &records, &Screens::new(), &JobPanes::new()), None);
+    }
+
+    #[test]
     fn a_pane_content_print_follows_its_screen() {
         let text = listing(&[["$0", "@0", "%0"]]);
         let records = parse_records("list-panes", &FIELDS, &text).unwrap();
         let target = Target::PaneContent(PaneId(0));
         let one: Screens = [(PaneId(0), 1)].into();
         let two: Screens = [(PaneId(0), 2)].into();
-        assert_ne!(fingerprint(target, &records, &one), fingerprint(target, &records, &two));
+        assert_ne!(
+            fingerprint(target, &records, &one, &JobPanes::new()),
+            fingerprint(target, &records, &two, &JobPanes::new())
+        );
         // Never read: unknown, not a change.
-        assert_eq!(fingerprint(target, &records, &Screens::new()), None);
+        assert_eq!(fingerprint(target, &records, &Screens::new(), &JobPanes::new()), None);
     }
 }

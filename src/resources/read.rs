@@ -7,7 +7,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::generated::types::{
-    GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput, ListWindowsOutput,
+    GetJobInput, GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput,
+    ListWindowsOutput,
 };
 use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::{self, Target};
@@ -18,6 +19,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId}
 use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};
 use crate::tools::observe::objects::{capped, window_from, WINDOW_FIELDS};
 use crate::tools::observe::tree::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
+use crate::tools::run::get_job;
 
 /// The `_meta` key of a text resource's truncation counts.
 pub const TEXT_META_KEY: &str = "paneward/text";
@@ -40,7 +42,7 @@ pub async fn read(state: &GuardState, spelled: &str) -> Result<ReadResourceResul
     let gate = ReadGate::new(state, &context);
     let content = content(&gate, target)
         .await
-        .map_err(|e| as_protocol_error(spelled, &e))?;
+        .map_err(|e| as_protocol_error(target, spelled, &e))?;
     let declared = super::declared::of(target).map_err(|e| ErrorData::internal_error(e, None))?;
     #[cfg(debug_assertions)]
     check_declared(target, &content)?;
@@ -134,6 +136,20 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             .await?,
         )?,
         Target::PaneContent(id) => return pane_text(gate, id).await,
+        Target::Job(job) => unwaited(json_of(
+            &get_job(
+                gate,
+                GetJobInput {
+                    job_id: job
+                        .job_id()
+                        .parse()
+                        .map_err(|e| ToolError::internal(format!("a parsed job id does not fit get_job: {e}")))?,
+                    timeout_seconds: None,
+                    max_lines: None,
+                },
+            )
+            .await?,
+        )?),
     };
     Ok(Content::Json(value))
 }
@@ -147,6 +163,16 @@ fn json_of<T: Serialize>(output: &T) -> Result<Value, ToolError> {
 fn unfiltered(mut value: Value) -> Value {
     if let Value::Object(fields) = &mut value {
         fields.remove("filteredOut");
+    }
+    value
+}
+
+/// A job in its resource's shape: a read never waits, so the declared content has
+/// none of `get_job`'s wait fields (always 0 and false here).
+fn unwaited(mut value: Value) -> Value {
+    if let Value::Object(fields) = &mut value {
+        fields.remove("timeoutSeconds");
+        fields.remove("timeoutClamped");
     }
     value
 }
@@ -229,15 +255,16 @@ async fn pane_text(gate: &ReadGate<'_>, id: PaneId) -> Result<Content, ToolError
     Ok(Content::Text(body, counts))
 }
 
-/// The JSON-RPC error for a failed read.
-pub fn as_protocol_error(uri: &str, error: &ToolError) -> ErrorData {
+/// The JSON-RPC error for a failed read of `target`, spelled `uri`.
+pub fn as_protocol_error(target: Target, uri: &str, error: &ToolError) -> ErrorData {
     let data = Some(json!({ "uri": uri }));
     match error.kind() {
         ToolErrorKind::NotFound => ErrorData::resource_not_found(
             format!(
-                "resource not found: {} ({}); tmux://sessions lists what exists",
+                "resource not found: {} ({}); {}",
                 crate::tools::observe::objects::echo(uri),
-                error.message()
+                error.message(),
+                target.where_to_look()
             ),
             data,
         ),

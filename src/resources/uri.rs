@@ -2,13 +2,17 @@
 //!
 //! Ids are written without their sigil (`tmux://panes/3`), because `%` starts a URI
 //! escape; the sigil percent-encoded (`%253`, `%241`, `%402`) or written raw (`$1`,
-//! `@2`, `%3`) is accepted too. Nothing of the URI reaches tmux but the parsed id.
+//! `@2`, `%3`) is accepted too. A job `%3:<32 hex digits>` is `tmux://jobs/3:<hex>`:
+//! its pane as `tmux://panes/…` writes it, then `:` (or `%3A`, as a URI template
+//! expands it), then the hex digits as `run_command` returned them. Nothing of the URI
+//! reaches tmux but the parsed id.
 
 use std::fmt;
 
 use crate::tmux::ids::IdKind;
 use crate::tmux::{PaneId, SessionId, WindowId};
 use crate::tools::observe::objects::echo;
+use crate::tools::run::JobId;
 
 /// What a resource URI names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,6 +24,26 @@ pub enum Target {
     WindowPanes(WindowId),
     Pane(PaneId),
     PaneContent(PaneId),
+    Job(JobRef),
+}
+
+/// A job id (`%3:<32 hex digits>`) in a form that is `Copy`, as targets are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JobRef {
+    pub pane: PaneId,
+    pub random: u128,
+}
+
+impl JobRef {
+    /// The job id as `run_command` returns it.
+    pub fn job_id(self) -> String {
+        format!("{}:{:032x}", self.pane, self.random)
+    }
+
+    /// The hex part, as the pane's options name the job.
+    pub fn random_hex(self) -> String {
+        format!("{:032x}", self.random)
+    }
 }
 
 impl Target {
@@ -33,6 +57,15 @@ impl Target {
             Self::WindowPanes(id) => format!("tmux://windows/{}/panes", id.0),
             Self::Pane(id) => format!("tmux://panes/{}", id.0),
             Self::PaneContent(id) => format!("tmux://panes/{}/content", id.0),
+            Self::Job(job) => format!("tmux://jobs/{}:{:032x}", job.pane.0, job.random),
+        }
+    }
+
+    /// Where a client finds what exists, for a URI that names nothing.
+    pub fn where_to_look(self) -> &'static str {
+        match self {
+            Self::Job(_) => "job ids come from run_command, and a job stays until the next run_command in its pane",
+            _ => "tmux://sessions lists what exists",
         }
     }
 }
@@ -49,7 +82,8 @@ impl fmt::Display for UriError {
 
 const FORMS: &str = "tmux://sessions, tmux://sessions/{session}, tmux://sessions/{session}/windows, \
                      tmux://windows/{window}, tmux://windows/{window}/panes, tmux://panes/{pane}, \
-                     tmux://panes/{pane}/content, each id without its sigil (tmux://panes/3)";
+                     tmux://panes/{pane}/content, tmux://jobs/{job}, each id without its sigil (tmux://panes/3, \
+                     tmux://jobs/3:<32 hex digits>)";
 
 fn not_ours(uri: &str, why: &str) -> UriError {
     UriError(format!("/params/uri: {} {why}; the resources are {FORMS}", echo(uri)))
@@ -84,9 +118,35 @@ pub fn parse(uri: &str) -> Result<Target, UriError> {
         ["windows", w, "panes"] => Target::WindowPanes(WindowId(id(IdKind::Window, w)?)),
         ["panes", p] => Target::Pane(PaneId(id(IdKind::Pane, p)?)),
         ["panes", p, "content"] => Target::PaneContent(PaneId(id(IdKind::Pane, p)?)),
+        ["jobs", j] => Target::Job(job(j).ok_or_else(|| {
+            not_ours(
+                uri,
+                "does not name a job (its pane's number, a colon, and the 32 lowercase hex digits of the id \
+                 run_command returned, such as tmux://jobs/3:0123456789abcdef0123456789abcdef; the % of the pane \
+                 may be written %25, the colon %3A)",
+            )
+        })?),
         _ => return Err(not_ours(uri, "is not one of paneward's resources")),
     };
     Ok(target)
+}
+
+/// A job segment: a pane id as in `tmux://panes/…`, `:` or `%3A`, and the random part
+/// as `JobId::parse` takes it.
+fn job(text: &str) -> Option<JobRef> {
+    let (pane, random) = match text.split_once(':') {
+        Some(parts) => parts,
+        None => {
+            let at = text.to_ascii_lowercase().find("%3a")?;
+            (&text[..at], &text[at + 3..])
+        }
+    };
+    let pane = id_digits(IdKind::Pane, pane)?;
+    let job = JobId::parse("/params/uri", &format!("%{pane}:{random}")).ok()?;
+    Some(JobRef {
+        pane: job.pane,
+        random: u128::from_str_radix(&job.random, 16).ok()?,
+    })
 }
 
 /// The percent-encoding of each sigil.
@@ -138,6 +198,14 @@ mod tests {
             Target::WindowPanes(WindowId(12)),
             Target::Pane(PaneId(3)),
             Target::PaneContent(PaneId(40)),
+            Target::Job(JobRef {
+                pane: PaneId(3),
+                random: 0x0123_4567_89ab_cdef_0123_4567_89ab_cdef,
+            }),
+            Target::Job(JobRef {
+                pane: PaneId(0),
+                random: 1,
+            }),
         ] {
             assert_eq!(parse(&target.uri()), Ok(target));
         }
@@ -155,6 +223,47 @@ mod tests {
         assert_eq!(parse("tmux://windows/@2/panes"), Ok(Target::WindowPanes(WindowId(2))));
         // `%25` alone is no escaped sigil with digits: it is pane 25, sigil raw.
         assert_eq!(parse("tmux://panes/%25"), Ok(Target::Pane(PaneId(25))));
+    }
+
+    #[test]
+    fn a_job_is_its_pane_as_a_pane_uri_writes_it_a_colon_and_its_hex() {
+        let hex = "0123456789abcdef0123456789abcdef";
+        let expected = Target::Job(JobRef {
+            pane: PaneId(3),
+            random: u128::from_str_radix(hex, 16).unwrap(),
+        });
+        for spelled in [
+            format!("tmux://jobs/3:{hex}"),
+            format!("tmux://jobs/%253:{hex}"),
+            format!("tmux://jobs/%3:{hex}"),
+            // A URI template's expansion of the id as run_command returns it.
+            format!("tmux://jobs/%253%3A{hex}"),
+            format!("tmux://jobs/3%3a{hex}"),
+        ] {
+            assert_eq!(parse(&spelled), Ok(expected), "{spelled}");
+        }
+        if let Target::Job(job) = expected {
+            assert_eq!(job.job_id(), format!("%3:{hex}"));
+        }
+        for bad in [
+            "tmux://jobs/3".to_string(),
+            "tmux://jobs/".to_string(),
+            format!("tmux://jobs/3:{}", hex.to_uppercase()),
+            format!("tmux://jobs/3:{hex}0"),
+            format!("tmux://jobs/3:{}", &hex[1..]),
+            format!("tmux://jobs/%403:{hex}"),
+            format!("tmux://jobs/x:{hex}"),
+            format!("tmux://jobs/:{hex}"),
+            format!("tmux://jobs/3:{hex}/output"),
+            format!("tmux://jobs/3::{hex}"),
+        ] {
+            let error = parse(&bad).unwrap_err().to_string();
+            assert!(
+                error.contains("does not name a job") || error.contains("is not one of"),
+                "{bad}: {error}"
+            );
+            assert!(error.contains("tmux://jobs/{job}"), "{error}");
+        }
     }
 
     #[test]

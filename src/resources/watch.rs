@@ -118,8 +118,9 @@ impl Subscriptions {
         if seen == Some(GONE) {
             return Err(ErrorData::resource_not_found(
                 format!(
-                    "resource not found: {} names nothing tmux has; tmux://sessions lists what exists",
-                    echo(spelled)
+                    "resource not found: {} names nothing tmux has; {}",
+                    echo(spelled),
+                    target.where_to_look()
                 ),
                 Some(serde_json::json!({ "uri": spelled })),
             ));

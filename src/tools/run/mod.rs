@@ -30,7 +30,7 @@ pub mod pipe;
 mod prompt;
 pub mod ready;
 
-pub use record::is_posix_shell;
+pub use record::{is_posix_shell, JobId};
 mod record;
 mod rows;
 mod script;
@@ -54,7 +54,7 @@ use crate::tools::args;
 use crate::tools::observe::text::{keep_newest, split_rows};
 use crate::tools::wait::budget::{Budget, Progress};
 use prompt::NotAtPrompt;
-use record::{now_ms, recorded_jobs, shown_program, Exit, JobId, Recorded};
+use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,13 +385,43 @@ async fn read_job(gate: &ReadGate<'_>, job: &JobId) -> Result<Option<(Recorded, 
         .run_each([show_pane_options(job.pane), pending_buffers()])
         .await
         .map_err(|error| pane_gone(job, error))?;
-    let recorded = recorded_jobs(&String::from_utf8_lossy(&options))
-        .into_iter()
-        .find(|recorded| recorded.random == job.random && recorded.started_ms.is_some());
+    let recorded = recorded_job(&String::from_utf8_lossy(&options), &job.random);
     Ok(recorded.map(|recorded| {
         let standing = standing(&recorded, is_listed(&buffers, &job.buffer()));
         (recorded, standing)
     }))
+}
+
+/// Job `random`'s record among a pane's options (`show-options -p` output), if the pane
+/// holds it.
+fn recorded_job(options: &str, random: &str) -> Option<Recorded> {
+    recorded_jobs(options)
+        .into_iter()
+        .find(|recorded| recorded.random == random && recorded.started_ms.is_some())
+}
+
+/// How far a job has gone, as a watcher of `tmux://jobs/…` compares it between looks:
+/// fetched by its shell, and its exit status once the wrapper wrote it (sealed; what
+/// the command itself writes there does not count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JobProgress {
+    pub fetched: bool,
+    pub exit_status: Option<i64>,
+}
+
+/// The read that tells a job's progress: its pane's options, as [`read_job`] reads
+/// them (it fails for a pane that is gone).
+pub fn progress_read(pane: PaneId) -> ReadCommand {
+    show_pane_options(pane)
+}
+
+/// Job `random`'s progress from what [`progress_read`] printed; `None` when the pane
+/// holds no such job.
+pub fn progress(options: &str, random: &str) -> Option<JobProgress> {
+    recorded_job(options, random).map(|recorded| JobProgress {
+        fetched: recorded.fetched,
+        exit_status: recorded.sealed_exit().map(|exit| exit.status),
+    })
 }
 
 /// A missing pane, said in a job's words.
@@ -515,16 +545,19 @@ async fn finished(gate: &ReadGate<'_>, job: &JobId, exit: &Exit, max_lines: usiz
     Ok(report)
 }
 
-/// The report on a job that has not finished: pending (no output yet), or running with
-/// the output so far.
+/// The report on a job that had not finished at the last look: pending (no output
+/// yet), or running with the output so far; or finished after all, with its exit.
 ///
 /// # Errors
 /// A job that never ran or whose record went, a missing pane, or tmux failing.
-async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<Report, ToolError> {
-    match read_job(gate, job).await? {
+async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<(Report, Option<Exit>), ToolError> {
+    let report = match read_job(gate, job).await? {
         None => Err(vanished(job)),
         Some((_, Standing::Lost)) => Err(lost(job)),
-        Some((_, Standing::Finished(exit))) => finished(gate, job, &exit, max_lines).await,
+        Some((_, Standing::Finished(exit))) => {
+            let report = finished(gate, job, &exit, max_lines).await?;
+            return Ok((report, Some(exit)));
+        }
         Some((_, Standing::Pending)) => Ok(Report {
             state: State::Pending,
             exit_status: None,
@@ -535,7 +568,8 @@ async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Resul
             elapsed: Duration::ZERO,
         }),
         Some((_, Standing::Running)) => output(gate, job, None, max_lines).await,
-    }
+    };
+    Ok((report?, None))
 }
 
 /// `run_command`: see the tool's description in `schemas/tools/run_command.json`.
@@ -612,7 +646,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
                 format!("cancelled while waiting; the command goes on as job {job} (read it with get_job)"),
             ));
         }
-        Waited::TimedOut => unfinished(gate, &job, max_lines).await?,
+        Waited::TimedOut => unfinished(gate, &job, max_lines).await?.0,
     };
     Ok(RunCommandOutput {
         pane_id: pane.to_string(),
@@ -687,23 +721,20 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
             Waited::Cancelled => return Err(ToolError::cancelled()),
         },
     };
-    let (mut report, elapsed) = match exit {
-        Some(exit) => {
-            let report = finished(gate, &job, &exit, max_lines).await?;
-            // The end is a whole second of tmux's clock, so the start is taken to the
-            // second too: the same answer on every read.
-            let finished_s = exit.at.unwrap_or_else(|| now_ms() / 1000);
-            (
-                report,
-                Duration::from_secs(finished_s.saturating_sub(started_ms / 1000)),
-            )
-        }
-        None => (
-            unfinished(gate, &job, max_lines).await?,
-            Duration::from_millis(now_ms().saturating_sub(started_ms)),
-        ),
+    // A job seen running may have finished by the look that reads its output.
+    let (mut report, exit) = match exit {
+        Some(exit) => (finished(gate, &job, &exit, max_lines).await?, Some(exit)),
+        None => unfinished(gate, &job, max_lines).await?,
     };
-    report.elapsed = elapsed;
+    report.elapsed = match exit {
+        // The end is a whole second of tmux's clock, so the start is taken to the
+        // second too: the same answer on every read.
+        Some(exit) => {
+            let finished_s = exit.at.unwrap_or_else(|| now_ms() / 1000);
+            Duration::from_secs(finished_s.saturating_sub(started_ms / 1000))
+        }
+        None => Duration::from_millis(now_ms().saturating_sub(started_ms)),
+    };
     Ok(GetJobOutput {
         job_id: job.to_string(),
         pane_id: job.pane.to_string(),

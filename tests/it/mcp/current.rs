@@ -385,4 +385,56 @@ fn a_request_s_own_log_level_brings_its_log_before_its_reply_and_nothing_without
     client.send(&refused(None, 3));
     let seen = until_reply(&mut client, 3);
     assert_eq!(seen.len(), 1, "{seen:?}");
+
+#[test]
+fn subscriptions_listen_tells_a_job_subscriber_when_the_job_ends() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let started = client.request(
+        "tools/call",
+        current(json!({"name": "run_command",
+            "arguments": {"pane_id": pane, "command": "echo waiting; read go; exit 5", "timeout_seconds": 0.3}})),
+    );
+    let job = started["result"]["structuredContent"]["jobId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a job: {started}"))
+        .to_string();
+    let uri = format!("tmux://jobs/{}", job.trim_start_matches('%'));
+    let read = |client: &mut Client| -> Value {
+        let answer = client.request("resources/read", current(json!({"uri": uri})));
+        serde_json::from_str(answer["result"]["contents"][0]["text"].as_str().unwrap()).unwrap()
+    };
+    // Running before listening: the only change left is its end.
+    wait_for("the job to run", || {
+        (read(&mut client)["state"] == "running").then_some(())
+    });
+    let id = json!("listen-job");
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": current(json!({"notifications": {"resourceSubscriptions": [uri]}}))}));
+    let ack = next_message(&mut client);
+    assert_eq!(
+        ack["params"]["notifications"]["resourceSubscriptions"],
+        json!([uri]),
+        "{ack}"
+    );
+    // Each accepted resource is told once as the watching starts.
+    let first = next_message(&mut client);
+    assert_eq!(first["method"], "notifications/resources/updated", "{first}");
+    tmux.tmux(&["send-keys", "-t", &pane, "go", "Enter"]);
+    let told = next_message(&mut client);
+    assert_eq!(told["method"], "notifications/resources/updated", "{told}");
+    assert_eq!(told["params"]["uri"], json!(uri), "{told}");
+    assert_eq!(
+        told["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id,
+        "{told}"
+    );
+    let finished = read(&mut client);
+    assert_eq!(
+        (finished["state"].clone(), finished["exitStatus"].clone()),
+        (json!("finished"), json!(5)),
+        "{finished}"
+    );
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}));
+    assert_eq!(client.close().code(), Some(0));
 }

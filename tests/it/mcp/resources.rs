@@ -1,7 +1,9 @@
 //! MCP resources against a real tmux: the declared lists (locked by snapshots), a read
 //! of every resource in its declared shape, not-found and malformed URIs, bounded pane
 //! text, completion of template variables, and subscriptions (a pane's writes, a burst,
-//! a new window, unsubscribing, and no tmux client added for watching).
+//! a new window, unsubscribing, and no tmux client added for watching); and
+//! `run_command` jobs as `tmux://jobs/…` (read, told when they end, read again by a
+//! restarted paneward, malformed and unknown ids).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
@@ -9,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use crate::support::{assert_json_rpc, root, Client, Scratch, TmuxServer, PATIENCE};
+use crate::support::{assert_json_rpc, root, wait_for, Client, Scratch, TmuxServer, PATIENCE};
 
 /// paneward's `WATCH_COALESCE_INTERVAL` (src/limits.rs), in seconds: at most one
 /// notification per URI in each such interval.
@@ -522,4 +524,200 @@ fn an_unsubscribe_sent_right_behind_its_subscribe_leaves_nothing_watched() {
     session.drain_until_quiet(Duration::from_secs(1));
     session.result("ping", json!({}));
     assert_eq!(session.updates_of(&uri), 0, "{:?}", session.updates);
+}
+
+/// Starts `command` in `pane` with `run_command`, left running (a short timeout), and
+/// returns its job id.
+fn start_job(session: &mut Session, pane: &str, command: &str) -> String {
+    let reply = tool(
+        session,
+        "run_command",
+        json!({"pane_id": pane, "command": command, "timeout_seconds": 0.3}),
+    );
+    assert!(
+        matches!(reply["state"].as_str(), Some("running" | "pending")),
+        "{reply}"
+    );
+    reply["jobId"].as_str().unwrap().to_string()
+}
+
+/// `tools/call` through the session (keeping notifications); the structured reply.
+#[track_caller]
+fn tool(session: &mut Session, name: &str, arguments: Value) -> Value {
+    let result = session.result("tools/call", json!({"name": name, "arguments": arguments}));
+    assert_ne!(result["isError"], json!(true), "{name} failed: {result}");
+    result["structuredContent"].clone()
+}
+
+/// A job's resource URI: its id with the pane's `%` left off.
+fn job_uri(job: &str) -> String {
+    format!("tmux://jobs/{}", job.trim_start_matches('%'))
+}
+
+/// Reads a job's resource, checks it against its declaration, and returns the job.
+#[track_caller]
+fn read_job(session: &mut Session, uri: &str) -> Value {
+    let content = session.read(uri);
+    let file = declaration("job");
+    assert_eq!(content["mimeType"], file["mimeType"], "{uri}");
+    let job: Value = serde_json::from_str(content["text"].as_str().unwrap()).unwrap();
+    assert_valid(&file["contentSchema"], &job, uri);
+    job
+}
+
+/// `get_job`'s reply in the resource's shape (a read never waits).
+fn unwaited(mut reply: Value) -> Value {
+    let fields = reply.as_object_mut().unwrap();
+    fields.remove("timeoutSeconds");
+    fields.remove("timeoutClamped");
+    reply
+}
+
+#[test]
+fn a_job_reads_as_get_job_running_then_with_its_exit_status_and_after_a_restart() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let mut session = Session::open(&server, &[]);
+    let job = start_job(&mut session, &pane, "echo started; read go; echo \"got $go\"; exit 4");
+    let uri = job_uri(&job);
+    let running = wait_for("the job to print", || {
+        let read = read_job(&mut session, &uri);
+        (read["output"] == json!(["started"])).then_some(read)
+    });
+    assert_eq!(running["state"], "running", "{running}");
+    assert_eq!(running["jobId"], job.as_str());
+    assert_eq!(running["paneId"], pane.as_str());
+    assert_eq!(running["exitStatus"], Value::Null);
+
+    type_into(&server, &pane, "yes");
+    let finished = wait_for("the job to end", || {
+        let read = read_job(&mut session, &uri);
+        (read["state"] == "finished").then_some(read)
+    });
+    assert_eq!(finished["exitStatus"], 4, "{finished}");
+    assert_eq!(finished["output"], json!(["started", "yes", "got yes"]));
+    // The same facts as get_job, and the same spelled with the pane's % encoded.
+    assert_eq!(
+        finished,
+        unwaited(tool(&mut session, "get_job", json!({"job_id": job})))
+    );
+    let encoded = format!("tmux://jobs/%25{}", job.trim_start_matches('%').replacen(':', "%3A", 1));
+    assert_eq!(read_job(&mut session, &encoded), finished);
+
+    // A new paneward on the same tmux server reads the same job from tmux; under
+    // --scope owned too (the pane is not paneward's): like get_job, a read is not
+    // narrowed by the scope, which limits changes only.
+    assert_eq!(session.client.close().code(), Some(0));
+    let mut restarted = Session::open(&server, &["--scope", "owned"]);
+    assert_eq!(read_job(&mut restarted, &uri), finished);
+    assert_eq!(
+        unwaited(tool(&mut restarted, "get_job", json!({"job_id": job}))),
+        finished
+    );
+}
+
+#[test]
+fn a_job_subscriber_is_told_when_the_job_ends_and_when_its_pane_goes() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let other = server.window_running("exec /bin/sh");
+    server.wait_for_prompt(&other);
+    let mut session = Session::open(&server, &[]);
+    let job = start_job(&mut session, &pane, "echo waiting; read go; exit 3");
+    let uri = job_uri(&job);
+    // Running before subscribing: the only change left is its end.
+    wait_for("the job to run", || {
+        (read_job(&mut session, &uri)["output"] == json!(["waiting"])).then_some(())
+    });
+    let encoded = format!("tmux://jobs/%25{}", job.trim_start_matches('%').replacen(':', "%3A", 1));
+    let clients = || server.tmux(&["list-clients", "-F", "#{client_name}"]);
+    let before = clients();
+    for spelled in [&uri, &encoded] {
+        session.result("resources/subscribe", json!({"uri": spelled}));
+    }
+    let doomed = start_job(&mut session, &other, "echo doomed; sleep 600");
+    let doomed_uri = job_uri(&doomed);
+    wait_for("the other job to run", || {
+        (read_job(&mut session, &doomed_uri)["output"] == json!(["doomed"])).then_some(())
+    });
+    session.result("resources/subscribe", json!({"uri": doomed_uri}));
+    assert_eq!(
+        session.updates_of(&uri),
+        0,
+        "told before the job ended: {:?}",
+        session.updates
+    );
+
+    type_into(&server, &pane, "go");
+    session.expect_update(&uri);
+    session.expect_update(&encoded);
+    assert_eq!(clients(), before, "watching a job attached a client");
+    let finished = read_job(&mut session, &uri);
+    assert_eq!(
+        (finished["state"].clone(), finished["exitStatus"].clone()),
+        (json!("finished"), json!(3))
+    );
+
+    server.tmux(&["kill-pane", "-t", &other]);
+    session.expect_update(&doomed_uri);
+    let error = session.error("resources/read", json!({"uri": doomed_uri}));
+    assert_eq!(error["code"], -32002, "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("no longer exists"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_malformed_job_uri_is_refused_by_rule_and_an_unknown_job_is_32002() {
+    let server = TmuxServer::start();
+    let pane = server.first_pane();
+    let number = digits(&pane).to_string();
+    let mut session = Session::open(&server, &[]);
+    let hex = "0123456789abcdef0123456789abcdef";
+    for uri in [
+        format!("tmux://jobs/{number}"),
+        format!("tmux://jobs/{number}:{}", hex.to_uppercase()),
+        format!("tmux://jobs/{number}:{}", &hex[2..]),
+        format!("tmux://jobs/main:{hex}"),
+        format!("tmux://jobs/{number}:{hex}/output"),
+    ] {
+        for method in ["resources/read", "resources/subscribe"] {
+            let error = session.error(method, json!({"uri": uri}));
+            assert_eq!(error["code"], -32602, "{method} {uri}: {error}");
+            let message = error["message"].as_str().unwrap();
+            assert!(message.starts_with("/params/uri: "), "{message}");
+            assert!(message.contains("tmux://jobs/{job}"), "{message}");
+        }
+    }
+    let error = session.error("resources/read", json!({"uri": format!("tmux://jobs/{number}")}));
+    assert!(
+        error["message"].as_str().unwrap().contains("32 lowercase hex digits"),
+        "{error}"
+    );
+    // Well formed, but no such job: in a pane that exists, and in one that does not.
+    for (uri, reason) in [
+        (format!("tmux://jobs/{number}:{hex}"), "holds no job"),
+        (format!("tmux://jobs/9999:{hex}"), "no longer exists"),
+    ] {
+        let error = session.error("resources/read", json!({"uri": uri}));
+        assert_eq!(error["code"], -32002, "{uri}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(reason) && message.contains("run_command"), "{error}");
+        let error = session.error("resources/subscribe", json!({"uri": uri}));
+        assert_eq!(error["code"], -32002, "{uri}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("job ids come from run_command"),
+            "{error}"
+        );
+    }
+    // The job variable completes to nothing (ids come from run_command).
+    let completion = session.result(
+        "completion/complete",
+        json!({"ref": {"type": "ref/resource", "uri": "tmux://jobs/{job}"}, "argument": {"name": "job", "value": ""}}),
+    );
+    assert_eq!(completion["completion"]["values"], json!([]), "{completion}");
 }

@@ -182,6 +182,7 @@ impl Fixture {
                 "printer_window",
                 "scratch_pane",
                 "missing_pane",
+                "finished_job",
             ]
             .contains(&name)
             .then(|| (format!("{name}_number"), value[1..].to_string()));
