@@ -63,12 +63,7 @@ async fn change(config: &Config, pane: Option<&str>, revoke: bool) -> Change {
     let tmux = Tmux::launched(launcher, config.address.clone(), crate::tmux::Options::processes_only());
     let pane = chosen_pane(&tmux, config, pane).await.map_err(|e| (None, e))?;
     let mark = OwnedMark::Pane;
-    let set = Command::new("set-option").arg("-p");
-    let set = if revoke {
-        set.arg("-u").arg("-t").arg(pane.to_string()).arg(mark.option())
-    } else {
-        set.arg("-t").arg(pane.to_string()).arg(mark.option()).arg(OWNED_VALUE)
-    };
+    let set = mark.set_command(&pane.to_string(), revoke);
     let place = Command::new("display-message")
         .arg("-p")
         .arg("-t")

@@ -70,6 +70,16 @@ pub fn input_question(pane: impl fmt::Display, reached_through: Option<&str>, wh
     )
 }
 
+/// The question for handing the agent pane `pane`; `place` and `running` are what tmux
+/// says of it (quoted as data), never anything the agent wrote.
+pub fn grant_question(pane: impl fmt::Display, place: &str, running: &str) -> String {
+    format!(
+        "An agent asks for tmux pane {pane} (at {place}, running {running}). With your yes it may type into, \
+         read and change that pane as its own, as `paneward grant {pane}` allows; its window and session stay \
+         yours, and `paneward revoke {pane}` takes it back. Hand it this pane?"
+    )
+}
+
 /// The question for ending `what`, which holds the caller pane `pane`.
 pub fn end_question(what: impl fmt::Display, pane: impl fmt::Display) -> String {
     format!(

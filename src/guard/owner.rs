@@ -9,7 +9,8 @@
 //! check therefore reads each mark at its own level only ([`OwnedMark::read_own`]), and
 //! `set_option` refuses every name under [`MARK_PREFIX`], so no call can forge one.
 
-use crate::tmux::{ReadCommand, ReadVerb};
+use crate::guard::ChangeCommand;
+use crate::tmux::{Command, ReadCommand, ReadVerb};
 
 /// The kinds of object paneward can own, each with the option that marks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +62,31 @@ impl OwnedMark {
             Self::Window => Some("-w"),
             Self::Pane => Some("-p"),
         }
+    }
+
+    /// The `set-option` that marks object `id` (`$N`, `@N`, `%N`, or a target such as
+    /// `@2.1`) as paneward's at its own level, or with `revoke` takes the mark off: the
+    /// one way a mark is written, by the create tools, `request_pane` and `paneward
+    /// grant`/`revoke`.
+    pub fn set_command(self, id: &str, revoke: bool) -> Command {
+        let mut command = Command::new("set-option");
+        if let Some(flag) = self.level_flag() {
+            command = command.arg(flag);
+        }
+        if revoke {
+            command.arg("-u").arg("-t").arg(id.to_string()).arg(self.option())
+        } else {
+            command
+                .arg("-t")
+                .arg(id.to_string())
+                .arg(self.option())
+                .arg(OWNED_VALUE)
+        }
+    }
+
+    /// [`OwnedMark::set_command`] marking `id`, as a change a tool sends.
+    pub fn mark(self, id: &str) -> ChangeCommand {
+        ChangeCommand::guarded(self.set_command(id, false))
     }
 
     /// Reads the mark of object `id` at its own level alone: `show-options` without

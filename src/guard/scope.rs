@@ -25,6 +25,10 @@ use crate::tmux::Command;
 /// Tools that name no object yet change the whole server.
 const SERVER_WIDE: [&str; 1] = ["kill_server"];
 
+/// Tools whose own question to the person is their scope: `request_pane` names a pane
+/// outside the scope on purpose, and changes it only with the person's yes.
+const ASKS_THE_PERSON: [&str; 1] = ["request_pane"];
+
 /// The `pattern`s by which a tool schema says a string is a pane, window or session id.
 const ID_PATTERNS: [&str; 6] = [
     "^%[0-9]+$",
@@ -317,6 +321,9 @@ async fn owned(state: &GuardState, ids: &[&str]) -> Result<Vec<bool>, ToolError>
 pub async fn check(state: &GuardState, tool: &str, schema: &Value, arguments: &Value) -> Result<(), ToolError> {
     if SERVER_WIDE.contains(&tool) {
         return Err(refusal(tool, "changes the whole tmux server"));
+    }
+    if ASKS_THE_PERSON.contains(&tool) {
+        return Ok(());
     }
     let Some(ids) = named_ids(schema, arguments) else {
         return Err(refusal(

@@ -22,7 +22,7 @@ use crate::generated::types::{
     CreateSessionInput, CreateSessionOutput, CreateWindowInput, CreateWindowOutput, SplitWindowInput,
     SplitWindowInputDirection, SplitWindowOutput,
 };
-use crate::guard::owner::{OwnedMark, OWNED_VALUE};
+use crate::guard::owner::OwnedMark;
 use crate::guard::GuardState;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{CREATE_ATTEMPTS, SPAWN_TEXT_MAX_BYTES};
@@ -229,15 +229,6 @@ async fn waited_ready(
     Ok((Some(ready), reason))
 }
 
-/// The command that marks the object `target` names as paneward's.
-fn mark(kind: OwnedMark, target: &str) -> ChangeCommand {
-    let mut command = ChangeCommand::new(ChangeVerb::SetOption);
-    if let Some(flag) = kind.level_flag() {
-        command = command.arg(flag);
-    }
-    command.arg("-t").arg(target).arg(kind.option()).arg(OWNED_VALUE)
-}
-
 fn list_sessions() -> ReadCommand {
     ReadCommand::new(ReadVerb::ListSessions)
         .arg("-F")
@@ -321,9 +312,9 @@ pub async fn create_session(
         history_limit,
     );
     commands.extend([
-        mark(OwnedMark::Session, &handle),
-        mark(OwnedMark::Window, &handle),
-        mark(OwnedMark::Pane, &handle),
+        OwnedMark::Session.mark(&handle),
+        OwnedMark::Window.mark(&handle),
+        OwnedMark::Pane.mark(&handle),
     ]);
     if let Some(name) = &name {
         commands.push(
@@ -570,7 +561,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         if history_limit.is_some() {
             commands.push(scrollback::restore(&session_target, previous_limit.as_deref()));
         }
-        commands.extend([mark(OwnedMark::Window, &handle), mark(OwnedMark::Pane, &handle)]);
+        commands.extend([OwnedMark::Window.mark(&handle), OwnedMark::Pane.mark(&handle)]);
         let result = gate.change_all(&commands).await;
         if result.is_err() && history_limit.is_some() {
             scrollback::restore_after_failure(gate, &session_target, previous_limit.as_deref()).await;
@@ -694,7 +685,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         }
         split = split.arg("-P").arg("-F").arg(record_format(&NEW_PANE));
         let split = spawn.apply(split);
-        let marked = mark(OwnedMark::Pane, &format!("{window}.{new_index}"));
+        let marked = OwnedMark::Pane.mark(&format!("{window}.{new_index}"));
         // The split takes its scrollback from the session the pane's target resolves to,
         // the one read above: the limit is set there and put back around it.
         let session_target = session.to_string();

@@ -4,6 +4,7 @@
 pub mod arrange;
 pub mod create;
 pub mod end;
+pub mod grant;
 pub mod layout;
 pub mod moves;
 pub mod readback;

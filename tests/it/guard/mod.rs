@@ -4,4 +4,5 @@ mod asking;
 mod asking_current;
 mod cohort;
 mod gates;
+mod granting;
 mod scope;

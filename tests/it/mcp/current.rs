@@ -385,6 +385,7 @@ fn a_request_s_own_log_level_brings_its_log_before_its_reply_and_nothing_without
     client.send(&refused(None, 3));
     let seen = until_reply(&mut client, 3);
     assert_eq!(seen.len(), 1, "{seen:?}");
+}
 
 #[test]
 fn subscriptions_listen_tells_a_job_subscriber_when_the_job_ends() {
