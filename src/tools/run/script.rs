@@ -98,4 +98,25 @@ mod tests {
         assert!(line.starts_with(' '));
         assert!(script.contains("-t %3 @paneward_exit_x"));
     }
+
+    #[test]
+    fn captures_blank_the_typed_line_and_the_markers_this_module_writes() {
+        use crate::tools::observe::own::hide_own_rows;
+        let id = "0123456789abcdef0123456789abcdef";
+        let seal = "fedcba9876543210fedcba9876543210";
+        let line = typed_line(
+            &format!("paneward_{id}_job"),
+            PaneId(31),
+            &format!("@paneward_run_{id}"),
+        );
+        let mut rows = vec![
+            format!("$ {line}"),
+            start_marker(id),
+            "out".into(),
+            end_marker(seal),
+            "$".into(),
+        ];
+        hide_own_rows(&mut rows);
+        assert_eq!(rows, ["$", "", "out", "", "$"]);
+    }
 }
