@@ -72,3 +72,57 @@ fn no_reading_returns_the_markers_or_the_typed_line_of_run_command() {
         }
     }
 }
+
+#[test]
+fn show_command_prints_the_command_for_a_person_and_keeps_it_out_of_output_and_history() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("HISTFILE=/dev/null HISTCONTROL=ignorespace exec bash --norc --noprofile");
+    tmux.wait_for_value(&pane, "#{pane_current_command}", "bash");
+    let plain = tmux.first_pane();
+    // A line a person types is in the history: the check below can fail.
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", "echo VISIBLE-HIST"]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    tmux.wait_for_text(&pane, "\nVISIBLE-HIST\n");
+    // Per server, with a call that says otherwise.
+    let mut client = tmux.paneward_with(&["--show-commands"], &[]);
+    client.initialize();
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": pane, "command": "echo SHOWN-$((1+1))\n: \"\u{1b}[2J\"tab\tend"}),
+    );
+    assert_eq!(reply["output"][0], "SHOWN-2", "{reply}");
+    let screen = tmux.capture(&pane);
+    assert!(screen.contains("# echo SHOWN-$((1+1))\n"), "{screen}");
+    assert!(screen.contains("# : \"^[[2J\"tab end\n"), "{screen}");
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": plain, "command": "echo QUIET-$((1+2))", "show_command": false}),
+    );
+    assert_eq!(reply["output"], json!(["QUIET-3"]), "{reply}");
+    assert!(
+        !tmux.capture(&plain).contains("# echo QUIET"),
+        "{}",
+        tmux.capture(&plain)
+    );
+    // Neither the shown command nor the typed line reached bash's history.
+    let history = client.call_ok(
+        "run_command",
+        json!({"pane_id": pane, "command": "history", "show_command": false}),
+    );
+    let history = strings(&history["output"]).join("\n");
+    assert!(history.contains("echo VISIBLE-HIST"), "{history}");
+    assert!(!history.contains("SHOWN") && !history.contains("eval"), "{history}");
+    drop(client);
+    // Per call, on a server without the flag.
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "run_command",
+        json!({"pane_id": plain, "command": "echo ASKED-$((2+2))", "show_command": true}),
+    );
+    assert_eq!(reply["output"], json!(["ASKED-4"]), "{reply}");
+    assert!(
+        tmux.capture(&plain).contains("# echo ASKED-$((2+2))\n"),
+        "{}",
+        tmux.capture(&plain)
+    );
+}
