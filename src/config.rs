@@ -26,6 +26,9 @@ pub struct Config {
     pub scope: Scope,
     /// Whether `show_environment` returns values; they may be secrets, so off unless asked.
     pub reveal_environment: bool,
+    /// Whether `run_command` prints each command in its pane for a person watching,
+    /// unless a call says otherwise (`--show-commands`).
+    pub show_commands: bool,
     /// Whether tmux may be driven over a persistent control-mode client (where it goes
     /// unnoticed); off, every round trip is a tmux process of its own.
     pub control_mode: bool,

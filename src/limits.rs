@@ -344,3 +344,17 @@ pub const PRIVATE_NAME_MAX_CHARS: usize = 32;
 pub const WORKSPACE_MAX_STEPS: usize = 64;
 /// Bytes of a workspace document, as `load_workspace`'s schema bounds it too.
 pub const WORKSPACE_DOCUMENT_MAX_BYTES: usize = 65_536;
+
+// paneward's own typing, which waits discount (guard::typed).
+
+/// How long a line paneward typed into a pane is remembered: longer than an agent's
+/// turn between typing and waiting, short enough that a line typed long ago no longer
+/// hides anything.
+pub const OWN_INPUT_MEMORY: Duration = Duration::from_secs(30);
+/// Lines remembered per pane (the newest).
+pub const OWN_INPUT_MAX_LINES: usize = 16;
+/// Bytes remembered per pane; a longer line is not remembered (its echo wraps over
+/// rows, which are matched one by one, so it would match none).
+pub const OWN_INPUT_MAX_BYTES: usize = 4096;
+/// Panes remembered at once (the ones typed into most recently).
+pub const OWN_INPUT_MAX_PANES: usize = 64;

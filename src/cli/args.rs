@@ -118,6 +118,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         json,
         markdown,
         reveal_environment,
+        show_commands,
         no_control_mode,
         no_native_client,
         max_tmux_clients,
@@ -199,6 +200,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("tmux"));
     let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
+    let show_commands = show_commands || env_switch("PANEWARD_SHOW_COMMANDS", env)?;
     let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
     let native_client = !(no_native_client || env_switch("PANEWARD_NO_NATIVE_CLIENT", env)?);
     let max_tmux_clients = match max_tmux_clients.or_else(|| env("PANEWARD_MAX_TMUX_CLIENTS")) {
@@ -243,6 +245,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         safety,
         scope,
         reveal_environment,
+        show_commands,
         control_mode,
         native_client,
         max_tmux_clients,
@@ -590,6 +593,9 @@ mod tests {
         assert!(serve_config(&["--reveal-environment"], &[]).reveal_environment);
         assert!(serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "1")]).reveal_environment);
         assert!(!serve_config(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "off")]).reveal_environment);
+        assert!(!serve_config(&[], &[]).show_commands);
+        assert!(serve_config(&["--show-commands"], &[]).show_commands);
+        assert!(serve_config(&[], &[("PANEWARD_SHOW_COMMANDS", "1")]).show_commands);
         assert!(parse_with(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "maybe")]).is_err());
         assert!(parse_with(&["--reveal-environment=yes"], &[]).is_err());
     }

@@ -221,6 +221,19 @@ pub static FLAGS: &[Flag] = &[
     },
     Flag {
         short: None,
+        long: "show-commands",
+        value_name: None,
+        env: Some("PANEWARD_SHOW_COMMANDS"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "run_command prints each command in its pane",
+            "as a # line first, for a person watching",
+        ],
+        action: Action::Switch(|raw| raw.show_commands = true),
+    },
+    Flag {
+        short: None,
         long: "no-control-mode",
         value_name: None,
         env: Some("PANEWARD_NO_CONTROL_MODE"),

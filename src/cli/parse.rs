@@ -28,6 +28,7 @@ pub struct RawArgs {
     pub json: bool,
     pub markdown: bool,
     pub reveal_environment: bool,
+    pub show_commands: bool,
     pub no_control_mode: bool,
     pub no_native_client: bool,
     pub max_tmux_clients: Option<String>,

@@ -311,7 +311,11 @@ pub async fn deliver_at(
         reach: Reach::Cohort,
         at,
     };
-    check_and_run(state, context, target, force, &plan, &what).await
+    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
+    if let KeyInput::Literal(text) = keys {
+        state.own_input.remember(&receivers, text);
+    }
+    Ok(receivers)
 }
 
 /// What one checked input is: its commands, which panes it can reach, and the screen

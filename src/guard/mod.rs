@@ -20,6 +20,7 @@ pub mod moves;
 pub mod owner;
 pub mod scope;
 pub mod state;
+pub mod typed;
 mod verdict;
 mod zoom;
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::config::{Config, Scope, ServerStart};
 use crate::guard::caller::CallerPane;
 use crate::guard::gate::Backend;
+use crate::guard::typed::OwnInput;
 use crate::runtime::Tier;
 use crate::tmux::ServerAddress;
 
@@ -24,6 +25,8 @@ pub struct GuardState {
     pub settings: Settings,
     /// The tmux buffers this process staged, deleted on a clean exit.
     pub staged_buffers: StagedBuffers,
+    /// What this process typed into panes lately, which waits discount.
+    pub own_input: OwnInput,
 }
 
 impl GuardState {
@@ -33,6 +36,7 @@ impl GuardState {
             caller,
             settings: Settings::of(config),
             staged_buffers: StagedBuffers::default(),
+            own_input: OwnInput::default(),
         }
     }
 }
@@ -48,6 +52,8 @@ pub struct Settings {
     pub reveal_environment: bool,
     /// The longest a call may wait (`--max-wait`).
     pub max_wait: Duration,
+    /// Whether `run_command` prints each command in its pane (`--show-commands`).
+    pub show_commands: bool,
     /// Which tmux server paneward drives.
     pub address: ServerAddress,
     /// The host tmux runs on with `--ssh`, as given; `None`: this machine.
@@ -64,6 +70,7 @@ impl Settings {
             scope: config.scope,
             reveal_environment: config.reveal_environment,
             max_wait: config.max_wait,
+            show_commands: config.show_commands,
             address: config.address.clone(),
             ssh_host: config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
             server_start: config.server_start.clone(),

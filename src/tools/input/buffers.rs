@@ -264,6 +264,7 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
         Err(_) => discard(gate, &name).await,
     }
     let pasted = pasted?;
+    gate.state().own_input.remember(&pasted.text, text);
     Ok(PasteTextOutput {
         pane_id: pane_string(pane)?,
         bytes: byte_count(text)?,
@@ -330,6 +331,9 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     if delete {
         gate.state().staged_buffers.remove(name);
     }
+    gate.state()
+        .own_input
+        .remember(&pasted.text, &String::from_utf8_lossy(&content));
     Ok(PasteBufferOutput {
         buffer_name: buffer_string(name)?,
         pane_id: pane_string(pane)?,

@@ -6,6 +6,7 @@ pub mod capture;
 pub mod cursor;
 pub mod filter;
 pub mod objects;
+pub mod own;
 pub mod pane_state;
 pub mod search;
 pub mod server;

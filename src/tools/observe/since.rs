@@ -11,6 +11,7 @@ use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::cursor::{Cursor, CursorKey};
+use crate::tools::observe::own::hide_own_rows;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use crate::tools::observe::tail::{NormalRows, FINGERPRINT_ROWS};
 use crate::tools::observe::text::{keep_newest, split_rows, trim_blank_tail};
@@ -103,6 +104,7 @@ pub(crate) fn read(
     let pane_pid = u32::try_from(number("pane_pid")?).map_err(|_| protocol("pane_pid is too large".into()))?;
     let scanned_history = history_size.min(scan_rows);
     let mut rows = split_rows(scanned);
+    hide_own_rows(&mut rows);
     let history_rows = usize::try_from(scanned_history).unwrap_or(usize::MAX);
     if rows.len() != history_rows.saturating_add(height) {
         return Err(protocol(format!(
@@ -115,7 +117,9 @@ pub(crate) fn read(
     trim_blank_tail(&mut visible);
     if alternate {
         rows.truncate(history_rows);
-        rows.extend(split_rows(saved));
+        let mut saved = split_rows(saved);
+        hide_own_rows(&mut saved);
+        rows.extend(saved);
     }
     Ok(Reading {
         normal: NormalRows {

@@ -1,6 +1,7 @@
 //! Bounding pane text: keep the newest lines, and say exactly what was dropped.
 
 use crate::limits::TEXT_MAX_BYTES;
+use crate::tools::observe::own::hide_own_rows;
 
 /// Text lines after bounding, with what was cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,8 +20,12 @@ impl BoundedLines {
 
 /// Splits captured output into lines, converting invalid UTF-8 lossily (pane output is
 /// bytes; JSON needs text), and drops the blank rows below the last written line.
+///
+/// paneward's own rows (`run_command`'s markers and typed line) come back blank
+/// ([`hide_own_rows`]).
 pub fn split_capture(output: &[u8]) -> Vec<String> {
     let mut lines = split_rows(output);
+    hide_own_rows(&mut lines);
     trim_blank_tail(&mut lines);
     lines
 }

@@ -586,9 +586,11 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
         detach,
         max_lines,
         force,
+        show_command,
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let command = checked_command(&command)?;
+    let shown = show_command.unwrap_or(gate.state().settings.show_commands);
     let max_lines = args::max_lines("/max_lines", max_lines)?;
     let detach = detach.unwrap_or(false);
     let force = force.unwrap_or(false);
@@ -611,7 +613,7 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
         Checked::NotReady(reason) => return Ok(not_ready(pane, reason, &budget)),
     };
     let (job, seal) = JobId::new(pane)?;
-    let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command);
+    let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command, shown);
     let mut staging = cleanup;
     staging.extend(stage_commands(&job, &wrapper, now_ms()));
     gate.change_all(&staging).await?;

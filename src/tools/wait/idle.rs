@@ -12,16 +12,36 @@
 use std::time::{Duration, Instant};
 
 use crate::generated::types::{WaitForIdleInput, WaitForIdleInputUntil, WaitForIdleOutput, WaitForIdleOutputOutcome};
+use crate::guard::typed::TypedLine;
 use crate::guard::ReadGate;
 use crate::limits::{IDLE_DEFAULT_QUIET, WAIT_DEFAULT_TIMEOUT, WAIT_POLL_INTERVAL};
 use crate::runtime::error::ToolError;
 use crate::tools::args;
 use crate::tools::run::ready::{self, PaneLook, Readiness};
 use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
+use crate::tools::wait::echo::without_own_echo;
 
-/// What of a look counts as the pane changing.
-fn moved(before: &PaneLook, now: &PaneLook) -> bool {
-    before != now
+/// What of a look counts as the pane changing. With `own_input` (what paneward typed
+/// into the pane lately), a change that is only its echo (the rows as they were once
+/// each typed line's text is taken out, and the cursor that moved along) is none.
+fn moved(before: &PaneLook, now: &PaneLook, own_input: &[TypedLine]) -> bool {
+    if before == now {
+        return false;
+    }
+    if own_input.is_empty() {
+        return true;
+    }
+    let facts = |look: &PaneLook| {
+        (
+            look.program.clone(),
+            look.pid.clone(),
+            look.dead,
+            look.in_mode,
+            look.alternate,
+            look.history_size,
+        )
+    };
+    facts(before) != facts(now) || without_own_echo(own_input, &before.rows) != without_own_echo(own_input, &now.rows)
 }
 
 /// `wait_for_idle`: see the tool's description in `schemas/tools/wait_for_idle.json`.
@@ -34,6 +54,7 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
         quiet_seconds,
         until,
         timeout_seconds,
+        include_own_input,
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let for_prompt = matches!(until, Some(WaitForIdleInputUntil::Prompt));
@@ -84,7 +105,12 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
             Err(error) if error.is_object_gone() => break WaitForIdleOutputOutcome::PaneDied,
             Err(error) => return Err(error.into()),
         };
-        if moved(&last, &now) {
+        let own_input = if include_own_input.unwrap_or(false) {
+            Vec::new()
+        } else {
+            gate.state().own_input.recent(pane)
+        };
+        if moved(&last, &now, &own_input) {
             changed_at = Instant::now();
             saw_change = true;
         }

@@ -2,6 +2,7 @@
 
 pub mod budget;
 pub mod channel;
+pub mod echo;
 pub mod idle;
 pub mod text;
 pub mod watch;

@@ -210,6 +210,7 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         idle_seconds,
         since_entry,
         timeout_seconds,
+        include_own_input,
     } = input;
     let budget = Budget::new(
         "/timeout_seconds",
@@ -229,6 +230,14 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
     };
     let idle = idle_seconds.map(Duration::from_secs_f64);
     let since_entry = since_entry.unwrap_or(true);
+    // What paneward typed into a pane lately; its echo is not the pane's output.
+    let own_input = |pane: PaneId| {
+        if include_own_input.unwrap_or(false) {
+            Vec::new()
+        } else {
+            gate.state().own_input.recent(pane)
+        }
+    };
     refuse_in_batch(gate.context(), "wait_for_text")?;
 
     let mut reply = Reply {
@@ -257,13 +266,17 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         if reading.alternate {
             return Ok(reply.finish(Outcome::AlternateScreen, Some(pane), None, Vec::new()));
         }
-        if let Some((outcome, pattern, lines)) = first_match(&patterns, &reading.visible) {
+        let mut watch = Watch::start(pane, reading);
+        // The echoes already on screen are counted here, so the same text printed
+        // later is output.
+        let shown = watch.echoes.drop_from(&own_input(pane), reading.visible.clone());
+        if let Some((outcome, pattern, lines)) = first_match(&patterns, &shown) {
             reply.already_on_screen |= outcome == Outcome::Matched;
             if !since_entry {
                 return Ok(reply.finish(outcome, Some(pane), Some(pattern), lines));
             }
         }
-        watches.push(Watch::start(pane, reading));
+        watches.push(watch);
     }
 
     let mut progress = Progress::new(gate.context());
@@ -342,6 +355,8 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
                 Seen::Rows(rows) => rows,
                 Seen::Lost { .. } => Vec::new(),
             };
+            let rows = watch.echoes.drop_from(&own_input(watch.pane), rows);
+            watch.note(&rows);
             if rows.is_empty() {
                 continue;
             }

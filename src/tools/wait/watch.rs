@@ -17,6 +17,7 @@ use crate::tmux::PaneId;
 use crate::tools::observe::cursor::Cursor;
 use crate::tools::observe::since::Reading;
 use crate::tools::observe::tail::FINGERPRINT_ROWS;
+use crate::tools::wait::echo::Echoes;
 
 /// History rows read per tick while a pane is quiet: the fingerprint's rows and room
 /// for a few lines scrolled since the last tick.
@@ -53,6 +54,8 @@ pub struct Watch {
     pub probe: String,
     /// When the pane was last read in full.
     pub read_at: Instant,
+    /// The echoes of paneward's own typing this wait has found.
+    pub echoes: Echoes,
 }
 
 /// A row as a reply shows it: cut if very long.
@@ -75,6 +78,7 @@ impl Watch {
             recent: VecDeque::new(),
             probe: String::new(),
             read_at: Instant::now(),
+            echoes: Echoes::default(),
         };
         watch.settle(reading);
         watch
@@ -125,16 +129,22 @@ impl Watch {
             }
         };
         self.settle(reading);
-        if !changed.is_empty() {
-            self.last_output = Some(Instant::now());
-            for row in &changed {
-                if self.recent.len() == WAIT_REPLY_MAX_ROWS {
-                    self.recent.pop_front();
-                }
-                self.recent.push_back(reply_row(row));
-            }
-        }
         Seen::Rows(changed)
+    }
+
+    /// Counts `rows` as the pane's new output (what [`Watch::observe`] saw, less the
+    /// echo of paneward's own typing): when it last wrote, and its newest rows.
+    pub fn note(&mut self, rows: &[String]) {
+        if rows.is_empty() {
+            return;
+        }
+        self.last_output = Some(Instant::now());
+        for row in rows {
+            if self.recent.len() == WAIT_REPLY_MAX_ROWS {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(reply_row(row));
+        }
     }
 
     /// The newest rows this pane wrote during the wait.
@@ -171,10 +181,11 @@ mod tests {
         let mut watch = Watch::start(PaneId(1), &entry);
         assert_eq!(watch.observe(&entry, false), Seen::Rows(vec![]));
         let later = reading(&["old error", "$ make", "error: x", "$ "], 0, 3);
-        assert_eq!(
-            watch.observe(&later, false),
-            Seen::Rows(vec!["$ make".into(), "error: x".into(), "$ ".into()])
-        );
+        let seen = watch.observe(&later, false);
+        assert_eq!(seen, Seen::Rows(vec!["$ make".into(), "error: x".into(), "$ ".into()]));
+        if let Seen::Rows(rows) = &seen {
+            watch.note(rows);
+        }
         // Nothing new since: no rows, even though the prompt row is still open.
         assert_eq!(watch.observe(&later, false), Seen::Rows(vec![]));
         assert_eq!(watch.recent(), ["$ make", "error: x", "$ "]);

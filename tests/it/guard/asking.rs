@@ -185,6 +185,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         address: ServerAddress::Name(tmux.name.clone()),
         safety: Tier::Destructive,
         reveal_environment: false,
+        show_commands: false,
         control_mode: false,
         native_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,

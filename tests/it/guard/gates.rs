@@ -27,6 +27,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         safety: Tier::Destructive,
         scope: paneward::config::Scope::All,
         reveal_environment: false,
+        show_commands: false,
         control_mode,
         native_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,

@@ -2,4 +2,5 @@
 
 pub(crate) mod channel;
 mod idle;
+mod own_input;
 mod text;
