@@ -143,3 +143,46 @@ fn a_reader_that_ignores_everything_is_not_retried_and_the_verdict_is_unknown() 
     let evidence = reply["evidence"].as_str().unwrap();
     assert!(evidence.contains("did not show"), "{evidence}");
 }
+
+#[test]
+fn vim_in_insert_mode_takes_one_enter_and_the_file_holds_one_new_line() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let file = scratch.path("notes");
+    let pane = tmux.window_running(&format!("exec vim -u NONE -i NONE -N -n {file}"));
+    tmux.wait_for_value(&pane, "#{alternate_on}", "1");
+    tmux.wait_for_text(&pane, "[New]");
+    let mut client = tmux.paneward();
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": "i", "enter": false}));
+    tmux.wait_for_text(&pane, "-- INSERT --");
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "hello vim", "literal": true, "confirm_submit": true}),
+    );
+    assert_verdict(&reply, "true", false);
+    client.call_ok("send_keys", json!({"pane_id": pane, "keys": "Escape : w q"}));
+    let written = wait_for("vim to write the file", || {
+        std::fs::read_to_string(&file).ok().filter(|text| text.ends_with('\n'))
+    });
+    // One Enter: the typed line and the empty one it opened, no third.
+    assert_eq!(written, "hello vim\n\n");
+}
+
+#[test]
+fn a_batch_row_may_confirm_within_the_batch_wait_bound() {
+    let tmux = TmuxServer::start();
+    let shell = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let row = |timeout: u64| {
+        json!({"tool": "send_keys", "arguments": {"pane_id": shell, "keys": "echo row-$((6*7))",
+               "literal": true, "confirm_submit": true, "confirm_timeout_ms": timeout}})
+    };
+    let reply = client.call_ok("call_mutating_tools_batch", json!({"operations": [row(6000)]}));
+    assert_eq!(reply["failed"], json!(1), "{reply}");
+    assert!(reply.to_string().contains("/confirm_timeout_ms"), "{reply}");
+    let reply = client.call_ok("call_mutating_tools_batch", json!({"operations": [row(2000)]}));
+    assert_eq!(reply["succeeded"], json!(1), "{reply}");
+    assert_verdict(&reply["results"][0]["result"], "true", false);
+    tmux.wait_for_text(&shell, "\nrow-42");
+    assert_eq!(rows_equal(&tmux, &shell, "row-42"), 1);
+}
