@@ -252,6 +252,32 @@ struct Watched {
     waited: Duration,
 }
 
+/// Keeps a dropped Enter's picture steady: once a look shows one, every later look must
+/// show exactly the same screen, or the Enter is no longer provably dropped (a screen
+/// that changed and changed back may have taken it).
+#[derive(Debug, Default)]
+struct Steady {
+    first: Option<Look>,
+    wavered: bool,
+}
+
+impl Steady {
+    /// `sign` for the look `now`, made [`Sign::Unclear`] where a dropped picture wavered.
+    fn hold(&mut self, sign: Sign, now: &Look) -> Sign {
+        match (&sign, &self.first) {
+            (Sign::Dropped, None) => self.first = Some(now.clone()),
+            (Sign::Dropped, Some(first)) => self.wavered |= first != now,
+            (_, Some(_)) => self.wavered = true,
+            (_, None) => {}
+        }
+        if self.wavered && sign == Sign::Dropped {
+            Sign::Unclear
+        } else {
+            sign
+        }
+    }
+}
+
 /// Looks at `pane` until a sign of taking shows or `wait` ends.
 async fn watch(
     gate: &ReadGate<'_>,
@@ -264,9 +290,10 @@ async fn watch(
     let start = Instant::now();
     let deadline = start + wait;
     let mut pause = CONFIRM_POLL_FIRST;
+    let mut steady = Steady::default();
     loop {
         let now = look(gate, pane).await?;
-        let sign = judge(before, &now, tail, seen_text);
+        let sign = steady.hold(judge(before, &now, tail, seen_text), &now);
         seen_text |= tail.is_some_and(|tail| now.row(now.cursor_y).contains(tail));
         if matches!(sign, Sign::Taken(_)) || Instant::now() >= deadline {
             return Ok(Watched {
@@ -443,6 +470,20 @@ mod tests {
         assert!(matches!(judge(&before, &full, None, false), Sign::Taken(why) if why.contains("entered")));
         let moved = screen(&["line 1", "line 2", ":"], (0, 2), 0);
         assert_eq!(judge(&before, &moved, None, false), Sign::Unclear);
+    }
+
+    #[test]
+    fn a_dropped_picture_that_wavers_is_no_longer_dropped() {
+        let typed = screen(&["> echo hi"], (9, 0), 0);
+        let spun = screen(&["> echo hi", "*"], (9, 0), 0);
+        let mut steady = Steady::default();
+        assert_eq!(steady.hold(Sign::Unclear, &spun), Sign::Unclear);
+        assert_eq!(steady.hold(Sign::Dropped, &typed), Sign::Dropped);
+        assert_eq!(steady.hold(Sign::Dropped, &typed), Sign::Dropped);
+        assert_eq!(steady.hold(Sign::Unclear, &spun), Sign::Unclear);
+        assert_eq!(steady.hold(Sign::Dropped, &typed), Sign::Unclear);
+        let taken = Sign::Taken("the cursor left row 0 for row 1".into());
+        assert_eq!(steady.hold(taken.clone(), &typed), taken);
     }
 
     #[test]
