@@ -186,3 +186,23 @@ fn a_batch_row_may_confirm_within_the_batch_wait_bound() {
     tmux.wait_for_text(&shell, "\nrow-42");
     assert_eq!(rows_equal(&tmux, &shell, "row-42"), 1);
 }
+
+#[test]
+fn a_paste_whose_enter_the_reader_dropped_gets_enter_once_more_and_the_text_once() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running(&reader(2, "enter"));
+    tmux.wait_for_text(&pane, "reader>");
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "paste_text",
+        json!({"pane_id": pane, "text": "pasted words", "enter": true,
+               "confirm_submit": true, "confirm_timeout_ms": 3000}),
+    );
+    assert_verdict(&reply, "true", true);
+    tmux.wait_for_text(&pane, "got: pasted words");
+    assert_eq!(
+        tmux.capture(&pane).matches("pasted words").count(),
+        2,
+        "the echo and the reply, once each"
+    );
+}
