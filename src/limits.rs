@@ -358,3 +358,20 @@ pub const OWN_INPUT_MAX_LINES: usize = 16;
 pub const OWN_INPUT_MAX_BYTES: usize = 4096;
 /// Panes remembered at once (the ones typed into most recently).
 pub const OWN_INPUT_MAX_PANES: usize = 64;
+
+// Submit confirmation (send_keys and paste_text `confirm_submit`).
+
+/// How long `confirm_submit` waits by default for a sign that an Enter was taken: a
+/// shell or a TUI shows one within tens of milliseconds; a program still starting may
+/// take a second before it reads at all.
+pub const CONFIRM_DEFAULT_WAIT: Duration = Duration::from_secs(2);
+/// The longest `confirm_timeout_ms` accepted.
+pub const CONFIRM_MAX_WAIT_MS: u64 = 10_000;
+/// The first pause between two looks at the pane; it grows by half up to
+/// [`CONFIRM_POLL_MAX`], so a quick program is seen at once.
+pub const CONFIRM_POLL_FIRST: Duration = Duration::from_millis(5);
+/// The longest pause between two looks.
+pub const CONFIRM_POLL_MAX: Duration = Duration::from_millis(100);
+/// Characters of the typed text's last line that must still show on the cursor's row
+/// for an Enter to count as dropped: enough to be the text, few enough not to wrap.
+pub const CONFIRM_TAIL_CHARS: usize = 24;

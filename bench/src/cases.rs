@@ -36,10 +36,15 @@ pub enum Case {
     /// `create_window` in the fixture session, then `kill_window` of the window it
     /// made (its id read from the reply): one sample is both calls.
     CreateKill,
+    /// `send_keys` of `true` and Enter into the shell pane (paneward only: the peers
+    /// name and shape the tool differently, and have no confirmation to compare).
+    SendKeys,
+    /// The same with `confirm_submit`: the difference is the confirmation's cost.
+    SendKeysConfirm,
 }
 
 impl Case {
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 12] = [
         Self::ListSessions,
         Self::ListWindows,
         Self::ListPanes,
@@ -50,6 +55,8 @@ impl Case {
         Self::LongBatch,
         Self::RunTrue,
         Self::CreateKill,
+        Self::SendKeys,
+        Self::SendKeysConfirm,
     ];
 
     /// The case's name as `--cases` takes it: the tool's, or `long_*` for the calls on
@@ -66,6 +73,8 @@ impl Case {
             Self::LongBatch => "long_batch",
             Self::RunTrue => "run_command",
             Self::CreateKill => "create_window+kill_window",
+            Self::SendKeys => "send_keys",
+            Self::SendKeysConfirm => "send_keys+confirm",
         }
     }
 
@@ -76,18 +85,24 @@ impl Case {
 
     /// Whether the case types into the pane running a shell.
     pub fn shell(self) -> bool {
-        self == Self::RunTrue
+        matches!(self, Self::RunTrue | Self::SendKeys | Self::SendKeysConfirm)
     }
 
     /// Whether the case has a tmux-only equivalent to compare with.
     pub fn has_floor(self) -> bool {
-        !matches!(self, Self::RunTrue | Self::CreateKill)
+        !matches!(
+            self,
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm
+        )
     }
 
     /// Whether the case changes tmux: servers must be started offering such tools
     /// (paneward `--safety destructive`, the peers every toolset).
     pub fn changes(self) -> bool {
-        matches!(self, Self::RunTrue | Self::CreateKill)
+        matches!(
+            self,
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm
+        )
     }
 
     pub fn label(self) -> &'static str {
@@ -102,6 +117,8 @@ impl Case {
             Self::LongBatch => "call_read_tools_batch (16 such captures)",
             Self::RunTrue => "run_command \"true\" (round trip)",
             Self::CreateKill => "create_window + kill_window of it",
+            Self::SendKeys => "send_keys \"true\" + Enter",
+            Self::SendKeysConfirm => "send_keys \"true\" + Enter, confirm_submit",
         }
     }
 
@@ -139,7 +156,7 @@ impl Case {
                 (0..BATCH_OPERATIONS).flat_map(|_| newest(long, LONG_CAPTURE)).collect()
             }),
             // A command's round trip has no tmux-only equivalent to compare with.
-            Self::RunTrue | Self::CreateKill => Vec::new(),
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm => Vec::new(),
             Self::Batch => batch_panes(fixture)
                 .iter()
                 .filter_map(|text| pane(text))
@@ -251,6 +268,19 @@ impl Flavour {
                 },
                 json!({pane_key: fixture.shell.clone().unwrap_or_default(), "command": "true"}),
             ),
+            Case::SendKeys | Case::SendKeysConfirm => {
+                let shell = fixture.shell.clone().unwrap_or_default();
+                let mut arguments = json!({"pane_id": shell, "keys": "true", "literal": true});
+                if case == Case::SendKeysConfirm {
+                    arguments["confirm_submit"] = json!(true);
+                }
+                // A name no peer advertises: their rows read "n/a".
+                let tool = match self {
+                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => "send_keys",
+                    Self::TmuxMcp | Self::LibtmuxMcp => "send_keys (paneward's)",
+                };
+                (tool, arguments)
+            }
             Case::CreateKill => {
                 let session = fixture.session_id.clone();
                 let arguments = match self {

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use paneward::limits::{
-    ARRANGE_MAX_CELLS, BATCH_MAX_OPERATIONS, COPY_MODE_SCROLL_MAX_LINES, HISTORY_LIMIT_MAX_LINES, JOIN_MAX_PERCENT,
-    KEYS_MAX_CHARS, LAYOUT_MAX_BYTES, LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS, PIPE_PATH_MAX_BYTES,
+    ARRANGE_MAX_CELLS, BATCH_MAX_OPERATIONS, CONFIRM_MAX_WAIT_MS, COPY_MODE_SCROLL_MAX_LINES, HISTORY_LIMIT_MAX_LINES,
+    JOIN_MAX_PERCENT, KEYS_MAX_CHARS, LAYOUT_MAX_BYTES, LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS, PIPE_PATH_MAX_BYTES,
     RUN_COMMAND_MAX_CHARS, SEARCH_MAX_PER_REQUEST, STAGED_TEXT_MAX_BYTES, TEXT_MAX_LINES, VARIABLE_NAMES_MAX,
     WAIT_MAX_PANES, WAIT_REPLY_MAX_ROWS, WORKSPACE_DOCUMENT_MAX_BYTES,
 };
@@ -267,6 +267,7 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         (_, "scroll_up_lines/maximum") => limit!(COPY_MODE_SCROLL_MAX_LINES),
         (_, "layout/maxLength" | "previousLayout/maxLength") => limit!(LAYOUT_MAX_BYTES),
         (_, "keys/maxLength") => limit!(KEYS_MAX_CHARS),
+        (_, "confirm_timeout_ms/maximum") => limit!(CONFIRM_MAX_WAIT_MS),
         (_, "text/maxLength") => limit!(STAGED_TEXT_MAX_BYTES),
         (_, "pane_ids/maxItems") => limit!(WAIT_MAX_PANES),
         (_, "pattern/maxLength") => Meaning::SchemaOnly(
@@ -406,10 +407,10 @@ fn every_schema_bound_repeats_its_rust_limit_or_says_why_it_has_none() {
         }
     }
     assert!(faults.is_empty(), "{}", faults.join("\n"));
-    // Every constant the mapping names is still repeated by some bound (18, and one negated).
+    // Every constant the mapping names is still repeated by some bound (19, and one negated).
     assert_eq!(
         limits_seen.len(),
-        19,
+        20,
         "a mapped limit no bound repeats: {limits_seen:?}"
     );
 }

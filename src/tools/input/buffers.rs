@@ -30,6 +30,8 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::text::keep_newest_within;
 
+use super::confirm::{self, Confirm};
+
 /// The prefix of every buffer paneward creates.
 const PREFIX: &str = "paneward_";
 /// Hex digits of the random part of a buffer name (128 bits).
@@ -249,15 +251,26 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
         bracket,
         enter,
         force,
+        confirm_submit,
+        confirm_timeout_ms,
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let text = checked_text(&text)?;
     let (bracket, enter) = (bracket.unwrap_or(true), enter.unwrap_or(false));
+    let force = force.unwrap_or(false);
     checked_paste(text, bracket, enter)?;
+    let confirm = Confirm::parse(
+        confirm_submit,
+        confirm_timeout_ms.map(u64::from),
+        enter,
+        gate.context().is_batch_row(),
+    )?;
+    let before = match confirm {
+        Some(_) => Some(confirm::look(gate, pane).await?),
+        None => None,
+    };
     let name = stage(gate, text, None).await?;
-    let pasted = gate
-        .paste(pane, force.unwrap_or(false), &name, (bracket, true), enter)
-        .await;
+    let pasted = gate.paste(pane, force, &name, (bracket, true), enter).await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
         Ok(_) => gate.state().staged_buffers.remove(&name),
@@ -265,7 +278,17 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     }
     let pasted = pasted?;
     gate.state().own_input.remember(&pasted.text, text);
+    let outcome = match (confirm, &before) {
+        (Some(confirm), Some(before)) => {
+            let tail = confirm::text_tail(text);
+            Some(confirm::confirm(gate, pane, force, before, tail.as_deref(), confirm).await?)
+        }
+        _ => None,
+    };
     Ok(PasteTextOutput {
+        submitted: outcome.as_ref().map(|o| confirm::word(o.submitted)).transpose()?,
+        evidence: outcome.as_ref().map(|o| o.evidence.clone()),
+        retried: outcome.as_ref().map(|o| o.retried),
         pane_id: pane_string(pane)?,
         bytes: byte_count(text)?,
         resolved_pane_ids: pane_strings(&pasted.text)?,

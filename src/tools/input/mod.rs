@@ -1,6 +1,7 @@
 //! Reaching a pane's input: typing keys, pasting staged text, copy mode.
 
 pub mod buffers;
+pub mod confirm;
 pub mod copy_mode;
 pub mod keys;
 pub mod send_keys;

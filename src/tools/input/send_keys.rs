@@ -15,6 +15,8 @@ use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
 
+use super::confirm::{self, Confirm, Outcome};
+
 /// One input to one pane, its arguments already checked.
 struct InputRow {
     pane: PaneId,
@@ -76,6 +78,8 @@ fn index(row: usize) -> Result<i64, ToolError> {
 /// Bad arguments, a refusal naming the pane and rule, or a tmux failure.
 pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
     let SendKeysInput {
+        confirm_submit,
+        confirm_timeout_ms,
         enter,
         force,
         keys,
@@ -83,14 +87,43 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Se
         pane_id,
     } = input;
     let row = InputRow::parse("", "pane_id", &pane_id, &keys, enter, literal, force)?;
+    let confirm = Confirm::parse(
+        confirm_submit,
+        confirm_timeout_ms.map(u64::from),
+        row.enter,
+        gate.context().is_batch_row(),
+    )?;
+    let Some(confirm) = confirm else {
+        let received = row.deliver(gate).await?;
+        return reply(&row, &received, None);
+    };
+    let before = confirm::look(gate, row.pane).await?;
     let received = row.deliver(gate).await?;
+    let tail = confirm::tail(&row.keys);
+    let outcome = confirm::confirm(gate, row.pane, row.force, &before, tail.as_deref(), confirm).await?;
+    reply(&row, &received, Some(outcome))
+}
+
+/// `send_keys`'s reply, with the confirmation's findings when one was asked for.
+fn reply(row: &InputRow, received: &[PaneId], outcome: Option<Outcome>) -> Result<SendKeysOutput, ToolError> {
+    let (submitted, evidence, retried) = match outcome {
+        Some(Outcome {
+            submitted,
+            evidence,
+            retried,
+        }) => (Some(confirm::word(submitted)?), Some(evidence), Some(retried)),
+        None => (None, None, None),
+    };
     Ok(SendKeysOutput {
+        evidence,
+        retried,
+        submitted,
         pane_id: row
             .pane
             .to_string()
             .try_into()
             .map_err(|_| ToolError::internal("a pane id broke its pattern"))?,
-        resolved_pane_ids: ids(&received)?,
+        resolved_pane_ids: ids(received)?,
     })
 }
 

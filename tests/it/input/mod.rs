@@ -4,3 +4,4 @@ mod buffers;
 mod copy_mode;
 mod keys;
 mod send_keys;
+mod submit;
