@@ -235,20 +235,13 @@ fn take_meta(path: &Path, doc: &mut Map<String, Value>) -> Result<Option<Map<Str
         Some(Value::Object(object)) => object,
         Some(_) => return Err(ContractError::new(path, "/_meta", "must be an object")),
     };
-    for (key, value) in &object {
-        let pointer = format!("/_meta/{}", pointer_token(key));
-        let Some((_, kind)) = META_KEYS.iter().find(|(name, _)| name == key) else {
-            let known: Vec<&str> = META_KEYS.iter().map(|(name, _)| *name).collect();
-            return Err(ContractError::new(
-                path,
-                pointer,
-                format!("unknown _meta key; a tool file may carry {}", known.join(", ")),
-            ));
-        };
-        if !is_annotation_kind(value, kind) {
-            return Err(ContractError::new(path, pointer, format!("must be a {kind}")));
-        }
-    }
+    check_keys(
+        path,
+        "_meta",
+        &object,
+        &META_KEYS,
+        "unknown _meta key; a tool file may carry",
+    )?;
     Ok(Some(object))
 }
 
@@ -340,14 +333,33 @@ fn check_annotations(path: &Path, annotations: &Value) -> Result<(), ContractErr
     let Value::Object(object) = annotations else {
         return Err(ContractError::new(path, "/annotations", "must be an object"));
     };
+    check_keys(
+        path,
+        "annotations",
+        object,
+        &ANNOTATIONS,
+        "unknown annotation; MCP defines",
+    )?;
+    Ok(())
+}
+
+/// Checks that every key of `object` (the tool file's `field`) is one of `known`, with
+/// the JSON type given there; `unknown` starts the message for another key.
+fn check_keys(
+    path: &Path,
+    field: &str,
+    object: &Map<String, Value>,
+    known: &[(&str, &str)],
+    unknown: &str,
+) -> Result<(), ContractError> {
     for (key, value) in object {
-        let pointer = format!("/annotations/{}", pointer_token(key));
-        let Some((_, kind)) = ANNOTATIONS.iter().find(|(name, _)| name == key) else {
-            let known: Vec<&str> = ANNOTATIONS.iter().map(|(name, _)| *name).collect();
+        let pointer = format!("/{field}/{}", pointer_token(key));
+        let Some((_, kind)) = known.iter().find(|(name, _)| name == key) else {
+            let names: Vec<&str> = known.iter().map(|(name, _)| *name).collect();
             return Err(ContractError::new(
                 path,
                 pointer,
-                format!("unknown annotation; MCP defines {}", known.join(", ")),
+                format!("{unknown} {}", names.join(", ")),
             ));
         };
         if !is_annotation_kind(value, kind) {

@@ -117,6 +117,16 @@ impl<'a> Record<'a> {
         text.parse().map_err(|_| self.error(format!("{name} is not a number")))
     }
 
+    /// A variable that tmux prints as a count or position (never negative).
+    ///
+    /// # Errors
+    /// The value is not a non-negative number.
+    pub fn count(&self, name: &str) -> Result<u64, TmuxError> {
+        let text = self.text(name)?;
+        text.parse()
+            .map_err(|_| self.error(format!("{name} is not a non-negative number")))
+    }
+
     /// A number that tmux prints as empty when it does not apply.
     ///
     /// # Errors

@@ -24,9 +24,9 @@ use crate::limits::{
     RUN_BATCH_MAX_WAIT,
 };
 use crate::runtime::error::ToolError;
-use crate::tmux::format::{parse_one, record_format};
-use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
-use crate::tools::observe::text::split_rows;
+use crate::tmux::format::parse_one;
+use crate::tmux::{PaneId, TmuxError};
+use crate::tools::observe::text::facts_and_rows;
 
 /// What a look reads besides the screen (one `display-message`).
 const LOOK_FIELDS: [&str; 5] = ["cursor_x", "cursor_y", "history_size", "alternate_on", "pid"];
@@ -65,31 +65,15 @@ impl Look {
 /// # Errors
 /// A missing pane, or tmux failing.
 pub async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, TmuxError> {
-    let describe = ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string())
-        .arg(record_format(&LOOK_FIELDS));
-    let capture = ReadCommand::new(ReadVerb::CapturePane)
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string());
-    let [described, screen] = gate.run_each([describe, capture]).await?;
-    let described = String::from_utf8_lossy(&described).into_owned();
+    let (described, rows) = facts_and_rows(gate, pane, &LOOK_FIELDS).await?;
     let record = parse_one("display-message", &LOOK_FIELDS, &described)?;
-    let number = |field: &str| -> Result<u64, TmuxError> {
-        u64::try_from(record.int(field)?).map_err(|_| TmuxError::Protocol {
-            command: "display-message".to_string(),
-            detail: format!("{field} is negative"),
-        })
-    };
     Ok(Look {
-        cursor_x: number("cursor_x")?,
-        cursor_y: number("cursor_y")?,
-        history_size: number("history_size")?,
+        cursor_x: record.count("cursor_x")?,
+        cursor_y: record.count("cursor_y")?,
+        history_size: record.count("history_size")?,
         alternate: record.flag("alternate_on")?,
         server_pid: record.int("pid")?,
-        rows: split_rows(&screen),
+        rows,
     })
 }
 

@@ -30,6 +30,30 @@ pub fn split_capture(output: &[u8]) -> Vec<String> {
     lines
 }
 
+/// `fields` of `pane` as one `display-message` record, and its visible rows, in one
+/// round trip: what the readiness and submit watches look at.
+///
+/// # Errors
+/// A missing pane (the capture fails for one), or tmux failing.
+pub async fn facts_and_rows(
+    gate: &crate::guard::ReadGate<'_>,
+    pane: crate::tmux::PaneId,
+    fields: &[&str],
+) -> Result<(String, Vec<String>), crate::tmux::TmuxError> {
+    use crate::tmux::{ReadCommand, ReadVerb};
+    let describe = ReadCommand::new(ReadVerb::DisplayMessage)
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg(crate::tmux::format::record_format(fields));
+    let capture = ReadCommand::new(ReadVerb::CapturePane)
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string());
+    let [described, screen] = gate.run_each([describe, capture]).await?;
+    Ok((String::from_utf8_lossy(&described).into_owned(), split_rows(&screen)))
+}
+
 /// One row per line of a capture, blank rows kept, trailing spaces removed.
 pub fn split_rows(output: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(output);

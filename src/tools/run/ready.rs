@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use crate::guard::ReadGate;
 use crate::limits::{READY_BATCH_MAX_WAIT, READY_MAX_WAIT, RUN_POLL_FIRST, RUN_POLL_MAX};
 use crate::runtime::error::ToolError;
-use crate::tmux::format::{parse_one, record_format};
-use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
-use crate::tools::observe::text::split_rows;
+use crate::tmux::format::parse_one;
+use crate::tmux::{PaneId, TmuxError};
+use crate::tools::observe::text::facts_and_rows;
 
 use super::prompt::{empty_prompt, NotAtPrompt};
 use super::record::shown_program;
@@ -83,24 +83,8 @@ pub struct PaneLook {
 /// # Errors
 /// A missing pane (the capture fails for one), or tmux failing.
 pub async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneLook, TmuxError> {
-    let describe = ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string())
-        .arg(record_format(&READY_FIELDS));
-    let capture = ReadCommand::new(ReadVerb::CapturePane)
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string());
-    let [described, screen] = gate.run_each([describe, capture]).await?;
-    let described = String::from_utf8_lossy(&described).into_owned();
+    let (described, rows) = facts_and_rows(gate, pane, &READY_FIELDS).await?;
     let record = parse_one("display-message", &READY_FIELDS, &described)?;
-    let number = |field: &str| -> Result<u64, TmuxError> {
-        record.text(field)?.parse().map_err(|_| TmuxError::Protocol {
-            command: "display-message".to_string(),
-            detail: format!("{field} is not a number"),
-        })
-    };
     Ok(PaneLook {
         pane,
         program: record.text("pane_current_command")?.to_string(),
@@ -108,10 +92,10 @@ pub async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneLook, TmuxErr
         dead: record.flag("pane_dead")?,
         in_mode: record.flag("pane_in_mode")?,
         alternate: record.flag("alternate_on")?,
-        cursor_x: number("cursor_x")?,
-        cursor_y: number("cursor_y")?,
-        history_size: number("history_size")?,
-        rows: split_rows(&screen),
+        cursor_x: record.count("cursor_x")?,
+        cursor_y: record.count("cursor_y")?,
+        history_size: record.count("history_size")?,
+        rows,
     })
 }
 
