@@ -233,17 +233,8 @@ fn check_generates_a_profile_with_the_default_tools_beside_it() {
 
 /// `paneward-codegen check` on a folder holding `probe.json` = the good tool after
 /// `edit`: the exit status and stderr, the folder written `<dir>`.
-fn check_after(edit: impl FnOnce(&mut Value)) -> (Option<i32>, String) {
-    let mut tool = good_tool();
-    edit(&mut tool);
-    let dir = folder(&[("probe.json", tool.to_string())]);
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
-        .arg("check")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).replace(&dir.path().display().to_string(), "<dir>");
-    (output.status.code(), stderr)
+fn check_after(edit: impl Fn(&mut Value)) -> (Option<i32>, String) {
+    check_tools(&["probe"], edit)
 }
 
 #[test]

@@ -144,12 +144,13 @@ pub fn question_digest(question: &str) -> String {
     sha256_hex(question.as_bytes())
 }
 
-fn tag(keeper: &Keeper, payload: &[u8]) -> Vec<u8> {
+/// The MAC of `payload` under the process's key, domain-separated.
+fn mac(keeper: &Keeper, payload: &[u8]) -> HmacSha256 {
     // A key of exactly one SHA-256 block is HMAC's native key size: no fallible path.
     let mut mac = HmacSha256::new(&keeper.secret.into());
     mac.update(DOMAIN);
     mac.update(payload);
-    mac.finalize().into_bytes()[..TAG_LEN].to_vec()
+    mac
 }
 
 /// A state for asking `question` in the call of `tool` with arguments digest `arguments`.
@@ -175,7 +176,7 @@ fn seal_at(tool: &str, arguments: &str, question: &str, now: u64, ttl: Duration)
     Ok(format!(
         "{PREFIX}{}.{}",
         hex::encode(&payload),
-        hex::encode(&tag(keeper, &payload))
+        hex::encode(&mac(keeper, &payload).finalize().into_bytes()[..TAG_LEN])
     ))
 }
 
@@ -198,10 +199,9 @@ fn open_at(text: &str, tool: &str, arguments: &str, now: u64) -> Result<Opened, 
         return Err(StateError::Tampered);
     }
     // Constant-time comparison of the tag, by the MAC library.
-    let mut mac = HmacSha256::new(&keeper.secret.into());
-    mac.update(DOMAIN);
-    mac.update(&payload);
-    mac.verify_truncated_left(&given).map_err(|_| StateError::Tampered)?;
+    mac(keeper, &payload)
+        .verify_truncated_left(&given)
+        .map_err(|_| StateError::Tampered)?;
     let sealed: Sealed = serde_json::from_slice(&payload).map_err(|_| StateError::Malformed)?;
     if sealed.tool != tool || sealed.arguments != arguments {
         return Err(StateError::OtherCall);

@@ -51,7 +51,10 @@ fn asked(reply: &Value) -> String {
     result["requestState"].as_str().expect("a requestState").to_string()
 }
 
-const YES: fn() -> Value = || json!({"action": "accept", "content": {"allow": true}});
+/// The person's yes, as the client sends it back.
+fn yes() -> Value {
+    json!({"action": "accept", "content": {"allow": true}})
+}
 
 /// Types `marker` into `pane` with force (no question), as the last input of a test:
 /// typed text lands in the recorder line by line, so what arrived before it shows.
@@ -84,7 +87,7 @@ fn the_person_is_asked_in_a_second_round_and_their_yes_types_once() {
         "{message}"
     );
 
-    let second = call(&mut client, "send_keys", &arguments, Some(&state), Some(YES()));
+    let second = call(&mut client, "send_keys", &arguments, Some(&state), Some(yes()));
     assert_eq!(second["result"]["resultType"], "complete", "{second}");
     assert_ne!(second["result"]["isError"], json!(true), "{second}");
     assert_eq!(
@@ -93,7 +96,7 @@ fn the_person_is_asked_in_a_second_round_and_their_yes_types_once() {
     );
 
     // The same answer again (a replay, or a client sending its repeat twice) runs nothing.
-    let replay = call(&mut client, "send_keys", &arguments, Some(&state), Some(YES()));
+    let replay = call(&mut client, "send_keys", &arguments, Some(&state), Some(yes()));
     let error = &replay["error"];
     assert_eq!(error["code"], -32602, "{replay}");
     assert!(
@@ -130,7 +133,7 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     // A state issued for one call does not carry a yes to another.
     let state = asked(&call(&mut client, "send_keys", &arguments, None, None));
     let other = json!({"pane_id": caller, "keys": "other text", "literal": true});
-    let borrowed = call(&mut client, "send_keys", &other, Some(&state), Some(YES()));
+    let borrowed = call(&mut client, "send_keys", &other, Some(&state), Some(yes()));
     assert!(
         borrowed["error"]["message"]
             .as_str()
@@ -142,7 +145,7 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     let mut forged = state.clone();
     let last = forged.pop().unwrap();
     forged.push(if last == '0' { '1' } else { '0' });
-    let altered = call(&mut client, "send_keys", &arguments, Some(&forged), Some(YES()));
+    let altered = call(&mut client, "send_keys", &arguments, Some(&forged), Some(yes()));
     assert!(
         altered["error"]["message"]
             .as_str()
@@ -150,7 +153,7 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
             .contains("/params/requestState: was altered"),
         "{altered}"
     );
-    let bare = call(&mut client, "send_keys", &arguments, None, Some(YES()));
+    let bare = call(&mut client, "send_keys", &arguments, None, Some(yes()));
     assert!(
         bare["error"]["message"]
             .as_str()
@@ -180,7 +183,7 @@ fn a_batch_puts_a_question_off_only_while_it_has_changed_nothing() {
         "call_mutating_tools_batch",
         &batch,
         Some(&state),
-        Some(YES()),
+        Some(yes()),
     );
     let reply = &repeat["result"]["structuredContent"];
     assert_eq!(reply["succeeded"], 2, "{repeat}");
