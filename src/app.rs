@@ -45,6 +45,7 @@ impl App {
         let options = crate::tmux::Options {
             control: config.control_mode,
             native: config.native_client,
+            hidden: config.hidden_client,
             max_clients: match config.ssh {
                 None => config.max_tmux_clients,
                 Some(_) => config.max_tmux_clients.min(SSH_ONE_SHOTS_MAX),

@@ -35,6 +35,8 @@ pub struct Config {
     /// Whether tmux may be driven as tmux's own command client does, over its socket
     /// with no process spawned; off, a round trip outside control mode is a tmux process.
     pub native_client: bool,
+    /// A control-mode client in no session (`--no-hidden-client` turns it off).
+    pub hidden_client: bool,
     /// The most tmux connections or processes paneward has open at once, besides the
     /// control connection.
     pub max_tmux_clients: usize,

@@ -121,6 +121,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         show_commands,
         no_control_mode,
         no_native_client,
+        no_hidden_client,
         max_tmux_clients,
         max_wait,
         http,
@@ -203,6 +204,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     let show_commands = show_commands || env_switch("PANEWARD_SHOW_COMMANDS", env)?;
     let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
     let native_client = !(no_native_client || env_switch("PANEWARD_NO_NATIVE_CLIENT", env)?);
+    let hidden_client = !(no_hidden_client || env_switch("PANEWARD_NO_HIDDEN_CLIENT", env)?);
     let max_tmux_clients = match max_tmux_clients.or_else(|| env("PANEWARD_MAX_TMUX_CLIENTS")) {
         None => TMUX_CLIENTS_DEFAULT_MAX,
         Some(text) => text
@@ -248,6 +250,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         show_commands,
         control_mode,
         native_client,
+        hidden_client,
         max_tmux_clients,
         max_wait,
         profile,

@@ -299,6 +299,14 @@ async fn connection_line(config: &Config, tmux: &Tmux, launcher: &Launcher) -> S
         let one_shot = one_shot_line(config, launcher).await;
         return format!("{one_shot}: control mode is off (--no-control-mode or PANEWARD_NO_CONTROL_MODE)");
     }
+    if config.hidden_client {
+        match tmux.probe_hidden_client().await {
+            Ok(()) => {
+                return "control mode, a hidden client (attached to no session: nothing a person sees changes)".into()
+            }
+            Err(reason) => tracing::debug!(%reason, "no hidden control client"),
+        }
+    }
     let facts = match tmux.run_all(&policy::facts_query()).await {
         Ok(outputs) => policy::parse_facts(&outputs),
         Err(error) => Err(error),
@@ -318,6 +326,7 @@ async fn one_shot_line(config: &Config, launcher: &Launcher) -> String {
     let options = crate::tmux::Options {
         control: false,
         native: config.native_client,
+        hidden: false,
         max_clients: 1,
     };
     let probe = Tmux::launched(launcher.clone(), config.address.clone(), options);

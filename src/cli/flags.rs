@@ -260,6 +260,19 @@ pub static FLAGS: &[Flag] = &[
     },
     Flag {
         short: None,
+        long: "no-hidden-client",
+        value_name: None,
+        env: Some("PANEWARD_NO_HIDDEN_CLIENT"),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "do not open a control-mode client that sits in no session;",
+            "attach one only where no one can tell, else one client per call",
+        ],
+        action: Action::Switch(|raw| raw.no_hidden_client = true),
+    },
+    Flag {
+        short: None,
         long: "max-tmux-clients",
         value_name: Some("N"),
         env: Some("PANEWARD_MAX_TMUX_CLIENTS"),

@@ -31,6 +31,7 @@ pub struct RawArgs {
     pub show_commands: bool,
     pub no_control_mode: bool,
     pub no_native_client: bool,
+    pub no_hidden_client: bool,
     pub max_tmux_clients: Option<String>,
     pub max_wait: Option<String>,
     pub http: Option<String>,

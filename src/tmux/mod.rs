@@ -71,6 +71,9 @@ pub struct Options {
     pub control: bool,
     /// tmux's socket protocol for one-shot round trips (else a process each).
     pub native: bool,
+    /// With `control`, a control client in no session where tmux's socket is local
+    /// (see [`native::hidden`]), before any attach.
+    pub hidden: bool,
     /// The most one-shot clients at once.
     pub max_clients: usize,
 }
@@ -81,6 +84,7 @@ impl Options {
         Self {
             control: false,
             native: false,
+            hidden: false,
             ..Self::default()
         }
     }
@@ -91,6 +95,7 @@ impl Default for Options {
         Self {
             control: true,
             native: true,
+            hidden: true,
             max_clients: TMUX_CLIENTS_DEFAULT_MAX,
         }
     }
@@ -112,14 +117,17 @@ impl Tmux {
     /// every transport choice spelled out.
     pub fn launched(launcher: Launcher, address: ServerAddress, options: Options) -> Self {
         Self {
-            executor: Arc::new(transport::Executor::new(
-                launcher,
-                address,
-                options.control,
-                options.native,
-                options.max_clients,
-            )),
+            executor: Arc::new(transport::Executor::new(launcher, address, &options)),
         }
+    }
+
+    /// Opens a hidden control client and closes it again: whether calls could use one
+    /// (`paneward doctor`).
+    ///
+    /// # Errors
+    /// Why not.
+    pub async fn probe_hidden_client(&self) -> Result<(), String> {
+        self.executor.probe_hidden().await
     }
 
     /// Which transport a round trip would use now, and why (`paneward doctor`).

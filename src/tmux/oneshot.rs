@@ -93,6 +93,11 @@ impl OneShot {
             .map_or_else(|poisoned| poisoned.into_inner().clone(), |state| state.clone())
     }
 
+    /// The client protocol version announced.
+    pub fn protocol(&self) -> u32 {
+        self.protocol
+    }
+
     /// The most round trips that were ever in flight at once.
     pub fn peak_in_flight(&self) -> usize {
         self.peak.load(Ordering::Relaxed)

@@ -25,6 +25,7 @@ use super::control::policy;
 use super::control::protocol::{round_trip_text, Nonce, Reply};
 use super::error::{classify, TmuxError};
 use super::launch::Launcher;
+use super::native::{Identity, Place};
 use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
 
@@ -52,6 +53,7 @@ pub struct Executor {
     launcher: Launcher,
     address: ServerAddress,
     control_enabled: bool,
+    hidden_enabled: bool,
     slot: Mutex<Slot>,
     oneshot: OneShot,
 }
@@ -89,13 +91,14 @@ impl std::fmt::Debug for Executor {
 }
 
 impl Executor {
-    /// `native` allows the socket-protocol client; `limit` bounds one-shot clients.
-    pub fn new(launcher: Launcher, address: ServerAddress, control_enabled: bool, native: bool, limit: usize) -> Self {
+    /// The transports `options` allow.
+    pub fn new(launcher: Launcher, address: ServerAddress, options: &super::Options) -> Self {
         Self {
-            oneshot: OneShot::new(launcher.clone(), address.clone(), native, limit),
+            oneshot: OneShot::new(launcher.clone(), address.clone(), options.native, options.max_clients),
             launcher,
             address,
-            control_enabled,
+            control_enabled: options.control,
+            hidden_enabled: options.hidden,
             slot: Mutex::new(Slot::default()),
         }
     }
@@ -113,10 +116,15 @@ impl Executor {
     /// Which transport a round trip would use now, and why.
     pub async fn report(&self) -> TransportReport {
         let slot = self.slot.lock().await;
-        if slot.connection.as_ref().is_some_and(|c| c.is_open()) {
+        if let Some(connection) = slot.connection.as_ref().filter(|c| c.is_open()) {
+            let why = if connection.is_hidden() {
+                "a hidden control-mode client, attached to no session"
+            } else {
+                "a control-mode client is attached where no one can tell"
+            };
             return TransportReport {
                 transport: Transport::Control,
-                why: "a control-mode client is attached where no one can tell".into(),
+                why: why.into(),
             };
         }
         let control = if !self.control_enabled {
@@ -230,7 +238,7 @@ impl Executor {
         if let Some(connection) = slot.connection.clone() {
             let verdict = if !connection.is_open() {
                 Verdict::Broken
-            } else if connection.take_recheck() {
+            } else if !connection.is_hidden() && connection.take_recheck() {
                 self.recheck(&connection).await
             } else {
                 Verdict::Stay
@@ -258,7 +266,15 @@ impl Executor {
         if slot.retry_at.is_some_and(|at| Instant::now() < at) {
             return None;
         }
-        match self.attach().await {
+        // A hidden client is in no session, so no policy applies to it.
+        let attempt = match self.open_hidden().await {
+            Ok(connection) => Ok(connection),
+            Err(reason) => {
+                tracing::debug!(target: crate::CLIENT_LOG_TARGET, %reason, "no hidden control client; trying to attach one");
+                self.attach().await
+            }
+        };
+        match attempt {
             Ok(connection) => {
                 let connection = Arc::new(connection);
                 slot.connection = Some(Arc::clone(&connection));
@@ -274,6 +290,49 @@ impl Executor {
                 None
             }
         }
+    }
+
+    /// Opens a hidden control client and drops it (see [`crate::tmux::Tmux::probe_hidden_client`]).
+    pub async fn probe_hidden(&self) -> Result<(), String> {
+        self.open_hidden().await.map(drop)
+    }
+
+    /// Opens a hidden control client ([`crate::tmux::native::hidden`]) where tmux's
+    /// socket can be reached from here, and proves it with a first round trip.
+    async fn open_hidden(&self) -> Result<Handle, String> {
+        if !self.hidden_enabled {
+            return Err("the hidden client is turned off (--no-hidden-client)".into());
+        }
+        let NativeState::Ready { socket, default_socket } = self.oneshot.native_state() else {
+            return Err("tmux's socket is not reachable from here".into());
+        };
+        let place = Place::here();
+        // The whole environment, as a `tmux -C` process would pass it (`new-session`
+        // copies `update-environment` from it), but no pane id of ours: a pane id must
+        // not decide which session a command without a target means.
+        let identity = place.identity(
+            self.oneshot.protocol(),
+            default_socket,
+            Identity::environment(true, true),
+        );
+        let opened = tokio::time::timeout(super::TMUX_COMMAND_TIMEOUT, connection::open_hidden(&socket, &identity));
+        let handle = match opened.await {
+            Ok(handle) => handle?,
+            Err(_) => return Err("tmux did not take a hidden control client in time".into()),
+        };
+        let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
+        let nonce = Nonce::new();
+        let text = round_trip_text(&query, &nonce);
+        let name = handle
+            .send(text, nonce, 1, super::TMUX_COMMAND_TIMEOUT)
+            .await
+            .map_err(|failure| format!("the hidden control client failed: {failure:?}"))?;
+        tracing::info!(
+            target: crate::CLIENT_LOG_TARGET,
+            client = %String::from_utf8_lossy(name.outputs.first().map_or(&[][..], Vec::as_slice)).trim(),
+            "hidden control client ready (attached to no session)"
+        );
+        Ok(handle)
     }
 
     /// Chooses a session with a client-less query and attaches to it.

@@ -1,4 +1,6 @@
-//! One `tmux -C` client, owned by one task.
+//! One control-mode client, owned by one task: a `tmux -C` process attached to a
+//! session, or a hidden client of our own that attaches to none
+//! ([`crate::tmux::native::hidden`]).
 //!
 //! Callers hand the task a [`Request`] over a channel and wait on a oneshot. The task
 //! writes each request as soon as it arrives (tmux answers a client's lines strictly in
@@ -14,14 +16,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
 use crate::tmux::launch::{Launcher, Pipes, TmuxProcess};
+use crate::tmux::native::{hidden, Identity};
 use crate::tmux::ServerAddress;
+
+/// Where command lines go.
+type Input = Box<dyn AsyncWrite + Send + Unpin>;
+/// Where tmux's control-mode output comes from.
+type Output = Box<dyn AsyncRead + Send + Unpin>;
+
+/// What keeps the client alive, ended with the task.
+enum Keeper {
+    /// The `tmux -C` process.
+    Process(Child),
+    /// The hidden client's socket, drained by this task.
+    Socket(tokio::task::JoinHandle<()>),
+}
 
 /// Notifications after which the session we sit on may no longer be a good choice.
 const RECHECK_NOTIFICATIONS: [&str; 4] = [
@@ -58,9 +74,16 @@ pub struct Request {
 pub struct Handle {
     requests: mpsc::Sender<Request>,
     recheck: Arc<AtomicBool>,
+    hidden: bool,
 }
 
 impl Handle {
+    /// Whether this is a hidden client, in no session: no change to sessions or
+    /// clients can make it visible.
+    pub fn is_hidden(&self) -> bool {
+        self.hidden
+    }
+
     /// Whether the task is still running.
     pub fn is_open(&self) -> bool {
         !self.requests.is_closed()
@@ -136,16 +159,36 @@ pub async fn open(
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err("tmux started without pipes".into());
     };
-    let mut reader = LineReader::new(stdout);
+    let mut reader = LineReader::new(Box::new(stdout));
     match tokio::time::timeout(timeout, read_opening_block(&mut reader)).await {
         Ok(Ok(())) => {}
         Ok(Err(message)) => return Err(message),
         Err(_) => return Err(format!("tmux did not attach within {timeout:?}")),
     }
+    Ok(start(Keeper::Process(child), Box::new(stdin), reader, false))
+}
+
+/// Identifies a hidden control client (see [`hidden`]) on the server at `socket`. It
+/// runs no command of its own, so there is no opening block to read: the caller's
+/// first round trip is what proves the client works.
+///
+/// # Errors
+/// The socket could not be reached or written.
+pub async fn open_hidden(socket: &std::path::Path, identity: &Identity<'_>) -> Result<Handle, String> {
+    let client = hidden::open(socket, identity)
+        .await
+        .map_err(|e| format!("cannot open a hidden control client on {}: {e}", socket.display()))?;
+    let drain = tokio::spawn(hidden::drain(client.socket));
+    let reader = LineReader::new(Box::new(client.output));
+    Ok(start(Keeper::Socket(drain), Box::new(client.input), reader, true))
+}
+
+/// Starts the task that owns the client.
+fn start(keeper: Keeper, stdin: Input, reader: LineReader, hidden: bool) -> Handle {
     let (requests, queue) = mpsc::channel(CONTROL_QUEUE_DEPTH);
     let recheck = Arc::new(AtomicBool::new(false));
     let task = Task {
-        child,
+        keeper,
         stdin,
         reader,
         queue,
@@ -157,7 +200,11 @@ pub async fn open(
         recheck: Arc::clone(&recheck),
     };
     tokio::spawn(task.run());
-    Ok(Handle { requests, recheck })
+    Handle {
+        requests,
+        recheck,
+        hidden,
+    }
 }
 
 /// Discards the block tmux sends for the attach command itself; it answers nothing we
@@ -197,7 +244,7 @@ async fn read_opening_block(reader: &mut LineReader) -> Result<(), String> {
 
 /// Lines from tmux's standard output, bounded, kept across interrupted reads.
 struct LineReader {
-    stdout: BufReader<ChildStdout>,
+    stdout: BufReader<Output>,
     /// The part of a line read so far.
     pending: Vec<u8>,
     /// The current line went past [`CONTROL_LINE_MAX_BYTES`]; the rest of it is skipped.
@@ -214,7 +261,7 @@ enum Read {
 }
 
 impl LineReader {
-    fn new(stdout: ChildStdout) -> Self {
+    fn new(stdout: Output) -> Self {
         Self {
             stdout: BufReader::with_capacity(64 * 1024, stdout),
             pending: Vec::new(),
@@ -305,8 +352,8 @@ struct InFlight {
 }
 
 struct Task {
-    child: Child,
-    stdin: ChildStdin,
+    keeper: Keeper,
+    stdin: Input,
     reader: LineReader,
     queue: mpsc::Receiver<Request>,
     /// Written requests, in the order tmux will answer them.
@@ -339,8 +386,14 @@ impl Task {
         while let Ok(request) = self.queue.try_recv() {
             let _ = request.reply.send(Err(Failure::Lost { written: false }));
         }
-        let _ = self.child.start_kill();
-        let _ = self.child.wait().await;
+        match &mut self.keeper {
+            Keeper::Process(child) => {
+                let _ = child.start_kill();
+                let _ = child.wait().await;
+            }
+            // Closing the input ends the client; so does closing its socket.
+            Keeper::Socket(drain) => drain.abort(),
+        }
     }
 
     /// Runs until the connection ends; returns why.

@@ -11,12 +11,16 @@ use std::path::Path;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 
-use super::imsg::{int, int_at, kind, push_versioned_frame, take_frame, Frame, MAX_PAYLOAD, PROTOCOL_VERSION};
+use super::imsg::{
+    int, int_at, kind, push_frame_with_fd, push_versioned_frame, take_frame, Frame, MAX_PAYLOAD, PROTOCOL_VERSION,
+};
 
 /// tmux's `CLIENT_UTF8` (`tmux -u`): output in UTF-8 whatever the locale.
 const CLIENT_UTF8: u64 = 0x10000;
 /// tmux's `CLIENT_DEFAULTSOCKET`: the socket path was built from a name.
 const CLIENT_DEFAULTSOCKET: u64 = 0x0800_0000;
+/// tmux's `CLIENT_CONTROL` (`tmux -C`): commands come as lines on standard input.
+const CLIENT_CONTROL: u64 = 0x2000;
 /// `EBADF`, the error tmux's own client answers for a file it will not open.
 const EBADF: i32 = 9;
 
@@ -125,7 +129,8 @@ pub async fn converse(
         }
         Request::Arguments(payload) => (payload, b""),
     };
-    let mut outbox = opening(identity, command);
+    let mut outbox = opening(identity, Standard::Unset);
+    push_versioned_frame(&mut outbox, kind::COMMAND, identity.protocol, command);
     let mut inbox = Vec::with_capacity(64 * 1024);
     let mut conversation = Conversation {
         script,
@@ -164,25 +169,44 @@ pub async fn converse(
     }
 }
 
-/// The identify messages and the command (a `MSG_COMMAND` payload), in the order `tmux`
-/// sends them.
-fn opening(identity: &Identity<'_>, command: &[u8]) -> Vec<u8> {
+/// What the client says of its standard input and output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standard {
+    /// No descriptors: the server treats us as the `tmux` of a script, never as a
+    /// terminal, and asks for input and output by message.
+    Unset,
+    /// A control client's: descriptors sent with the frames, in the order standard
+    /// input, standard output ([`push_frame_with_fd`]).
+    Control,
+}
+
+/// The identify messages, in the order `tmux` sends them, up to `MSG_IDENTIFY_DONE`.
+pub fn opening(identity: &Identity<'_>, standard: Standard) -> Vec<u8> {
+    opening_parts(identity, standard).concat()
+}
+
+/// [`opening`] in three parts: up to the standard input's frame, the standard
+/// output's frame, and the rest. tmux takes at most one descriptor per read of its
+/// socket (imsg's rule), so each descriptor goes in a write of its own, with the part
+/// that ends in its frame.
+pub fn opening_parts(identity: &Identity<'_>, standard: Standard) -> [Vec<u8>; 3] {
+    let mut parts: [Vec<u8>; 3] = Default::default();
     let mut out = Vec::with_capacity(8 * 1024);
     let push_frame =
         |out: &mut Vec<u8>, kind, payload: &[u8]| push_versioned_frame(out, kind, identity.protocol, payload);
-    let flags = CLIENT_UTF8
-        | if identity.default_socket {
-            CLIENT_DEFAULTSOCKET
-        } else {
-            0
-        };
+    let mut flags = CLIENT_UTF8;
+    if identity.default_socket {
+        flags |= CLIENT_DEFAULTSOCKET;
+    }
+    if standard == Standard::Control {
+        flags |= CLIENT_CONTROL;
+    }
     // The short form is a C int; these flags fit in it.
     push_frame(&mut out, kind::IDENTIFY_FLAGS, &int(i32::try_from(flags).unwrap_or(0)));
     push_frame(&mut out, kind::IDENTIFY_LONGFLAGS, &flags.to_ne_bytes());
     push_frame(&mut out, kind::IDENTIFY_TERM, &c_string(identity.term));
     push_frame(&mut out, kind::IDENTIFY_FEATURES, &int(0));
-    // No terminal: an empty name, and standard input and output without descriptors,
-    // so the server treats us as the `tmux` of a script, never as a terminal client.
+    // No terminal: an empty name.
     push_frame(&mut out, kind::IDENTIFY_TTYNAME, b"\0");
     let cwd = if identity.cwd.len() < MAX_PAYLOAD {
         identity.cwd
@@ -190,8 +214,13 @@ fn opening(identity: &Identity<'_>, command: &[u8]) -> Vec<u8> {
         b"/"
     };
     push_frame(&mut out, kind::IDENTIFY_CWD, &c_string(cwd));
-    push_frame(&mut out, kind::IDENTIFY_STDIN, &[]);
-    push_frame(&mut out, kind::IDENTIFY_STDOUT, &[]);
+    for (part, stream) in [kind::IDENTIFY_STDIN, kind::IDENTIFY_STDOUT].into_iter().enumerate() {
+        match standard {
+            Standard::Unset => push_frame(&mut out, stream, &[]),
+            Standard::Control => push_frame_with_fd(&mut out, stream, identity.protocol, &[]),
+        }
+        parts[part] = std::mem::take(&mut out);
+    }
     let pid = i32::try_from(std::process::id()).unwrap_or(0);
     push_frame(&mut out, kind::IDENTIFY_CLIENTPID, &int(pid));
     for entry in &identity.environment {
@@ -201,8 +230,8 @@ fn opening(identity: &Identity<'_>, command: &[u8]) -> Vec<u8> {
         }
     }
     push_frame(&mut out, kind::IDENTIFY_DONE, &[]);
-    push_frame(&mut out, kind::COMMAND, command);
-    out
+    parts[2] = out;
+    parts
 }
 
 fn c_string(bytes: &[u8]) -> Vec<u8> {

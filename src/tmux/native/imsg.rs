@@ -62,12 +62,25 @@ pub fn push_frame(out: &mut Vec<u8>, kind: u32, payload: &[u8]) {
     push_versioned_frame(out, kind, PROTOCOL_VERSION, payload);
 }
 
+/// imsg's `IMSGF_HASFD`: a descriptor sent with the frame's bytes belongs to it.
+const HAS_FD: u16 = 1;
+
 /// [`push_frame`] announcing protocol `version`.
 pub fn push_versioned_frame(out: &mut Vec<u8>, kind: u32, version: u32, payload: &[u8]) {
+    push_header(out, kind, version, payload, 0);
+}
+
+/// [`push_versioned_frame`] of a frame that carries a file descriptor: the caller sends
+/// the descriptors (in frame order) with the bytes that hold these frames.
+pub fn push_frame_with_fd(out: &mut Vec<u8>, kind: u32, version: u32, payload: &[u8]) {
+    push_header(out, kind, version, payload, HAS_FD);
+}
+
+fn push_header(out: &mut Vec<u8>, kind: u32, version: u32, payload: &[u8], flags: u16) {
     let len = u16::try_from(HEADER_LEN + payload.len()).unwrap_or(u16::MAX);
     out.extend_from_slice(&kind.to_ne_bytes());
     out.extend_from_slice(&len.to_ne_bytes());
-    out.extend_from_slice(&0u16.to_ne_bytes()); // flags: no file descriptor attached
+    out.extend_from_slice(&flags.to_ne_bytes());
     out.extend_from_slice(&version.to_ne_bytes());
     out.extend_from_slice(&u32::MAX.to_ne_bytes()); // pid: tmux's own client sends -1
     out.extend_from_slice(payload);

@@ -24,6 +24,7 @@
 //! `tmux` process, which always speaks its own server's protocol.
 
 mod exchange;
+pub mod hidden;
 pub mod imsg;
 pub mod socket;
 
@@ -35,7 +36,8 @@ use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
 use super::script::{separated_chain, Nonce};
 use super::subprocess::split_outputs;
-use exchange::{command_payload, converse, Failure, Identity, Request};
+pub use exchange::Identity;
+use exchange::{command_payload, converse, Failure, Request};
 
 /// What a native round trip came to.
 #[derive(Debug)]
@@ -78,6 +80,38 @@ fn direct_arguments(commands: &[Command], separator: &str) -> Option<Vec<u8>> {
     command_payload(argv)
 }
 
+/// This process's terminal type and working directory, as a client tells tmux.
+pub struct Place {
+    term: Vec<u8>,
+    cwd: Vec<u8>,
+}
+
+impl Place {
+    pub fn here() -> Self {
+        use std::os::unix::ffi::OsStrExt;
+        let term = std::env::var_os("TERM").unwrap_or_default();
+        let cwd = std::env::current_dir()
+            .ok()
+            .or_else(|| std::env::var_os("HOME").map(Into::into))
+            .unwrap_or_else(|| "/".into());
+        Self {
+            term: term.as_bytes().to_vec(),
+            cwd: cwd.as_os_str().as_bytes().to_vec(),
+        }
+    }
+
+    /// The client's identity, with `environment` (see [`Identity::environment`]).
+    pub fn identity(&self, protocol: u32, default_socket: bool, environment: Vec<Vec<u8>>) -> Identity<'_> {
+        Identity {
+            protocol,
+            default_socket,
+            environment,
+            term: &self.term,
+            cwd: &self.cwd,
+        }
+    }
+}
+
 /// Runs `commands` in one round trip over the socket at `socket`; see
 /// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
 /// the subprocess path.
@@ -104,18 +138,9 @@ pub async fn run_all(
         Some(payload) => Request::Arguments(payload),
         None => Request::Script(script.as_bytes()),
     };
-    let term = std::env::var_os("TERM").unwrap_or_default();
-    let cwd = std::env::current_dir()
-        .ok()
-        .or_else(|| std::env::var_os("HOME").map(Into::into))
-        .unwrap_or_else(|| "/".into());
-    let identity = Identity {
-        protocol,
-        default_socket,
-        environment: Identity::environment(clientless, creates_a_session(commands)),
-        term: std::os::unix::ffi::OsStrExt::as_bytes(term.as_os_str()),
-        cwd: std::os::unix::ffi::OsStrExt::as_bytes(cwd.as_os_str()),
-    };
+    let place = Place::here();
+    let environment = Identity::environment(clientless, creates_a_session(commands));
+    let identity = place.identity(protocol, default_socket, environment);
     let cap = usize::try_from(SUBPROCESS_OUTPUT_MAX_BYTES).unwrap_or(usize::MAX);
     let conversation = converse(socket, &identity, request, cap);
     let exit = match tokio::time::timeout(timeout, conversation).await {

@@ -188,6 +188,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         show_commands: false,
         control_mode: false,
         native_client: true,
+        hidden_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
         profile: Profile::Default,
         surface: Default::default(),

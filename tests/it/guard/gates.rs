@@ -30,6 +30,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         show_commands: false,
         control_mode,
         native_client: true,
+        hidden_client: true,
         max_tmux_clients: TMUX_CLIENTS_DEFAULT_MAX,
         max_wait: paneward::limits::MAX_WAIT_DEFAULT,
         profile: Profile::Default,

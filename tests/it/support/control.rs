@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use paneward::tmux::{Command, ReadCommand, ReadVerb, ServerAddress, Tmux};
+use paneward::tmux::{Command, Launcher, Options, ReadCommand, ReadVerb, ServerAddress, Tmux};
 
 use super::{wait_for, TmuxServer, PATIENCE};
 
@@ -48,7 +48,22 @@ pub async fn wait_for_async<T>(what: &str, mut check: impl AsyncFnMut() -> Optio
     }
 }
 
+/// A handle on `server` whose control client attaches to a session (where the policy
+/// allows) instead of sitting in none: the attaching client's own tests.
 pub fn tmux_for(server: &TmuxServer) -> Tmux {
+    let options = Options {
+        hidden: false,
+        ..Options::default()
+    };
+    Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        options,
+    )
+}
+
+/// A handle on `server` with every transport on: a hidden control client first.
+pub fn tmux_hidden(server: &TmuxServer) -> Tmux {
     Tmux::new("tmux", ServerAddress::Name(server.name.clone()))
 }
 

@@ -233,6 +233,14 @@ impl TmuxServer {
         client.initialize();
         client
     }
+
+    /// [`TmuxServer::paneward`] whose control client attaches to a session where the
+    /// policy allows (`--no-hidden-client`): the attaching client's own tests.
+    pub fn paneward_attaching(&self) -> Client {
+        let mut client = self.paneward_with(&["--no-hidden-client"], &[]);
+        client.initialize();
+        client
+    }
 }
 
 impl Drop for TmuxServer {

@@ -388,7 +388,7 @@ async fn forged_framing_in_pane_text_cannot_end_a_block_or_forge_a_reply() {
     );
 
     // The same through the server: the snapshot's pane state is the real one.
-    let mut client = server.paneward();
+    let mut client = server.paneward_attaching();
     let reply = client.call_ok(
         "snapshot_pane",
         json!({"pane_id": pane, "history": true, "max_lines": 5000}),
@@ -412,7 +412,7 @@ fn concurrent_requests_on_one_stdio_connection_get_their_own_replies() {
     for (i, pane) in panes.iter().enumerate() {
         server.wait_for_text(pane, &format!("pane number {i}"));
     }
-    let mut client = server.paneward();
+    let mut client = server.paneward_attaching();
     for round in 0..5 {
         // Send all eight before reading any reply.
         for (i, pane) in panes.iter().enumerate() {
@@ -443,7 +443,7 @@ fn records_and_text_survive_a_server_started_without_a_utf8_locale() {
     let pane = server.window_running("printf 'caf\\303\\251 \\342\\234\\223\\n'; exec sleep 100000");
     server.wait_for_text(&pane, "caf");
     // Some hosts start MCP servers with almost no environment; C is not UTF-8.
-    let mut client = server.paneward_with(&[], &[("LC_ALL", "C"), ("LANG", "C")]);
+    let mut client = server.paneward_with(&["--no-hidden-client"], &[("LC_ALL", "C"), ("LANG", "C")]);
     client.initialize();
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(reply["lines"], json!(["café ✓"]));
@@ -455,7 +455,7 @@ fn records_and_text_survive_a_server_started_without_a_utf8_locale() {
     other.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
     let pane = other.window_running("printf 'caf\\303\\251\\n'; exec sleep 100000");
     other.wait_for_text(&pane, "caf");
-    let mut client = other.paneward_with(&[], &[("LC_ALL", "C"), ("LANG", "C")]);
+    let mut client = other.paneward_with(&["--no-hidden-client"], &[("LC_ALL", "C"), ("LANG", "C")]);
     client.initialize();
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(reply["lines"], json!(["café"]));
@@ -504,7 +504,7 @@ fn a_batch_over_the_connection_keeps_rows_in_order_and_stops_at_a_failure() {
         .iter()
         .map(|word| server.window_showing(&format!("echo {word}"), word))
         .collect();
-    let mut client = server.paneward();
+    let mut client = server.paneward_attaching();
     // A first call makes the connection; the batch then sends its operations together.
     client.call_ok("snapshot_pane", json!({"pane_id": panes[0]}));
     assert_eq!(control_clients(&server).len(), 1);

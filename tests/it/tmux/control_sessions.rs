@@ -100,7 +100,10 @@ async fn a_session_someone_is_attached_to_is_shared_and_left_when_they_leave() {
 fn the_control_client_does_not_copy_its_environment_into_the_session() {
     let server = TmuxServer::start();
     let pane = server.first_pane();
-    let mut client = server.paneward_with(&[], &[("DISPLAY", ":pw-test"), ("SSH_AUTH_SOCK", "/tmp/pw-test")]);
+    let mut client = server.paneward_with(
+        &["--no-hidden-client"],
+        &[("DISPLAY", ":pw-test"), ("SSH_AUTH_SOCK", "/tmp/pw-test")],
+    );
     client.initialize();
     client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(control_clients(&server).len(), 1);
@@ -165,7 +168,7 @@ async fn a_destroy_unattached_session_is_never_attached_to() {
 fn the_control_client_dies_with_paneward_even_if_tmux_is_not_looking() {
     let server = TmuxServer::start();
     let pane = server.first_pane();
-    let mut client = server.paneward();
+    let mut client = server.paneward_attaching();
     client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     let ours = control_clients(&server);
     assert_eq!(ours.len(), 1);

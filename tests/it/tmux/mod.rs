@@ -2,5 +2,6 @@
 
 mod control;
 mod control_sessions;
+mod hidden;
 mod native;
 mod remote;

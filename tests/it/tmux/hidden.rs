@@ -1,0 +1,131 @@
+//! The hidden control client: control mode in no session, on any local server. It must
+//! answer like any control client, and the user's tmux must not be able to tell it is
+//! there: no client listed, no session attached or touched, `tmux attach` unchanged.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::support::control::{display, kill_and_wait, start_main_again, text, tmux_hidden, wait_for_async};
+use crate::support::{wait_for, TmuxServer};
+use paneward::tmux::{Command, ErrorKind, Transport};
+use serde_json::json;
+
+/// What a person could see of the clients and sessions: `list-clients`, and each
+/// session's attached count and activity time.
+fn visible(server: &TmuxServer) -> (String, String) {
+    (
+        server.tmux(&["list-clients"]),
+        server.tmux(&[
+            "list-sessions",
+            "-F",
+            "#{session_name} #{session_attached} #{session_activity} #{session_last_attached}",
+        ]),
+    )
+}
+
+/// The tmux server's open descriptors: a client holds its socket and, for a control
+/// client, the two pipes it was handed.
+fn descriptors(pid: &str) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count()
+}
+
+/// [`descriptors`] once tmux has closed what clients that already ended left open
+/// (it closes a client's socket on its next pass, not at once): the same count on
+/// three reads in a row.
+fn settled_descriptors(pid: &str) -> usize {
+    let mut last = (descriptors(pid), 0);
+    wait_for("tmux's descriptors to settle", || {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let now = descriptors(pid);
+        last = if now == last.0 { (now, last.1 + 1) } else { (now, 0) };
+        (last.1 >= 2).then_some(now)
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_detached_sessions_are_served_in_control_mode_and_nobody_can_tell() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    let before = visible(&server);
+    // Activity counts whole seconds: once the clock is past the second `before` was read
+    // in, a session touched by the calls below would read differently.
+    let now = || SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+    let read_in = now();
+    wait_for("the clock to pass into the next second", || {
+        (now() > read_in).then_some(())
+    });
+    let tmux = tmux_hidden(&server);
+    for word in ["one", "two"] {
+        assert_eq!(text(&tmux.run(display(word)).await.unwrap()), format!("{word}\n"));
+        assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    }
+    let report = tmux.transport_report().await;
+    assert!(report.why.contains("hidden"), "{}", report.why);
+    assert_eq!(
+        visible(&server),
+        before,
+        "no client listed, no session attached or touched"
+    );
+    // A command without a target means what it means to a `tmux` run outside tmux.
+    let session = tmux
+        .run(Command::new("display-message").arg("-p").arg("#{session_name}"))
+        .await
+        .unwrap();
+    let outside = server.tmux(&["display-message", "-p", "#{session_name}"]);
+    assert_eq!(text(&session), outside);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_command_is_reported_and_the_client_stays_in_step() {
+    let server = TmuxServer::start();
+    let tmux = tmux_hidden(&server);
+    let error = tmux
+        .run_all(&[
+            display("a"),
+            Command::new("capture-pane").arg("-p").arg("-t").arg("%999"),
+            display("b"),
+        ])
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ObjectGone, "{error}");
+    assert_eq!(text(&tmux.run(display("next")).await.unwrap()), "next\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hidden_client_comes_back_after_the_server_restarts() {
+    let server = TmuxServer::start();
+    let tmux = tmux_hidden(&server);
+    tmux.run(display("before")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    kill_and_wait(&server);
+    let error = tmux.run(display("between")).await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ServerGone, "{error}");
+    start_main_again(&server);
+    assert_eq!(text(&tmux.run(display("after")).await.unwrap()), "after\n");
+    wait_for_async("control mode to come back", async || {
+        tmux.run(display("again")).await.unwrap();
+        (tmux.last_transport().await == Some(Transport::Control)).then_some(())
+    })
+    .await;
+    assert!(server.tmux(&["list-clients"]).is_empty());
+}
+
+#[test]
+fn the_hidden_client_goes_when_paneward_does() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    let pane = server.first_pane();
+    let pid = server.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
+    let alone = settled_descriptors(&pid);
+    let mut client = server.paneward();
+    client.initialize();
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    client.call_ok("snapshot_pane", json!({"pane_id": pane}));
+    // The socket and the two pipes, held while paneward runs.
+    assert_eq!(settled_descriptors(&pid), alone + 3);
+    drop(client);
+    wait_for("tmux to drop the hidden client", || {
+        (descriptors(&pid) == alone).then_some(())
+    });
+}
