@@ -1,12 +1,12 @@
 //! The measured calls, what each server names them, and the tmux commands paneward's
 //! tool sends for each (the floor: the same commands, without paneward's framing).
 
-use paneward::tmux::format::record_format;
+use paneward::tmux::format::{FIELD_SEP, RECORD_END};
 use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
 use paneward::tools::observe::capture::TEXT_FIELDS;
 use paneward::tools::observe::objects::{fields, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
-use paneward::tools::observe::pane_state::{capture, capture_newest, describe_pane, SNAPSHOT_FIELDS};
+use paneward::tools::observe::pane_state::{capture, capture_newest, SNAPSHOT_FIELDS};
 use paneward::tools::observe::tree::PANE_DETAIL;
 use serde_json::{json, Value};
 
@@ -41,10 +41,16 @@ pub enum Case {
     SendKeys,
     /// The same with `confirm_submit`: the difference is the confirmation's cost.
     SendKeysConfirm,
+    /// `search_panes` for a word every pane shows.
+    SearchPanes,
+    /// The batch's 16 operations as 16 calls, one after another: one sample is all 16.
+    Sequence,
+    /// The whole job an agent does ([`crate::job`]): one sample is the whole job.
+    AgentJob,
 }
 
 impl Case {
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 15] = [
         Self::ListSessions,
         Self::ListWindows,
         Self::ListPanes,
@@ -57,6 +63,9 @@ impl Case {
         Self::CreateKill,
         Self::SendKeys,
         Self::SendKeysConfirm,
+        Self::SearchPanes,
+        Self::Sequence,
+        Self::AgentJob,
     ];
 
     /// The case's name as `--cases` takes it: the tool's, or `long_*` for the calls on
@@ -75,6 +84,9 @@ impl Case {
             Self::CreateKill => "create_window+kill_window",
             Self::SendKeys => "send_keys",
             Self::SendKeysConfirm => "send_keys+confirm",
+            Self::SearchPanes => "search_panes",
+            Self::Sequence => "sequence",
+            Self::AgentJob => "agent_job",
         }
     }
 
@@ -92,7 +104,7 @@ impl Case {
     pub fn has_floor(self) -> bool {
         !matches!(
             self,
-            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm | Self::AgentJob
         )
     }
 
@@ -101,7 +113,7 @@ impl Case {
     pub fn changes(self) -> bool {
         matches!(
             self,
-            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm | Self::AgentJob
         )
     }
 
@@ -119,33 +131,34 @@ impl Case {
             Self::CreateKill => "create_window + kill_window of it",
             Self::SendKeys => "send_keys \"true\" + Enter",
             Self::SendKeysConfirm => "send_keys \"true\" + Enter, confirm_submit",
+            Self::SearchPanes => "search_panes (every pane)",
+            Self::Sequence => "16 calls in sequence (the batch's operations)",
+            Self::AgentJob => "the agent's job (window, 300-line command, output, kill)",
         }
     }
 
-    /// The tmux commands paneward's tool sends for the call, as one control-mode line,
-    /// and how many blocks tmux answers with. A history capture reads the newest rows
-    /// it asks for and the history size, which counts the rows it leaves out.
-    pub fn floor(self, fixture: &Fixture) -> (String, usize) {
+    /// The cheapest tmux commands that return the call's facts, as control-mode lines
+    /// sent one after another, each with the number of blocks tmux answers with. Lists
+    /// print their fields plainly (no framing safeguards); a history capture reads the
+    /// newest rows it asks for and the history size, which counts the rows it leaves out.
+    pub fn floor(self, fixture: &Fixture) -> Vec<(String, usize)> {
         let pane = |text: &str| text.parse::<PaneId>().ok();
         let Some(target) = pane(fixture.target()) else {
-            return (String::new(), 0);
+            return Vec::new();
+        };
+        let line = |commands: Vec<Command>| (command_line(&commands), commands.len());
+        let list = |verb: &'static str, names: &[&str]| {
+            let mut command = Command::new(verb);
+            if verb != "list-sessions" {
+                command = command.arg("-a");
+            }
+            vec![command.arg("-F").arg(plain_format(names))]
         };
         let commands = match self {
-            Self::ListSessions => vec![Command::new("list-sessions")
-                .arg("-F")
-                .arg(record_format(&SESSION_FIELDS))],
-            Self::ListWindows => vec![Command::new("list-windows")
-                .arg("-a")
-                .arg("-F")
-                .arg(record_format(&WINDOW_FIELDS))],
-            Self::ListPanes => vec![Command::new("list-panes")
-                .arg("-a")
-                .arg("-F")
-                .arg(record_format(&PANE_FIELDS))],
-            Self::SnapshotPane => vec![
-                capture(target, false).into(),
-                describe_pane(target, &SNAPSHOT_FIELDS).into(),
-            ],
+            Self::ListSessions => list("list-sessions", &SESSION_FIELDS),
+            Self::ListWindows => list("list-windows", &WINDOW_FIELDS),
+            Self::ListPanes => list("list-panes", &PANE_FIELDS),
+            Self::SnapshotPane => vec![capture(target, false).into(), describe(target, &SNAPSHOT_FIELDS)],
             Self::CaptureHistory => newest(target, HISTORY_CAPTURE),
             Self::LongHistory => fixture
                 .long
@@ -156,39 +169,79 @@ impl Case {
                 (0..BATCH_OPERATIONS).flat_map(|_| newest(long, LONG_CAPTURE)).collect()
             }),
             // A command's round trip has no tmux-only equivalent to compare with.
-            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm => Vec::new(),
-            Self::Batch => batch_panes(fixture)
-                .iter()
-                .filter_map(|text| pane(text))
-                .enumerate()
-                .map(|(index, pane)| {
-                    if index % 2 == 0 {
-                        capture(pane, false).into()
-                    } else {
-                        pane_info(pane)
-                    }
-                })
-                .collect(),
+            Self::RunTrue | Self::CreateKill | Self::SendKeys | Self::SendKeysConfirm | Self::AgentJob => Vec::new(),
+            Self::Batch => batch_commands(fixture),
+            // One round trip per call.
+            Self::Sequence => return batch_commands(fixture).into_iter().map(|c| line(vec![c])).collect(),
+            // List the panes, then read every screen, with nothing between the captures.
+            Self::SearchPanes => {
+                let captures = fixture
+                    .panes
+                    .iter()
+                    .filter_map(|text| pane(text))
+                    .map(|pane| capture(pane, false).into())
+                    .collect();
+                return vec![line(list("list-panes", &SEARCH_FIELDS)), line(captures)];
+            }
         };
-        (command_line(&commands), commands.len())
+        if commands.is_empty() {
+            return Vec::new();
+        }
+        vec![line(commands)]
     }
+}
+
+/// What search_panes needs of each pane to place its matches.
+const SEARCH_FIELDS: [&str; 7] = [
+    "pane_id",
+    "pane_index",
+    "window_id",
+    "window_index",
+    "window_name",
+    "session_id",
+    "session_name",
+];
+
+/// `names` as one record with plain fields: what tmux prints cheapest.
+fn plain_format(names: &[&str]) -> String {
+    let fields: Vec<String> = names.iter().map(|name| format!("#{{{name}}}")).collect();
+    format!("{}{RECORD_END}", fields.join(&FIELD_SEP.to_string()))
+}
+
+/// The batch's operations as the commands paneward sends: a capture and a
+/// `get_pane_info` describe in turn.
+fn batch_commands(fixture: &Fixture) -> Vec<Command> {
+    batch_panes(fixture)
+        .iter()
+        .filter_map(|text| text.parse::<PaneId>().ok())
+        .enumerate()
+        .map(|(index, pane)| {
+            if index % 2 == 0 {
+                capture(pane, false).into()
+            } else {
+                pane_info(pane)
+            }
+        })
+        .collect()
 }
 
 /// What a history capture of `lines` rows sends (when blank rows do not hide its text).
 fn newest(pane: PaneId, lines: usize) -> Vec<Command> {
-    vec![
-        capture_newest(pane, lines as u64).into(),
-        describe_pane(pane, &TEXT_FIELDS).into(),
-    ]
+    vec![capture_newest(pane, lines as u64).into(), describe(pane, &TEXT_FIELDS)]
 }
 
-/// What `get_pane_info` sends.
-fn pane_info(pane: PaneId) -> Command {
+/// `display-message` of `names` for `pane`, plainly.
+fn describe(pane: PaneId, names: &[&str]) -> Command {
     Command::new("display-message")
         .arg("-p")
         .arg("-t")
         .arg(pane.to_string())
-        .arg(record_format(&fields(&[&PANE_FIELDS, &PANE_DETAIL])))
+        .arg(plain_format(names))
+}
+
+/// What `get_pane_info` sends.
+fn pane_info(pane: PaneId) -> Command {
+    describe(pane, &fields(&[&PANE_FIELDS, &PANE_DETAIL]))
 }
 
 /// The panes the batch reads: every pane in turn, 16 operations in all.
@@ -289,6 +342,14 @@ impl Flavour {
                 };
                 ("create_window", arguments)
             }
+            Case::SearchPanes => ("search_panes", json!({"pattern": "benchmark"})),
+            // Named by the first call; [`Flavour::sequence`] gives all 16.
+            Case::Sequence => {
+                let calls = self.sequence(fixture);
+                calls.into_iter().next().unwrap_or(("capture_pane", json!({})))
+            }
+            // Named by its first call; [`crate::job`] makes the calls.
+            Case::AgentJob => ("create_window", json!({})),
             Case::LongBatch => {
                 let operation = json!({"tool": "capture_pane", "arguments": self.long_capture(fixture)});
                 (
@@ -297,6 +358,23 @@ impl Flavour {
                 )
             }
         }
+    }
+
+    /// The 16 calls of [`Case::Sequence`]: the batch's operations, one call each.
+    pub fn sequence(self, fixture: &Fixture) -> Vec<(&'static str, Value)> {
+        let pane_key = if self == Self::TmuxMcp { "pane" } else { "pane_id" };
+        batch_panes(fixture)
+            .iter()
+            .enumerate()
+            .map(|(index, pane)| {
+                let tool = if index % 2 == 0 {
+                    "capture_pane"
+                } else {
+                    "get_pane_info"
+                };
+                (tool, json!({pane_key: pane}))
+            })
+            .collect()
     }
 
     /// The call that kills the window a `create_window` call made, from its reply:

@@ -45,6 +45,8 @@ pub struct Fixture {
     /// Every pane id, the target (with the history) first.
     pub panes: Vec<String>,
     pub session_id: String,
+    /// The tmux server's process id.
+    pub tmux_pid: u32,
     /// The pane with [`LONG_LINES`] of history, alone in session `long`, when asked for.
     pub long: Option<String>,
     /// A pane running `/bin/sh`, in a window of its own in session `bench`, when asked
@@ -77,6 +79,7 @@ impl Fixture {
             socket,
             panes: Vec::new(),
             session_id: String::new(),
+            tmux_pid: 0,
             long: None,
             shell: None,
             socket_path: None,
@@ -100,6 +103,11 @@ impl Fixture {
         fixture.socket_path = Some(PathBuf::from(
             fixture.tmux(&["display-message", "-p", "#{socket_path}"])?.trim(),
         ));
+        fixture.tmux_pid = fixture
+            .tmux(&["display-message", "-p", "#{pid}"])?
+            .trim()
+            .parse()
+            .map_err(|_| "tmux did not print its pid")?;
         fixture.tmux(&["set-option", "-g", "history-limit", "10000"])?;
         fixture.tmux(&["set-option", "-g", "default-shell", "/bin/sh"])?;
         let filler = "printf 'a pane of the benchmark\\n'; exec sleep 1000000";

@@ -9,7 +9,9 @@ use paneward::tools::observe::pane_state::{capture, describe_pane, SNAPSHOT_FIEL
 use serde_json::{json, Value};
 
 use crate::cases::{Case, Flavour};
+use crate::cpu::{CallCpu, Meter};
 use crate::fixture::{Fixture, Shape};
+use crate::job;
 use crate::mcp::{Launch, Server};
 use crate::raw::RawControl;
 use crate::stats::Samples;
@@ -30,9 +32,20 @@ pub struct Figures {
     pub ping: Samples,
     pub tools_list_bytes: usize,
     pub peak_rss_kib: Option<u64>,
+    /// Per case: the server's and the tmux server's CPU over the measured calls.
+    pub cpu: Vec<(Case, CallCpu)>,
+    /// The agent's job: calls it took, and whether every run of it was exact.
+    pub job: Option<(usize, bool)>,
 }
 
 impl Figures {
+    pub fn cpu(&self, case: Case) -> Option<(Duration, Duration)> {
+        self.cpu
+            .iter()
+            .find(|(c, _)| *c == case)
+            .and_then(|(_, cpu)| cpu.per_call())
+    }
+
     pub fn median(&self, case: Case) -> Option<Duration> {
         self.calls
             .iter()
@@ -48,6 +61,10 @@ pub struct Run {
     pub panes: String,
     pub shape: Shape,
     pub floors: Vec<(Case, Samples)>,
+    /// The tmux server's CPU per floor call.
+    pub floor_cpu: Vec<(Case, CallCpu)>,
+    /// `/proc/loadavg` when the run began and when it ended.
+    pub load: (String, String),
     /// snapshot_pane's commands through paneward's library (no MCP).
     pub library: Samples,
     pub servers: Vec<(Flavour, Result<Figures, String>)>,
@@ -103,15 +120,37 @@ impl Library {
     }
 }
 
-/// One sample of `case`: the call, and for [`Case::CreateKill`] the kill of the window
-/// it made, both timed.
-fn sample(contender: &mut Contender, case: Case, tool: &str, arguments: &Value) -> Result<Duration, String> {
-    if case != Case::CreateKill {
-        return contender.server.call(tool, arguments);
+/// One sample of `case`: the call; for [`Case::CreateKill`] the kill of the window it
+/// made too, both timed; for [`Case::Sequence`] all its calls; for [`Case::AgentJob`]
+/// the whole job.
+fn sample(
+    contender: &mut Contender,
+    case: Case,
+    tool: &str,
+    arguments: &Value,
+    fixture: &Fixture,
+) -> Result<Duration, String> {
+    match case {
+        Case::CreateKill => {
+            let (created, reply) = contender.server.call_reply(tool, arguments)?;
+            let (kill, kill_arguments) = contender.flavour.kill_call(&reply)?;
+            Ok(created + contender.server.call(kill, &kill_arguments)?)
+        }
+        Case::Sequence => {
+            let mut total = Duration::ZERO;
+            for (tool, arguments) in contender.flavour.sequence(fixture) {
+                total += contender.server.call(tool, &arguments)?;
+            }
+            Ok(total)
+        }
+        Case::AgentJob => {
+            let job = job::run(&mut contender.server, contender.flavour, fixture)?;
+            let exact = contender.figures.job.is_none_or(|(_, exact)| exact) && job.exact;
+            contender.figures.job = Some((job.calls, exact));
+            Ok(job.elapsed)
+        }
+        _ => contender.server.call(tool, arguments),
     }
-    let (created, reply) = contender.server.call_reply(tool, arguments)?;
-    let (kill, kill_arguments) = contender.flavour.kill_call(&reply)?;
-    Ok(created + contender.server.call(kill, &kill_arguments)?)
 }
 
 /// Makes one call of `contender`'s, unless it has failed already; keeps the sample.
@@ -121,18 +160,31 @@ fn call_once(
     call: &Option<(&'static str, Value)>,
     result: &mut Result<Samples, String>,
     measured: bool,
+    fixture: &Fixture,
+    cpu: &mut CallCpu,
 ) {
     let (Some((tool, arguments)), Ok(samples)) = (call, &mut *result) else {
         return;
     };
-    match sample(contender, case, tool, arguments) {
-        Ok(elapsed) if measured => samples.push(elapsed),
+    let meter = Meter::start(&[contender.server.pid(), fixture.tmux_pid]);
+    match sample(contender, case, tool, arguments, fixture) {
+        Ok(elapsed) if measured => {
+            cpu.add(&meter.spent());
+            samples.push(elapsed);
+        }
         Ok(_) => {}
         Err(error) => {
             eprintln!("    {} failed: {error}", contender.flavour.name());
             *result = Err(error);
         }
     }
+}
+
+/// The three load averages of `/proc/loadavg`.
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 /// Measures every case on the raw floor, the library and each launched server.
@@ -145,6 +197,7 @@ pub fn measure(
     options: &Options,
     launches: &[(Flavour, Launch)],
 ) -> Result<Run, String> {
+    let load_before = loadavg();
     let mut servers = Vec::new();
     let mut contenders = Vec::new();
     for (flavour, launch) in launches {
@@ -188,18 +241,25 @@ pub fn measure(
     }
 
     let mut floors = Vec::new();
+    let mut floor_cpus = Vec::new();
     let mut library_samples = Samples::default();
     for &case in &options.cases {
         eprintln!("  {}", case.label());
-        let (line, blocks) = case.floor(fixture);
+        let floor_lines = case.floor(fixture);
         let mut floor = Samples::default();
+        let mut floor_cpu = CallCpu::default();
         let calls: Vec<Option<(&'static str, Value)>> = contenders
             .iter()
             .map(|c| {
                 let (tool, arguments) = c.flavour.call(case, fixture);
                 let offered = |name: &str| c.tools.iter().any(|t| t == name);
-                let kill_too = case != Case::CreateKill || offered("kill_window");
-                (offered(tool) && kill_too).then_some((tool, arguments))
+                let needed: Vec<&str> = match case {
+                    Case::CreateKill => vec![tool, "kill_window"],
+                    Case::AgentJob => job::tools(c.flavour).to_vec(),
+                    Case::Sequence => c.flavour.sequence(fixture).into_iter().map(|(t, _)| t).collect(),
+                    _ => vec![tool],
+                };
+                needed.iter().all(|t| offered(t)).then_some((tool, arguments))
             })
             .collect();
         let mut results: Vec<Result<Samples, String>> = calls
@@ -209,15 +269,32 @@ pub fn measure(
                 None => Err("n/a: not advertised".into()),
             })
             .collect();
+        let mut cpus = vec![CallCpu::default(); contenders.len()];
         // paneward's calls alternate with the floor's, back to back, so both run warm
         // and under the same load; each peer then runs its own loop (a peer's calls
         // take milliseconds, and between them paneward would sit idle and wake cold).
-        for round in 0..WARM_UP_CALLS + options.calls {
-            let measured = round >= WARM_UP_CALLS;
-            // An empty line would end the control client: a case without a floor skips it.
-            if let Some(raw) = raw.as_mut().filter(|_| !line.is_empty()) {
-                let elapsed = raw.round_trip(&line, blocks)?;
+        let rounds = if case == Case::AgentJob {
+            WARM_UP_CALLS / 4 + options.calls / 4
+        } else {
+            WARM_UP_CALLS + options.calls
+        };
+        let warm_up = rounds
+            - if case == Case::AgentJob {
+                options.calls / 4
+            } else {
+                options.calls
+            };
+        for round in 0..rounds {
+            let measured = round >= warm_up;
+            // A case without a floor sends nothing (an empty line would end the client).
+            if let Some(raw) = raw.as_mut().filter(|_| !floor_lines.is_empty()) {
+                let meter = Meter::start(&[0, fixture.tmux_pid]);
+                let mut elapsed = Duration::ZERO;
+                for (line, blocks) in &floor_lines {
+                    elapsed += raw.round_trip(line, *blocks)?;
+                }
                 if measured {
+                    floor_cpu.add(&meter.spent());
                     floor.push(elapsed);
                 }
             }
@@ -229,26 +306,38 @@ pub fn measure(
             }
             for (index, contender) in contenders.iter_mut().enumerate() {
                 if contender.flavour == Flavour::Paneward {
-                    call_once(contender, case, &calls[index], &mut results[index], measured);
-                }
-            }
-        }
-        for (index, contender) in contenders.iter_mut().enumerate() {
-            if contender.flavour != Flavour::Paneward {
-                for round in 0..WARM_UP_CALLS + options.calls {
                     call_once(
                         contender,
                         case,
                         &calls[index],
                         &mut results[index],
-                        round >= WARM_UP_CALLS,
+                        measured,
+                        fixture,
+                        &mut cpus[index],
+                    );
+                }
+            }
+        }
+        for (index, contender) in contenders.iter_mut().enumerate() {
+            if contender.flavour != Flavour::Paneward {
+                for round in 0..rounds {
+                    call_once(
+                        contender,
+                        case,
+                        &calls[index],
+                        &mut results[index],
+                        round >= warm_up,
+                        fixture,
+                        &mut cpus[index],
                     );
                 }
             }
         }
         floors.push((case, floor));
-        for (contender, result) in contenders.iter_mut().zip(results) {
+        floor_cpus.push((case, floor_cpu));
+        for ((contender, result), cpu) in contenders.iter_mut().zip(results).zip(cpus) {
             contender.figures.calls.push((case, result));
+            contender.figures.cpu.push((case, cpu));
         }
     }
     for mut contender in contenders {
@@ -259,6 +348,8 @@ pub fn measure(
         panes: shape.label(),
         shape,
         floors,
+        floor_cpu: floor_cpus,
+        load: (load_before, loadavg()),
         library: library_samples,
         servers,
     })
