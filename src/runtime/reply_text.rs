@@ -47,14 +47,31 @@ pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
 
 /// The text of `value`: its rendering, or its compact JSON where that is no longer.
 pub fn render(value: &Value) -> String {
-    let json = value.to_string();
     let mut out = String::new();
     write_value(&mut out, "", value);
-    if out.len() < json.len() {
+    if out.len() < json_len(value) {
         out
     } else {
-        json
+        value.to_string()
     }
+}
+
+/// The length of `value`'s compact JSON, counted without building it.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` cannot fail, and a counter never refuses bytes.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 fn write_value(out: &mut String, path: &str, value: &Value) {
