@@ -70,7 +70,8 @@ def arguments(tool, schema, pane):
     if tool == "snapshot_pane":
         return {key: pane}
     if tool == "capture_pane":
-        if "history" in props:
+        # paneward: history + max_lines; tmux-mcp: pane + start; libtmux-mcp: start + max_lines.
+        if "history" in props and "max_lines" in props:
             return {key: pane, "history": True, "max_lines": 2000}
         return {key: pane, "start": -2000, **({"max_lines": 2000} if "max_lines" in props else {})}
     return {}
