@@ -5,7 +5,7 @@ use std::time::Duration;
 
 // Replies.
 
-/// The longest JSON-RPC response line of a batch, text copy included: the upstream
+/// The longest JSON-RPC response line of a batch, its text included: the upstream
 /// batch contract promises at most 1,000,000 bytes.
 pub const REPLY_LINE_MAX_BYTES: usize = 1_000_000;
 /// Pane text in one reply: the same million bytes, so one capture fits a batch line.

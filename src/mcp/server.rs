@@ -26,6 +26,7 @@ use crate::app::App;
 use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 use crate::resources::watch::Subscriptions;
+use crate::runtime::reply_text::tool_result;
 use crate::runtime::ToolErrorKind;
 use crate::runtime::{CallContext, Tier, ToolError};
 
@@ -116,9 +117,9 @@ impl McpServer {
         let arguments = request.arguments.clone();
         match crate::call::run(&self.app, tier, &request.name, arguments, call).await {
             #[cfg(feature = "conformance-fault")]
-            Ok(value) => CallToolResult::structured(crate::fault::break_reply(&request.name, value)),
+            Ok(value) => tool_result(crate::fault::break_reply(&request.name, value), call.reply_text()),
             #[cfg(not(feature = "conformance-fault"))]
-            Ok(value) => CallToolResult::structured(value),
+            Ok(value) => tool_result(value, call.reply_text()),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
                 tell_client_why(&request.name, &error);
@@ -133,7 +134,9 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut call = CallContext::for_request(context.id.clone()).with_cancellation(context.ct.clone());
+        let mut call = CallContext::for_request(context.id.clone())
+            .with_cancellation(context.ct.clone())
+            .with_reply_text(self.app.config.profile.reply_text());
         if let Some(token) = context.meta.get_progress_token() {
             call = call.with_progress(token, context.peer.clone());
         }

@@ -5,9 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use paneward_contract::pointer_token;
-use rmcp::model::{
-    CallToolResult, ProgressNotificationParam, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
-};
+use rmcp::model::{ProgressNotificationParam, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult};
 use rmcp::{Peer, RoleServer};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -19,8 +17,10 @@ pub mod ask;
 pub mod error;
 pub mod hex;
 pub mod reentry;
+pub mod reply_text;
 
 use crate::runtime::ask::Asker;
+use crate::runtime::reply_text::ReplyText;
 pub use error::{ToolError, ToolErrorKind};
 /// Tiers are defined with the tool-file loader, which reads them from `schemas/tools`;
 /// the generated table names them as `crate::runtime::Tier`.
@@ -73,6 +73,8 @@ pub struct CallContext {
     asker: Option<Asker>,
     /// What a long call hears and says while it runs.
     signals: Signals,
+    /// Which text the reply carries beside its structured content.
+    reply_text: ReplyText,
 }
 
 /// What a call can hear from the client and say to it while it runs: cancellation,
@@ -232,6 +234,7 @@ impl CallContext {
             },
             // A row is still the client's call: its person can be asked.
             asker: self.asker.clone(),
+            reply_text: self.reply_text,
         }
     }
 
@@ -254,9 +257,21 @@ impl CallContext {
         }
     }
 
+    /// The call whose reply carries `style` of text beside its structured content.
+    #[must_use]
+    pub fn with_reply_text(mut self, style: ReplyText) -> Self {
+        self.reply_text = style;
+        self
+    }
+
+    /// Which text the reply carries beside its structured content.
+    pub fn reply_text(&self) -> ReplyText {
+        self.reply_text
+    }
+
     /// The exact length in bytes of the JSON-RPC response line that would carry
-    /// `structured` as a successful tool result (structured content, its text copy,
-    /// the envelope and the newline), as the stdio transport writes it.
+    /// `structured` as a successful tool result (structured content, its text, the
+    /// envelope and the newline), as the stdio transport writes it.
     ///
     /// # Errors
     /// Serialization failed (it cannot for a `Value`).
@@ -267,7 +282,7 @@ impl CallContext {
             (None, Some(id)) => (id.clone(), 1),
             (None, None) => (RequestId::Number(0), 1),
         };
-        let result = CallToolResult::structured(structured);
+        let result = reply_text::tool_result(structured, self.reply_text);
         let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
         let bytes =
             serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
@@ -348,7 +363,7 @@ mod tests {
         ] {
             let context = CallContext::for_request(RequestId::Number(123_456)).with_reply_id(client_id.to_string());
             let line = json!({"jsonrpc": "2.0", "id": client_id,
-                "result": serde_json::to_value(CallToolResult::structured(structured.clone())).unwrap()});
+                "result": serde_json::to_value(reply_text::tool_result(structured.clone(), ReplyText::Compact)).unwrap()});
             let expected = serde_json::to_vec(&line).unwrap().len() + 1;
             assert_eq!(
                 context.reply_line_len(structured.clone()).unwrap(),

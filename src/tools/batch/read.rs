@@ -2,7 +2,9 @@
 //! path as a top-level call, in one reply of at most 1,000,000 bytes.
 //!
 //! The limit is on the whole JSON-RPC response line as the stdio transport writes it,
-//! and that line holds the results twice (`structuredContent` and its text copy). When
+//! and that line holds the results twice: in `structuredContent`, and in the text,
+//! where each row's result is its compact JSON in a table cell (or the text is the
+//! compact JSON; `runtime::reply_text`), so a result costs the same bytes in both. When
 //! the results do not fit, whole results are kept smallest first and pane text left over
 //! keeps its newest lines within a share of the room (see [`fit`]); the bytes each
 //! result takes are computed exactly, and the final line is measured to confirm.
@@ -188,8 +190,9 @@ async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<RowOutcome> {
 }
 
 /// More than the response line for `structured` can take: the line with `null` in its
-/// place, plus the compact JSON, plus its copy as a JSON string, where no byte takes
-/// more than six (`\u001f`).
+/// place, plus the compact JSON, plus the text, which is never longer than the compact
+/// JSON (`runtime::reply_text::render`), as a JSON string, where no byte takes more
+/// than six (`\u001f`).
 pub(crate) fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
     struct Count(usize);
     impl std::io::Write for Count {
@@ -444,6 +447,7 @@ pub fn fit<R: RowsReply>(context: &CallContext, mut output: R, limit: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::reply_text;
     use rmcp::model::RequestId;
     use serde_json::json;
 
@@ -454,7 +458,10 @@ mod tests {
             json!({}),
             json!({"lines": ["plain", "\u{1f}\u{1e}\u{0}", "\"quoted\" \\ back", "ünï ✓"]}),
             json!({"lines": vec!["\u{1}"; 500]}),
+            // Rendered as a table (shorter than its JSON), cells quoted and escaped.
+            json!({"panes": vec![json!({"id": "%1", "title": "\u{1}\"a,b\"\\", "geometry": {"w": 80}}); 20]}),
         ] {
+            assert!(reply_text::render(&structured).len() <= structured.to_string().len());
             let real = context.reply_line_len(structured.clone()).unwrap();
             assert!(line_bound(&context, &structured).unwrap() >= real, "{structured}");
         }

@@ -6,5 +6,6 @@ mod handshake;
 mod http;
 mod prompts;
 mod protocol;
+mod reply_text;
 mod resources;
 mod stdio;

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use paneward::runtime::reply_text::{self, ReplyText};
 use serde_json::{json, Value};
 
 /// How long any wait in a test may take before it fails instead of hanging.
@@ -328,6 +329,41 @@ pub fn strings(value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Fails the test unless the text of a successful `CallToolResult` is what paneward
+/// writes beside its structured content: the model's text, or the JSON for a profile
+/// that mirrors another server.
+#[track_caller]
+pub fn assert_text_of(result: &Value, style: ReplyText) {
+    let structured = &result["structuredContent"];
+    let text = result["content"][0]["text"].as_str().expect("a text block");
+    match style {
+        ReplyText::Json => assert_eq!(
+            &serde_json::from_str::<Value>(text).expect("the text is JSON"),
+            structured
+        ),
+        ReplyText::Compact => assert_eq!(text, reply_text::render(structured), "the text of {structured}"),
+    }
+}
+
+/// The first key or scalar of `structured` that `text` does not hold (a string as
+/// written or as a JSON string, a number by its digits), if any: a text that holds
+/// none missing keeps every fact of the structured content.
+pub fn fact_missing_from(text: &str, structured: &Value) -> Option<String> {
+    let holds = |s: &str| text.contains(s) || text.contains(&Value::from(s).to_string());
+    match structured {
+        Value::Object(fields) => fields.iter().find_map(|(key, value)| {
+            if holds(key) {
+                fact_missing_from(text, value)
+            } else {
+                Some(format!("the key {key:?}"))
+            }
+        }),
+        Value::Array(items) => items.iter().find_map(|item| fact_missing_from(text, item)),
+        Value::String(s) => (!holds(s)).then(|| format!("the string {s:?}")),
+        scalar => (!text.contains(&scalar.to_string())).then(|| format!("the value {scalar}")),
+    }
+}
+
 /// Fails the test unless `line` is a JSON-RPC 2.0 message; returns it parsed.
 #[track_caller]
 pub fn assert_json_rpc(line: &str) -> Value {
@@ -345,6 +381,8 @@ pub struct Client {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: i64,
+    /// Which text its successful replies carry (`--profile python` keeps the JSON).
+    reply_text: ReplyText,
 }
 
 impl Client {
@@ -366,6 +404,12 @@ impl Client {
     }
 
     fn spawn_command(mut command: Command, args: &[&str], stderr: Stdio) -> Self {
+        let python = args.windows(2).any(|pair| pair == ["--profile", "python"])
+            || args.contains(&"--profile=python")
+            || command
+                .get_envs()
+                .any(|(k, v)| k == "PANEWARD_PROFILE" && v.is_some_and(|v| v == "python"));
+        let reply_text = if python { ReplyText::Json } else { ReplyText::Compact };
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
@@ -380,6 +424,7 @@ impl Client {
             stdin,
             lines,
             next_id: 1,
+            reply_text,
         }
     }
 
@@ -481,18 +526,15 @@ impl Client {
     }
 
     /// Calls `tool`, requires success, checks the reply against the tool's advertised
-    /// output schema and its text copy, and returns `structuredContent`.
+    /// output schema and its text against the structured content, and returns
+    /// `structuredContent`.
     #[track_caller]
     pub fn call_ok(&mut self, tool: &str, arguments: Value) -> Value {
         let result = self.call(tool, arguments);
         assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
         let structured = result["structuredContent"].clone();
         assert_valid_output(tool, &structured);
-        let text = result["content"][0]["text"].as_str().expect("a text copy");
-        assert_eq!(
-            serde_json::from_str::<Value>(text).expect("text copy is JSON"),
-            structured
-        );
+        assert_text_of(&result, self.reply_text);
         structured
     }
 

@@ -476,7 +476,7 @@ fn includes(actual: &Value, part: &Value) -> bool {
 }
 
 /// `Ok` if the client's report of `case` meets the case's expectation, else why not.
-fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String> {
+fn judge(case: &Case, event: Option<&Value>, ending: &str, json_text: bool) -> Result<(), String> {
     let Some(event) = event else {
         return Err(format!("no outcome reported: {ending}"));
     };
@@ -530,11 +530,17 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str) -> Result<(), String>
     if !structured.is_object() {
         return Err(format!("no structuredContent object: {}", cut(&structured.to_string())));
     }
-    if !serde_json::from_str::<Value>(text).is_ok_and(|copy| same_json(&copy, structured)) {
+    // The python profile mirrors libtmux-mcp, whose text is the JSON; paneward's own
+    // text is written for a model and must hold every fact of the structured content.
+    let as_json = serde_json::from_str::<Value>(text).is_ok_and(|copy| same_json(&copy, structured));
+    if json_text && !as_json {
         return Err(format!(
             "the text block is not the structuredContent as JSON: {}",
             cut(text)
         ));
+    }
+    if let Some(missing) = crate::support::fact_missing_from(text, structured) {
+        return Err(format!("the text block lacks {missing}: {}", cut(text)));
     }
     match &case.includes {
         Some(part) if !includes(structured, part) => Err(format!(
@@ -568,6 +574,7 @@ fn judge_tool(
     listed: bool,
     run: &ClientRun,
     expected_failures: &expected::ExpectedFailures,
+    json_text: bool,
 ) -> ToolVerdicts {
     let mut verdicts = ToolVerdicts::default();
     if !listed {
@@ -588,7 +595,7 @@ fn judge_tool(
             .find(|e| e["event"] == "called" && e["tool"] == tool && e["case"] == case.case.as_str());
         let entry = format!("{tool}/{}", case.case);
         let listed_as_failing = expected_failures.contains(&(client.to_string(), entry.clone()));
-        match (judge(case, event, &run.ending), listed_as_failing) {
+        match (judge(case, event, &run.ending, json_text), listed_as_failing) {
             (Ok(()), false) => verdicts.passed.push(case.case.clone()),
             (Err(why), true) => verdicts.expected.push(format!("{} ({})", case.case, cut(&why))),
             (Err(why), false) => verdicts.failed.push(format!("{}: {why}", case.case)),
@@ -643,6 +650,7 @@ fn run_served(
     over_http: bool,
 ) -> SuiteReport {
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
+    let json_text = extra.windows(2).any(|pair| pair == ["--profile", "python"]);
     let file: Value = serde_json::from_str(&std::fs::read_to_string(cases_path).unwrap()).unwrap();
 
     let mut text = String::new();
@@ -750,7 +758,15 @@ fn run_served(
         tools.extend(listed.iter().map(String::as_str));
         for tool in tools {
             let mine: Vec<&Case> = cases.iter().filter(|c| c.tool == tool).collect();
-            let verdicts = judge_tool(client, tool, &mine, listed.contains(tool), &run, &expected_failures);
+            let verdicts = judge_tool(
+                client,
+                tool,
+                &mine,
+                listed.contains(tool),
+                &run,
+                &expected_failures,
+                json_text,
+            );
             passed += verdicts.passed.len();
             expected_failed += verdicts.expected.len();
             let status = if verdicts.failed.is_empty() { "pass" } else { "FAIL" };

@@ -1,0 +1,434 @@
+//! The text a model reads for a structured result: the `content` text block beside
+//! `structuredContent`, for clients that show their model the text and not the JSON.
+//!
+//! Generic over the JSON value, never per tool. An object becomes one line per fact,
+//! `path: value`, with nested objects as dotted paths (`pane.geometry.width: 80`); an
+//! array of objects becomes a table, `path[N]{col,col.sub}:` and then N lines of cells
+//! separated by `,` (a member that is an object of scalars, such as a geometry, becomes
+//! dotted columns); an array of scalars becomes `path[N]:` and then one item per line
+//! (pane text keeps its lines as they are). A string is written as it is unless it
+//! could be read as something else (empty, a JSON scalar such as `3` or `true`, leading
+//! or trailing spaces, a control character, a leading quote or bracket, a `,` in a
+//! cell): then it is written as a JSON string. A value a table cannot flatten (an array
+//! in a cell) is compact JSON. An absent member is an empty cell. Every scalar of the
+//! structured content is in the text, and the text reads back to the same value.
+//!
+//! When the rendering would be longer than the compact JSON (a value with little
+//! repetition and much quoting), the text is the compact JSON: so the text never takes
+//! more bytes than the JSON copy it replaces, and the bounds on a reply's line that
+//! assume that copy stay upper bounds.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
+
+/// Which text accompanies a structured result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ReplyText {
+    /// The rendering of this module, or the compact JSON where that is shorter.
+    #[default]
+    Compact,
+    /// The compact JSON of the structured content, as a profile that mirrors another
+    /// server must write it.
+    Json,
+}
+
+/// The successful tool result that carries `structured`, with its text as `style` says.
+pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
+    match style {
+        ReplyText::Json => CallToolResult::structured(structured),
+        ReplyText::Compact => {
+            let text = render(&structured);
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = Some(structured);
+            result
+        }
+    }
+}
+
+/// The text of `value`: its rendering, or its compact JSON where that is no longer.
+pub fn render(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, "", value);
+    if out.len() < json_len(value) {
+        out
+    } else {
+        value.to_string()
+    }
+}
+
+/// The length of `value`'s compact JSON, counted without building it.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` cannot fail, and a counter never refuses bytes.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+fn write_value(out: &mut String, path: &str, value: &Value) {
+    match value {
+        Value::Object(fields) if !fields.is_empty() => {
+            for (key, field) in fields {
+                write_value(out, &join(path, key), field);
+            }
+        }
+        Value::Array(items) if items.iter().all(|item| item.is_object()) => write_table(out, path, items),
+        Value::Array(items) if items.iter().all(|item| !item.is_object() && !item.is_array()) => {
+            line_start(out, path, items.len());
+            out.push_str(":\n");
+            for item in items {
+                write_scalar(out, item, Place::Line);
+                out.push('\n');
+            }
+        }
+        _ => {
+            if !path.is_empty() {
+                out.push_str(path);
+                out.push_str(": ");
+            }
+            write_scalar(out, value, Place::Value);
+            out.push('\n');
+        }
+    }
+}
+
+/// `path[N]{columns}:` and one line of cells per item; columns are the members of the
+/// items in first-seen order, nested objects flattened into dotted columns.
+fn write_table(out: &mut String, path: &str, items: &[Value]) {
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    let rows: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
+    collect_columns(&rows, &mut Vec::new(), &mut columns);
+    line_start(out, path, items.len());
+    out.push('{');
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let mut name = String::new();
+        for segment in column {
+            name = join(&name, segment);
+        }
+        out.push_str(&name);
+    }
+    out.push_str("}:\n");
+    for row in rows {
+        for (i, column) in columns.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if let Some(cell) = lookup(row, column) {
+                write_scalar(out, cell, Place::Cell);
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// The columns under `prefix`: a member that is, in every row that has it, a non-empty
+/// object of scalars (such as a pane's geometry) becomes the columns of its members;
+/// any other member is one column. Deeper values stay whole (compact JSON), so that a
+/// batch row's result is its compact JSON in the text as in `structuredContent`, and
+/// dropping it (`null`) saves the same bytes in both, as `tools::batch::read::fit`
+/// counts.
+fn collect_columns(rows: &[&Map<String, Value>], prefix: &mut Vec<String>, columns: &mut Vec<Vec<String>>) {
+    let mut names: Vec<&String> = Vec::new();
+    for row in rows {
+        for name in row.keys() {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    for name in names {
+        let present: Vec<&Value> = rows.iter().filter_map(|row| row.get(name)).collect();
+        prefix.push(name.clone());
+        let nested: Option<Vec<&Map<String, Value>>> = present
+            .iter()
+            .map(|value| {
+                value
+                    .as_object()
+                    .filter(|fields| !fields.is_empty() && fields.values().all(|v| !v.is_object() && !v.is_array()))
+            })
+            .collect();
+        match nested {
+            Some(inner) if !inner.is_empty() => collect_columns(&inner, prefix, columns),
+            _ => columns.push(prefix.clone()),
+        }
+        prefix.pop();
+    }
+}
+
+fn lookup<'a>(row: &'a Map<String, Value>, column: &[String]) -> Option<&'a Value> {
+    let (first, rest) = column.split_first()?;
+    let value = row.get(first)?;
+    if rest.is_empty() {
+        Some(value)
+    } else {
+        lookup(value.as_object()?, rest)
+    }
+}
+
+/// `path[count]`, which opens a table or a list.
+fn line_start(out: &mut String, path: &str, count: usize) {
+    out.push_str(path);
+    out.push('[');
+    out.push_str(&count.to_string());
+    out.push(']');
+}
+
+/// `path.key`, the key written as a JSON string where it holds a character the
+/// layout uses.
+fn join(path: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && !key
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || ".,:[]{}\"".contains(c));
+    let segment = if plain {
+        key.to_string()
+    } else {
+        Value::from(key).to_string()
+    };
+    if path.is_empty() {
+        segment
+    } else {
+        format!("{path}.{segment}")
+    }
+}
+
+/// Where a scalar stands, which decides what a bare string must not hold.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// After `path: `, to the end of the line.
+    Value,
+    /// An item of a list, a whole line.
+    Line,
+    /// A table cell, up to the next `,`.
+    Cell,
+}
+
+fn write_scalar(out: &mut String, value: &Value, place: Place) {
+    match value {
+        Value::String(text) if bare(text, place) => out.push_str(text),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Whether `text` reads back as itself, unquoted, at `place`.
+fn bare(text: &str, place: Place) -> bool {
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    if matches!(first, '"' | '{' | '[') || text.chars().any(|c| c.is_control()) {
+        return false;
+    }
+    if place != Place::Line && (first.is_whitespace() || text.ends_with(char::is_whitespace)) {
+        return false;
+    }
+    if place == Place::Cell && text.contains(',') {
+        return false;
+    }
+    // `3`, `true` or `null` written bare would read back as a number, a boolean, null.
+    !serde_json::from_str::<Value>(text).is_ok_and(|v| !v.is_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Reads a rendering back: the proof that the text keeps every fact.
+    fn read_back(text: &str) -> Value {
+        if let Ok(json) = serde_json::from_str::<Value>(text) {
+            if !text.contains('\n') {
+                return json;
+            }
+        }
+        let mut root = Value::Object(Map::new());
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let (path, rest) = read_path(line);
+            if let Some(rest) = rest.strip_prefix(": ") {
+                put(&mut root, &path, read_scalar(rest));
+                continue;
+            }
+            let rest = rest.strip_prefix('[').expect("a count");
+            let close = rest.find(']').unwrap();
+            let count: usize = rest[..close].parse().unwrap();
+            let rest = &rest[close + 1..];
+            if rest == ":" {
+                let items = (0..count).map(|_| read_scalar(lines.next().unwrap())).collect();
+                put(&mut root, &path, Value::Array(items));
+                continue;
+            }
+            let names = &rest[1..rest.len() - 2];
+            let columns: Vec<Vec<String>> = if names.is_empty() {
+                Vec::new()
+            } else {
+                split_cells(names).into_iter().map(|name| read_path(name).0).collect()
+            };
+            let mut items = Vec::new();
+            for _ in 0..count {
+                let mut item = Value::Object(Map::new());
+                for (column, cell) in columns.iter().zip(split_cells(lines.next().unwrap())) {
+                    if !cell.is_empty() {
+                        put(&mut item, column, read_scalar(cell));
+                    }
+                }
+                items.push(item);
+            }
+            put(&mut root, &path, Value::Array(items));
+        }
+        if let Some(Value::Array(_)) = root.get("") {
+            return root[""].take();
+        }
+        root
+    }
+
+    /// A path of bare or quoted segments, and what follows it.
+    fn read_path(line: &str) -> (Vec<String>, &str) {
+        let mut segments = Vec::new();
+        let mut rest = line;
+        loop {
+            if rest.starts_with('"') {
+                let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+                segments.push(stream.next().unwrap().unwrap());
+                rest = &rest[stream.byte_offset()..];
+            } else {
+                let end = rest.find(['.', ':', '[', ',']).unwrap_or(rest.len());
+                if end > 0 {
+                    segments.push(rest[..end].to_string());
+                }
+                rest = &rest[end..];
+            }
+            match rest.strip_prefix('.') {
+                Some(after) => rest = after,
+                None => return (segments, rest),
+            }
+        }
+    }
+
+    fn split_cells(line: &str) -> Vec<&str> {
+        let mut cells = Vec::new();
+        let mut rest = line;
+        loop {
+            let end = if rest.starts_with(['"', '{', '[']) {
+                let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                stream.next().unwrap().unwrap();
+                stream.byte_offset()
+            } else {
+                rest.find(',').unwrap_or(rest.len())
+            };
+            cells.push(&rest[..end]);
+            match rest[end..].strip_prefix(',') {
+                Some(after) => rest = after,
+                None => return cells,
+            }
+        }
+    }
+
+    fn read_scalar(text: &str) -> Value {
+        serde_json::from_str(text).unwrap_or_else(|_| Value::from(text))
+    }
+
+    fn put(root: &mut Value, path: &[String], value: Value) {
+        let key = if path.is_empty() { "" } else { &path[0] };
+        let fields = root.as_object_mut().unwrap();
+        if path.len() <= 1 {
+            fields.insert(key.to_string(), value);
+        } else {
+            let inner = fields.entry(key.to_string()).or_insert_with(|| json!({}));
+            put(inner, &path[1..], value);
+        }
+    }
+
+    fn samples() -> Vec<Value> {
+        vec![
+            json!({"panes": [
+                {"id": "%1", "active": true, "currentPath": "/home/a b", "geometry": {"width": 80, "height": 24},
+                 "title": "x,y", "pid": 12},
+                {"id": "%2", "active": false, "currentPath": " lead", "geometry": {"width": 1, "height": 2},
+                 "title": "", "pid": 13, "extra": "\"q\""},
+            ], "total": 2, "truncated": false, "filteredOut": 0}),
+            json!({"lines": ["  indented", "", "\"quoted\"", "trailing  ", "3", "true", "a\tb", "{x}", "ünï ✓"],
+                   "paneId": "%3", "truncated": false, "truncatedLines": 0, "truncatedBytes": 0}),
+            json!({"pane": {"id": "%4", "geometry": {"left": 0, "top": 0}, "isCaller": null}, "dead": false,
+                   "exitStatus": null, "lines": ["$ ls", "a.txt"], "name": "[weird]", "empty": {}, "none": []}),
+            json!({"results": [
+                {"index": 0, "tool": "capture_pane", "success": true, "error": null,
+                 "result": {"lines": ["a,b", "c"], "paneId": "%1"}, "resultTruncated": false},
+                {"index": 1, "tool": "list_panes", "success": false, "error": "no such pane",
+                 "result": null, "resultTruncated": true},
+            ], "failed": 1, "succeeded": 1, "onError": "continue", "stoppedAt": null,
+               "truncated": false, "truncatedBytes": 0}),
+            json!({"blank": [{}], "odd key": 1, "a.b": {"c:d": "v"}, "nested": [[1, 2], [3]], "mixed": [1, {"a": 1}]}),
+            json!({"rows": [{"geometry": {"w": 1}}, {"geometry": 7}, {}, {"geometry": {"w": 2}}]}),
+            json!([{"a": 1}, {"a": 2, "b": "x"}]),
+            json!({}),
+            json!(null),
+            json!("3"),
+        ]
+    }
+
+    #[test]
+    fn every_rendering_reads_back_to_the_same_value() {
+        for value in samples() {
+            let text = render(&value);
+            assert_eq!(read_back(&text), value, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_text_is_never_longer_than_the_compact_json() {
+        for value in samples() {
+            assert!(render(&value).len() <= value.to_string().len(), "{value}");
+        }
+    }
+
+    #[test]
+    fn a_list_is_a_header_line_and_one_line_a_row() {
+        let value = json!({"panes": [
+            {"id": "%1", "active": true, "geometry": {"width": 80, "height": 24}, "path": "/a,b"},
+            {"id": "%2", "active": false, "geometry": {"width": 100, "height": 30}, "path": "/c"},
+        ], "total": 2});
+        assert_eq!(
+            render(&value),
+            "panes[2]{active,geometry.height,geometry.width,id,path}:\n\
+             true,24,80,%1,\"/a,b\"\n\
+             false,30,100,%2,/c\n\
+             total: 2\n"
+        );
+    }
+
+    #[test]
+    fn pane_text_keeps_its_lines_and_says_what_could_be_misread() {
+        let value = json!({"paneId": "%1", "lines": ["  ls -l", "3", "", "\"x\" y "], "truncated": false});
+        assert_eq!(
+            render(&value),
+            "lines[4]:\n  ls -l\n\"3\"\n\"\"\n\"\\\"x\\\" y \"\npaneId: %1\ntruncated: false\n"
+        );
+    }
+
+    #[test]
+    fn json_text_is_the_compact_json_and_the_structured_content_is_untouched() {
+        let value = json!({"sessions": [{"id": "$1", "name": "work"}], "total": 1});
+        for style in [ReplyText::Compact, ReplyText::Json] {
+            let result = tool_result(value.clone(), style);
+            assert_eq!(result.structured_content, Some(value.clone()));
+            assert_eq!(result.is_error, Some(false));
+            let text = result.content[0].as_text().unwrap().text.clone();
+            match style {
+                ReplyText::Json => assert_eq!(text, value.to_string()),
+                ReplyText::Compact => assert_eq!(text, "sessions[1]{id,name}:\n$1,work\ntotal: 1\n"),
+            }
+        }
+    }
+}
