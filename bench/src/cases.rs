@@ -261,6 +261,9 @@ pub enum Flavour {
     PanewardHttp,
     /// paneward over stdio, driving tmux through ssh (`--ssh`).
     PanewardSsh,
+    /// paneward with control mode off (`--no-control-mode`): one native client per round
+    /// trip, the fallback where no control client can be had.
+    PanewardOneShot,
 }
 
 impl Flavour {
@@ -271,6 +274,7 @@ impl Flavour {
             Self::LibtmuxMcp => "libtmux-mcp 0.1.0a22",
             Self::PanewardHttp => "paneward over HTTP",
             Self::PanewardSsh => "paneward over SSH",
+            Self::PanewardOneShot => "paneward, one-shot clients",
         }
     }
 
@@ -287,7 +291,7 @@ impl Flavour {
             Case::SnapshotPane => ("snapshot_pane", json!({pane_key: target})),
             Case::CaptureHistory => {
                 let arguments = match self {
-                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => {
+                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => {
                         json!({"pane_id": target, "history": true, "max_lines": HISTORY_CAPTURE})
                     }
                     Self::TmuxMcp => json!({"pane": target, "start": -(HISTORY_CAPTURE as i64)}),
@@ -329,7 +333,7 @@ impl Flavour {
                 }
                 // A name no peer advertises: their rows read "n/a".
                 let tool = match self {
-                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => "send_keys",
+                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => "send_keys",
                     Self::TmuxMcp | Self::LibtmuxMcp => "send_keys (paneward's)",
                 };
                 (tool, arguments)
@@ -397,7 +401,7 @@ impl Flavour {
         let pane = fixture.long.clone().unwrap_or_default();
         let start = -(LONG_CAPTURE as i64);
         match self {
-            Self::Paneward | Self::PanewardHttp | Self::PanewardSsh => {
+            Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => {
                 json!({"pane_id": pane, "history": true, "max_lines": LONG_CAPTURE})
             }
             Self::TmuxMcp => json!({"pane": pane, "start": start}),

@@ -96,7 +96,7 @@ pub fn run(server: &mut Server, flavour: Flavour, fixture: &Fixture) -> Result<J
     };
     let session = fixture.session_id.clone();
     let exact = match flavour {
-        Flavour::Paneward | Flavour::PanewardHttp | Flavour::PanewardSsh => {
+        Flavour::Paneward | Flavour::PanewardHttp | Flavour::PanewardSsh | Flavour::PanewardOneShot => {
             let made = counter.call("create_window", json!({"session_id": session, "shell": "/bin/sh"}))?;
             let (window, pane) = (text(&made, "windowId")?, text(&made, "paneId")?);
             let ran = counter.call(

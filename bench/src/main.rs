@@ -35,6 +35,8 @@ pub struct Options {
     /// Also paneward driving the same tmux through ssh to this destination.
     ssh: Option<String>,
     ssh_config: Option<String>,
+    /// Also paneward with control mode off (`--no-control-mode`).
+    one_shot: bool,
     pub calls: usize,
     pub startups: usize,
     panes: Vec<usize>,
@@ -48,7 +50,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
-[--http] [--ssh DESTINATION [--ssh-config FILE]] \
+[--http] [--one-shot] [--ssh DESTINATION [--ssh-config FILE]] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
@@ -60,6 +62,7 @@ fn parse_options() -> Result<Options, String> {
         tmux_mcp: None,
         libtmux_mcp: None,
         http: false,
+        one_shot: false,
         ssh: None,
         ssh_config: None,
         calls: 200,
@@ -80,6 +83,7 @@ fn parse_options() -> Result<Options, String> {
             "--tmux-mcp" => options.tmux_mcp = Some(value()?.into()),
             "--libtmux-mcp" => options.libtmux_mcp = Some(value()?.into()),
             "--http" => options.http = true,
+            "--one-shot" => options.one_shot = true,
             "--ssh" => options.ssh = Some(value()?),
             "--ssh-config" => options.ssh_config = Some(value()?),
             "--calls" => options.calls = value()?.parse().map_err(|_| "--calls takes a number")?,
@@ -179,6 +183,23 @@ pub fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                     ("PANEWARD_TOKEN".into(), token.clone()),
                 ],
                 http_token: Some(token),
+            },
+        ));
+    }
+    if options.one_shot {
+        launches.push((
+            Flavour::PanewardOneShot,
+            Launch {
+                program: path(&options.paneward),
+                args: vec![
+                    "--no-control-mode".into(),
+                    "--socket-name".into(),
+                    socket.into(),
+                    "--safety".into(),
+                    safety.into(),
+                ],
+                env: vec![("PANEWARD_LOG".into(), "error".into())],
+                http_token: None,
             },
         ));
     }

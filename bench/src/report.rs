@@ -203,12 +203,12 @@ fn loads(runs: &[Run]) -> String {
 fn transports(runs: &[Run]) -> String {
     let mut out = String::new();
     let ran = |f: Flavour| runs.iter().any(|run| run.servers.iter().any(|(g, _)| *g == f));
-    if !ran(Flavour::PanewardHttp) && !ran(Flavour::PanewardSsh) {
+    if !ran(Flavour::PanewardHttp) && !ran(Flavour::PanewardSsh) && !ran(Flavour::PanewardOneShot) {
         return out;
     }
     let _ = writeln!(
         out,
-        "\npaneward by transport, median / p99 (brackets: against stdio): stdio to a local tmux; Streamable HTTP on loopback (`serve --http`, one kept-alive connection, the reply read from its event stream); stdio with tmux reached through ssh on loopback (`--ssh`, one shared connection).\n\n| panes | call | stdio | HTTP | SSH |\n|---:|---|---:|---:|---:|"
+        "\npaneward by transport, median / p99 (brackets: against stdio): stdio to a local tmux; Streamable HTTP on loopback (`serve --http`, one kept-alive connection, the reply read from its event stream); stdio with tmux reached through ssh on loopback (`--ssh`, one shared connection); stdio with control mode off (`--no-control-mode`, one native client per round trip).\n\n| panes | call | stdio | HTTP | SSH | one-shot clients |\n|---:|---|---:|---:|---:|---:|"
     );
     for run in runs {
         let server = |f: Flavour| run.servers.iter().find(|(g, _)| *g == f).map(|(_, r)| r);
@@ -218,12 +218,13 @@ fn transports(runs: &[Run]) -> String {
                 .and_then(|f| f.median(*case));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 run.panes,
                 case.label(),
                 cell(server(Flavour::Paneward), *case, None),
                 cell(server(Flavour::PanewardHttp), *case, ours),
                 cell(server(Flavour::PanewardSsh), *case, ours),
+                cell(server(Flavour::PanewardOneShot), *case, ours),
             );
         }
     }
