@@ -110,9 +110,10 @@ fn staged_text_never_appears_in_the_arguments_of_any_tmux_process_paneward_start
     std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let pane = tmux.window_running("exec cat > /dev/null");
     let secret = "argv-canary-5f3a91";
+    // The hidden client and the native client start no tmux process: these two ways do.
     for args in [
-        &["--tmux", wrapper.as_str()][..],
-        &["--tmux", wrapper.as_str(), "--no-control-mode"][..],
+        &["--tmux", wrapper.as_str(), "--no-hidden-client"][..],
+        &["--tmux", wrapper.as_str(), "--no-control-mode", "--no-native-client"][..],
     ] {
         let mut client = tmux.paneward_with(args, &[]);
         client.initialize();
@@ -126,7 +127,7 @@ fn staged_text_never_appears_in_the_arguments_of_any_tmux_process_paneward_start
     }
     let logged = scratch.read("argv.log");
     assert!(
-        logged.contains("source-file") || logged.contains("-C"),
+        logged.contains("source-file") && logged.contains("-C"),
         "the wrapper ran: {logged}"
     );
     assert!(!logged.contains(secret), "{logged}");
