@@ -102,11 +102,12 @@ impl Catalog {
                 continue;
             }
             let input = parse_object(spec.name, "inputSchema", spec.input_schema)?;
-            let output = parse_object(spec.name, "outputSchema", spec.output_schema)?;
+            // Shared with the advertised tool; only debug builds check replies against it.
+            let output = Arc::new(parse_object(spec.name, "outputSchema", spec.output_schema)?);
             let annotations: ToolAnnotations =
                 serde_json::from_str(spec.annotations).map_err(|e| format!("{}: annotations: {e}", spec.name))?;
             let mut tool = Tool::new(spec.name, spec.description, Arc::new(input.clone()))
-                .with_raw_output_schema(Arc::new(output.clone()))
+                .with_raw_output_schema(Arc::clone(&output))
                 .with_annotations(annotations);
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
@@ -145,7 +146,7 @@ impl Catalog {
                 tool,
                 input: SchemaCheck::lazy(input),
                 #[cfg(debug_assertions)]
-                output: SchemaCheck::lazy(Value::Object(output)),
+                output: SchemaCheck::lazy(Value::Object(JsonObject::clone(&output))),
             });
         }
         if let Some((tool, _)) = replacements.first() {
