@@ -10,9 +10,10 @@
 //! again. Each later try reads the policy's facts in the same round trip as a call's own
 //! reads (the query goes first in the chain the one-shot client sends), so a refused
 //! server costs one tmux connection per round trip, not two; a round trip that changes
-//! something goes alone and leaves the try to the next one that only reads. A request that was written when the connection died is sent again (on a new
-//! connection, else a one-shot client) if it only reads; a command that changes
-//! something is reported as lost instead, because it may have run.
+//! something goes alone and leaves the try to the next one that only reads. A request
+//! that was written when the connection died is sent again (on a new connection, else a
+//! one-shot client) if it only reads; a command that changes something is reported as
+//! lost instead, because it may have run.
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES, CONTROL_WEDGED_RETRY};
