@@ -1,7 +1,8 @@
 //! The tools this server knows, built once at start-up from the generated table:
-//! each tool's advertised MCP `Tool` (raw schemas, untouched) and compiled validators
-//! (strict ones, closed to unknown fields, for tools above the readonly tier). A
-//! profile's tool files replace the default ones of the same name.
+//! each tool's advertised MCP `Tool` (raw schemas, untouched) and its validators
+//! (strict ones, closed to unknown fields, for tools above the readonly tier), each
+//! compiled on its tool's first call ([`schema::SchemaCheck`]). A profile's tool files
+//! replace the default ones of the same name.
 
 pub mod profile;
 pub mod schema;
@@ -36,7 +37,7 @@ pub struct CatalogEntry {
     pub envelope: Envelope,
     pub tool: Tool,
     pub input: SchemaCheck,
-    /// Checks each reply in debug builds (tests); release builds skip the compile.
+    /// Checks each reply in debug builds (tests); release builds never compile it.
     #[cfg(debug_assertions)]
     pub output: SchemaCheck,
 }
@@ -45,6 +46,23 @@ impl CatalogEntry {
     /// The highest tier a call of this tool can need.
     pub fn reach(&self) -> Tier {
         paneward_contract::escalation::reach(self.tier, &self.escalations)
+    }
+
+    /// Whether the output schema compiles: its validator, in debug builds; in release
+    /// builds, which keep none, a copy compiled and dropped.
+    fn output_compiles(&self) -> Result<(), String> {
+        #[cfg(debug_assertions)]
+        {
+            self.output.validator().map(|_| ())
+        }
+        #[cfg(not(debug_assertions))]
+        {
+            self.tool.output_schema.as_ref().map_or(Ok(()), |schema| {
+                jsonschema::validator_for(&Value::Object(JsonObject::clone(schema)))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
+        }
     }
 
     /// The first escalation `arguments` meet that is above `tier`.
@@ -71,8 +89,9 @@ impl Catalog {
     /// place of the default ones of the same name.
     ///
     /// # Errors
-    /// A table entry that does not parse or compile (a build fault, reported at
-    /// start-up), or a profile tool that the generated table does not have.
+    /// A table entry that does not parse (a build fault, reported at start-up), or a
+    /// profile tool that the generated table does not have. Validators compile later:
+    /// see [`Catalog::compile_all`].
     pub fn load(profile: Profile) -> Result<Self, String> {
         let mut replacements = profile.tools()?;
         let mut entries = Vec::with_capacity(TOOLS.len());
@@ -83,11 +102,12 @@ impl Catalog {
                 continue;
             }
             let input = parse_object(spec.name, "inputSchema", spec.input_schema)?;
-            let output = parse_object(spec.name, "outputSchema", spec.output_schema)?;
+            // Shared with the advertised tool; only debug builds check replies against it.
+            let output = Arc::new(parse_object(spec.name, "outputSchema", spec.output_schema)?);
             let annotations: ToolAnnotations =
                 serde_json::from_str(spec.annotations).map_err(|e| format!("{}: annotations: {e}", spec.name))?;
             let mut tool = Tool::new(spec.name, spec.description, Arc::new(input.clone()))
-                .with_raw_output_schema(Arc::new(output.clone()))
+                .with_raw_output_schema(Arc::clone(&output))
                 .with_annotations(annotations);
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
@@ -124,10 +144,9 @@ impl Catalog {
                 served: true,
                 envelope: Envelope::Native,
                 tool,
-                input: SchemaCheck::new(input).map_err(|e| format!("{}: inputSchema: {e}", spec.name))?,
+                input: SchemaCheck::lazy(input),
                 #[cfg(debug_assertions)]
-                output: SchemaCheck::new(Value::Object(output))
-                    .map_err(|e| format!("{}: outputSchema: {e}", spec.name))?,
+                output: SchemaCheck::lazy(Value::Object(JsonObject::clone(&output))),
             });
         }
         if let Some((tool, _)) = replacements.first() {
@@ -160,6 +179,28 @@ impl Catalog {
             entry.served = choice.serves(entry.spec.name, entry.toolset, defaults);
         }
         Ok(())
+    }
+
+    /// Compiles every tool's validators now (`paneward doctor`, and a test): one that
+    /// does not compile is a build fault, otherwise met only by that tool's first call.
+    ///
+    /// # Errors
+    /// Each schema that does not compile, by tool and field.
+    pub fn compile_all(&self) -> Result<(), String> {
+        let mut faults = Vec::new();
+        for entry in &self.entries {
+            if let Err(error) = entry.input.validator() {
+                faults.push(format!("{}: inputSchema: {error}", entry.spec.name));
+            }
+            if let Err(error) = entry.output_compiles() {
+                faults.push(format!("{}: outputSchema: {error}", entry.spec.name));
+            }
+        }
+        if faults.is_empty() {
+            Ok(())
+        } else {
+            Err(faults.join("; "))
+        }
     }
 
     pub fn get(&self, name: &str) -> Option<&CatalogEntry> {
@@ -225,8 +266,39 @@ fn replacement(
         served: true,
         envelope,
         tool,
-        input: SchemaCheck::new(Value::Object(input)).map_err(|e| format!("{}: inputSchema: {e}", file.name))?,
+        input: SchemaCheck::lazy(Value::Object(input)),
         #[cfg(debug_assertions)]
-        output: SchemaCheck::new(Value::Object(output)).map_err(|e| format!("{}: outputSchema: {e}", file.name))?,
+        output: SchemaCheck::lazy(Value::Object(output)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The build checks every schema against the meta-schema; this compiles each one as
+    /// the request path will, since start-up no longer does.
+    #[test]
+    fn every_validator_of_every_profile_compiles() {
+        for profile in [Profile::Default, Profile::Python] {
+            let catalog = Catalog::load(profile).unwrap();
+            assert_eq!(catalog.compile_all(), Ok(()), "{profile}");
+        }
+    }
+
+    #[test]
+    fn a_schema_that_does_not_compile_is_named_by_compile_all_and_refused_at_its_call() {
+        let mut catalog = Catalog::load(Profile::Default).unwrap();
+        let broken = serde_json::json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}});
+        let entry = &mut catalog.entries[0];
+        entry.input = SchemaCheck::lazy(broken);
+        let name = entry.spec.name;
+        let fault = catalog.compile_all().unwrap_err();
+        assert!(fault.starts_with(&format!("{name}: inputSchema: ")), "{fault}");
+        let error = catalog.entries[0]
+            .input
+            .check(&serde_json::json!({"a": "x"}))
+            .unwrap_err();
+        assert_eq!(error.kind(), crate::runtime::error::ToolErrorKind::Internal, "{error}");
+    }
 }

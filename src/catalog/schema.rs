@@ -11,23 +11,47 @@ use crate::limits::{ERROR_ENUM_MAX_CHARS, ERROR_FIELD_NAME_MAX_CHARS, ERROR_RULE
 use jsonschema::error::{ValidationError, ValidationErrorKind};
 use paneward_contract::{excerpt, pointer_token};
 use serde_json::Value;
+use std::sync::OnceLock;
 
 use crate::runtime::error::ToolError;
 
-/// A compiled input schema and the raw schema (to look up names for messages).
+/// A schema and its validator, compiled on first use: building every tool's validators
+/// took most of start-up, and a session calls a few tools. Every schema of the catalogue
+/// is compiled by a test (`catalog::tests`) and by `paneward doctor`, so a schema that
+/// does not compile is still caught before a call meets it.
 pub struct SchemaCheck {
-    validator: jsonschema::Validator,
     schema: Value,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
 impl SchemaCheck {
-    /// Compiles `schema`.
+    /// Compiles `schema` now.
     ///
     /// # Errors
-    /// The schema does not compile (codegen checked it, so this is a paneward fault).
+    /// The schema does not compile.
     pub fn new(schema: Value) -> Result<Self, String> {
-        let validator = jsonschema::validator_for(&schema).map_err(|e| e.to_string())?;
-        Ok(Self { validator, schema })
+        let check = Self::lazy(schema);
+        check.validator()?;
+        Ok(check)
+    }
+
+    /// Keeps `schema`, to be compiled when it first checks something.
+    pub fn lazy(schema: Value) -> Self {
+        Self {
+            schema,
+            validator: OnceLock::new(),
+        }
+    }
+
+    /// The validator, compiled now if this is its first use.
+    ///
+    /// # Errors
+    /// The schema does not compile (codegen and a test checked it, so a paneward fault).
+    pub fn validator(&self) -> Result<&jsonschema::Validator, String> {
+        self.validator
+            .get_or_init(|| jsonschema::validator_for(&self.schema).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The schema as given.
@@ -38,9 +62,13 @@ impl SchemaCheck {
     /// Checks `arguments`; the error names every problem, each by pointer and rule.
     ///
     /// # Errors
-    /// An [`ToolError`] of kind `InvalidArguments`.
+    /// An [`ToolError`] of kind `InvalidArguments`, or an internal one when the schema
+    /// does not compile.
     pub fn check(&self, arguments: &Value) -> Result<(), ToolError> {
-        let errors: Vec<ValidationError<'_>> = self.validator.iter_errors(arguments).collect();
+        let validator = self
+            .validator()
+            .map_err(|e| ToolError::internal(format!("the input schema does not compile: {e}")))?;
+        let errors: Vec<ValidationError<'_>> = validator.iter_errors(arguments).collect();
         let Some(first) = errors.first() else {
             return Ok(());
         };
@@ -61,12 +89,16 @@ impl SchemaCheck {
         Err(ToolError::invalid_argument(&pointer, format!("{rule}{more}")))
     }
 
-    /// Lists every problem as `(pointer, rule)`, for reports that show them all.
+    /// Lists every problem as `(pointer, rule)`, for reports that show them all; a
+    /// schema that does not compile is one problem at the root.
     pub fn problems(&self, instance: &Value) -> Vec<(String, String)> {
-        self.validator
-            .iter_errors(instance)
-            .map(|e| describe(&self.schema, instance, &e))
-            .collect()
+        match self.validator() {
+            Ok(validator) => validator
+                .iter_errors(instance)
+                .map(|e| describe(&self.schema, instance, &e))
+                .collect(),
+            Err(error) => vec![(String::new(), format!("the schema does not compile: {error}"))],
+        }
     }
 }
 

@@ -94,6 +94,8 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         audit_log: None,
         ..config.clone()
     })?;
+    // Serving compiles each validator at its tool's first call; a fault shows here.
+    app.catalog.compile_all()?;
     report.line(
         "safety tier",
         format!(

@@ -141,6 +141,11 @@ impl Tmux {
         self.executor.peak_one_shots()
     }
 
+    /// How many one-shot round trips ran, each one tmux connection (or process).
+    pub fn one_shot_round_trips(&self) -> usize {
+        self.executor.one_shot_round_trips()
+    }
+
     /// Whether round trips sent together reach tmux in the order they were sent (over
     /// a live control connection); separate tmux processes can overtake each other.
     pub async fn keeps_order(&self) -> bool {

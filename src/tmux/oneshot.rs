@@ -33,6 +33,9 @@ pub struct OneShot {
     permits: Semaphore,
     in_flight: AtomicUsize,
     peak: AtomicUsize,
+    /// Round trips run, each one connection (or process): what a test of the
+    /// transport counts.
+    round_trips: AtomicUsize,
     /// The protocol version announced; another than tmux's only to test the fallback.
     protocol: u32,
 }
@@ -79,6 +82,7 @@ impl OneShot {
             permits: Semaphore::new(limit.max(1)),
             in_flight: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
+            round_trips: AtomicUsize::new(0),
             protocol: std::env::var(PROTOCOL_OVERRIDE_VAR)
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -103,6 +107,11 @@ impl OneShot {
         self.peak.load(Ordering::Relaxed)
     }
 
+    /// How many round trips were run (each one connection or process).
+    pub fn round_trips(&self) -> usize {
+        self.round_trips.load(Ordering::Relaxed)
+    }
+
     /// Runs `commands` in one round trip; see [`super::Tmux::run_all`]. With
     /// `clientless`, `TMUX_PANE` is not passed on.
     ///
@@ -124,6 +133,7 @@ impl OneShot {
         };
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
         self.peak.fetch_max(now, Ordering::Relaxed);
+        self.round_trips.fetch_add(1, Ordering::Relaxed);
         let result = self.run_unbounded(commands, timeout, clientless).await;
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
         result

@@ -7,9 +7,13 @@
 //! [`policy`]), and made again after the server restarts or the client is killed. A
 //! connection that leaves a round trip unanswered past its timeout is wedged: it is
 //! closed, and one-shot clients carry calls for a while before control mode is tried
-//! again. A request that was written when the connection died is sent again (on a new
-//! connection, else a one-shot client) if it only reads; a command that changes
-//! something is reported as lost instead, because it may have run.
+//! again. Each later try reads the policy's facts in the same round trip as a call's own
+//! reads (the query goes first in the chain the one-shot client sends), so a refused
+//! server costs one tmux connection per round trip, not two; a round trip that changes
+//! something goes alone and leaves the try to the next one that only reads. A request
+//! that was written when the connection died is sent again (on a new connection, else a
+//! one-shot client) if it only reads; a command that changes something is reported as
+//! lost instead, because it may have run.
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_ATTACH_RETRY, CONTROL_REPLY_MAX_BYTES, CONTROL_WEDGED_RETRY};
@@ -113,6 +117,11 @@ impl Executor {
         self.oneshot.peak_in_flight()
     }
 
+    /// How many one-shot round trips ran (each one tmux connection or process).
+    pub fn one_shot_round_trips(&self) -> usize {
+        self.oneshot.round_trips()
+    }
+
     /// Which transport a round trip would use now, and why.
     pub async fn report(&self) -> TransportReport {
         let slot = self.slot.lock().await;
@@ -164,10 +173,16 @@ impl Executor {
     /// something, or a timeout.
     pub async fn run_all(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
         let read_only = commands.iter().all(Command::is_read_only);
+        let may_ride = read_only && rides_as_clientless();
+        let mut ride = false;
         // A second attempt only ever follows a lost connection.
         for _attempt in 0..2 {
-            let Some(connection) = self.connection().await else {
-                break;
+            let connection = match self.connection(may_ride).await {
+                Route::Control(connection) => connection,
+                Route::OneShot { ride: facts } => {
+                    ride = facts;
+                    break;
+                }
             };
             let nonce = Nonce::new();
             let text = round_trip_text(commands, &nonce);
@@ -204,12 +219,64 @@ impl Executor {
                 }
             }
         }
+        if ride {
+            return self.ride_along(commands, timeout).await;
+        }
         let (result, used) = self.oneshot.run_all(commands, timeout, false).await;
-        self.slot.lock().await.last_transport = Some(match used {
-            Used::Native => Transport::Native,
-            Used::Process => Transport::Subprocess,
-        });
+        self.slot.lock().await.last_transport = Some(used.into());
         result
+    }
+
+    /// Runs `commands` (reads only) on a one-shot client behind the facts query, then
+    /// attaches for later round trips if the facts now allow it: one connection for
+    /// both. The facts are read first, before anything of the call could move tmux's
+    /// choice of current session.
+    async fn ride_along(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let query = policy::facts_query();
+        let asked = query.len();
+        let chain: Vec<Command> = query.into_iter().chain(commands.iter().cloned()).collect();
+        let (result, used) = self.oneshot.run_all(&chain, timeout, true).await;
+        self.slot.lock().await.last_transport = Some(used.into());
+        let mut outputs = result.map_err(|error| own_name(error, &summarize(&chain), commands))?;
+        if outputs.len() < asked {
+            return Err(TmuxError::Protocol {
+                command: summarize(commands),
+                detail: format!("expected {} outputs, got {}", chain.len(), outputs.len()),
+            });
+        }
+        let own = outputs.split_off(asked);
+        let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string());
+        let mut slot = self.slot.lock().await;
+        // Another call may have attached meanwhile.
+        if slot.connection.is_none() {
+            match facts {
+                Ok(facts) => {
+                    let attached = self.attach_with(&facts).await;
+                    self.settle(&mut slot, attached);
+                }
+                Err(reason) => slot.refusal = Some(reason),
+            }
+        }
+        Ok(own)
+    }
+
+    /// Keeps the outcome of an attach attempt in `slot`.
+    fn settle(&self, slot: &mut Slot, attached: Result<Handle, String>) -> Option<Arc<Handle>> {
+        match attached {
+            Ok(connection) => {
+                let connection = Arc::new(connection);
+                slot.connection = Some(Arc::clone(&connection));
+                slot.retry_at = None;
+                slot.refusal = None;
+                Some(connection)
+            }
+            Err(reason) => {
+                tracing::debug!(target: crate::CLIENT_LOG_TARGET, %reason, "using a one-shot tmux client per command");
+                slot.refusal = Some(reason);
+                slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
+                None
+            }
+        }
     }
 
     fn outputs(&self, commands: &[Command], reply: Reply) -> Result<Vec<Vec<u8>>, TmuxError> {
@@ -228,11 +295,14 @@ impl Executor {
         }
     }
 
-    /// The live connection, made (or checked) first if needed; `None` means use a
-    /// subprocess.
-    async fn connection(&self) -> Option<Arc<Handle>> {
+    /// The live connection, made (or checked) first if needed, or a one-shot client.
+    /// With `may_ride` (the round trip only reads), a due retry of control mode is left
+    /// to the round trip itself ([`Executor::ride_along`]) instead of a round trip of its
+    /// own; the first attempt of all still reads the facts alone, so a server that allows
+    /// control mode answers the very first call over it.
+    async fn connection(&self, may_ride: bool) -> Route {
         if !self.control_enabled {
-            return None;
+            return Route::OneShot { ride: false };
         }
         let mut slot = self.slot.lock().await;
         if let Some(connection) = slot.connection.clone() {
@@ -248,47 +318,47 @@ impl Executor {
                 Verdict::Stay => {
                     slot.connection = Some(Arc::clone(&connection));
                     slot.last_transport = Some(Transport::Control);
-                    return Some(connection);
+                    return Route::Control(connection);
                 }
                 // Our presence would now show; leave, and give tmux time to see us go
                 // before facts are read again (or they would count us).
                 Verdict::Leave => {
                     slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
-                    return None;
+                    return Route::OneShot { ride: false };
                 }
                 Verdict::Wedged => {
                     slot.wedged(super::TMUX_COMMAND_TIMEOUT);
-                    return None;
+                    return Route::OneShot { ride: false };
                 }
                 Verdict::Broken => {}
             }
         }
         if slot.retry_at.is_some_and(|at| Instant::now() < at) {
-            return None;
+            return Route::OneShot { ride: false };
         }
-        // A hidden client is in no session, so no policy applies to it.
-        let attempt = match self.open_hidden().await {
-            Ok(connection) => Ok(connection),
-            Err(reason) => {
-                tracing::debug!(target: crate::CLIENT_LOG_TARGET, %reason, "no hidden control client; trying to attach one");
-                self.attach().await
-            }
-        };
-        match attempt {
-            Ok(connection) => {
-                let connection = Arc::new(connection);
-                slot.connection = Some(Arc::clone(&connection));
-                slot.retry_at = None;
-                slot.refusal = None;
+        // A hidden client is in no session, so no policy applies to it: tried first, and
+        // free to try where it cannot be had (no local socket, turned off).
+        if let Ok(hidden) = self.open_hidden().await {
+            if let Some(connection) = self.settle(&mut slot, Ok(hidden)) {
                 slot.last_transport = Some(Transport::Control);
-                Some(connection)
+                return Route::Control(connection);
             }
-            Err(reason) => {
-                tracing::debug!(target: crate::CLIENT_LOG_TARGET, %reason, "using a one-shot tmux client per command");
-                slot.refusal = Some(reason);
+        }
+        match slot.retry_at {
+            // One round trip carries the retry; the others wait for its outcome's time.
+            Some(_) if may_ride => {
                 slot.retry_at = Some(Instant::now() + CONTROL_ATTACH_RETRY);
-                None
+                return Route::OneShot { ride: true };
             }
+            _ => {}
+        }
+        let attached = self.attach().await;
+        match self.settle(&mut slot, attached) {
+            Some(connection) => {
+                slot.last_transport = Some(Transport::Control);
+                Route::Control(connection)
+            }
+            None => Route::OneShot { ride: false },
         }
     }
 
@@ -341,7 +411,12 @@ impl Executor {
         let (outputs, _) = self.oneshot.run_all(&query, super::TMUX_COMMAND_TIMEOUT, true).await;
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
-        let session = policy::choose(&facts).map_err(|r| r.to_string())?;
+        self.attach_with(&facts).await
+    }
+
+    /// Attaches where `facts` (read by a client-less query) allow.
+    async fn attach_with(&self, facts: &policy::Facts) -> Result<Handle, String> {
+        let session = policy::choose(facts).map_err(|r| r.to_string())?;
         let handle = connection::open(&self.launcher, &self.address, &session, super::TMUX_COMMAND_TIMEOUT).await?;
         // tmux reports our own attach (`%session-changed`) before it reads a command, so
         // once a first round trip is back, that report has been read and can be dropped.
@@ -409,6 +484,43 @@ impl Executor {
         if slot.connection.as_ref().is_some_and(|c| Arc::ptr_eq(c, connection)) {
             slot.connection = None;
         }
+    }
+}
+
+/// Where a round trip goes.
+enum Route {
+    Control(Arc<Handle>),
+    /// A one-shot client; with `ride`, the facts query of a due retry goes in front.
+    OneShot {
+        ride: bool,
+    },
+}
+
+impl From<Used> for Transport {
+    fn from(used: Used) -> Self {
+        match used {
+            Used::Native => Self::Native,
+            Used::Process => Self::Subprocess,
+        }
+    }
+}
+
+/// Whether a round trip sent as usual sees what a client-less one sees: it does when
+/// paneward passes on no `TMUX_PANE`, which otherwise makes the caller's session the
+/// current one and would hide which session tmux itself picks.
+fn rides_as_clientless() -> bool {
+    std::env::var_os("TMUX_PANE").is_none()
+}
+
+/// An error of the chain with the facts query in front, named by the call's own
+/// commands where it named the whole chain.
+fn own_name(error: TmuxError, chain: &str, commands: &[Command]) -> TmuxError {
+    let own = || summarize(commands);
+    match error {
+        TmuxError::Timeout { command, after } if command == chain => TmuxError::Timeout { command: own(), after },
+        TmuxError::Protocol { command, detail } if command == chain => TmuxError::Protocol { command: own(), detail },
+        TmuxError::Lost { command } if command == chain => TmuxError::Lost { command: own() },
+        other => other,
     }
 }
 

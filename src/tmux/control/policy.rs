@@ -8,7 +8,7 @@
 //! that changes what the user's own clients do; everywhere else paneward uses a one-shot
 //! client per command instead ([`crate::tmux::oneshot`]), which never attaches.
 
-use crate::tmux::command::Command;
+use crate::tmux::command::{Command, ReadCommand, ReadVerb};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::TmuxError;
 
@@ -67,11 +67,15 @@ impl std::fmt::Display for AttachRefusal {
     }
 }
 
-/// The commands that read [`Facts`], in one round trip.
+/// The commands that read [`Facts`], in one round trip; they only read, so they may go
+/// in front of a round trip's own reads ([`crate::tmux::transport`]).
 pub fn facts_query() -> Vec<Command> {
     vec![
-        Command::new("display-message").arg("-p").arg("#{session_id}"),
-        Command::new("list-sessions").arg("-F").arg(record_format(&FACT_FIELDS)),
+        ReadCommand::new(ReadVerb::DisplayMessage).arg("#{session_id}").into(),
+        ReadCommand::new(ReadVerb::ListSessions)
+            .arg("-F")
+            .arg(record_format(&FACT_FIELDS))
+            .into(),
     ]
 }
 

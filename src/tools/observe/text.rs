@@ -66,6 +66,18 @@ pub fn split_rows(output: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// One row per line of a `capture-pane -J` capture, as tmux gave it: `-J` keeps the
+/// spaces a program wrote at a row's end (cells it never wrote are not printed), and
+/// so does this; only the capture's final newline goes.
+pub fn split_rows_as_written(output: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(output);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    body.split('\n').map(str::to_string).collect()
+}
+
 /// Drops the blank rows below the last written one.
 pub fn trim_blank_tail(rows: &mut Vec<String>) {
     while rows.last().is_some_and(String::is_empty) {

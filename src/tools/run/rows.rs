@@ -3,7 +3,7 @@
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
-use crate::tools::observe::text::{split_rows, trim_blank_tail};
+use crate::tools::observe::text::{split_rows_as_written, trim_blank_tail};
 
 /// A job's output rows as found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,14 +40,15 @@ pub fn locate(rows: &[String], start: &str, end: Option<&str>, whole: bool) -> O
             // alone there are no output: a terminal in raw mode moves down without
             // returning to the start, so the marker can start mid-row.
             let last = &rows[end_row];
-            let before = last[..last.find(end).unwrap_or(0)].trim_end();
-            if !before.is_empty() {
+            let before = &last[..last.find(end).unwrap_or(0)];
+            if !before.trim_end().is_empty() {
                 lines.push(before.to_string());
             }
             lines
         }
         _ => {
             let mut lines = rows[from.min(rows.len())..].to_vec();
+            // Below a running job's cursor: rows never written (empty in a `-J` capture).
             trim_blank_tail(&mut lines);
             lines
         }
@@ -88,7 +89,8 @@ pub async fn read_output(
         let [text, size] = gate.run_each([capture, size]).await?;
         let size = String::from_utf8_lossy(&size);
         let history_size: u64 = size.trim().parse().unwrap_or(0);
-        let rows = split_rows(&text);
+        // The rows as the program wrote them, trailing spaces included.
+        let rows = split_rows_as_written(&text);
         let whole = back >= history_size;
         if let Some(located) = locate(&rows, start, end, whole) {
             return Ok(located);
@@ -130,6 +132,13 @@ mod tests {
         assert!(empty.lines.is_empty() && empty.ended);
         let raw = locate(&rows(&["PWx:", "abc", "   PWs.", "$"]), "PWx:", Some("PWs."), false).unwrap();
         assert_eq!(raw.lines, ["abc"]);
+    }
+
+    #[test]
+    fn trailing_spaces_the_program_wrote_are_kept() {
+        let pane = rows(&["PWx:", "a  ", "b ", "   ", "c  PWs.", "$ "]);
+        let found = locate(&pane, "PWx:", Some("PWs."), false).unwrap();
+        assert_eq!(found.lines, ["a  ", "b ", "   ", "c  "]);
     }
 
     #[test]

@@ -501,6 +501,15 @@ fn a_command_cannot_forge_its_end_or_its_status() {
 }
 
 #[test]
+fn trailing_spaces_a_program_wrote_come_back() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let reply = run(&mut client, &pane, "printf 'a  \\nb \\n   \\nc\\n'; printf 'end  '");
+    assert_eq!(reply["output"], json!(["a  ", "b ", "   ", "c", "end  "]), "{reply}");
+}
+
+#[test]
 fn a_raw_terminal_leaves_no_all_space_rows_in_the_output() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();

@@ -4,6 +4,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use paneward::limits::CONTROL_ATTACH_RETRY;
+
 use crate::support::control::{control_clients, display, text, tmux_for, wait_for_async, RawControl};
 use crate::support::{wait_for, TmuxServer};
 use paneward::tmux::{Command, ErrorKind, Launcher, Options, ServerAddress, Tmux, Transport};
@@ -62,6 +64,42 @@ async fn the_newest_detached_session_is_not_taken_when_another_is_detached() {
     assert_eq!(tmux.last_transport().await, Some(Transport::Native));
     assert!(control_clients(&server).is_empty());
     assert_eq!(activity(), before, "no session was touched");
+}
+
+/// An agent calls a second or more apart: each call then finds a retry of control mode
+/// due. The retry's facts ride in the call's own round trip, so a refused server costs
+/// one tmux connection per call, and the call's output is its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_pause_a_refused_server_costs_one_connection_per_call() {
+    let server = TmuxServer::start();
+    server.tmux(&["new-session", "-d", "-s", "second", "/bin/sh"]);
+    let tmux = tmux_for(&server);
+    // The very first attempt reads the facts alone (so an allowed server's first call
+    // goes over control mode): two round trips.
+    assert_eq!(text(&tmux.run(display("0")).await.unwrap()), "0\n");
+    assert_eq!(tmux.one_shot_round_trips(), 2);
+    // With TMUX_PANE passed on, a call's round trip would see the caller's session as
+    // the current one, so the facts keep a round trip of their own.
+    let per_call = if std::env::var_os("TMUX_PANE").is_none() { 1 } else { 2 };
+    for call in 1..=3 {
+        // The retry falls due CONTROL_ATTACH_RETRY after the last refusal at the latest.
+        tokio::time::sleep(CONTROL_ATTACH_RETRY).await;
+        let before = tmux.one_shot_round_trips();
+        let out = tmux.run(display(&format!("call {call}"))).await.unwrap();
+        assert_eq!(text(&out), format!("call {call}\n"));
+        assert_eq!(tmux.one_shot_round_trips() - before, per_call, "call {call}");
+        assert_eq!(tmux.last_transport().await, Some(Transport::Native));
+        assert!(control_clients(&server).is_empty(), "refused: never attached");
+    }
+    // Once the policy allows it, the ridden facts attach for the calls after.
+    server.tmux(&["kill-session", "-t", "second"]);
+    tokio::time::sleep(CONTROL_ATTACH_RETRY).await;
+    let before = tmux.one_shot_round_trips();
+    assert_eq!(text(&tmux.run(display("x")).await.unwrap()), "x\n");
+    assert_eq!(text(&tmux.run(display("y")).await.unwrap()), "y\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    assert_eq!(tmux.one_shot_round_trips() - before, 1, "one round trip for both calls");
+    assert_eq!(control_clients(&server).len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
