@@ -359,3 +359,43 @@ impl Conversation<'_> {
         push_versioned_frame(outbox, kind::READ_DONE, self.protocol, &done);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds_and_flags(mut bytes: Vec<u8>) -> Vec<(u32, u16)> {
+        let mut seen = Vec::new();
+        while bytes.len() >= 16 {
+            let flags = u16::from_ne_bytes([bytes[6], bytes[7]]);
+            let frame = take_frame(&mut bytes).unwrap().unwrap();
+            seen.push((frame.kind, flags));
+        }
+        seen
+    }
+
+    #[test]
+    fn a_control_opening_hands_over_two_descriptors_one_part_each() {
+        let identity = Identity {
+            protocol: PROTOCOL_VERSION,
+            default_socket: false,
+            environment: vec![b"A=b".to_vec()],
+            term: b"screen",
+            cwd: b"/",
+        };
+        let [first, second, rest] = opening_parts(&identity, Standard::Control);
+        let first = kinds_and_flags(first);
+        assert_eq!(first.last(), Some(&(kind::IDENTIFY_STDIN, 1)));
+        assert!(first[..first.len() - 1].iter().all(|&(_, flags)| flags == 0));
+        assert_eq!(kinds_and_flags(second), [(kind::IDENTIFY_STDOUT, 1)]);
+        let rest = kinds_and_flags(rest);
+        assert_eq!(rest.last(), Some(&(kind::IDENTIFY_DONE, 0)));
+        assert!(
+            !rest.iter().any(|&(kind, _)| kind == kind::COMMAND),
+            "a hidden client sends no command"
+        );
+        // The one-shot client's opening carries no descriptor at all.
+        let plain = kinds_and_flags(opening(&identity, Standard::Unset));
+        assert!(plain.iter().all(|&(_, flags)| flags == 0));
+    }
+}
