@@ -12,6 +12,7 @@ use tokio::sync::Semaphore;
 
 use super::command::{summarize, Command};
 use super::error::TmuxError;
+use super::framing::Framing;
 use super::launch::Launcher;
 use super::native::{self, Outcome};
 use super::{subprocess, ServerAddress};
@@ -107,6 +108,7 @@ impl OneShot {
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
+        framing: &Framing,
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         // Waiting for a turn counts against the caller's time, as a slow tmux would.
         let permit = tokio::time::timeout(timeout, self.permits.acquire()).await;
@@ -119,7 +121,7 @@ impl OneShot {
         };
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
         self.peak.fetch_max(now, Ordering::Relaxed);
-        let result = self.run_unbounded(commands, timeout, clientless).await;
+        let result = self.run_unbounded(commands, timeout, clientless, framing).await;
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
         result
     }
@@ -129,6 +131,7 @@ impl OneShot {
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
+        framing: &Framing,
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         if let NativeState::Ready { socket, default_socket } = self.native_state() {
             let label = self.address.label();
@@ -140,6 +143,7 @@ impl OneShot {
                 clientless,
                 &label,
                 self.protocol,
+                framing,
             );
             match outcome.await {
                 Outcome::Done(result) => return (result, Used::Native),
@@ -159,7 +163,7 @@ impl OneShot {
                 }
             }
         }
-        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless).await;
+        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless, framing).await;
         (result, Used::Process)
     }
 

@@ -24,6 +24,7 @@ use super::control::connection::{self, Failure, Handle};
 use super::control::policy;
 use super::control::protocol::{round_trip_text, Nonce, Reply};
 use super::error::{classify, TmuxError};
+use super::framing::Framing;
 use super::launch::Launcher;
 use super::oneshot::{NativeState, OneShot, Used};
 use super::ServerAddress;
@@ -154,7 +155,12 @@ impl Executor {
     /// # Errors
     /// The first failing command's error, a lost connection for a command that changes
     /// something, or a timeout.
-    pub async fn run_all(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+    pub async fn run_all(
+        &self,
+        commands: &[Command],
+        timeout: Duration,
+        framing: &Framing,
+    ) -> Result<Vec<Vec<u8>>, TmuxError> {
         let read_only = commands.iter().all(Command::is_read_only);
         // A second attempt only ever follows a lost connection.
         for _attempt in 0..2 {
@@ -162,8 +168,8 @@ impl Executor {
                 break;
             };
             let nonce = Nonce::new();
-            let text = round_trip_text(commands, &nonce);
-            match connection.send(text, nonce, commands.len(), timeout).await {
+            let text = round_trip_text(commands, &nonce, framing);
+            match connection.send(text, nonce, commands.len(), framing.clone(), timeout).await {
                 Ok(reply) => return self.outputs(commands, reply),
                 Err(Failure::Lost { written }) => {
                     self.forget(&connection).await;
@@ -196,7 +202,7 @@ impl Executor {
                 }
             }
         }
-        let (result, used) = self.oneshot.run_all(commands, timeout, false).await;
+        let (result, used) = self.oneshot.run_all(commands, timeout, false, framing).await;
         self.slot.lock().await.last_transport = Some(match used {
             Used::Native => Transport::Native,
             Used::Process => Transport::Subprocess,
@@ -279,7 +285,10 @@ impl Executor {
     /// Chooses a session with a client-less query and attaches to it.
     async fn attach(&self) -> Result<Handle, String> {
         let query = policy::facts_query();
-        let (outputs, _) = self.oneshot.run_all(&query, super::TMUX_COMMAND_TIMEOUT, true).await;
+        let (outputs, _) = self
+            .oneshot
+            .run_all(&query, super::TMUX_COMMAND_TIMEOUT, true, &Framing::Separated)
+            .await;
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         let session = policy::choose(&facts).map_err(|r| r.to_string())?;
@@ -288,9 +297,9 @@ impl Executor {
         // once a first round trip is back, that report has been read and can be dropped.
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
         let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce);
+        let text = round_trip_text(&query, &nonce, &Framing::Separated);
         let name = handle
-            .send(text, nonce, 1, super::TMUX_COMMAND_TIMEOUT)
+            .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
             .await
             .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
         handle.take_recheck();
@@ -308,9 +317,15 @@ impl Executor {
     async fn recheck(&self, connection: &Handle) -> Verdict {
         let query = policy::facts_query();
         let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce);
+        let text = round_trip_text(&query, &nonce, &Framing::Separated);
         let reply = match connection
-            .send(text, nonce, query.len(), super::TMUX_COMMAND_TIMEOUT)
+            .send(
+                text,
+                nonce,
+                query.len(),
+                Framing::Separated,
+                super::TMUX_COMMAND_TIMEOUT,
+            )
             .await
         {
             Ok(reply) => reply,
