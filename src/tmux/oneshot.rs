@@ -135,16 +135,13 @@ impl OneShot {
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         if let NativeState::Ready { socket, default_socket } = self.native_state() {
             let label = self.address.label();
-            let outcome = native::run_all(
-                &socket,
+            let server = native::Server {
+                socket: &socket,
                 default_socket,
-                commands,
-                timeout,
-                clientless,
-                &label,
-                self.protocol,
-                framing,
-            );
+                label: &label,
+                protocol: self.protocol,
+            };
+            let outcome = native::run_all(server, commands, timeout, clientless, framing);
             match outcome.await {
                 Outcome::Done(result) => return (result, Used::Native),
                 // No server there, or not where we looked: a tmux process says which,

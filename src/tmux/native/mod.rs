@@ -80,19 +80,31 @@ fn direct_arguments(commands: &[Command], separator: &str, framing: &Framing) ->
     command_payload(argv)
 }
 
+/// The server a native round trip reaches: its socket (whether tmux's default one), the
+/// label errors name it by, and the protocol version spoken.
+pub struct Server<'a> {
+    pub socket: &'a Path,
+    pub default_socket: bool,
+    pub label: &'a str,
+    pub protocol: u32,
+}
+
 /// Runs `commands` in one round trip over the socket at `socket`; see
 /// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
 /// the subprocess path.
 pub async fn run_all(
-    socket: &Path,
-    default_socket: bool,
+    server: Server<'_>,
     commands: &[Command],
     timeout: Duration,
     clientless: bool,
-    server_label: &str,
-    protocol: u32,
     framing: &Framing,
 ) -> Outcome {
+    let Server {
+        socket,
+        default_socket,
+        label: server_label,
+        protocol,
+    } = server;
     let nonce = Nonce::new();
     let arguments = direct_arguments(commands, nonce.separator(), framing);
     let script = match arguments {
