@@ -160,6 +160,16 @@ impl<'a> ReadGate<'a> {
         self.state.backend.tmux().run_all_within(&commands, timeout).await
     }
 
+    /// [`ReadGate::run_all`] with nothing between the commands, command `i` printing
+    /// exactly `lines[i]` lines; see [`crate::tmux::Tmux::run_counted`].
+    ///
+    /// # Errors
+    /// As [`ReadGate::run_all`]; a protocol error when the lines do not fit the counts.
+    pub async fn run_counted(&self, commands: &[ReadCommand], lines: Vec<usize>) -> Result<Vec<Vec<u8>>, TmuxError> {
+        let commands: Vec<Command> = commands.iter().cloned().map(Command::from).collect();
+        self.state.backend.tmux().run_counted(&commands, lines).await
+    }
+
     /// Blocks until `channel` is signalled or `timeout` passes, in a `tmux wait-for`
     /// process of its own (killed on timeout and when this future is dropped). Waiting
     /// changes nothing but can consume a signal sent while nobody waited, which is what

@@ -131,6 +131,8 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
                 gate,
                 GetPaneInfoInput {
                     pane_id: id.to_string(),
+                    // Not on a resource read, which subscriptions repeat: see the schema.
+                    history_bytes: None,
                 },
             )
             .await?,

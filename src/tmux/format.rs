@@ -2,9 +2,26 @@
 //!
 //! Formats are built only from our own constants: caller text never enters one,
 //! because `#(...)` in a format runs a shell command. Fields are joined by the ASCII
-//! unit separator, which tmux escapes (as `\037`) inside names it stores, and a
-//! record ends with the record separator so a value holding a newline cannot shift
-//! the fields that follow it.
+//! unit separator and a record ends with the record separator, so a value holding a
+//! newline cannot shift the fields that follow it.
+//!
+//! Free text (directories, commands, titles, some names: see [`FREE_TEXT`]) can hold
+//! those separators too, printed raw. Rather than have tmux rewrite every such field
+//! with a substitution (a regex compiled per field per object: about a fifth of the
+//! server's time on a pane listing), each free-text field is followed by a
+//! [`terminator`]: the unit separator and 16 hex digits drawn once per process. The
+//! record is read in order, by the names asked for: a free-text field runs to the
+//! terminator, any other to the next separator. A value keeps its bytes exactly.
+//!
+//! Why one secret per process is enough: the text that could forge a terminator is a
+//! name chosen before paneward ran (a directory in a cloned repository, a program's
+//! `argv[0]`, a window name), which cannot know it; it travels only in the commands on
+//! our own connection to tmux (never in process arguments). A process that could read
+//! it (the same user, reading our memory or the tmux socket's traffic) can already
+//! drive tmux itself. The terminator starts with the only unit separator it holds, so
+//! a value ending in part of it cannot make it match early.
+
+use std::sync::OnceLock;
 
 use super::error::TmuxError;
 
@@ -16,8 +33,8 @@ pub const RECORD_END: char = '\u{1e}';
 /// Variables whose text comes from programs or users rather than from tmux itself,
 /// printed raw by tmux: a program that names a directory (or sets a title) with a
 /// separator in it could otherwise end a record early and spoil every reply listing it.
-/// tmux escapes control characters in the session and window names it stores, but
-/// `rename-window` and automatic renaming reach them too, so they are listed as well.
+/// tmux escapes control characters in the session names it stores, but `new-window -n`
+/// and session groups keep them raw, and automatic renaming copies a program's name.
 const FREE_TEXT: [&str; 10] = [
     "session_name",
     "window_name",
@@ -30,6 +47,21 @@ const FREE_TEXT: [&str; 10] = [
     "client_name",
     "socket_path",
 ];
+
+/// What ends every free-text field in this process's formats: [`FIELD_SEP`] and 16
+/// random hex digits (see the module note).
+pub fn terminator() -> &'static str {
+    static TERMINATOR: OnceLock<String> = OnceLock::new();
+    TERMINATOR.get_or_init(|| {
+        let mut terminator = String::from(FIELD_SEP);
+        terminator.push_str(&super::script::random_hex128()[..16]);
+        terminator
+    })
+}
+
+fn is_free_text(name: &str) -> bool {
+    FREE_TEXT.contains(&name)
+}
 
 /// `text` written so that tmux's format expansion gives it back unchanged. tmux expands
 /// the names, titles and directories that `new-session -s`, `new-window -n`,
@@ -55,24 +87,20 @@ pub fn literal(text: &str) -> String {
     written
 }
 
-/// Builds a format that prints the tmux variables `names` as one record; free-text
-/// variables are printed with the two separators replaced by `?`.
+/// Builds a format that prints the tmux variables `names` as one record; each
+/// free-text variable is followed by the [`terminator`].
 pub fn record_format(names: &[&str]) -> String {
     let mut format = String::new();
     for (index, name) in names.iter().enumerate() {
         if index > 0 {
             format.push(FIELD_SEP);
         }
-        if FREE_TEXT.contains(name) {
-            format.push_str("#{s/[");
-            format.push(FIELD_SEP);
-            format.push(RECORD_END);
-            format.push_str("]/?/:");
-        } else {
-            format.push_str("#{");
-        }
+        format.push_str("#{");
         format.push_str(name);
         format.push('}');
+        if is_free_text(name) {
+            format.push_str(terminator());
+        }
     }
     format.push(RECORD_END);
     format
@@ -147,7 +175,9 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Splits `output` into records of `names`; anything after the last record is ignored.
+/// Splits `output` into records of `names`, read in order: a free-text field runs to
+/// the [`terminator`], any other to the next separator. Anything after the last
+/// complete record is ignored.
 ///
 /// # Errors
 /// A record with the wrong number of fields.
@@ -157,24 +187,46 @@ pub fn parse_records<'a>(
     output: &'a str,
 ) -> Result<Vec<Record<'a>>, TmuxError> {
     let mut records = Vec::new();
-    let mut rest = output;
-    while let Some(end) = rest.find(RECORD_END) {
-        let body = rest[..end].trim_start_matches('\n');
-        let values: Vec<&str> = body.split(FIELD_SEP).collect();
-        if values.len() != names.len() {
-            return Err(TmuxError::Protocol {
-                command: command.to_string(),
-                detail: format!(
-                    "a record has {} fields where {} were asked for",
-                    values.len(),
-                    names.len()
-                ),
-            });
-        }
+    // tmux prints each record on a line of its own.
+    let mut rest = output.trim_start_matches('\n');
+    while rest.contains(RECORD_END) {
+        let (values, after) = parse_record(command, names, rest)?;
         records.push(Record { names, values, command });
-        rest = &rest[end + RECORD_END.len_utf8()..];
+        rest = after.strip_prefix('\n').unwrap_or(after);
     }
     Ok(records)
+}
+
+/// Reads one record of `names` from the start of `text`; returns its values and the
+/// text after its [`RECORD_END`].
+fn parse_record<'a>(command: &str, names: &[&str], text: &'a str) -> Result<(Vec<&'a str>, &'a str), TmuxError> {
+    let wrong_count = |found: usize| TmuxError::Protocol {
+        command: command.to_string(),
+        detail: format!("a record has {found} fields where {} were asked for", names.len()),
+    };
+    let mut values = Vec::with_capacity(names.len());
+    let mut rest = text;
+    for (index, name) in names.iter().enumerate() {
+        let (value, after) = if is_free_text(name) {
+            let end = rest.find(terminator()).ok_or_else(|| wrong_count(index))?;
+            (&rest[..end], &rest[end + terminator().len()..])
+        } else {
+            let end = rest.find([FIELD_SEP, RECORD_END]).ok_or_else(|| wrong_count(index))?;
+            (&rest[..end], &rest[end..])
+        };
+        values.push(value);
+        let last = index + 1 == names.len();
+        let expected = if last { RECORD_END } else { FIELD_SEP };
+        rest = match after.strip_prefix(expected) {
+            Some(next) => next,
+            None if last => {
+                let record = after.split(RECORD_END).next().unwrap_or("");
+                return Err(wrong_count(names.len() + record.matches(FIELD_SEP).count()));
+            }
+            None => return Err(wrong_count(index + 1)),
+        };
+    }
+    Ok((values, rest))
 }
 
 /// Parses output that must hold exactly one record.
@@ -207,15 +259,56 @@ mod tests {
         assert_eq!(literal("#a###[b#"), "##a###[b##");
     }
 
+    /// What tmux prints for `values` of `names` under [`record_format`].
+    fn printed(names: &[&str], values: &[&str]) -> String {
+        let mut out = String::new();
+        for (index, (name, value)) in names.iter().zip(values).enumerate() {
+            if index > 0 {
+                out.push(FIELD_SEP);
+            }
+            out.push_str(value);
+            if is_free_text(name) {
+                out.push_str(terminator());
+            }
+        }
+        out.push(RECORD_END);
+        out.push('\n');
+        out
+    }
+
     #[test]
     fn a_value_holding_a_newline_does_not_shift_the_fields() {
         let names = ["pane_id", "pane_current_path", "pane_pid"];
-        let output = "%1\u{1f}/tmp/a\nb\u{1f}42\u{1e}\n%2\u{1f}/\u{1f}43\u{1e}\n";
-        let records = parse_records("list-panes", &names, output).unwrap();
+        let output = printed(&names, &["%1", "/tmp/a\nb", "42"]) + &printed(&names, &["%2", "/", "43"]);
+        let records = parse_records("list-panes", &names, &output).unwrap();
         assert_eq!(records.len(), 2);
         assert_eq!(records[0].text("pane_current_path").unwrap(), "/tmp/a\nb");
         assert_eq!(records[0].int("pane_pid").unwrap(), 42);
         assert_eq!(records[1].text("pane_id").unwrap(), "%2");
+    }
+
+    #[test]
+    fn free_text_holding_both_separators_and_a_forged_terminator_keeps_its_bytes() {
+        let names = ["pane_id", "pane_current_path", "window_name", "pane_pid"];
+        let forged = format!("a{FIELD_SEP}b{RECORD_END}\nc{FIELD_SEP}0123456789abcdef{FIELD_SEP}");
+        let prefix = &terminator()[..9];
+        let output = printed(&names, &["%1", &forged, prefix, "42"]) + &printed(&names, &["%2", prefix, &forged, "43"]);
+        let records = parse_records("list-panes", &names, &output).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0].text("pane_current_path").unwrap(), forged);
+        assert_eq!(records[0].text("window_name").unwrap(), prefix);
+        assert_eq!(records[0].int("pane_pid").unwrap(), 42);
+        assert_eq!(records[1].text("pane_current_path").unwrap(), prefix);
+        assert_eq!(records[1].text("window_name").unwrap(), forged);
+        assert_eq!(records[1].int("pane_pid").unwrap(), 43);
+    }
+
+    #[test]
+    fn the_terminator_is_one_separator_and_sixteen_hex_digits() {
+        let terminator = terminator();
+        assert!(terminator.starts_with(FIELD_SEP));
+        assert_eq!(terminator.len(), 17);
+        assert!(terminator[1..].bytes().all(|b| b.is_ascii_hexdigit()));
     }
 
     #[test]
@@ -224,10 +317,10 @@ mod tests {
     }
 
     #[test]
-    fn free_text_fields_are_printed_without_separators() {
+    fn free_text_fields_end_at_the_terminator() {
         assert_eq!(
             record_format(&["pane_id", "pane_current_path"]),
-            "#{pane_id}\u{1f}#{s/[\u{1f}\u{1e}]/?/:pane_current_path}\u{1e}"
+            format!("#{{pane_id}}\u{1f}#{{pane_current_path}}{}\u{1e}", terminator())
         );
     }
 
@@ -236,5 +329,10 @@ mod tests {
         let names = ["a", "b"];
         let error = parse_records("x", &names, "1\u{1e}").err().unwrap();
         assert!(error.to_string().contains("1 fields where 2"));
+        let error = parse_records("x", &names, "1\u{1f}2\u{1f}3\u{1e}").err().unwrap();
+        assert!(error.to_string().contains("3 fields where 2"), "{error}");
+        let free = ["window_name", "b"];
+        let error = parse_records("x", &free, "w\u{1f}2\u{1e}").err().unwrap();
+        assert!(error.to_string().contains("0 fields where 2"), "{error}");
     }
 }

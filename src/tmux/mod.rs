@@ -12,6 +12,7 @@ pub mod control;
 pub mod error;
 pub mod escape;
 pub mod format;
+pub mod framing;
 pub mod ids;
 pub mod launch;
 pub mod native;
@@ -29,6 +30,7 @@ use std::time::Duration;
 
 pub use command::{summarize, Command, ReadCommand, ReadVerb};
 pub use error::{ErrorKind, TmuxError};
+use framing::Framing;
 pub use ids::{IdParseError, PaneId, SessionId, WindowId};
 pub use launch::Launcher;
 pub use transport::{Transport, TransportReport};
@@ -225,6 +227,21 @@ impl Tmux {
         if commands.is_empty() {
             return Ok(Vec::new());
         }
-        self.executor.run_all(commands, timeout).await
+        self.executor.run_all(commands, timeout, &Framing::Separated).await
+    }
+
+    /// [`Tmux::run_all`] with nothing between the commands, command `i` printing exactly
+    /// `lines[i]` lines ([`Framing::Lines`]): half the commands for tmux to run.
+    ///
+    /// # Errors
+    /// As [`Tmux::run_all`]; a [`TmuxError::Protocol`] when the output does not hold
+    /// the lines counted (the caller's assumption was wrong: fall back).
+    pub async fn run_counted(&self, commands: &[Command], lines: Vec<usize>) -> Result<Vec<Vec<u8>>, TmuxError> {
+        if commands.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.executor
+            .run_all(commands, TMUX_COMMAND_TIMEOUT, &Framing::Lines(lines))
+            .await
     }
 }

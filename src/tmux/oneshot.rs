@@ -12,6 +12,7 @@ use tokio::sync::Semaphore;
 
 use super::command::{summarize, Command};
 use super::error::TmuxError;
+use super::framing::Framing;
 use super::launch::Launcher;
 use super::native::{self, Outcome};
 use super::{subprocess, ServerAddress};
@@ -121,6 +122,7 @@ impl OneShot {
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
+        framing: &Framing,
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         // Waiting for a turn counts against the caller's time, as a slow tmux would.
         let permit = tokio::time::timeout(timeout, self.permits.acquire()).await;
@@ -134,7 +136,7 @@ impl OneShot {
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
         self.peak.fetch_max(now, Ordering::Relaxed);
         self.round_trips.fetch_add(1, Ordering::Relaxed);
-        let result = self.run_unbounded(commands, timeout, clientless).await;
+        let result = self.run_unbounded(commands, timeout, clientless, framing).await;
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
         result
     }
@@ -144,18 +146,17 @@ impl OneShot {
         commands: &[Command],
         timeout: Duration,
         clientless: bool,
+        framing: &Framing,
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
         if let NativeState::Ready { socket, default_socket } = self.native_state() {
             let label = self.address.label();
-            let outcome = native::run_all(
-                &socket,
+            let server = native::Server {
+                socket: &socket,
                 default_socket,
-                commands,
-                timeout,
-                clientless,
-                &label,
-                self.protocol,
-            );
+                label: &label,
+                protocol: self.protocol,
+            };
+            let outcome = native::run_all(server, commands, timeout, clientless, framing);
             match outcome.await {
                 Outcome::Done(result) => return (result, Used::Native),
                 // No server there, or not where we looked: a tmux process says which,
@@ -174,7 +175,7 @@ impl OneShot {
                 }
             }
         }
-        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless).await;
+        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless, framing).await;
         (result, Used::Process)
     }
 

@@ -14,8 +14,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
+use super::framing::Framing;
 use super::launch::{Launcher, Pipes, TmuxProcess};
-use super::script::{separated_chain, Nonce};
+use super::script::Nonce;
 use super::ServerAddress;
 
 /// The exit status of `ssh` when ssh itself failed.
@@ -33,8 +34,9 @@ pub async fn run_all(
     commands: &[Command],
     timeout: Duration,
     clientless: bool,
+    framing: &Framing,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
-    run_script(launcher, address, Vec::new(), commands, timeout, clientless).await
+    run_script(launcher, address, Vec::new(), commands, timeout, clientless, framing).await
 }
 
 /// Runs `commands` as one `tmux` process that first starts the server if none runs on
@@ -53,7 +55,7 @@ pub async fn run_all_starting_server(
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
     let mut leading = config_flags.to_vec();
     leading.extend(["start-server".to_string(), ";".to_string()]);
-    run_script(launcher, address, leading, commands, timeout, true).await
+    run_script(launcher, address, leading, commands, timeout, true, &Framing::Separated).await
 }
 
 /// `tmux LEADING... source-file -` with `commands` on standard input.
@@ -64,9 +66,10 @@ async fn run_script(
     commands: &[Command],
     timeout: Duration,
     clientless: bool,
+    framing: &Framing,
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
     let nonce = Nonce::new();
-    let mut script = separated_chain(commands, nonce.separator());
+    let mut script = framing.chain(commands, nonce.separator());
     script.push('\n');
     let mut args = leading;
     args.extend(["source-file".to_string(), "-".to_string()]);
@@ -157,10 +160,12 @@ async fn run_script(
             &String::from_utf8_lossy(&stderr),
         ));
     }
-    split_outputs(&stdout, nonce.separator(), commands.len()).ok_or_else(|| TmuxError::Protocol {
-        command: summarize(commands),
-        detail: "the output did not split into one part per command".into(),
-    })
+    framing
+        .split(&stdout, nonce.separator(), commands.len())
+        .ok_or_else(|| TmuxError::Protocol {
+            command: summarize(commands),
+            detail: "the output did not split into one part per command".into(),
+        })
 }
 
 /// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.

@@ -28,6 +28,7 @@ use super::control::connection::{self, Failure, Handle};
 use super::control::policy;
 use super::control::protocol::{round_trip_text, Nonce, Reply};
 use super::error::{classify, TmuxError};
+use super::framing::Framing;
 use super::launch::Launcher;
 use super::native::{Identity, Place};
 use super::oneshot::{NativeState, OneShot, Used};
@@ -171,7 +172,12 @@ impl Executor {
     /// # Errors
     /// The first failing command's error, a lost connection for a command that changes
     /// something, or a timeout.
-    pub async fn run_all(&self, commands: &[Command], timeout: Duration) -> Result<Vec<Vec<u8>>, TmuxError> {
+    pub async fn run_all(
+        &self,
+        commands: &[Command],
+        timeout: Duration,
+        framing: &Framing,
+    ) -> Result<Vec<Vec<u8>>, TmuxError> {
         let read_only = commands.iter().all(Command::is_read_only);
         let may_ride = read_only && rides_as_clientless();
         let mut ride = false;
@@ -185,8 +191,8 @@ impl Executor {
                 }
             };
             let nonce = Nonce::new();
-            let text = round_trip_text(commands, &nonce);
-            match connection.send(text, nonce, commands.len(), timeout).await {
+            let text = round_trip_text(commands, &nonce, framing);
+            match connection.send(text, nonce, commands.len(), framing.clone(), timeout).await {
                 Ok(reply) => return self.outputs(commands, reply),
                 Err(Failure::Lost { written }) => {
                     self.forget(&connection).await;
@@ -219,10 +225,12 @@ impl Executor {
                 }
             }
         }
-        if ride {
+        // The facts go in front of separated outputs only: a chain cut by line counts
+        // has no room for them.
+        if ride && framing.separated() {
             return self.ride_along(commands, timeout).await;
         }
-        let (result, used) = self.oneshot.run_all(commands, timeout, false).await;
+        let (result, used) = self.oneshot.run_all(commands, timeout, false, framing).await;
         self.slot.lock().await.last_transport = Some(used.into());
         result
     }
@@ -235,7 +243,7 @@ impl Executor {
         let query = policy::facts_query();
         let asked = query.len();
         let chain: Vec<Command> = query.into_iter().chain(commands.iter().cloned()).collect();
-        let (result, used) = self.oneshot.run_all(&chain, timeout, true).await;
+        let (result, used) = self.oneshot.run_all(&chain, timeout, true, &Framing::Separated).await;
         self.slot.lock().await.last_transport = Some(used.into());
         let mut outputs = result.map_err(|error| own_name(error, &summarize(&chain), commands))?;
         if outputs.len() < asked {
@@ -392,9 +400,9 @@ impl Executor {
         };
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
         let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce);
+        let text = round_trip_text(&query, &nonce, &Framing::Separated);
         let name = handle
-            .send(text, nonce, 1, super::TMUX_COMMAND_TIMEOUT)
+            .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
             .await
             .map_err(|failure| format!("the hidden control client failed: {failure:?}"))?;
         tracing::info!(
@@ -408,7 +416,10 @@ impl Executor {
     /// Chooses a session with a client-less query and attaches to it.
     async fn attach(&self) -> Result<Handle, String> {
         let query = policy::facts_query();
-        let (outputs, _) = self.oneshot.run_all(&query, super::TMUX_COMMAND_TIMEOUT, true).await;
+        let (outputs, _) = self
+            .oneshot
+            .run_all(&query, super::TMUX_COMMAND_TIMEOUT, true, &Framing::Separated)
+            .await;
         let outputs = outputs.map_err(|e| e.to_string())?;
         let facts = policy::parse_facts(&outputs).map_err(|e| e.to_string())?;
         self.attach_with(&facts).await
@@ -422,9 +433,9 @@ impl Executor {
         // once a first round trip is back, that report has been read and can be dropped.
         let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
         let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce);
+        let text = round_trip_text(&query, &nonce, &Framing::Separated);
         let name = handle
-            .send(text, nonce, 1, super::TMUX_COMMAND_TIMEOUT)
+            .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
             .await
             .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
         handle.take_recheck();
@@ -442,9 +453,15 @@ impl Executor {
     async fn recheck(&self, connection: &Handle) -> Verdict {
         let query = policy::facts_query();
         let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce);
+        let text = round_trip_text(&query, &nonce, &Framing::Separated);
         let reply = match connection
-            .send(text, nonce, query.len(), super::TMUX_COMMAND_TIMEOUT)
+            .send(
+                text,
+                nonce,
+                query.len(),
+                Framing::Separated,
+                super::TMUX_COMMAND_TIMEOUT,
+            )
             .await
         {
             Ok(reply) => reply,

@@ -21,7 +21,8 @@ use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{notification_name, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+use super::protocol::{notification_name, parse_counted, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+use crate::tmux::framing::Framing;
 use crate::tmux::launch::{Launcher, Pipes, TmuxProcess};
 use crate::tmux::native::{hidden, Identity};
 use crate::tmux::ServerAddress;
@@ -65,6 +66,7 @@ pub struct Request {
     pub text: String,
     pub nonce: Nonce,
     pub expected: usize,
+    pub framing: Framing,
     pub deadline: Instant,
     pub reply: oneshot::Sender<Result<Reply, Failure>>,
 }
@@ -98,13 +100,21 @@ impl Handle {
     ///
     /// # Errors
     /// See [`Failure`].
-    pub async fn send(&self, text: String, nonce: Nonce, expected: usize, timeout: Duration) -> Result<Reply, Failure> {
+    pub async fn send(
+        &self,
+        text: String,
+        nonce: Nonce,
+        expected: usize,
+        framing: Framing,
+        timeout: Duration,
+    ) -> Result<Reply, Failure> {
         let (reply, answer) = oneshot::channel();
         let deadline = Instant::now() + timeout;
         let request = Request {
             text,
             nonce,
             expected,
+            framing,
             deadline,
             reply,
         };
@@ -347,6 +357,7 @@ impl LineReader {
 struct InFlight {
     nonce: Nonce,
     expected: usize,
+    framing: Framing,
     deadline: Instant,
     reply: oneshot::Sender<Result<Reply, Failure>>,
 }
@@ -495,6 +506,7 @@ impl Task {
         self.in_flight.extend(requests.into_iter().map(|request| InFlight {
             nonce: request.nonce,
             expected: request.expected,
+            framing: request.framing,
             deadline: request.deadline,
             reply: request.reply,
         }));
@@ -552,7 +564,10 @@ impl Task {
         } else {
             self.transcript
                 .drop_end_block_begin()
-                .and_then(|()| parse_reply(&self.transcript, &front.nonce, front.expected))
+                .and_then(|()| match &front.framing {
+                    Framing::Separated => parse_reply(&self.transcript, &front.nonce, front.expected),
+                    Framing::Lines(lines) => parse_counted(&self.transcript, lines),
+                })
                 .map_err(Failure::Malformed)
         };
         if let Ok(reply) = &result {

@@ -11,7 +11,7 @@
 
 use crate::limits::CONTROL_RETAINED_BYTES;
 use crate::tmux::command::Command;
-use crate::tmux::script::separated_chain;
+use crate::tmux::framing::Framing;
 pub use crate::tmux::script::Nonce;
 
 /// The flag tmux puts on the guards of commands a control client sent itself; blocks of
@@ -61,11 +61,12 @@ impl Guard {
 }
 
 /// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
-/// the first failure, as in a subprocess) with separators between them, then the end
+/// the first failure, as in a subprocess) with separators between them unless `framing`
+/// counts lines instead, then the end
 /// nonce on its own line. Never writes an empty line: tmux detaches a control client
 /// that sends one.
-pub fn round_trip_text(commands: &[Command], nonce: &Nonce) -> String {
-    let mut out = separated_chain(commands, nonce.separator());
+pub fn round_trip_text(commands: &[Command], nonce: &Nonce, framing: &Framing) -> String {
+    let mut out = framing.chain(commands, nonce.separator());
     out.push_str("\ndisplay-message -p ");
     out.push_str(nonce.end());
     out.push('\n');
@@ -274,6 +275,79 @@ fn parse_segment(transcript: &Transcript, start: usize, end: usize, reply: &mut 
     Ok(())
 }
 
+/// Cuts a finished transcript of bare commands ([`Framing::Lines`]: no separators) into
+/// one output per command, command `i` holding exactly `lines[i]` lines: its closing
+/// guard must be the line right after them, so pane text inside a block (which can copy
+/// a guard line) is only ever content. A failed command closes its block with `%error`
+/// instead, and must be the last of ours (tmux runs nothing after a failure).
+///
+/// # Errors
+/// A block that does not hold the lines expected, or a block out of place.
+pub fn parse_counted(transcript: &Transcript, lines: &[usize]) -> Result<Reply, String> {
+    let mut reply = Reply::default();
+    let count = transcript.lines.len();
+    let mut index = 0;
+    for &expected in lines {
+        let begin = loop {
+            if index >= count {
+                return Err("a command's %begin line is missing".into());
+            }
+            let line = transcript.line(index);
+            match Guard::parse(line) {
+                Some(guard) if guard.kind == GuardKind::Begin && guard.flags == FLAG_CONTROL => break guard,
+                Some(guard) if guard.kind == GuardKind::Begin => {
+                    index = skip_foreign_block(transcript, index + 1, count, guard.number);
+                }
+                _ => note(line, &mut reply),
+            }
+            index += 1;
+        };
+        let content = index + 1;
+        let close = content + expected;
+        let ours =
+            |i: usize| Guard::parse(transcript.line(i)).filter(|g| g.closes(begin.number) && g.flags == FLAG_CONTROL);
+        match (close < count).then(|| ours(close)).flatten() {
+            Some(guard) if guard.kind == GuardKind::End => {
+                reply.outputs.push(transcript.span(content, close).to_vec());
+                index = close + 1;
+            }
+            _ => {
+                let failed = (content..count).rev().find_map(|i| ours(i).map(|g| (i, g)));
+                return match failed {
+                    Some((at, guard)) if guard.kind == GuardKind::Error => {
+                        let mut message = transcript.span(content, at).to_vec();
+                        message.pop();
+                        reply.failure = Some(message);
+                        only_others_after(transcript, at + 1, &mut reply)?;
+                        Ok(reply)
+                    }
+                    _ => Err("a command's block did not hold the lines expected".into()),
+                };
+            }
+        }
+    }
+    only_others_after(transcript, index, &mut reply)?;
+    Ok(reply)
+}
+
+/// Checks that lines `from..` hold no block of ours: only notifications and hooks' blocks.
+fn only_others_after(transcript: &Transcript, from: usize, reply: &mut Reply) -> Result<(), String> {
+    let count = transcript.lines.len();
+    let mut index = from;
+    while index < count {
+        let line = transcript.line(index);
+        match Guard::parse(line) {
+            Some(guard) if guard.kind == GuardKind::Begin && guard.flags != FLAG_CONTROL => {
+                index = skip_foreign_block(transcript, index + 1, count, guard.number);
+            }
+            Some(_) => return Err("a block of ours came after the last command's".into()),
+            None => note(line, reply),
+        }
+        index += 1;
+    }
+    Ok(())
+}
+
 /// Skips a block we did not ask for (a hook's); returns the index of its closing guard.
 fn skip_foreign_block(transcript: &Transcript, from: usize, end: usize, number: u64) -> usize {
     (from..end)
@@ -310,6 +384,46 @@ mod tests {
 
     fn sep(nonce: &Nonce) -> String {
         String::from_utf8(nonce.separator().as_bytes().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn counted_blocks_end_after_their_lines_whatever_guards_pane_text_copies() {
+        let t = transcript(&[
+            "%begin 1 5 1",
+            "%end 1 5 1",
+            "%begin 1 6 1",
+            "%end 1 6 1",
+            "%end 1 5 1",
+            "%begin 1 6 1",
+            "b",
+            "%end 1 6 1",
+            "%sessions-changed",
+        ]);
+        let reply = parse_counted(&t, &[3, 1]).unwrap();
+        assert_eq!(
+            reply.outputs,
+            vec![b"%end 1 5 1\n%begin 1 6 1\n%end 1 6 1\n".to_vec(), b"b\n".to_vec()]
+        );
+        assert!(parse_counted(&t, &[2, 1]).is_err(), "a count that does not fit");
+        assert!(parse_counted(&t, &[3]).is_err(), "a block of ours left over");
+    }
+
+    #[test]
+    fn a_counted_failure_is_the_last_block() {
+        let failed = transcript(&[
+            "%begin 1 5 1",
+            "a",
+            "%end 1 5 1",
+            "%begin 1 6 1",
+            "can't find pane: %9",
+            "%error 1 6 1",
+        ]);
+        let reply = parse_counted(&failed, &[1, 24, 24]).unwrap();
+        assert_eq!(reply.outputs, vec![b"a\n".to_vec()]);
+        assert_eq!(reply.failure.as_deref(), Some(&b"can't find pane: %9"[..]));
+        // A copied %error inside a block that did not hold its lines is no failure.
+        let forged = transcript(&["%begin 1 5 1", "x", "%error 1 5 1", "%end 1 5 1"]);
+        assert!(parse_counted(&forged, &[3]).is_err());
     }
 
     #[test]

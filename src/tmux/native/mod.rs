@@ -34,8 +34,8 @@ use std::time::Duration;
 
 use super::command::{summarize, Command};
 use super::error::{classify, TmuxError};
-use super::script::{separated_chain, Nonce};
-use super::subprocess::split_outputs;
+use super::framing::Framing;
+use super::script::Nonce;
 pub use exchange::Identity;
 use exchange::{command_payload, converse, Failure, Request};
 
@@ -59,21 +59,23 @@ fn creates_a_session(commands: &[Command]) -> bool {
         .any(|command| command.argv().next() == Some("new-session"))
 }
 
-/// The commands as `MSG_COMMAND` arguments, chained as [`separated_chain`] chains them,
+/// The commands as `MSG_COMMAND` arguments, chained as [`Framing::chain`] chains them,
 /// when tmux reads such arguments back exactly as given: reads only (no typed text),
 /// and no argument ending in `;` (which tmux would take as the end of a command). This
 /// saves the round trip in which tmux asks for the script on standard input. `None`:
 /// the script goes through `source-file -` (also for no commands at all, which as
 /// arguments tmux would take for `new-session`).
-fn direct_arguments(commands: &[Command], separator: &str) -> Option<Vec<u8>> {
+fn direct_arguments(commands: &[Command], separator: &str, framing: &Framing) -> Option<Vec<u8>> {
     let literal = |command: &Command| command.is_read_only() && !command.argv().any(|arg| arg.ends_with(';'));
     if commands.is_empty() || !commands.iter().all(literal) || separator.ends_with(';') {
         return None;
     }
     let mut argv = Vec::with_capacity(16 * commands.len());
     for (index, command) in commands.iter().enumerate() {
-        if index > 0 {
+        if index > 0 && framing.separated() {
             argv.extend([";", "display-message", "-p", separator, ";"]);
+        } else if index > 0 {
+            argv.push(";");
         }
         argv.extend(command.argv());
     }
@@ -112,24 +114,37 @@ impl Place {
     }
 }
 
+/// The server a native round trip reaches: its socket (whether tmux's default one), the
+/// label errors name it by, and the protocol version spoken.
+pub struct Server<'a> {
+    pub socket: &'a Path,
+    pub default_socket: bool,
+    pub label: &'a str,
+    pub protocol: u32,
+}
+
 /// Runs `commands` in one round trip over the socket at `socket`; see
 /// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
 /// the subprocess path.
 pub async fn run_all(
-    socket: &Path,
-    default_socket: bool,
+    server: Server<'_>,
     commands: &[Command],
     timeout: Duration,
     clientless: bool,
-    server_label: &str,
-    protocol: u32,
+    framing: &Framing,
 ) -> Outcome {
+    let Server {
+        socket,
+        default_socket,
+        label: server_label,
+        protocol,
+    } = server;
     let nonce = Nonce::new();
-    let arguments = direct_arguments(commands, nonce.separator());
+    let arguments = direct_arguments(commands, nonce.separator(), framing);
     let script = match arguments {
         Some(_) => String::new(),
         None => {
-            let mut script = separated_chain(commands, nonce.separator());
+            let mut script = framing.chain(commands, nonce.separator());
             script.push('\n');
             script
         }
@@ -180,10 +195,12 @@ pub async fn run_all(
         )));
     }
     Outcome::Done(
-        split_outputs(&exit.stdout, nonce.separator(), commands.len()).ok_or_else(|| TmuxError::Protocol {
-            command: summarize(commands),
-            detail: "the output did not split into one part per command".into(),
-        }),
+        framing
+            .split(&exit.stdout, nonce.separator(), commands.len())
+            .ok_or_else(|| TmuxError::Protocol {
+                command: summarize(commands),
+                detail: "the output did not split into one part per command".into(),
+            }),
     )
 }
 
@@ -208,7 +225,7 @@ mod tests {
             ReadCommand::new(ReadVerb::ListPanes).arg("-F").arg("#{pane_id}").into(),
             ReadCommand::new(ReadVerb::DisplayMessage).arg("x y").into(),
         ];
-        let payload = direct_arguments(&commands, "SEP").unwrap();
+        let payload = direct_arguments(&commands, "SEP", &Framing::Separated).unwrap();
         let (argc, argv) = unpacked(&payload);
         assert_eq!(
             argv,
@@ -232,14 +249,14 @@ mod tests {
     #[test]
     fn an_argument_ending_in_a_semicolon_goes_in_a_script() {
         let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::ShowBuffer).arg("-b").arg("name;").into()];
-        assert!(direct_arguments(&commands, "SEP").is_none());
+        assert!(direct_arguments(&commands, "SEP", &Framing::Separated).is_none());
         let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::DisplayMessage).arg(";").into()];
-        assert!(direct_arguments(&commands, "SEP").is_none());
+        assert!(direct_arguments(&commands, "SEP", &Framing::Separated).is_none());
     }
 
     #[test]
     fn no_commands_go_in_a_script_never_as_an_empty_argument_list() {
-        assert!(direct_arguments(&[], "SEP").is_none());
+        assert!(direct_arguments(&[], "SEP", &Framing::Separated).is_none());
     }
 
     #[test]
@@ -249,13 +266,13 @@ mod tests {
             read,
             Command::new("send-keys").arg("-t").arg("%1").sensitive_arg("text"),
         ];
-        assert!(direct_arguments(&commands, "SEP").is_none());
+        assert!(direct_arguments(&commands, "SEP", &Framing::Separated).is_none());
     }
 
     #[test]
     fn arguments_too_long_for_one_message_go_in_a_script() {
         let long = "x".repeat(imsg::MAX_PAYLOAD);
         let commands: Vec<Command> = vec![ReadCommand::new(ReadVerb::DisplayMessage).arg(long).into()];
-        assert!(direct_arguments(&commands, "SEP").is_none());
+        assert!(direct_arguments(&commands, "SEP", &Framing::Separated).is_none());
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! The pattern never reaches tmux: tmux formats run `#(...)` as a shell command, and its
 //! own search modifiers would put caller text in one. paneward lists the panes, reads
-//! every screen in one more round trip, and matches in Rust.
+//! every screen in one more round trip, and matches in Rust. The screens are read with
+//! no separator between the captures, cut by the pane heights (see [`counted_captures`]).
 
 use crate::limits::{
     REGEX_MAX_COMPILED_BYTES, REGEX_MAX_DFA_BYTES, REGEX_MAX_NESTING, SEARCH_DEFAULT_MATCHES_PER_PANE,
@@ -16,14 +17,16 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
+use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::pane_state::capture;
 use crate::tools::observe::text::split_capture;
 
-/// Where a pane sits, for the reply.
-const FIELDS: [&str; 7] = [
+/// Where a pane sits, for the reply, and how many rows its capture prints.
+const FIELDS: [&str; 8] = [
     "pane_id",
+    "pane_height",
     "pane_index",
     "window_id",
     "window_index",
@@ -90,6 +93,13 @@ struct Screen {
     rows: Vec<String>,
 }
 
+/// The rows a pane's screen capture prints.
+fn height(record: &Record<'_>) -> Result<usize, TmuxError> {
+    record
+        .count("pane_height")
+        .map(|rows| usize::try_from(rows).unwrap_or(usize::MAX))
+}
+
 fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
     let index = |name: &str| record.int(name).map(|n| u64::try_from(n).unwrap_or(0));
     Ok(SearchPanesOutputPanesItem {
@@ -105,6 +115,41 @@ fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
         truncated: false,
         truncated_lines: 0,
     })
+}
+
+/// The captures of `panes` (ids and heights) as bare commands, led by a listing of
+/// every pane's id and height: one `capture-pane` per pane for tmux to run, half the
+/// commands of a separated chain. tmux runs the chain without a pause, so the listing
+/// gives the heights the captures had; the output is kept only if it shows the
+/// heights the rows were cut by (`listed`: the listing of every pane, expected
+/// byte for byte). `None`: something changed since the listing (or tmux printed
+/// more than counted); read again with separators.
+async fn counted_captures(
+    gate: &ReadGate<'_>,
+    captures: &[ReadCommand],
+    heights: &[usize],
+    every_pane: &[(&str, usize)],
+) -> Result<Option<Vec<Vec<u8>>>, TmuxError> {
+    let tag = format!("pw{}", random_hex128());
+    let mut expected = String::new();
+    for (id, height) in every_pane {
+        expected.push_str(&format!("{tag}{id} {height}\n"));
+    }
+    let mut commands = vec![ReadCommand::new(ReadVerb::ListPanes)
+        .arg("-a")
+        .arg("-F")
+        .arg(format!("{tag}#{{pane_id}} #{{pane_height}}"))];
+    commands.extend_from_slice(captures);
+    let mut lines = vec![every_pane.len()];
+    lines.extend_from_slice(heights);
+    match gate.run_counted(&commands, lines).await {
+        Ok(mut outputs) if outputs.first().is_some_and(|listing| listing == expected.as_bytes()) => {
+            outputs.remove(0);
+            Ok(Some(outputs))
+        }
+        Ok(_) | Err(TmuxError::Protocol { .. }) => Ok(None),
+        Err(error) => Err(error),
+    }
 }
 
 /// Lists the panes and reads their screens: two round trips however many panes there
@@ -126,6 +171,11 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
         let left_out = records.len().saturating_sub(SEARCH_MAX_PANES);
         let mut places = Vec::with_capacity(records.len().min(SEARCH_MAX_PANES));
         let mut captures = Vec::with_capacity(places.capacity());
+        let mut heights = Vec::with_capacity(places.capacity());
+        let every_pane = records
+            .iter()
+            .map(|record| Ok((record.text("pane_id")?, height(record)?)))
+            .collect::<Result<Vec<_>, TmuxError>>()?;
         for record in records.iter().take(SEARCH_MAX_PANES) {
             let item = place(record)?;
             let id: PaneId = item.pane_id.parse().map_err(|e| TmuxError::Protocol {
@@ -133,12 +183,18 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
                 detail: format!("pane_id {e}"),
             })?;
             captures.push(capture(id, false));
+            heights.push(height(record)?);
             places.push(item);
         }
         if captures.is_empty() {
             return Ok((Vec::new(), left_out));
         }
-        match gate.run_all(&captures).await {
+        let read = match counted_captures(gate, &captures, &heights, &every_pane).await {
+            Ok(Some(outputs)) => Ok(outputs),
+            Ok(None) => gate.run_all(&captures).await,
+            Err(error) => Err(error),
+        };
+        match read {
             Ok(outputs) => {
                 let screens = places
                     .into_iter()

@@ -136,8 +136,10 @@ fn batch_branches() -> Vec<(String, Value)> {
 
 /// Optional inputs an inspect tool takes beyond its batch branch (a batch row, which
 /// the branch checks, is still a valid call of the tool): (tool, input).
-const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 11] = [
+const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 12] = [
     ("get_tmux_variables", "pane_id"),
+    // Counting scrollback bytes walks the whole history: asked for, never by default.
+    ("get_pane_info", "history_bytes"),
     // The filters of the lists (docs/portability.md).
     ("list_sessions", "name"),
     ("list_sessions", "attached"),

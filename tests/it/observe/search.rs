@@ -172,3 +172,28 @@ fn a_pattern_with_tmux_format_syntax_is_matched_literally_and_runs_nothing() {
     let _ = std::fs::remove_file(&control);
     assert!(!marker.exists(), "the pattern ran as a shell command");
 }
+
+#[test]
+fn screens_printing_copied_guard_lines_are_cut_by_their_heights_in_both_connection_modes() {
+    let tmux = TmuxServer::start();
+    // Copies of control-mode guards, with the numbers a next block would carry.
+    let forger = tmux.window_showing(
+        "for n in 1 2 3 4 5 6 7 8 9; do printf '%%end 1 %s 1\\n%%begin 1 %s 1\\n' $n $n; done; echo needle-one",
+        "needle-one",
+    );
+    let after = tmux.window_showing("echo needle-two", "needle-two");
+    for args in [&[][..], &["--no-control-mode"][..]] {
+        let mut client = tmux.paneward_with(args, &[]);
+        client.initialize();
+        let reply = client.call_ok("search_panes", json!({"pattern": "needle"}));
+        assert_eq!(pane_ids(&reply), [forger.clone(), after.clone()], "{args:?}: {reply}");
+        assert_eq!(
+            matches(&reply["panes"][0]),
+            [(18, "needle-one".to_string())],
+            "{args:?}"
+        );
+        assert_eq!(matches(&reply["panes"][1]), [(0, "needle-two".to_string())], "{args:?}");
+        let rows = client.call_ok("search_panes", json!({"pattern": "%begin 1 9 1"}));
+        assert_eq!(pane_ids(&rows), std::slice::from_ref(&forger), "{args:?}");
+    }
+}

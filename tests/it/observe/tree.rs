@@ -75,11 +75,16 @@ fn list_panes_shows_a_split_pane_with_its_geometry() {
     assert_eq!(by_id(&reply["panes"], &first)["active"], true);
 }
 
+/// Both separators, and a forged terminator (a unit separator and 16 hex digits).
+const HOSTILE: &str = "\u{1e}x\u{1f}y\u{1e}\n\u{1f}0123456789abcdef\u{1f}z";
+
 #[test]
-fn a_hostile_working_directory_cannot_break_the_pane_list() {
+fn a_hostile_working_directory_or_window_name_comes_back_exactly_and_breaks_no_list() {
     let tmux = TmuxServer::start();
-    let dir = std::env::temp_dir().join(format!("pw-evil-\u{1e}x\u{1f}y-{}", tmux.name));
+    let dir = std::env::temp_dir().join(format!("pw-evil-{HOSTILE}-{}", tmux.name));
     std::fs::create_dir_all(&dir).unwrap();
+    // `new-window -n` keeps control characters raw (a rename would escape them).
+    let window_name = format!("w{HOSTILE}");
     let pane = tmux
         .tmux(&[
             "new-window",
@@ -87,21 +92,27 @@ fn a_hostile_working_directory_cannot_break_the_pane_list() {
             "-P",
             "-F",
             "#{pane_id}",
+            "-n",
+            &window_name,
             "-c",
             dir.to_str().unwrap(),
             "exec sleep 100000",
         ])
         .trim()
         .to_string();
+    tmux.split(&pane, "-h", "exec sleep 100000");
     let mut client = tmux.paneward();
     let reply = client.call_ok("list_panes", json!({}));
-    let path = by_id(&reply["panes"], &pane)["currentPath"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let listed = by_id(&reply["panes"], &pane).clone();
+    let windows = client.call_ok("list_windows", json!({}));
     std::fs::remove_dir(&dir).unwrap();
-    assert!(path.ends_with(&format!("pw-evil-?x?y-{}", tmux.name)), "{path:?}");
-    assert_eq!(reply["total"], 2);
+    assert_eq!(reply["total"], 3, "{reply}");
+    assert_eq!(listed["currentPath"], dir.to_str().unwrap());
+    assert_eq!(listed["window"], window_name.as_str());
+    assert_eq!(windows["total"], 2, "{windows}");
+    let window = by_id(&windows["windows"], listed["windowId"].as_str().unwrap());
+    assert_eq!(window["name"], window_name.as_str());
+    assert_eq!(window["paneCount"], 2);
 }
 
 #[test]
@@ -260,6 +271,25 @@ fn get_pane_info_reports_detail_for_a_dead_pane_and_one_in_copy_mode() {
 
     let text = client.call_err("get_pane_info", json!({"pane_id": "%999"}));
     assert!(text.contains("can't find pane: %999"), "{text}");
+}
+
+#[test]
+fn get_pane_info_counts_history_bytes_only_when_asked() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_running("seq 1 3000; exec sleep 100000");
+    wait_for("the output to reach the scrollback", || {
+        (tmux.pane_value(&pane, "#{history_size}").parse::<i64>().unwrap() > 1000).then_some(())
+    });
+    let mut client = tmux.paneward();
+    let reply = client.call_ok("get_pane_info", json!({"pane_id": pane}));
+    assert_eq!(reply["historyBytes"], Value::Null);
+    let reply = client.call_ok("get_pane_info", json!({"pane_id": pane, "history_bytes": true}));
+    let bytes = reply["historyBytes"].as_i64().unwrap();
+    assert_eq!(
+        bytes,
+        tmux.pane_value(&pane, "#{history_bytes}").parse::<i64>().unwrap()
+    );
+    assert!(bytes > 0, "{reply}");
 }
 
 #[test]
