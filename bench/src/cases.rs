@@ -244,6 +244,15 @@ fn pane_info(pane: PaneId) -> Command {
     describe(pane, &fields(&[&PANE_FIELDS, &PANE_DETAIL]))
 }
 
+/// The batch's operation `index`: a capture and a `get_pane_info` in turn.
+fn batch_tool(index: usize) -> &'static str {
+    if index % 2 == 0 {
+        "capture_pane"
+    } else {
+        "get_pane_info"
+    }
+}
+
 /// The panes the batch reads: every pane in turn, 16 operations in all.
 fn batch_panes(fixture: &Fixture) -> Vec<String> {
     (0..BATCH_OPERATIONS)
@@ -305,14 +314,7 @@ impl Flavour {
                 let operations: Vec<Value> = batch_panes(fixture)
                     .iter()
                     .enumerate()
-                    .map(|(index, pane)| {
-                        let tool = if index % 2 == 0 {
-                            "capture_pane"
-                        } else {
-                            "get_pane_info"
-                        };
-                        json!({"tool": tool, "arguments": {pane_key: pane}})
-                    })
+                    .map(|(index, pane)| json!({"tool": batch_tool(index), "arguments": {pane_key: pane}}))
                     .collect();
                 ("call_read_tools_batch", json!({"operations": operations}))
             }
@@ -370,14 +372,7 @@ impl Flavour {
         batch_panes(fixture)
             .iter()
             .enumerate()
-            .map(|(index, pane)| {
-                let tool = if index % 2 == 0 {
-                    "capture_pane"
-                } else {
-                    "get_pane_info"
-                };
-                (tool, json!({pane_key: pane}))
-            })
+            .map(|(index, pane)| (batch_tool(index), json!({pane_key: pane})))
             .collect()
     }
 

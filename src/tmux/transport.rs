@@ -398,18 +398,10 @@ impl Executor {
             Ok(handle) => handle?,
             Err(_) => return Err("tmux did not take a hidden control client in time".into()),
         };
-        let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
-        let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce, &Framing::Separated);
-        let name = handle
-            .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
+        let client = client_name(&handle)
             .await
             .map_err(|failure| format!("the hidden control client failed: {failure:?}"))?;
-        tracing::info!(
-            target: crate::CLIENT_LOG_TARGET,
-            client = %String::from_utf8_lossy(name.outputs.first().map_or(&[][..], Vec::as_slice)).trim(),
-            "hidden control client ready (attached to no session)"
-        );
+        tracing::info!(target: crate::CLIENT_LOG_TARGET, %client, "hidden control client ready (attached to no session)");
         Ok(handle)
     }
 
@@ -431,20 +423,11 @@ impl Executor {
         let handle = connection::open(&self.launcher, &self.address, &session, super::TMUX_COMMAND_TIMEOUT).await?;
         // tmux reports our own attach (`%session-changed`) before it reads a command, so
         // once a first round trip is back, that report has been read and can be dropped.
-        let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
-        let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce, &Framing::Separated);
-        let name = handle
-            .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
+        let client = client_name(&handle)
             .await
             .map_err(|failure| format!("the new control connection failed: {failure:?}"))?;
         handle.take_recheck();
-        tracing::info!(
-            target: crate::CLIENT_LOG_TARGET,
-            client = %String::from_utf8_lossy(name.outputs.first().map_or(&[][..], Vec::as_slice)).trim(),
-            %session,
-            "control connection attached"
-        );
+        tracing::info!(target: crate::CLIENT_LOG_TARGET, %client, %session, "control connection attached");
         Ok(handle)
     }
 
@@ -539,6 +522,18 @@ fn own_name(error: TmuxError, chain: &str, commands: &[Command]) -> TmuxError {
         TmuxError::Lost { command } if command == chain => TmuxError::Lost { command: own() },
         other => other,
     }
+}
+
+/// A new control client's first round trip, which proves it works: tmux's name for it.
+async fn client_name(handle: &Handle) -> Result<String, Failure> {
+    let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
+    let nonce = Nonce::new();
+    let text = round_trip_text(&query, &nonce, &Framing::Separated);
+    let reply = handle
+        .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
+        .await?;
+    let name = reply.outputs.first().map_or(&[][..], Vec::as_slice);
+    Ok(String::from_utf8_lossy(name).trim().to_string())
 }
 
 /// What a check of the connection found.
