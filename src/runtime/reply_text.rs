@@ -57,7 +57,7 @@ pub fn render(value: &Value) -> String {
 }
 
 /// The length of `value`'s compact JSON, counted without building it.
-fn json_len(value: &Value) -> usize {
+pub fn json_len(value: &Value) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

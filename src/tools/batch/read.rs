@@ -194,20 +194,8 @@ async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<RowOutcome> {
 /// JSON (`runtime::reply_text::render`), as a JSON string, where no byte takes more
 /// than six (`\u001f`).
 pub(crate) fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    serde_json::to_writer(&mut count, structured)
-        .map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
-    Ok(context.reply_line_len(Value::Null)? + 7 * count.0)
+    let compact = crate::runtime::reply_text::json_len(structured);
+    Ok(context.reply_line_len(Value::Null)? + 7 * compact)
 }
 
 /// What dropping one row's result saves on the response line.
