@@ -246,7 +246,7 @@ fn pane_info(pane: PaneId) -> Command {
 
 /// The batch's operation `index`: a capture and a `get_pane_info` in turn.
 fn batch_tool(index: usize) -> &'static str {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         "capture_pane"
     } else {
         "get_pane_info"
