@@ -24,8 +24,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let source = match profile_dispatches(&manifest_dir.join("schemas/profiles")) {
-        Ok(dispatches) => source + &dispatches,
+    let source = match profile_contracts(&manifest_dir.join("schemas/profiles")) {
+        Ok(profiles) => source + &profiles,
         Err(error) => {
             eprintln!("error: paneward-codegen: {error}");
             return ExitCode::FAILURE;
@@ -64,8 +64,9 @@ fn check_declared(schemas: &std::path::Path) -> Result<(), paneward_codegen::Cod
     Ok(())
 }
 
-/// The dispatch of every profile folder of `profiles` (`dispatch_<name>`), in name order.
-fn profile_dispatches(profiles: &std::path::Path) -> Result<String, paneward_codegen::CodegenError> {
+/// The contract of every profile folder of `profiles` (a module of its name: types,
+/// table and dispatch), in name order.
+fn profile_contracts(profiles: &std::path::Path) -> Result<String, paneward_codegen::CodegenError> {
     let mut folders: Vec<PathBuf> = std::fs::read_dir(profiles)
         .map_err(|e| paneward_codegen::CodegenError::new(profiles, "", format!("cannot list: {e}")))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -74,9 +75,8 @@ fn profile_dispatches(profiles: &std::path::Path) -> Result<String, paneward_cod
     folders.sort();
     let mut source = String::new();
     for folder in folders {
-        let name = folder.file_name().unwrap_or_default().to_string_lossy().into_owned();
         let tools = paneward_codegen::load::load_dir(&folder)?;
-        source.push_str(&paneward_codegen::generate::generate_profile_dispatch(&name, &tools)?);
+        source.push_str(&paneward_codegen::generate::generate_folder(&folder, tools)?);
     }
     Ok(source)
 }

@@ -60,9 +60,11 @@ pub fn render(tool: &ToolFile) -> String {
     fields.extend([
         ("source", Value::String(tool.source.clone())),
         ("inputSchema", tool.input_schema.clone()),
-        ("outputSchema", tool.output_schema.clone()),
-        ("annotations", tool.annotations.clone()),
     ]);
+    if let Some(output) = &tool.output_schema {
+        fields.push(("outputSchema", output.clone()));
+    }
+    fields.push(("annotations", tool.annotations.clone()));
     if let Some(meta) = &tool.meta {
         fields.push(("_meta", Value::Object(meta.clone())));
     }

@@ -50,6 +50,8 @@ import options:
   --json            print the changes as JSON
   --from-server     everything after `--` is a command serving MCP on stdio; its
                     tools/list is imported
+  --save FILE       with --from-server: also write the server's tools/list result to
+                    FILE (as served), to import again later without the server
 
 exit status:
   0  success; for diff and import: no changes
@@ -118,16 +120,9 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
         // annotations the rule derives from tier and class, and few load on every turn.
         paneward_contract::surface::check_served(&tools)?;
         let count = tools.len();
-        // What only generation finds: two schemas that would share one Rust name, also
-        // between a profile and the default tools served beside it (as import checks).
+        // What only generation finds: two schemas that would share one Rust name.
         let shapes = crate::shapes_beside(&dir)?;
-        // A profile may replace the only tool that used a shape (as the build allows).
-        let every_shape = if crate::generate::profile_defaults(&dir).is_some() {
-            crate::generate::EveryShape::MayBeUnused
-        } else {
-            crate::generate::EveryShape::Used
-        };
-        crate::generate::generate_with(&crate::generate::generation_set(&dir, tools)?, &shapes, every_shape)?;
+        crate::generate::generate_folder(&dir, tools)?;
         let _ = writeln!(
             err,
             "{}: {count} tool files are valid ({} shared shapes)",
@@ -155,7 +150,10 @@ fn generate(args: &[String], out: &mut dyn Write) -> Result<u8, Failure> {
         [dir] if !dir.starts_with('-') => PathBuf::from(dir),
         _ => return Err(Failure::Usage("generate takes one folder".into())),
     };
-    let source = crate::generate_from_dir(&dir)?;
+    let source = match crate::generate::profile_of(&dir) {
+        Some(_) => crate::generate::generate_folder(&dir, crate::load::load_dir(&dir)?)?,
+        None => crate::generate_from_dir(&dir)?,
+    };
     let _ = out.write_all(source.as_bytes());
     Ok(EXIT_UNCHANGED)
 }
@@ -210,6 +208,7 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--handler" => options.handler = Some(value("--handler")?),
             "--toolset" => options.toolset = Some(value("--toolset")?),
             "--class" => options.class = Some(value("--class")?),
+            "--save" => options.save = Some(PathBuf::from(value("--save")?)),
             "--dry-run" => options.dry_run = true,
             "--json" => json = true,
             "--from-server" => {

@@ -38,6 +38,9 @@ pub struct Options {
     /// The toolset and access class of tools that have no file yet.
     pub toolset: Option<String>,
     pub class: Option<String>,
+    /// Where to keep what a server listed (`--save`), so the import can be repeated
+    /// from the file.
+    pub save: Option<PathBuf>,
     /// Report what would change, write nothing.
     pub dry_run: bool,
 }
@@ -53,6 +56,7 @@ impl Options {
             handler: None,
             toolset: None,
             class: None,
+            save: None,
             dry_run: false,
         }
     }
@@ -124,7 +128,8 @@ pub fn plan(sources: &[Source], options: &Options) -> Result<Outcome, CodegenErr
         match source {
             Source::File(path) => tools.extend(source::read_file(path)?),
             Source::Server(command) => {
-                tools.extend(server::list_tools(command)?);
+                let save = options.save.as_deref().filter(|_| !options.dry_run);
+                tools.extend(server::list_tools(command, save)?);
                 listed_by_server = true;
             }
         }
@@ -214,14 +219,19 @@ fn plan_tool(
         tool.origin
             .error("", format!("tool `{name}` has no description; a tool file needs one"))
     })?;
-    let output_schema = tool.output_schema.clone().ok_or_else(|| {
-        tool.origin.error(
-            "",
-            format!(
-                "tool `{name}` has no outputSchema; a tool file needs one (paneward checks every reply against it)"
-            ),
-        )
-    })?;
+    // A profile mirrors its upstream, which may declare a tool's reply as text alone;
+    // paneward's own tools always declare their replies.
+    let output_schema =
+        match (&tool.output_schema, &options.profile) {
+            (Some(schema), _) => Some(schema.clone()),
+            (None, Some(_)) => None,
+            (None, None) => return Err(tool.origin.error(
+                "",
+                format!(
+                    "tool `{name}` has no outputSchema; a tool file needs one (paneward checks every reply against it)"
+                ),
+            )),
+        };
     let tier = resolve_tier(tool, old_tool, &path, options, notes)?;
     let source_url = tool
         .source
@@ -251,23 +261,36 @@ fn plan_tool(
     // The toolset and class are paneward's own, like the tier: an existing file keeps
     // them; a new tool takes --toolset and --class, its source's, or (in a profile) the
     // default tool's of that name.
+    // In a profile the upstream's own declaration (a toolset tag) and then the default
+    // tool's come before the options, which fill in for tools paneward has no tool of.
     let default_tool = profile_default(tool, options);
+    let in_profile = options.profile.is_some();
+    let own = |kept: Option<String>, option: &Option<String>, upstream: Option<String>, default: Option<String>| {
+        let option = option.clone();
+        if in_profile {
+            kept.or(upstream).or(default).or(option)
+        } else {
+            kept.or(option).or(upstream).or(default)
+        }
+    };
     for (key, kept) in [
         (
             "toolset",
-            old_tool
-                .and_then(|t| t.toolset.clone())
-                .or_else(|| options.toolset.clone())
-                .or_else(|| tool.toolset.clone())
-                .or_else(|| default_tool.as_ref().and_then(|t| t.toolset.clone())),
+            own(
+                old_tool.and_then(|t| t.toolset.clone()),
+                &options.toolset,
+                tool.toolset.clone(),
+                default_tool.as_ref().and_then(|t| t.toolset.clone()),
+            ),
         ),
         (
             "class",
-            old_tool
-                .and_then(|t| t.class.clone())
-                .or_else(|| options.class.clone())
-                .or_else(|| tool.class.clone())
-                .or_else(|| default_tool.as_ref().and_then(|t| t.class.clone())),
+            own(
+                old_tool.and_then(|t| t.class.clone()),
+                &options.class,
+                tool.class.clone(),
+                default_tool.as_ref().and_then(|t| t.class.clone()),
+            ),
         ),
     ] {
         if let Some(kept) = kept {
@@ -275,11 +298,24 @@ fn plan_tool(
         }
     }
     // The handler module is paneward's own, like the tier: an existing file keeps its.
-    if let Some(handler) = old_tool
-        .and_then(|t| t.handler.clone())
-        .or_else(|| options.handler.clone())
-        .or_else(|| tool.handler.clone())
-    {
+    // A profile's tool is handled in `<profile>::<group>`, the group of the default
+    // tool of its name (`observe::tree` → `python::observe`).
+    let profile_handler = options.profile.as_ref().and_then(|profile| {
+        let group = default_tool
+            .as_ref()?
+            .handler
+            .as_deref()?
+            .split("::")
+            .next()?
+            .to_string();
+        Some(format!("{profile}::{group}"))
+    });
+    if let Some(handler) = own(
+        old_tool.and_then(|t| t.handler.clone()),
+        &options.handler,
+        tool.handler.clone(),
+        profile_handler,
+    ) {
         document.insert("handler".into(), Value::String(handler));
     }
     // Escalations are paneward's too: an existing file keeps its, checked against the
@@ -292,7 +328,9 @@ fn plan_tool(
     }
     document.insert("source".into(), Value::String(source_url));
     document.insert("inputSchema".into(), tool.input_schema.clone());
-    document.insert("outputSchema".into(), output_schema);
+    if let Some(output_schema) = output_schema {
+        document.insert("outputSchema".into(), output_schema);
+    }
     document.insert("annotations".into(), tool.annotations.clone());
     // `_meta` is paneward's choice too: an existing file keeps its; from a source, only
     // the keys a tool file may carry come in.
@@ -347,7 +385,7 @@ fn resolve_tier(
         }
         return Ok(kept);
     }
-    if let Some(tier) = options.tier.or(tool.tier) {
+    if let Some(tier) = tool.tier.or(options.tier.filter(|_| options.profile.is_none())) {
         return Ok(tier);
     }
     if options.profile.is_some() {
@@ -359,6 +397,9 @@ fn resolve_tier(
                 tier.as_str(),
                 default.display()
             ));
+            return Ok(tier);
+        }
+        if let Some(tier) = options.tier {
             return Ok(tier);
         }
     }
@@ -376,17 +417,7 @@ fn resolve_tier(
 /// never leaves a contract that `build.rs` refuses (a type-name clash across files).
 fn check_generation(dir: &Path, planned: &[Planned]) -> Result<(), CodegenError> {
     let tools = planned.iter().map(|p| p.tool.clone()).collect();
-    let tools = crate::generate::generation_set(dir, tools)?;
-    let shapes = crate::shapes_beside(dir)?;
-    let in_a_profile = dir
-        .parent()
-        .is_some_and(|parent| parent.file_name().is_some_and(|n| n == "profiles"));
-    let every_shape = if in_a_profile {
-        crate::generate::EveryShape::MayBeUnused
-    } else {
-        crate::generate::EveryShape::Used
-    };
-    crate::generate::generate_with(&tools, &shapes, every_shape)
+    crate::generate::generate_folder(dir, tools)
         .map(|_| ())
         .map_err(|mut e| {
             e.message = format!("{} (the build would fail after this import)", e.message);

@@ -40,7 +40,9 @@ pub struct ToolFile {
     pub escalations: Vec<Escalation>,
     pub source: String,
     pub input_schema: Value,
-    pub output_schema: Value,
+    /// None only where the upstream a profile mirrors advertises none (a tool whose
+    /// reply is text alone); paneward's own tools must have one ([`crate::surface`]).
+    pub output_schema: Option<Value>,
     pub annotations: Value,
     /// The tool's `_meta`, advertised as written: only the keys of [`META_KEYS`].
     pub meta: Option<Map<String, Value>>,
@@ -58,7 +60,7 @@ const FIELDS: [(&str, bool); 13] = [
     ("escalations", false),
     ("source", true),
     ("inputSchema", true),
-    ("outputSchema", true),
+    ("outputSchema", false),
     ("annotations", true),
     ("_meta", false),
 ];
@@ -203,7 +205,10 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
     };
     let source = take_string(path, &mut doc, "source")?;
     let input_schema = take_schema(path, &mut doc, "inputSchema")?;
-    let output_schema = take_schema(path, &mut doc, "outputSchema")?;
+    let output_schema = match doc.contains_key("outputSchema") {
+        true => Some(take_schema(path, &mut doc, "outputSchema")?),
+        false => None,
+    };
     let escalations = match doc.remove("escalations") {
         None => Vec::new(),
         Some(value) => crate::escalation::parse(path, &value, &input_schema, tier)?,

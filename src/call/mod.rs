@@ -100,7 +100,9 @@ async fn checked(
     admit_beyond_schema(app, tier, entry, name, &arguments, Ids::Given).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
-        Envelope::PythonBatch => generated::dispatch_python(&app.guard, &Reentry(app), context, name, arguments).await,
+        Envelope::Python => generated::python::dispatch(&app.guard, &Reentry(app), context, name, arguments)
+            .await
+            .map(|output| crate::tools::python::reply::with_defaults(entry.tool.output_schema.as_deref(), output)),
     };
     let output = match output {
         Ok(output) => output,

@@ -1,8 +1,8 @@
 //! The tools this server knows, built once at start-up from the generated table:
 //! each tool's advertised MCP `Tool` (raw schemas, untouched) and its validators
 //! (strict ones, closed to unknown fields, for tools above the readonly tier), each
-//! compiled on its tool's first call ([`schema::SchemaCheck`]). A profile's tool files
-//! replace the default ones of the same name.
+//! compiled on its tool's first call ([`schema::SchemaCheck`]). A profile serves its
+//! own generated table instead of paneward's.
 
 pub mod profile;
 pub mod schema;
@@ -16,14 +16,13 @@ use serde_json::Value;
 
 use crate::catalog::profile::{Envelope, Profile};
 use crate::catalog::schema::{strict_copy, SchemaCheck};
-use crate::generated::TOOLS;
 use crate::runtime::{Tier, ToolSpec};
 
 /// One tool, ready to list and to call.
 pub struct CatalogEntry {
-    /// The default tool's row of the generated table (its name and handler).
+    /// The tool's row of the generated table served (its name and handler).
     pub spec: &'static ToolSpec,
-    /// The tier of the tool file served (the profile's, when a profile replaces it).
+    /// The tier its tool file declares.
     pub tier: Tier,
     /// Argument values that need a higher tier than `tier` (refused below it by the
     /// request path).
@@ -85,38 +84,39 @@ fn parse_object(name: &str, what: &str, text: &str) -> Result<JsonObject, String
 }
 
 impl Catalog {
-    /// Builds the catalog from the generated table, with `profile`'s tool files in
-    /// place of the default ones of the same name.
+    /// Builds the catalog from the generated table of `profile`'s contract.
     ///
     /// # Errors
-    /// A table entry that does not parse (a build fault, reported at start-up), or a
-    /// profile tool that the generated table does not have. Validators compile later:
-    /// see [`Catalog::compile_all`].
+    /// A table entry that does not parse (a build fault, reported at start-up).
+    /// Validators compile later: see [`Catalog::compile_all`].
     pub fn load(profile: Profile) -> Result<Self, String> {
-        let mut replacements = profile.tools()?;
-        let mut entries = Vec::with_capacity(TOOLS.len());
-        for spec in &TOOLS {
-            if let Some(at) = replacements.iter().position(|(tool, _)| tool.name == spec.name) {
-                let (tool, envelope) = replacements.swap_remove(at);
-                entries.push(replacement(spec, &tool, envelope)?);
-                continue;
-            }
+        let table = profile.table();
+        let envelope = profile.envelope();
+        let mut entries = Vec::with_capacity(table.len());
+        for spec in table {
             let input = parse_object(spec.name, "inputSchema", spec.input_schema)?;
             // Shared with the advertised tool; only debug builds check replies against it.
-            let output = Arc::new(parse_object(spec.name, "outputSchema", spec.output_schema)?);
+            // A profile's tool may have none (its upstream's reply is text alone).
+            let output = spec
+                .output_schema
+                .map(|text| parse_object(spec.name, "outputSchema", text).map(Arc::new))
+                .transpose()?;
             let annotations: ToolAnnotations =
                 serde_json::from_str(spec.annotations).map_err(|e| format!("{}: annotations: {e}", spec.name))?;
-            let mut tool = Tool::new(spec.name, spec.description, Arc::new(input.clone()))
-                .with_raw_output_schema(Arc::clone(&output))
-                .with_annotations(annotations);
+            let mut tool =
+                Tool::new(spec.name, spec.description, Arc::new(input.clone())).with_annotations(annotations);
+            if let Some(output) = &output {
+                tool = tool.with_raw_output_schema(Arc::clone(output));
+            }
             if let Some(title) = spec.title {
                 tool = tool.with_title(title);
             }
             if let Some(meta) = spec.meta {
                 tool = tool.with_meta(MetaObject::from(parse_object(spec.name, "_meta", meta)?));
             }
-            // Tools above the readonly tier refuse fields they do not know (see strict_copy).
-            let input = if spec.tier > Tier::Readonly {
+            // paneward's tools above the readonly tier refuse fields they do not know (see
+            // strict_copy); a profile's are validated as its upstream advertises them.
+            let input = if spec.tier > Tier::Readonly && envelope == Envelope::Native {
                 strict_copy(&Value::Object(input))
             } else {
                 Value::Object(input)
@@ -142,18 +142,12 @@ impl Catalog {
                 toolset,
                 class,
                 served: true,
-                envelope: Envelope::Native,
+                envelope,
                 tool,
                 input: SchemaCheck::lazy(input),
                 #[cfg(debug_assertions)]
-                output: SchemaCheck::lazy(Value::Object(JsonObject::clone(&output))),
+                output: SchemaCheck::lazy(output.map_or(Value::Bool(true), |o| Value::Object(JsonObject::clone(&o)))),
             });
-        }
-        if let Some((tool, _)) = replacements.first() {
-            return Err(format!(
-                "profile {profile}: tool `{}` replaces no tool of schemas/tools",
-                tool.name
-            ));
         }
         Ok(Self { entries })
     }
@@ -231,45 +225,6 @@ fn declared(
         (Some(toolset), Some(class)) => Ok((toolset, class)),
         _ => Err(format!("{name}: the tool file declares no toolset or class")),
     }
-}
-
-/// The entry for a profile's tool file, advertised exactly as the file states it.
-fn replacement(
-    spec: &'static ToolSpec,
-    file: &paneward_contract::ToolFile,
-    envelope: Envelope,
-) -> Result<CatalogEntry, String> {
-    let object = |what: &str, value: &Value| match value {
-        Value::Object(object) => Ok(object.clone()),
-        _ => Err(format!("{}: {what} is not a JSON object", file.name)),
-    };
-    let input = object("inputSchema", &file.input_schema)?;
-    let output = object("outputSchema", &file.output_schema)?;
-    let annotations: ToolAnnotations =
-        serde_json::from_value(file.annotations.clone()).map_err(|e| format!("{}: annotations: {e}", file.name))?;
-    let mut tool = Tool::new(file.name.clone(), file.description.clone(), Arc::new(input.clone()))
-        .with_raw_output_schema(Arc::new(output.clone()))
-        .with_annotations(annotations);
-    if let Some(title) = &file.title {
-        tool = tool.with_title(title.clone());
-    }
-    if let Some(meta) = &file.meta {
-        tool = tool.with_meta(MetaObject::from(meta.clone()));
-    }
-    let (toolset, class) = declared(&file.name, file.toolset, file.class)?;
-    Ok(CatalogEntry {
-        spec,
-        tier: file.tier,
-        escalations: file.escalations.clone(),
-        toolset,
-        class,
-        served: true,
-        envelope,
-        tool,
-        input: SchemaCheck::lazy(Value::Object(input)),
-        #[cfg(debug_assertions)]
-        output: SchemaCheck::lazy(Value::Object(output)),
-    })
 }
 
 #[cfg(test)]

@@ -1,13 +1,12 @@
-//! Profiles: a flavour of the contract served in place of the default tool files of
-//! the same name (`schemas/profiles/<name>/`), for clients that know another server's
-//! envelope. A profile replaces what is advertised and how a reply is encoded; the
-//! handlers and the request path stay the same.
+//! Profiles: another server's contract served whole in place of paneward's own, for
+//! clients written for that server. A profile is imported from what its upstream serves
+//! (`schemas/profiles/<name>/`); the build generates its types, table and dispatch in a
+//! module of its name (`crate::generated::python`), and its handlers
+//! (`crate::tools::python`) adapt each call onto paneward's own handlers and gates, so
+//! safety and speed are shared.
 
 use std::fmt;
-use std::path::Path;
 use std::str::FromStr;
-
-use paneward_contract::ToolFile;
 
 /// Which contract the server advertises.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -19,28 +18,14 @@ pub enum Profile {
     Python,
 }
 
-/// How a tool's reply is encoded from what its handler returns.
+/// Which generated contract a tool is dispatched by, and so how its reply is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Envelope {
-    /// The generated output type of the default tool file.
+    /// paneward's own (`schemas/tools`).
     Native,
-    /// `call_read_tools_batch` as the Python server answers it.
-    PythonBatch,
+    /// libtmux-mcp's (`schemas/profiles/python`): its field names, its errors.
+    Python,
 }
-
-/// One tool file of a profile, compiled in: its path under the repository, its text,
-/// and the envelope its replies need.
-struct ProfileFile {
-    path: &'static str,
-    text: &'static str,
-    envelope: Envelope,
-}
-
-const PYTHON: &[ProfileFile] = &[ProfileFile {
-    path: "schemas/profiles/python/call_read_tools_batch.json",
-    text: include_str!("../../schemas/profiles/python/call_read_tools_batch.json"),
-    envelope: Envelope::PythonBatch,
-}];
 
 impl Profile {
     pub const NAMES: &'static str = "default, python";
@@ -69,28 +54,20 @@ impl Profile {
         }
     }
 
-    fn files(self) -> &'static [ProfileFile] {
+    /// The generated table of the contract served: paneward's own, or the profile's.
+    pub fn table(self) -> &'static [crate::runtime::ToolSpec] {
         match self {
-            Self::Default => &[],
-            Self::Python => PYTHON,
+            Self::Default => &crate::generated::TOOLS,
+            Self::Python => &crate::generated::python::TOOLS,
         }
     }
 
-    /// The profile's tool files, checked as the build checks `schemas/tools`, each with
-    /// the envelope of its replies.
-    ///
-    /// # Errors
-    /// A compiled-in file that is not a valid tool file (a build fault).
-    pub fn tools(self) -> Result<Vec<(ToolFile, Envelope)>, String> {
-        self.files()
-            .iter()
-            .map(|file| {
-                let value = serde_json::from_str(file.text).map_err(|e| format!("{}: not JSON: {e}", file.path))?;
-                let tool = paneward_contract::load::check_tool_value(Path::new(file.path), value)
-                    .map_err(|e| e.to_string())?;
-                Ok((tool, file.envelope))
-            })
-            .collect()
+    /// How replies of the contract served are encoded.
+    pub fn envelope(self) -> Envelope {
+        match self {
+            Self::Default => Envelope::Native,
+            Self::Python => Envelope::Python,
+        }
     }
 }
 
@@ -115,6 +92,7 @@ impl FromStr for Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn every_profile_folder_is_compiled_in_whole() {
@@ -123,25 +101,14 @@ mod tests {
             let folder = entry.unwrap().path();
             let name = folder.file_name().unwrap().to_string_lossy().into_owned();
             let profile: Profile = name.parse().unwrap();
-            let on_disk = paneward_contract::load::load_dir(&folder).unwrap();
-            let compiled: Vec<ToolFile> = profile.tools().unwrap().into_iter().map(|(tool, _)| tool).collect();
-            let strip = |tools: Vec<ToolFile>| -> Vec<_> {
-                tools
-                    .into_iter()
-                    .map(|t| {
-                        (
-                            t.name,
-                            t.title,
-                            t.description,
-                            t.tier,
-                            t.input_schema,
-                            t.output_schema,
-                            t.annotations,
-                        )
-                    })
-                    .collect()
-            };
-            assert_eq!(strip(on_disk), strip(compiled), "{name}");
+            let mut files: Vec<String> = paneward_contract::load::load_dir(&folder)
+                .unwrap()
+                .into_iter()
+                .map(|tool| tool.name)
+                .collect();
+            files.sort();
+            let compiled: Vec<String> = profile.table().iter().map(|spec| spec.name.to_string()).collect();
+            assert_eq!(compiled, files, "profile {name}: its table is every file of its folder");
         }
     }
 

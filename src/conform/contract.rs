@@ -8,7 +8,6 @@ use std::path::Path;
 use paneward_contract::ToolFile;
 use serde_json::{Map, Value};
 
-use crate::generated::TOOLS;
 use paneward_contract::Tier;
 
 /// One tool of the contract.
@@ -22,13 +21,14 @@ pub struct ContractTool {
 /// Tools by name.
 pub type Contract = BTreeMap<String, ContractTool>;
 
-/// The contract compiled into this paneward binary (the `schemas/tools` files it was built from).
+/// The contract compiled into this paneward binary for `profile` (the `schemas/tools`
+/// files it was built from, or the profile's).
 ///
 /// # Errors
 /// A table entry that is not JSON (a build fault).
-pub fn compiled() -> Result<Contract, String> {
+pub fn compiled(profile: crate::catalog::profile::Profile) -> Result<Contract, String> {
     let mut contract = Contract::new();
-    for spec in &TOOLS {
+    for spec in profile.table() {
         let parse = |what: &str, text: &str| -> Result<Value, String> {
             serde_json::from_str(text).map_err(|e| format!("{}: {what} is not JSON: {e}", spec.name))
         };
@@ -37,7 +37,7 @@ pub fn compiled() -> Result<Contract, String> {
             title: spec.title,
             description: spec.description,
             input_schema: parse("inputSchema", spec.input_schema)?,
-            output_schema: parse("outputSchema", spec.output_schema)?,
+            output_schema: spec.output_schema.map(|text| parse("outputSchema", text)).transpose()?,
             annotations: parse("annotations", spec.annotations)?,
             meta: spec.meta.map(|meta| parse("_meta", meta)).transpose()?,
         };
@@ -68,17 +68,6 @@ pub fn from_dir(dir: &Path) -> Result<Contract, String> {
         .map(|tool| (tool.name.clone(), from_tool_file(tool)))
         .collect();
     Ok(contract)
-}
-
-/// Puts `profile`'s tool files in place of the tools of the same name.
-///
-/// # Errors
-/// A compiled-in profile file that does not load (a build fault).
-pub fn apply_profile(contract: &mut Contract, profile: crate::catalog::profile::Profile) -> Result<(), String> {
-    for (tool, _) in profile.tools()? {
-        contract.insert(tool.name.clone(), from_tool_file(tool));
-    }
-    Ok(())
 }
 
 fn from_tool_file(tool: ToolFile) -> ContractTool {
@@ -114,7 +103,7 @@ struct Advertised<'a> {
     title: Option<&'a str>,
     description: &'a str,
     input_schema: Value,
-    output_schema: Value,
+    output_schema: Option<Value>,
     annotations: Value,
     meta: Option<Value>,
 }
@@ -128,7 +117,9 @@ impl Advertised<'_> {
         }
         tool.insert("description".into(), self.description.into());
         tool.insert("inputSchema".into(), self.input_schema);
-        tool.insert("outputSchema".into(), self.output_schema);
+        if let Some(output) = self.output_schema {
+            tool.insert("outputSchema".into(), output);
+        }
         tool.insert("annotations".into(), self.annotations);
         if let Some(meta) = self.meta {
             tool.insert("_meta".into(), meta);
@@ -151,8 +142,8 @@ mod tests {
 
     #[test]
     fn the_compiled_contract_has_every_tool_with_its_advertised_fields() {
-        let contract = compiled().unwrap();
-        assert_eq!(contract.len(), TOOLS.len());
+        let contract = compiled(crate::catalog::profile::Profile::Default).unwrap();
+        assert_eq!(contract.len(), crate::generated::TOOLS.len());
         let snapshot = &contract["snapshot_pane"];
         assert_eq!(snapshot.tier, Tier::Readonly);
         assert_eq!(snapshot.advertised["title"], "Snapshot a pane");
@@ -166,7 +157,15 @@ mod tests {
     #[test]
     fn the_schemas_folder_is_the_compiled_contract() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/tools");
-        assert_eq!(from_dir(&dir).unwrap(), compiled().unwrap());
+        assert_eq!(
+            from_dir(&dir).unwrap(),
+            compiled(crate::catalog::profile::Profile::Default).unwrap()
+        );
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/profiles/python");
+        assert_eq!(
+            from_dir(&dir).unwrap(),
+            compiled(crate::catalog::profile::Profile::Python).unwrap()
+        );
     }
 
     #[test]

@@ -23,11 +23,11 @@ pub use report::Report;
 /// The contract cannot be loaded, or the server cannot be started, initialized or
 /// listed (it failed, answered with an error or nonsense, or did not answer in time).
 pub fn run(options: &Options) -> Result<Report, String> {
-    let mut contract = match &options.schemas {
+    // A folder given is the whole contract (a profile's folder included).
+    let contract = match &options.schemas {
         Some(dir) => contract::from_dir(dir)?,
-        None => contract::compiled()?,
+        None => contract::compiled(options.profile)?,
     };
-    contract::apply_profile(&mut contract, options.profile)?;
     let client_options = ListOptions {
         client_name: "paneward-conform",
         client_version: env!("CARGO_PKG_VERSION"),

@@ -26,7 +26,7 @@ use crate::app::App;
 use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 use crate::resources::watch::Subscriptions;
-use crate::runtime::reply_text::tool_result;
+use crate::runtime::reply_text::{error_result, tool_result};
 use crate::runtime::ToolErrorKind;
 use crate::runtime::{CallContext, Tier, ToolError};
 
@@ -123,7 +123,7 @@ impl McpServer {
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
                 tell_client_why(&request.name, &error);
-                error_result(&error)
+                error_result(&error, call.reply_text())
             }
         }
     }
@@ -157,7 +157,7 @@ impl McpServer {
             None if !self.changes_tmux(&request.name) => {
                 tokio::select! {
                     result = self.run(&request, &call) => result,
-                    () = call.cancelled() => error_result(&ToolError::cancelled()),
+                    () = call.cancelled() => error_result(&ToolError::cancelled(), call.reply_text()),
                 }
             }
             None => self.run(&request, &call).await,
@@ -195,7 +195,7 @@ impl McpServer {
             Ok(()) => {}
             Err(NotStarted::Cancelled) => {
                 tracing::info!(%id, %tool, "request cancelled before it started: not run");
-                return error_result(&ToolError::cancelled());
+                return error_result(&ToolError::cancelled(), call.reply_text());
             }
             Err(NotStarted::ClientGone) => {
                 tracing::debug!(%id, %tool, "the client is gone: not run");
@@ -556,11 +556,4 @@ fn tell_client_why(tool: &str, error: &ToolError) {
         }
         _ => {}
     }
-}
-
-/// The `isError` result of a failed call: its message for the model, its kind and
-/// retry safety in `_meta` for programs (see `crate::runtime::error`).
-fn error_result(error: &ToolError) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
-        .with_meta(Some(rmcp::model::MetaObject(error.meta())))
 }

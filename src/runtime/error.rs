@@ -66,6 +66,19 @@ impl ToolErrorKind {
 pub struct ToolError {
     kind: ToolErrorKind,
     message: String,
+    /// How a profile that mirrors another server names this failure (libtmux-mcp's
+    /// `error_type`, `expected`, `suggestion`); None for paneward's own errors.
+    upstream: Option<UpstreamError>,
+}
+
+/// A failure as libtmux-mcp reports it in `_meta`: the exception class it raises
+/// (`error_type`), whether the agent can correct it (`expected`), and the recovery hint
+/// appended to the text (`suggestion`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpstreamError {
+    pub error_type: &'static str,
+    pub expected: bool,
+    pub suggestion: Option<String>,
 }
 
 impl ToolError {
@@ -79,7 +92,11 @@ impl ToolError {
             message.truncate(end);
             message.push('…');
         }
-        Self { kind, message }
+        Self {
+            kind,
+            message,
+            upstream: None,
+        }
     }
 
     /// An argument at JSON pointer `pointer` breaks `rule`.
@@ -195,6 +212,36 @@ impl ToolError {
 
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// This error as a profile's upstream names it (see [`UpstreamError`]).
+    #[must_use]
+    pub fn with_upstream(mut self, upstream: UpstreamError) -> Self {
+        self.upstream = Some(upstream);
+        self
+    }
+
+    /// How the upstream a profile mirrors names this error: set by the profile's
+    /// handler, or derived from the kind (an argument or target problem is one the
+    /// agent can correct; anything else is the operator's or ours).
+    pub fn upstream(&self) -> UpstreamError {
+        if let Some(upstream) = &self.upstream {
+            return upstream.clone();
+        }
+        let expected = matches!(
+            self.kind,
+            ToolErrorKind::InvalidArguments
+                | ToolErrorKind::UnknownTool
+                | ToolErrorKind::NotAllowed
+                | ToolErrorKind::NotFound
+                | ToolErrorKind::Refused
+                | ToolErrorKind::Blocked
+        );
+        UpstreamError {
+            error_type: if expected { "ExpectedToolError" } else { "ToolError" },
+            expected,
+            suggestion: None,
+        }
     }
 }
 

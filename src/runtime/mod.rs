@@ -40,7 +40,8 @@ pub struct ToolSpec {
     pub class: Option<AccessClass>,
     /// Compact JSON, exactly as in the schema file.
     pub input_schema: &'static str,
-    pub output_schema: &'static str,
+    /// None only for a profile's tool whose upstream declares none (its reply is text).
+    pub output_schema: Option<&'static str>,
     pub annotations: &'static str,
     /// Compact JSON of the file's `_meta`, advertised beside the tool.
     pub meta: Option<&'static str>,

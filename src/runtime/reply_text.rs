@@ -27,20 +27,49 @@ pub enum ReplyText {
     /// The rendering of this module, or the compact JSON where that is shorter.
     #[default]
     Compact,
-    /// The compact JSON of the structured content, as a profile that mirrors another
-    /// server must write it.
+    /// As libtmux-mcp (FastMCP) writes replies, for the profile that mirrors it: the
+    /// compact JSON of the structured content; a reply that is a string (a tool whose
+    /// upstream declares no output schema) is that text alone; an error's `_meta` is
+    /// `{error_type, expected, suggestion}` and its text ends with the suggestion.
     Json,
 }
 
 /// The successful tool result that carries `structured`, with its text as `style` says.
 pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
     match style {
-        ReplyText::Json => CallToolResult::structured(structured),
+        // A structured reply is always an object, so a string is a reply of text alone.
+        ReplyText::Json => match structured {
+            Value::String(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            structured => CallToolResult::structured(structured),
+        },
         ReplyText::Compact => {
             let text = render(&structured);
             let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(structured);
             result
+        }
+    }
+}
+
+/// The `isError` result of a failed call: its message for the model and, for programs,
+/// `_meta` as `style`'s server writes it (paneward's `{"paneward/error": {kind,
+/// retrySafe}}`, or libtmux-mcp's `{error_type, expected, suggestion}`).
+pub fn error_result(error: &crate::runtime::ToolError, style: ReplyText) -> CallToolResult {
+    match style {
+        ReplyText::Compact => CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
+            .with_meta(Some(rmcp::model::MetaObject(error.meta()))),
+        ReplyText::Json => {
+            let upstream = error.upstream();
+            let mut meta = Map::new();
+            meta.insert("error_type".into(), Value::String(upstream.error_type.into()));
+            meta.insert("expected".into(), Value::Bool(upstream.expected));
+            let mut text = error.message().to_string();
+            if let Some(suggestion) = upstream.suggestion {
+                text.push('\n');
+                text.push_str(&suggestion);
+                meta.insert("suggestion".into(), Value::String(suggestion));
+            }
+            CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(rmcp::model::MetaObject(meta)))
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod args;
 pub mod batch;
 pub mod input;
 pub mod observe;
+pub mod python;
 pub mod run;
 pub mod settings;
 pub mod wait;

@@ -107,7 +107,7 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         description: optional_string(&origin, object, "description")?,
         source: optional_string(&origin, object, "source")?,
         handler: optional_string(&origin, object, "handler")?,
-        toolset: optional_string(&origin, object, "toolset")?,
+        toolset: optional_string(&origin, object, "toolset")?.or_else(|| toolset_tag(object)),
         class: optional_string(&origin, object, "class")?,
         escalations: object.get("escalations").filter(|value| !value.is_null()).cloned(),
         meta: object.get("_meta").filter(|value| !value.is_null()).cloned(),
@@ -119,6 +119,18 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         tier,
         ignored,
     })
+}
+
+/// The toolset a FastMCP server declares as a tag (`_meta.fastmcp.tags`, as libtmux-mcp
+/// does): the one tag that names a toolset.
+fn toolset_tag(object: &Map<String, Value>) -> Option<String> {
+    let tags = object.get("_meta")?.get("fastmcp")?.get("tags")?.as_array()?;
+    let mut toolsets = tags
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|tag| tag.parse::<paneward_contract::Toolset>().is_ok());
+    let toolset = toolsets.next()?;
+    toolsets.next().is_none().then(|| toolset.to_string())
 }
 
 fn optional_string(origin: &Origin, object: &Map<String, Value>, field: &str) -> Result<Option<String>, CodegenError> {

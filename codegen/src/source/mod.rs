@@ -74,7 +74,7 @@ impl ContractTool {
             title: tool.title.clone(),
             description: Some(tool.description.clone()),
             input_schema: tool.input_schema.clone(),
-            output_schema: Some(tool.output_schema.clone()),
+            output_schema: tool.output_schema.clone(),
             annotations: tool.annotations.clone(),
             source: Some(tool.source.clone()),
             tier: Some(tool.tier),

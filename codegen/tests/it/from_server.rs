@@ -39,7 +39,10 @@ fn every_page_of_a_servers_tools_list_is_imported() {
     assert_eq!(first.source, "https://example.org/fixture/");
     assert_eq!(first.annotations, json!({"readOnlyHint": true}));
     let second = load_file(&copy.join("tools/second_tool.json")).unwrap();
-    assert_eq!(second.output_schema["properties"]["n"], json!({"type": "integer"}));
+    assert_eq!(
+        second.output_schema.as_ref().unwrap()["properties"]["n"],
+        json!({"type": "integer"})
+    );
     let rules: Vec<(String, String)> = outcome
         .changes()
         .iter()

@@ -2,7 +2,6 @@
 
 pub mod document;
 pub mod preview;
-pub mod python;
 pub mod read;
 pub mod refs;
 pub mod workspace;

@@ -49,7 +49,7 @@ fn stand_in(pattern: &str) -> Option<&'static str> {
 
 fn schema_of(tool: &str, output: bool) -> Option<Value> {
     let spec = TOOLS.iter().find(|spec| spec.name == tool)?;
-    let text = if output { spec.output_schema } else { spec.input_schema };
+    let text = if output { spec.output_schema? } else { spec.input_schema };
     serde_json::from_str(text).ok()
 }
 

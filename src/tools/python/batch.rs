@@ -1,30 +1,37 @@
 //! `call_read_tools_batch` in the envelope of libtmux-mcp's Python server
 //! (`--profile python`, `schemas/profiles/python/call_read_tools_batch.json`): the same
-//! rows as the default batch ([`super::read::run_rows`]), encoded the Python way, and
-//! held to the same 1,000,000-byte response line.
+//! rows as the default batch ([`crate::tools::batch::read::run_rows`]), each row a call
+//! of the profile's own tool, encoded the Python way, and held to the same
+//! 1,000,000-byte response line.
 
 use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
+use crate::generated::python::types::{CallReadToolsBatchInput, CallReadToolsBatchOutput};
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 
-/// Runs the batch that `arguments` (already valid against the profile's input schema)
-/// asks for and encodes it; called by the profile's generated dispatch
-/// (`generated::dispatch_python`).
+/// Runs the batch that `input` asks for and encodes it; called by the profile's
+/// generated dispatch (`generated::python::dispatch`).
 ///
 /// # Errors
 /// More than [`BATCH_MAX_OPERATIONS`] operations, or a fault in paneward; a failing operation
 /// is a failed row.
-pub async fn call_read_tools_batch(gate: &ReadGate<'_>, arguments: Value) -> Result<Value, ToolError> {
+pub async fn call_read_tools_batch(
+    gate: &ReadGate<'_>,
+    input: CallReadToolsBatchInput,
+) -> Result<CallReadToolsBatchOutput, ToolError> {
     let context = gate.context();
+    let arguments = crate::runtime::encode_output(&input)?;
     let (calls, stop_on_error) = operations(&arguments)?;
     let rows = run_rows(gate, &calls, stop_on_error).await;
     let output = encode(&calls, rows, stop_on_error);
-    fit(context, output, REPLY_LINE_MAX_BYTES)
+    let output = fit(context, output, REPLY_LINE_MAX_BYTES)?;
+    serde_json::from_value(output)
+        .map_err(|e| ToolError::internal(format!("the batch reply does not fit its type: {e}")))
 }
 
 type Calls = Vec<(String, Option<JsonObject>)>;

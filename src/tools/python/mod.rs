@@ -1,0 +1,26 @@
+//! libtmux-mcp's contract (`--profile python`, `schemas/profiles/python`, imported from
+//! the server itself): one module per capability, like paneward's own handlers. Each
+//! handler takes the profile's generated input, resolves Python's targeting arguments to
+//! ids ([`target`]), calls paneward's own handler or gate, so every safety rule holds,
+//! and builds the profile's generated output. [`reply`] completes replies as
+//! libtmux-mcp writes them.
+
+pub mod batch;
+pub mod input;
+pub mod observe;
+pub mod reply;
+pub mod run;
+pub mod settings;
+pub mod wait;
+pub mod workspace;
+
+use crate::runtime::error::ToolErrorKind;
+use crate::runtime::ToolError;
+
+/// The answer of a tool of the profile that has no adapter yet: it changes nothing.
+pub(crate) fn not_adapted(tool: &str) -> ToolError {
+    ToolError::new(
+        ToolErrorKind::Refused,
+        format!("`{tool}` is not available under --profile python in this paneward yet; nothing changed (the default profile has its own `{tool}`)"),
+    )
+}
