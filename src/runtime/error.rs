@@ -214,6 +214,13 @@ impl ToolError {
         &self.message
     }
 
+    /// The same error, of another kind.
+    #[must_use]
+    pub fn with_kind(mut self, kind: ToolErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     /// This error as a profile's upstream names it (see [`UpstreamError`]).
     #[must_use]
     pub fn with_upstream(mut self, upstream: UpstreamError) -> Self {

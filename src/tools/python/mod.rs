@@ -11,6 +11,7 @@ pub mod observe;
 pub mod reply;
 pub mod run;
 pub mod settings;
+pub mod target;
 pub mod wait;
 pub mod workspace;
 

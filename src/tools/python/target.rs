@@ -1,0 +1,189 @@
+//! Python's targeting, made safe. libtmux-mcp's tools take `session_name`, `session_id`,
+//! `window_id`, `window_index` and `pane_id` and fall back the way libtmux does: no
+//! session named means the server's first session, no window its first window, no pane
+//! its first pane. paneward resolves all of it to ids itself, from one `list-panes -a`,
+//! by exact comparison: tmux's own target matching (which takes a prefix, so
+//! `kill-session -t alp` ends `alpha`) is never used. A name that matches nothing is
+//! refused by name with libtmux-mcp's error text and `_meta`.
+//!
+//! `socket_name` is accepted when it names the server paneward serves and refused
+//! otherwise, saying how to serve that one: one paneward drives one tmux server.
+
+use crate::generated::types::Pane;
+use crate::guard::ReadGate;
+use crate::runtime::error::{ToolErrorKind, UpstreamError};
+use crate::runtime::ToolError;
+use crate::tmux::ServerAddress;
+use crate::tools::observe::tree::panes_listed;
+
+/// The targeting arguments of one call, as libtmux-mcp's tools name them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Targeting<'a> {
+    pub session_name: Option<&'a str>,
+    pub session_id: Option<&'a str>,
+    pub window_id: Option<&'a str>,
+    /// A window index, as Python takes it: a string (`"1"`).
+    pub window_index: Option<&'a str>,
+    pub pane_id: Option<&'a str>,
+}
+
+/// Every pane of the server in tmux's order (sessions, then windows by index, then
+/// panes by index): what every resolution reads.
+pub struct Server {
+    pub panes: Vec<Pane>,
+}
+
+impl Server {
+    /// Lists the server's panes once; resolve as many targets against it as needed.
+    ///
+    /// # Errors
+    /// tmux failed or cannot be reached.
+    pub async fn read(gate: &ReadGate<'_>) -> Result<Self, ToolError> {
+        Ok(Self {
+            panes: panes_listed(gate, &["-a"]).await?,
+        })
+    }
+
+    /// The session the targeting names (`session_id` before `session_name`), or the
+    /// server's first; its id.
+    ///
+    /// # Errors
+    /// No session has that id or exactly that name, or the server has none.
+    pub fn session(&self, target: &Targeting<'_>) -> Result<&Pane, ToolError> {
+        if let Some(id) = target.session_id {
+            return self
+                .panes
+                .iter()
+                .find(|pane| pane.session_id.as_str() == id)
+                .ok_or_else(|| not_found("session_id", id, "list-sessions"));
+        }
+        if let Some(name) = target.session_name {
+            return self
+                .panes
+                .iter()
+                .find(|pane| pane.session == name)
+                .ok_or_else(|| not_found("session_name", name, "list-sessions"));
+        }
+        self.panes
+            .first()
+            .ok_or_else(|| not_found("session", "(any)", "list-sessions"))
+    }
+
+    /// The window the targeting names (`window_id`, or `window_index` in the session
+    /// named, or that session's first window): the first pane listed in it, which
+    /// carries its id, index and session.
+    ///
+    /// # Errors
+    /// As [`Server::session`], or no window of that id or index.
+    pub fn window(&self, target: &Targeting<'_>) -> Result<&Pane, ToolError> {
+        if let Some(id) = target.window_id {
+            return self
+                .panes
+                .iter()
+                .find(|pane| pane.window_id.as_str() == id)
+                .ok_or_else(|| not_found("window_id", id, "list-windows"));
+        }
+        let session = self.session(target)?;
+        let mut in_session = self.panes.iter().filter(|pane| pane.session_id == session.session_id);
+        match target.window_index {
+            Some(index) => in_session
+                .find(|pane| pane.window_index.to_string() == index)
+                .ok_or_else(|| not_found("window_index", index, "list-windows")),
+            None => in_session
+                .min_by_key(|pane| pane.window_index)
+                .ok_or_else(|| upstream_error("NoWindowsExist", "tmux error: No windows exist for object", None)),
+        }
+    }
+
+    /// The pane the targeting names (`pane_id`, or the first pane of the window named).
+    ///
+    /// # Errors
+    /// As [`Server::window`], or no pane of that id.
+    pub fn pane(&self, target: &Targeting<'_>) -> Result<&Pane, ToolError> {
+        if let Some(id) = target.pane_id {
+            return self
+                .panes
+                .iter()
+                .find(|pane| pane.id.as_str() == id)
+                .ok_or_else(|| pane_not_found(id));
+        }
+        let window = self.window(target)?;
+        self.panes
+            .iter()
+            .filter(|pane| pane.window_id == window.window_id && pane.session_id == window.session_id)
+            .min_by_key(|pane| pane.index)
+            .ok_or_else(|| pane_not_found(""))
+    }
+}
+
+/// Refuses a `socket_name` other than the server's paneward serves.
+///
+/// # Errors
+/// `socket_name` names another tmux server.
+pub fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<(), ToolError> {
+    let Some(asked) = socket_name else {
+        return Ok(());
+    };
+    let served = &gate.state().settings.address;
+    let same = match served {
+        ServerAddress::Name(name) => name == asked,
+        ServerAddress::Default => asked == "default",
+        ServerAddress::Path(path) => path.file_name().is_some_and(|file| file == asked),
+    };
+    if same {
+        return Ok(());
+    }
+    let serving = match served {
+        ServerAddress::Name(name) => format!("the tmux server of socket name {name:?}"),
+        ServerAddress::Default => "tmux's default server".to_string(),
+        ServerAddress::Path(path) => format!("the tmux server at {}", path.display()),
+    };
+    let asked: String = asked.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    Err(ToolError::new(
+        ToolErrorKind::InvalidArguments,
+        format!("socket_name {asked:?} is not the server this paneward serves ({serving}); nothing changed"),
+    )
+    .with_upstream(UpstreamError {
+        error_type: "ExpectedToolError",
+        expected: true,
+        suggestion: Some(format!(
+            "Leave socket_name out, or start another paneward for that server (paneward --profile python --socket-name {asked:?})."
+        )),
+    }))
+}
+
+/// libtmux's `TmuxObjectDoesNotExist`, as libtmux-mcp reports it.
+pub fn not_found(key: &str, id: &str, list_command: &str) -> ToolError {
+    let id: String = id.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    upstream_error(
+        "TmuxObjectDoesNotExist",
+        &format!("Object not found: Could not find {key}={id} for {list_command} ()"),
+        Some("Call list_sessions / list_windows / list_panes to discover valid ids."),
+    )
+    .with_kind(ToolErrorKind::NotFound)
+}
+
+/// libtmux's `PaneNotFound`, as libtmux-mcp reports it.
+pub fn pane_not_found(id: &str) -> ToolError {
+    let id: String = id.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let detail = if id.is_empty() {
+        "Pane not found".to_string()
+    } else {
+        format!("Pane not found: {id}")
+    };
+    upstream_error(
+        "PaneNotFound",
+        &format!("Pane not found: {detail}"),
+        Some("Call list_panes to discover valid pane ids."),
+    )
+    .with_kind(ToolErrorKind::NotFound)
+}
+
+/// An error the agent can correct, named as libtmux-mcp names it.
+pub fn upstream_error(error_type: &'static str, message: &str, suggestion: Option<&str>) -> ToolError {
+    ToolError::new(ToolErrorKind::InvalidArguments, message).with_upstream(UpstreamError {
+        error_type,
+        expected: true,
+        suggestion: suggestion.map(str::to_string),
+    })
+}
