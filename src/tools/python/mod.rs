@@ -7,6 +7,7 @@
 
 pub mod batch;
 pub mod input;
+pub mod models;
 pub mod observe;
 pub mod reply;
 pub mod run;

@@ -5,7 +5,9 @@ use crate::generated::python::types::*;
 use crate::guard::ReadGate;
 use crate::runtime::ToolError;
 
+use super::models::{self, Scope};
 use super::not_adapted;
+use super::target::{check_socket, Server, Targeting};
 
 pub async fn capture_pane(_gate: &ReadGate<'_>, _input: CapturePaneInput) -> Result<String, ToolError> {
     Err(not_adapted("capture_pane"))
@@ -29,8 +31,27 @@ pub async fn find_pane_by_position(
     Err(not_adapted("find_pane_by_position"))
 }
 
-pub async fn get_pane_info(_gate: &ReadGate<'_>, _input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
-    Err(not_adapted("get_pane_info"))
+pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
+    let GetPaneInfoInput {
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let server = Server::read(gate).await?;
+    let pane = server.pane(&targeting)?;
+    let id = pane.id.as_str();
+    let record = models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)?;
+    models::typed(record)
 }
 
 pub async fn get_server_info(
@@ -62,8 +83,18 @@ pub async fn list_servers(_gate: &ReadGate<'_>, _input: ListServersInput) -> Res
     Err(not_adapted("list_servers"))
 }
 
-pub async fn list_sessions(_gate: &ReadGate<'_>, _input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
-    Err(not_adapted("list_sessions"))
+pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
+    let ListSessionsInput { filters, socket_name } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    if !matches!(filters, ListSessionsInputFilters::Null) {
+        return Err(not_adapted("list_sessions with filters"));
+    }
+    let result = models::sessions(gate)
+        .await?
+        .into_iter()
+        .map(models::typed)
+        .collect::<Result<_, _>>()?;
+    Ok(ListSessionsOutput { result })
 }
 
 pub async fn list_windows(_gate: &ReadGate<'_>, _input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
