@@ -15,6 +15,7 @@ mod input;
 mod layers;
 mod mcp;
 mod observe;
+mod python;
 mod run;
 mod settings;
 mod structure;

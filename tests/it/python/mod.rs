@@ -1,0 +1,7 @@
+//! Tests of `--profile python` (`src/tools/python`): libtmux-mcp's tools answered by
+//! paneward, against a real tmux on a private socket. The differential suite beside
+//! them drives the real libtmux-mcp too.
+
+mod input;
+mod observe;
+mod workspace;

@@ -1,0 +1,1 @@
+//! `--profile python`: the observe tools.
