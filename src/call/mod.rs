@@ -96,7 +96,14 @@ async fn checked(
         return Err(ToolError::not_allowed(name, entry.tier, tier));
     }
     let arguments = former::current_spelling(name, arguments)?;
-    entry.input.check(&arguments)?;
+    let arguments = match entry.envelope {
+        Envelope::Native => {
+            entry.input.check(&arguments)?;
+            arguments
+        }
+        // libtmux-mcp's tools take arguments as Pydantic does, and refuse as it does.
+        Envelope::Python => crate::tools::python::arguments::admit(name, &entry.input, arguments)?,
+    };
     admit_beyond_schema(app, tier, entry, name, &arguments, Ids::Given).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
@@ -152,7 +159,11 @@ impl RequestPath for Reentry<'_> {
                 return Err(Refusal::AboveTier(entry.tier));
             }
             let arguments = former::current_spelling(tool, arguments.clone()).map_err(Refusal::Input)?;
-            entry.input.check(&arguments).map_err(Refusal::Input)?;
+            let arguments = match entry.envelope {
+                Envelope::Native => entry.input.check(&arguments).map(|()| arguments),
+                Envelope::Python => crate::tools::python::arguments::admit(tool, &entry.input, arguments),
+            }
+            .map_err(Refusal::Input)?;
             admit_beyond_schema(app, tier, entry, tool, &arguments, ids)
                 .await
                 .map_err(Refusal::BeyondSchema)

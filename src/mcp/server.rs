@@ -112,12 +112,27 @@ impl McpServer {
         ))
     }
 
+    /// Whether tool `name` of the contract served answers a bare value wrapped as
+    /// `{"result": …}` (a profile's tool whose upstream says so in its output schema).
+    fn wraps_result(&self, name: &str) -> bool {
+        self.app.catalog.get(name).is_some_and(|entry| {
+            entry.envelope == crate::catalog::profile::Envelope::Python
+                && entry
+                    .tool
+                    .output_schema
+                    .as_ref()
+                    .is_some_and(|schema| schema.get("x-fastmcp-wrap-result") == Some(&serde_json::Value::Bool(true)))
+        })
+    }
+
     async fn run(&self, request: &CallToolRequestParams, call: &CallContext) -> CallToolResult {
         let tier = self.app.config.safety;
         let arguments = request.arguments.clone();
         match crate::call::run(&self.app, tier, &request.name, arguments, call).await {
             #[cfg(feature = "conformance-fault")]
             Ok(value) => tool_result(crate::fault::break_reply(&request.name, value), call.reply_text()),
+            #[cfg(not(feature = "conformance-fault"))]
+            Ok(value) if self.wraps_result(&request.name) => crate::runtime::reply_text::wrapped_result(value),
             #[cfg(not(feature = "conformance-fault"))]
             Ok(value) => tool_result(value, call.reply_text()),
             Err(error) => {

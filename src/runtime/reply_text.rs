@@ -51,6 +51,25 @@ pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
     }
 }
 
+/// libtmux-mcp's reply for a tool whose upstream declares a bare value wrapped as
+/// `{"result": …}` (`x-fastmcp-wrap-result` in its output schema): the structured
+/// content is the wrapper, the text is the bare value (a string as it is, anything else
+/// as JSON, an empty list as no text at all, as FastMCP writes them), and `_meta` says
+/// the result was wrapped.
+pub fn wrapped_result(structured: Value) -> CallToolResult {
+    let content = match structured.get("result") {
+        Some(Value::String(text)) => vec![ContentBlock::text(text.clone())],
+        Some(Value::Array(items)) if items.is_empty() => Vec::new(),
+        Some(value) => vec![ContentBlock::text(value.to_string())],
+        None => vec![ContentBlock::text(structured.to_string())],
+    };
+    let mut result = CallToolResult::success(content);
+    result.structured_content = Some(structured);
+    let mut meta = Map::new();
+    meta.insert("fastmcp".into(), serde_json::json!({"wrap_result": true}));
+    result.with_meta(Some(rmcp::model::MetaObject(meta)))
+}
+
 /// The `isError` result of a failed call: its message for the model and, for programs,
 /// `_meta` as `style`'s server writes it (paneward's `{"paneward/error": {kind,
 /// retrySafe}}`, or libtmux-mcp's `{error_type, expected, suggestion}`).

@@ -5,6 +5,7 @@
 //! and builds the profile's generated output. [`reply`] completes replies as
 //! libtmux-mcp writes them.
 
+pub mod arguments;
 pub mod batch;
 pub mod input;
 pub mod models;
