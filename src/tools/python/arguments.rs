@@ -99,12 +99,10 @@ fn report(tool: &str, schema: &Value, arguments: &Value) -> ToolError {
             None if required.contains(&name.as_str()) => {
                 entries.push((name.clone(), "Missing required argument [type=missing_argument]".into()));
             }
-            None => {}
-            Some(value) => {
-                if !jsonschema::is_valid(property, value) {
-                    entries.push((name.clone(), mismatch(property, value)));
-                }
+            Some(value) if !jsonschema::is_valid(property, value) => {
+                entries.push((name.clone(), mismatch(property, value)));
             }
+            _ => {}
         }
     }
     let unknown: Vec<&str> = fields
