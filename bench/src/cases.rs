@@ -273,6 +273,9 @@ pub enum Flavour {
     /// paneward with control mode off (`--no-control-mode`): one native client per round
     /// trip, the fallback where no control client can be had.
     PanewardOneShot,
+    /// paneward serving libtmux-mcp's contract (`--profile python`): called exactly as
+    /// libtmux-mcp is.
+    PanewardPython,
 }
 
 impl Flavour {
@@ -284,6 +287,16 @@ impl Flavour {
             Self::PanewardHttp => "paneward over HTTP",
             Self::PanewardSsh => "paneward over SSH",
             Self::PanewardOneShot => "paneward, one-shot clients",
+            Self::PanewardPython => "paneward --profile python",
+        }
+    }
+
+    /// The server whose contract this one is called by: `--profile python` is called
+    /// as libtmux-mcp is, every other flavour as itself.
+    pub fn contract(self) -> Self {
+        match self {
+            Self::PanewardPython => Self::LibtmuxMcp,
+            other => other,
         }
     }
 
@@ -291,7 +304,8 @@ impl Flavour {
     /// tmux-mcp names a pane `pane`, the others `pane_id`; for a history capture
     /// paneward takes `history` + `max_lines`, the peers a negative `start` line.
     pub fn call(self, case: Case, fixture: &Fixture) -> (&'static str, Value) {
-        let pane_key = if self == Self::TmuxMcp { "pane" } else { "pane_id" };
+        let this = self.contract();
+        let pane_key = if this == Self::TmuxMcp { "pane" } else { "pane_id" };
         let target = fixture.target();
         match case {
             Case::ListSessions => ("list_sessions", json!({})),
@@ -299,8 +313,12 @@ impl Flavour {
             Case::ListPanes => ("list_panes", json!({})),
             Case::SnapshotPane => ("snapshot_pane", json!({pane_key: target})),
             Case::CaptureHistory => {
-                let arguments = match self {
-                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => {
+                let arguments = match this {
+                    Self::Paneward
+                    | Self::PanewardHttp
+                    | Self::PanewardSsh
+                    | Self::PanewardOneShot
+                    | Self::PanewardPython => {
                         json!({"pane_id": target, "history": true, "max_lines": HISTORY_CAPTURE})
                     }
                     Self::TmuxMcp => json!({"pane": target, "start": -(HISTORY_CAPTURE as i64)}),
@@ -320,7 +338,7 @@ impl Flavour {
             }
             Case::LongHistory => ("capture_pane", self.long_capture(fixture)),
             Case::RunTrue => (
-                if self == Self::TmuxMcp {
+                if this == Self::TmuxMcp {
                     "run_shell_command"
                 } else {
                     "run_command"
@@ -334,15 +352,19 @@ impl Flavour {
                     arguments["confirm_submit"] = json!(true);
                 }
                 // A name no peer advertises: their rows read "n/a".
-                let tool = match self {
-                    Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => "send_keys",
+                let tool = match this {
+                    Self::Paneward
+                    | Self::PanewardHttp
+                    | Self::PanewardSsh
+                    | Self::PanewardOneShot
+                    | Self::PanewardPython => "send_keys",
                     Self::TmuxMcp | Self::LibtmuxMcp => "send_keys (paneward's)",
                 };
                 (tool, arguments)
             }
             Case::CreateKill => {
                 let session = fixture.session_id.clone();
-                let arguments = match self {
+                let arguments = match this {
                     Self::TmuxMcp => json!({"session": session}),
                     _ => json!({"session_id": session}),
                 };
@@ -368,7 +390,11 @@ impl Flavour {
 
     /// The 16 calls of [`Case::Sequence`]: the batch's operations, one call each.
     pub fn sequence(self, fixture: &Fixture) -> Vec<(&'static str, Value)> {
-        let pane_key = if self == Self::TmuxMcp { "pane" } else { "pane_id" };
+        let pane_key = if self.contract() == Self::TmuxMcp {
+            "pane"
+        } else {
+            "pane_id"
+        };
         batch_panes(fixture)
             .iter()
             .enumerate()
@@ -380,7 +406,7 @@ impl Flavour {
     /// paneward names it `windowId`, tmux-mcp `id`, libtmux-mcp `window_id`.
     pub fn kill_call(self, reply: &Value) -> Result<(&'static str, Value), String> {
         let made = &reply["result"]["structuredContent"];
-        let (field, key) = match self {
+        let (field, key) = match self.contract() {
             Self::TmuxMcp => ("id", "window"),
             Self::LibtmuxMcp => ("window_id", "window_id"),
             _ => ("windowId", "window_id"),
@@ -395,8 +421,8 @@ impl Flavour {
     fn long_capture(self, fixture: &Fixture) -> Value {
         let pane = fixture.long.clone().unwrap_or_default();
         let start = -(LONG_CAPTURE as i64);
-        match self {
-            Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot => {
+        match self.contract() {
+            Self::Paneward | Self::PanewardHttp | Self::PanewardSsh | Self::PanewardOneShot | Self::PanewardPython => {
                 json!({"pane_id": pane, "history": true, "max_lines": LONG_CAPTURE})
             }
             Self::TmuxMcp => json!({"pane": pane, "start": start}),

@@ -106,7 +106,8 @@ pub fn run(server: &mut Server, flavour: Flavour, fixture: &Fixture) -> Result<J
             counter.call("kill_window", json!({"window_id": window}))?;
             complete(&lines_of(&ran["output"])) && ran["exitStatus"] == json!(JOB_STATUS)
         }
-        Flavour::LibtmuxMcp => {
+        // `--profile python` is called as libtmux-mcp is.
+        Flavour::LibtmuxMcp | Flavour::PanewardPython => {
             let made = counter.call("create_window", json!({"session_id": session}))?;
             let (window, pane) = (text(&made, "window_id")?, text(&made, "active_pane_id")?);
             let ran = counter.call("run_command", json!({"pane_id": pane, "command": JOB_COMMAND}))?;

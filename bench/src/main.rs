@@ -37,6 +37,9 @@ pub struct Options {
     ssh_config: Option<String>,
     /// Also paneward with control mode off (`--no-control-mode`).
     one_shot: bool,
+    /// Also paneward serving libtmux-mcp's contract (`--profile python`), called as
+    /// libtmux-mcp is.
+    python_profile: bool,
     pub calls: usize,
     pub startups: usize,
     panes: Vec<usize>,
@@ -50,7 +53,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
-[--http] [--one-shot] [--ssh DESTINATION [--ssh-config FILE]] \
+[--http] [--one-shot] [--python-profile] [--ssh DESTINATION [--ssh-config FILE]] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
@@ -63,6 +66,7 @@ fn parse_options() -> Result<Options, String> {
         libtmux_mcp: None,
         http: false,
         one_shot: false,
+        python_profile: false,
         ssh: None,
         ssh_config: None,
         calls: 200,
@@ -84,6 +88,7 @@ fn parse_options() -> Result<Options, String> {
             "--libtmux-mcp" => options.libtmux_mcp = Some(value()?.into()),
             "--http" => options.http = true,
             "--one-shot" => options.one_shot = true,
+            "--python-profile" => options.python_profile = true,
             "--ssh" => options.ssh = Some(value()?),
             "--ssh-config" => options.ssh_config = Some(value()?),
             "--calls" => options.calls = value()?.parse().map_err(|_| "--calls takes a number")?,
@@ -193,6 +198,26 @@ pub fn launches(options: &Options, socket: &str) -> Vec<(Flavour, Launch)> {
                 program: path(&options.paneward),
                 args: vec![
                     "--no-control-mode".into(),
+                    "--socket-name".into(),
+                    socket.into(),
+                    "--safety".into(),
+                    safety.into(),
+                ],
+                env: vec![("PANEWARD_LOG".into(), "error".into())],
+                http_token: None,
+            },
+        ));
+    }
+    if options.python_profile {
+        launches.push((
+            Flavour::PanewardPython,
+            Launch {
+                program: path(&options.paneward),
+                args: vec![
+                    "--profile".into(),
+                    "python".into(),
+                    "--toolsets".into(),
+                    "inspect,manage,execute,teardown".into(),
                     "--socket-name".into(),
                     socket.into(),
                     "--safety".into(),

@@ -39,11 +39,12 @@ pub fn report(runs: &[Run], options: &Options) -> String {
     );
     let _ = writeln!(
         out,
-        "| panes | call | raw control mode | paneward | {} | {} |",
+        "| panes | call | raw control mode | paneward | {} | {} | {} |",
         Flavour::TmuxMcp.name(),
-        Flavour::LibtmuxMcp.name()
+        Flavour::LibtmuxMcp.name(),
+        Flavour::PanewardPython.name()
     );
-    out.push_str("|---:|---|---:|---:|---:|---:|\n");
+    out.push_str("|---:|---|---:|---:|---:|---:|---:|\n");
     for run in runs {
         let server = |f: Flavour| run.servers.iter().find(|(g, _)| *g == f).map(|(_, r)| r);
         for (case, floor) in &run.floors {
@@ -59,13 +60,14 @@ pub fn report(runs: &[Run], options: &Options) -> String {
             };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 run.panes,
                 case.label(),
                 floor_cell,
                 cell(server(Flavour::Paneward), *case, None),
                 cell(server(Flavour::TmuxMcp), *case, ours),
                 cell(server(Flavour::LibtmuxMcp), *case, ours),
+                cell(server(Flavour::PanewardPython), *case, ours),
             );
         }
     }

@@ -65,7 +65,7 @@ fn waits_on(channel: &str) -> bool {
 /// server's tools/list: the pane is `pane_ids` / `pane` / `pane_id`, the time limit
 /// `timeout_seconds` / `seconds` / `timeout`.
 fn wait_call(flavour: Flavour, pane: &str, pattern: &str, timeout: f64) -> Value {
-    let arguments = match flavour {
+    let arguments = match flavour.contract() {
         // tmux-mcp takes whole seconds.
         Flavour::TmuxMcp => json!({"pane": pane, "patterns": [pattern], "seconds": timeout.ceil() as u64}),
         Flavour::LibtmuxMcp => json!({"pane_id": pane, "patterns": [pattern], "timeout": timeout}),
@@ -151,7 +151,10 @@ pub fn run(options: &Options) -> Result<String, String> {
         .map_err(|_| "no tmux pid")?;
     let mut servers = Vec::new();
     for (flavour, launch) in crate::launches(options, &fixture.socket) {
-        if matches!(flavour, Flavour::Paneward | Flavour::TmuxMcp | Flavour::LibtmuxMcp) {
+        if matches!(
+            flavour,
+            Flavour::Paneward | Flavour::TmuxMcp | Flavour::LibtmuxMcp | Flavour::PanewardPython
+        ) {
             let mut server = Server::start(&launch)?.server;
             // paneward's own connection is made before the benchmark's client attaches.
             server.call("list_panes", &json!({}))?;

@@ -1,12 +1,10 @@
-//! `--profile python`: `call_read_tools_batch` advertised exactly as the Python page
-//! states it and answered in its envelope; every other tool unchanged.
+//! `--profile python`: libtmux-mcp's contract advertised exactly as the server lists
+//! it, and `call_read_tools_batch` answered in its envelope.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use serde_json::{json, Value};
 
-use crate::support::{seed_blocks, TmuxServer};
-
-const SEED: &str = "001_039d2ea31acf6622.txt";
+use crate::support::TmuxServer;
 
 fn python_schema(member: &str) -> Value {
     let text =
@@ -36,42 +34,45 @@ fn batch_tool(list: &Value) -> Value {
 }
 
 #[test]
-fn the_python_profile_advertises_the_seed_page_contract_and_nothing_else_changes() {
+fn the_python_profile_advertises_libtmux_mcp_exactly_as_the_server_lists_it() {
     let tmux = TmuxServer::start();
-    let mut python = tmux.paneward_with(&["--profile", "python", "--safety", "destructive"], &[]);
+    let mut python = tmux.paneward_with(
+        &[
+            "--profile",
+            "python",
+            "--safety",
+            "destructive",
+            "--toolsets",
+            "inspect,manage,execute,teardown",
+        ],
+        &[],
+    );
     python.initialize();
     let list = python.list_tools();
-    let tool = batch_tool(&list);
-    let blocks = seed_blocks(SEED);
-    assert_eq!(tool["inputSchema"], blocks[0], "input schema is the page's");
-    assert_eq!(tool["outputSchema"], blocks[1], "output schema is the page's");
-    assert_eq!(
-        tool["annotations"],
-        json!({"destructiveHint": true, "idempotentHint": false, "openWorldHint": true, "readOnlyHint": false})
-    );
-    assert_eq!(
-        tool["description"],
-        "Call several inspect tools serially and return per-tool results."
-    );
-    assert!(tool.get("title").is_none());
-    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
-        insta::assert_json_snapshot!("tools_list_python_destructive", list);
-    });
-    // The other tools are the default ones.
-    let mut default = tmux.paneward_with(&["--safety", "destructive"], &[]);
-    default.initialize();
-    let default_list = default.list_tools();
-    let others = |list: &Value| -> Vec<Value> {
+    let captured: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::root().join("schemas/upstream/libtmux-mcp-0.1.0a22.tools.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let by_name = |list: &Value| -> std::collections::BTreeMap<String, Value> {
         list["tools"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|t| t["name"] != "call_read_tools_batch")
-            .cloned()
+            .map(|tool| (tool["name"].as_str().unwrap().to_string(), tool.clone()))
             .collect()
     };
-    assert_eq!(others(&list), others(&default_list));
-    assert_ne!(batch_tool(&default_list), tool);
+    let (ours, theirs) = (by_name(&list), by_name(&captured));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+    assert_eq!(ours.len(), 54);
+    for (name, tool) in &theirs {
+        for member in ["inputSchema", "outputSchema", "annotations", "title", "description"] {
+            assert_eq!(ours[name].get(member), tool.get(member), "{name}: {member}");
+        }
+    }
+    insta::with_settings!({snapshot_path => "../../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_json_snapshot!("tools_list_python_destructive", list);
+    });
 }
 
 #[test]
