@@ -221,17 +221,18 @@ fn plan_tool(
     })?;
     // A profile mirrors its upstream, which may declare a tool's reply as text alone;
     // paneward's own tools always declare their replies.
-    let output_schema =
-        match (&tool.output_schema, &options.profile) {
-            (Some(schema), _) => Some(schema.clone()),
-            (None, Some(_)) => None,
-            (None, None) => return Err(tool.origin.error(
+    let output_schema = match (&tool.output_schema, &options.profile) {
+        (Some(schema), _) => Some(schema.clone()),
+        (None, Some(_)) => None,
+        (None, None) => {
+            return Err(tool.origin.error(
                 "",
                 format!(
                     "tool `{name}` has no outputSchema; a tool file needs one (paneward checks every reply against it)"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let tier = resolve_tier(tool, old_tool, &path, options, notes)?;
     let source_url = tool
         .source
@@ -334,7 +335,8 @@ fn plan_tool(
     document.insert("annotations".into(), tool.annotations.clone());
     // `_meta` is paneward's choice too: an existing file keeps its; from a source, only
     // the keys a tool file may carry come in.
-    let meta = match old_tool.and_then(|t| t.meta.clone()) {
+    // In a profile `_meta` is the upstream's, like its schemas: it is what it serves.
+    let meta = match old_tool.and_then(|t| t.meta.clone()).filter(|_| !in_profile) {
         Some(kept) => Some(kept),
         None => known_meta(tool, notes),
     };

@@ -69,7 +69,11 @@ const FIELDS: [(&str, bool); 13] = [
 /// them beside the tool, so an unknown key (a typo) would silently do nothing.
 /// `anthropic/alwaysLoad`: Claude Code keeps the tool's schema loaded on every turn
 /// rather than deferring it behind its tool search.
-pub const META_KEYS: [(&str, &str); 1] = [("anthropic/alwaysLoad", "boolean")];
+pub const META_KEYS: [(&str, &str); 2] = [
+    ("anthropic/alwaysLoad", "boolean"),
+    // A FastMCP server's own (its tags), kept so a profile advertises it as served.
+    ("fastmcp", "object"),
+];
 
 /// The annotation keys MCP defines, with the JSON type each must have.
 pub const ANNOTATIONS: [(&str, &str); 5] = [
@@ -86,6 +90,7 @@ pub fn is_annotation_kind(value: &Value, kind: &str) -> bool {
     match kind {
         "string" => value.is_string(),
         "boolean" => value.is_boolean(),
+        "object" => value.is_object(),
         _ => false,
     }
 }

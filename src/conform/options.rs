@@ -10,6 +10,15 @@ use paneward_contract::Tier;
 /// The tier compared unless `--tier` says: paneward's own default `--safety`.
 pub const DEFAULT_TIER: Tier = Tier::Mutating;
 
+/// The tier a profile is compared at unless `--tier` says: the python profile mirrors a
+/// server that has no tiers and lists every tool, so all of them.
+fn profile_tier(profile: crate::catalog::profile::Profile) -> Tier {
+    match profile {
+        crate::catalog::profile::Profile::Default => DEFAULT_TIER,
+        crate::catalog::profile::Profile::Python => Tier::Destructive,
+    }
+}
+
 /// What `paneward conform` was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -30,6 +39,7 @@ pub struct Options {
 /// An unknown option, a missing or bad value, or no server command after `--`.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String> {
     let mut args = args.into_iter();
+    let mut tier = None;
     let mut options = Options {
         tier: DEFAULT_TIER,
         schemas: None,
@@ -59,7 +69,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
             }
         };
         match flag.as_str() {
-            "--tier" => options.tier = value()?.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?,
+            "--tier" => tier = Some(value()?.parse::<Tier>().map_err(|e| format!("--tier: {e}"))?),
             "--schemas" => options.schemas = Some(PathBuf::from(value()?)),
             "--profile" => options.profile = value()?.parse().map_err(|e| format!("--profile: {e}"))?,
             "--timeout" => options.timeout = parse_seconds(&value()?)?,
@@ -70,6 +80,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, String
             }
         }
     }
+    options.tier = tier.unwrap_or_else(|| profile_tier(options.profile));
     if options.command.is_empty() {
         return Err("conform needs a server command after --, e.g. paneward conform -- paneward -L work".into());
     }

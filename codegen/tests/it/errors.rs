@@ -201,34 +201,45 @@ fn a_json_entry_that_is_not_a_file_fails_the_build_and_diff_alike() {
 }
 
 #[test]
-fn check_generates_a_profile_with_the_default_tools_beside_it() {
-    // Alone, each folder generates; together `probe`'s object property `input` and the
-    // default tool `probe_input` both want the Rust name `ProbeInputInput`.
+fn a_profile_generates_apart_from_the_default_tools_and_names_its_handlers() {
+    // The profile's object property `input` and the default tool `probe_input` both want
+    // the Rust name `ProbeInputInput`: in a profile's own module they never meet.
     let root = TempDir::new();
     let mut default = good_tool();
     default["name"] = json!("probe_input");
     root.file("schemas/tools/probe_input.json", &default.to_string());
     let mut profile = good_tool();
     profile["inputSchema"]["properties"]["input"] = json!({"type": "object"});
-    let profile = root.file("schemas/profiles/flavour/probe.json", &profile.to_string());
-    let profile_dir = profile.parent().unwrap();
-    assert!(paneward_codegen::generate_from_dir(profile_dir).is_ok());
-    for args in [
-        vec!["check".to_string()],
-        vec!["check".into(), profile_dir.display().to_string()],
-    ] {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
-            .args(&args)
-            .current_dir(root.path())
+    profile["handler"] = json!("flavour::observe");
+    let file = root.file("schemas/profiles/flavour/probe.json", &profile.to_string());
+    let check = |root: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_paneward-codegen"))
+            .arg("check")
+            .current_dir(root)
             .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(3), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains("`ProbeInputInput`") && stderr.contains("probe_input.json"),
-            "{args:?}: {stderr}"
-        );
-    }
+            .unwrap()
+    };
+    let output = check(root.path());
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let source = paneward_codegen::generate::generate_folder(
+        file.parent().unwrap(),
+        paneward_codegen::load::load_dir(file.parent().unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert!(source.contains("pub mod flavour"), "{source}");
+    assert!(source.contains("crate::tools::flavour::observe::probe"), "{source}");
+    // Without a handler a profile's tool has nowhere to go.
+    profile.as_object_mut().unwrap().remove("handler");
+    root.file("schemas/profiles/flavour/probe.json", &profile.to_string());
+    let output = check(root.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("probe.json at /handler"), "{stderr}");
 }
 
 /// `paneward-codegen check` on a folder holding `probe.json` = the good tool after

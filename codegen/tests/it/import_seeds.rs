@@ -1,6 +1,7 @@
-//! Importing the four seed pages reproduces the committed tool files byte for byte,
-//! whether the file is new or an outdated copy is being updated; the importer always
-//! works on a temp copy of `schemas/`, never on the real one.
+//! Importing the seed pages reproduces the committed tool files byte for byte, whether
+//! the file is new or an outdated copy is being updated, and importing the captured
+//! libtmux-mcp server reproduces the python profile; the importer always works on a
+//! temp copy of `schemas/`, never on the real one.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::path::{Path, PathBuf};
@@ -21,18 +22,14 @@ struct Seed {
     source_flag: Option<&'static str>,
 }
 
-const SEEDS: [Seed; 4] = [
+/// Seed 001, libtmux-mcp's page for `call_read_tools_batch`, is not among them: the
+/// python profile is imported from the server itself ([`CAPTURE`]), whose schemas the
+/// page's equal (`the_python_profile_is_the_captured_server_and_agrees_with_its_page`).
+const SEEDS: [Seed; 3] = [
     Seed {
         page: "000_e4f42a30e7e3fc17.txt",
         file: "tools/call_read_tools_batch.json",
         profile: None,
-        tier: Tier::Readonly,
-        source_flag: None,
-    },
-    Seed {
-        page: "001_039d2ea31acf6622.txt",
-        file: "profiles/python/call_read_tools_batch.json",
-        profile: Some("python"),
         tier: Tier::Readonly,
         source_flag: None,
     },
@@ -148,7 +145,7 @@ fn the_command_line_imports_a_page_and_prints_the_change_report() {
     let (_guard, copy) = schemas_copy();
     let target = copy.join("tools/snapshot_pane.json");
     std::fs::write(&target, outdated("tools/snapshot_pane.json")).unwrap();
-    let page = seed(SEEDS[3].page);
+    let page = seed(SEEDS[2].page);
     let output = codegen(&["import", "--schemas", copy.to_str().unwrap(), page.to_str().unwrap()]);
     // The outdated file had an input the page no longer has: a breaking change, exit 2 as `diff`.
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
@@ -178,7 +175,7 @@ fn a_dry_run_reports_the_changes_and_writes_nothing() {
     let target = copy.join("tools/snapshot_pane.json");
     std::fs::write(&target, outdated("tools/snapshot_pane.json")).unwrap();
     let before = crate::common::tree(&copy);
-    let page = seed(SEEDS[3].page);
+    let page = seed(SEEDS[2].page);
     let output = codegen(&[
         "import",
         "--dry-run",
@@ -218,26 +215,40 @@ fn every_committed_tool_file_is_in_the_canonical_format() {
     assert!(count >= 4, "the seeded files are there");
 }
 
+/// libtmux-mcp 0.1.0a22's `tools/list`, as `import --from-server --save` kept it.
+const CAPTURE: &str = "upstream/libtmux-mcp-0.1.0a22.tools.json";
+
 #[test]
-fn the_python_profile_holds_the_python_page_contract() {
+fn importing_the_captured_server_again_changes_nothing_in_the_python_profile() {
+    let (_guard, copy) = schemas_copy();
+    let before = crate::common::tree(&copy);
+    let mut options = Options::new(&copy);
+    options.profile = Some("python".into());
+    let outcome = import(&[Source::File(copy.join(CAPTURE))], &options).unwrap();
+    assert_eq!(outcome.planned.len(), 54);
+    assert!(outcome.planned.iter().all(|p| !p.changed), "the profile is the capture");
+    assert_eq!(crate::common::tree(&copy), before);
+}
+
+#[test]
+fn the_python_profile_is_the_captured_server_and_agrees_with_its_page() {
     let tool =
         paneward_codegen::load::load_file(&schemas().join("profiles/python/call_read_tools_batch.json")).unwrap();
     assert_eq!(tool.tier, Tier::Readonly);
+    assert_eq!(tool.source, "https://pypi.org/project/libtmux-mcp/0.1.0a22/");
     assert_eq!(
-        tool.source,
-        "https://libtmux.org/en/py/stable/mcp/tools/call_read_tools_batch/"
+        tool.title.as_deref(),
+        Some("Call Read Tools Batch"),
+        "the server gives a title"
     );
-    assert_eq!(
-        tool.description,
-        "Call several inspect tools serially and return per-tool results."
-    );
-    assert_eq!(tool.title, None, "the Python page gives no title");
     assert_eq!(
         tool.annotations,
         json!({"destructiveHint": true, "idempotentHint": false, "openWorldHint": true, "readOnlyHint": false})
     );
-    // The page renders the input twice (prose and "Protocol data"); only the JSON copy has `default`.
-    assert_eq!(tool.input_schema["properties"]["on_error"]["default"], json!("stop"));
+    // The page renders the same schemas the server lists.
+    let page = paneward_codegen::source::read_file(&seed("001_039d2ea31acf6622.txt")).unwrap();
+    assert_eq!(page[0].input_schema, tool.input_schema);
+    assert_eq!(page[0].output_schema, tool.output_schema);
 }
 
 #[test]
