@@ -23,16 +23,6 @@ fn assert_valid_python_batch(value: &Value) {
     assert!(problems.is_empty(), "{problems:?}\n{value}");
 }
 
-fn batch_tool(list: &Value) -> Value {
-    list["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "call_read_tools_batch")
-        .unwrap()
-        .clone()
-}
-
 #[test]
 fn the_python_profile_advertises_libtmux_mcp_exactly_as_the_server_lists_it() {
     let tmux = TmuxServer::start();
