@@ -380,9 +380,7 @@ fn emit_table(typed: &[ToolTypes<'_>], contract: Contract<'_>) -> TokenStream {
         Contract::Default => "schemas/tools/".to_string(),
         Contract::Profile(profile) => format!("schemas/profiles/{profile}/"),
     };
-    let doc = format!(
-        " Every tool of `{folder}`, sorted by name, with its advertised schemas\n exactly as written in the file."
-    );
+    let doc = format!(" Every tool of `{folder}`, sorted by name, with its advertised schemas as written.");
     quote! {
         #[doc = #doc]
         pub static TOOLS: [crate::runtime::ToolSpec; #count] = [ #(#entries),* ];
