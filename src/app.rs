@@ -36,6 +36,10 @@ impl App {
     /// be made.
     pub fn new(config: Config, caller: Option<CallerPane>) -> Result<Self, String> {
         let mut catalog = Catalog::load(config.profile)?;
+        // libtmux-mcp advertises its LIBTMUX_SUPPRESS_HISTORY as run_command's default.
+        if config.profile == crate::catalog::profile::Profile::Python && !config.suppress_history {
+            catalog.set_argument_default("run_command", "suppress_history", serde_json::Value::Bool(false))?;
+        }
         catalog.narrow(&config.surface, config.profile.default_toolsets(), config.safety)?;
         let prompts = Prompts::load()?;
         let audit = match &config.audit_log {

@@ -29,6 +29,9 @@ pub struct Config {
     /// Whether `run_command` prints each command in its pane for a person watching,
     /// unless a call says otherwise (`--show-commands`).
     pub show_commands: bool,
+    /// Under `--profile python`: whether `run_command` keeps a command out of the shell's
+    /// history when the call does not say (`LIBTMUX_SUPPRESS_HISTORY`, on unless `0`).
+    pub suppress_history: bool,
     /// Whether tmux may be driven over a persistent control-mode client (where it goes
     /// unnoticed); off, every round trip is a tmux process of its own.
     pub control_mode: bool,

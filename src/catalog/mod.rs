@@ -216,6 +216,33 @@ impl Catalog {
 
 /// A tool's toolset and class; `build.rs` checks every file declares both, so a missing
 /// one is a build fault reported at start-up.
+impl Catalog {
+    /// Advertises and validates `tool`'s `argument` with `value` as its default: a
+    /// profile whose upstream publishes a setting as a default does so (the python
+    /// profile's `LIBTMUX_SUPPRESS_HISTORY`). The request path fills an absent argument
+    /// from the advertised default, so the call follows it too.
+    ///
+    /// # Errors
+    /// The tool or the argument is not in the catalog (a build fault).
+    pub fn set_argument_default(&mut self, tool: &str, argument: &str, value: Value) -> Result<(), String> {
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|entry| entry.spec.name == tool)
+            .ok_or_else(|| format!("no tool `{tool}` to set a default of"))?;
+        let mut schema = JsonObject::clone(&entry.tool.input_schema);
+        let property = schema
+            .get_mut("properties")
+            .and_then(|properties| properties.get_mut(argument))
+            .and_then(Value::as_object_mut)
+            .ok_or_else(|| format!("`{tool}` has no argument `{argument}`"))?;
+        property.insert("default".into(), value);
+        entry.input = SchemaCheck::lazy(Value::Object(schema.clone()));
+        entry.tool.input_schema = Arc::new(schema);
+        Ok(())
+    }
+}
+
 fn declared(
     name: &str,
     toolset: Option<Toolset>,

@@ -49,8 +49,11 @@ impl Profile {
     /// The toolsets served when the operator names none (`--toolsets` unset): the one
     /// place a profile sets its own default surface.
     pub fn default_toolsets(self) -> &'static [paneward_contract::Toolset] {
+        use paneward_contract::Toolset;
         match self {
-            Self::Default | Self::Python => &paneward_contract::Toolset::ALL,
+            Self::Default => &Toolset::ALL,
+            // As libtmux-mcp 0.1.0a22: everything but teardown unless LIBTMUX_TOOLSETS says.
+            Self::Python => &[Toolset::Inspect, Toolset::Manage, Toolset::Execute],
         }
     }
 

@@ -184,6 +184,16 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         Some(text) => Some(AuditTarget::File(PathBuf::from(text))),
         None => None,
     };
+    // libtmux-mcp 0.1.0a22 refuses to start with LIBTMUX_SAFETY set (it removed the
+    // setting); under its profile so does paneward, rather than guess what was meant.
+    if profile == Profile::Python && env("LIBTMUX_SAFETY").is_some() {
+        return Err(UsageError(
+            "LIBTMUX_SAFETY has been removed (as in libtmux-mcp 0.1.0a22): select toolsets with LIBTMUX_TOOLSETS \
+             (inspect; inspect,manage,execute; or inspect,manage,execute,teardown), and paneward's tier with --safety \
+             readonly|mutating|destructive; unset LIBTMUX_SAFETY"
+                .into(),
+        ));
+    }
     let safety_text = safety
         .or_else(|| env("PANEWARD_SAFETY"))
         .or_else(|| env("LIBTMUX_SAFETY"));
@@ -199,7 +209,9 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     };
     let tmux_binary = tmux_binary
         .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
+        .or_else(|| env("LIBTMUX_TMUX_BIN").filter(|v| !v.is_empty()).map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("tmux"));
+    let suppress_history = suppress_history_default(env)?;
     let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
     let show_commands = show_commands || env_switch("PANEWARD_SHOW_COMMANDS", env)?;
     let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
@@ -248,6 +260,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         scope,
         reveal_environment,
         show_commands,
+        suppress_history,
         control_mode,
         native_client,
         hidden_client,
@@ -352,6 +365,16 @@ fn resolve_surface(
     })
 }
 
+/// `LIBTMUX_SUPPRESS_HISTORY`, read as libtmux-mcp 0.1.0a22 reads it: unset or `1` is
+/// on, `0` off, anything else stops start-up.
+fn suppress_history_default(env: EnvLookup<'_>) -> Result<bool, UsageError> {
+    match env("LIBTMUX_SUPPRESS_HISTORY").as_deref() {
+        None | Some("1") => Ok(true),
+        Some("0") => Ok(false),
+        Some(_) => Err(UsageError("LIBTMUX_SUPPRESS_HISTORY must be unset, '0', or '1'".into())),
+    }
+}
+
 /// An on/off environment variable: unset or empty is off; anything but the usual
 /// spellings stops start-up rather than guessing.
 fn env_switch(key: &str, env: EnvLookup<'_>) -> Result<bool, UsageError> {
@@ -384,10 +407,14 @@ fn resolve_address(
             )),
             (Some(name), None) => checked_name(name).map(from("PANEWARD_SOCKET_NAME")),
             (None, Some(path)) => Ok((ServerAddress::Path(PathBuf::from(path)), "PANEWARD_SOCKET_PATH")),
-            (None, None) => match non_empty("LIBTMUX_SOCKET") {
-                Some(value) if value.contains('/') => Ok((ServerAddress::Path(PathBuf::from(value)), "LIBTMUX_SOCKET")),
-                Some(value) => checked_name(value).map(from("LIBTMUX_SOCKET")),
-                None => Ok((
+            // libtmux hands tmux `-S` when it has a path, else `-L`: the path wins.
+            (None, None) => match (non_empty("LIBTMUX_SOCKET_PATH"), non_empty("LIBTMUX_SOCKET")) {
+                (Some(path), _) => Ok((ServerAddress::Path(PathBuf::from(path)), "LIBTMUX_SOCKET_PATH")),
+                (None, Some(value)) if value.contains('/') => {
+                    Ok((ServerAddress::Path(PathBuf::from(value)), "LIBTMUX_SOCKET"))
+                }
+                (None, Some(value)) => checked_name(value).map(from("LIBTMUX_SOCKET")),
+                (None, None) => Ok((
                     ServerAddress::Default,
                     "none: tmux's own default ($TMUX, then the default socket)",
                 )),
@@ -441,6 +468,35 @@ mod tests {
         assert_eq!(config.address, ServerAddress::Default);
         assert_eq!(config.safety, Tier::Mutating);
         assert_eq!(config.tmux_binary, PathBuf::from("tmux"));
+    }
+
+    #[test]
+    fn libtmux_mcp_variables_mean_what_they_mean_to_libtmux_mcp() {
+        // A socket path beats a socket name, as libtmux hands tmux -S before -L.
+        let both = [("LIBTMUX_SOCKET", "lib"), ("LIBTMUX_SOCKET_PATH", "/run/lib.sock")];
+        assert_eq!(
+            serve_config(&[], &both).address,
+            ServerAddress::Path("/run/lib.sock".into())
+        );
+        assert_eq!(serve_config(&[], &both).address_origin, "LIBTMUX_SOCKET_PATH");
+        assert_eq!(
+            serve_config(&[], &[("LIBTMUX_TMUX_BIN", "/opt/tmux/bin/tmux")]).tmux_binary,
+            PathBuf::from("/opt/tmux/bin/tmux")
+        );
+        assert_eq!(
+            serve_config(&[], &[("PANEWARD_TMUX", "ours"), ("LIBTMUX_TMUX_BIN", "theirs")]).tmux_binary,
+            PathBuf::from("ours")
+        );
+        // LIBTMUX_SUPPRESS_HISTORY: unset or 1 on, 0 off, anything else refused.
+        assert!(serve_config(&[], &[]).suppress_history);
+        assert!(serve_config(&[], &[("LIBTMUX_SUPPRESS_HISTORY", "1")]).suppress_history);
+        assert!(!serve_config(&[], &[("LIBTMUX_SUPPRESS_HISTORY", "0")]).suppress_history);
+        let error = parse_with(&[], &[("LIBTMUX_SUPPRESS_HISTORY", "yes")]).unwrap_err();
+        assert_eq!(error.0, "LIBTMUX_SUPPRESS_HISTORY must be unset, '0', or '1'");
+        // Under the python profile LIBTMUX_SAFETY stops start-up, as 0.1.0a22 does.
+        let error = parse_with(&["--profile", "python"], &[("LIBTMUX_SAFETY", "readonly")]).unwrap_err();
+        assert!(error.0.starts_with("LIBTMUX_SAFETY has been removed"), "{}", error.0);
+        assert!(error.0.contains("LIBTMUX_TOOLSETS"), "{}", error.0);
     }
 
     #[test]

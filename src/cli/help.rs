@@ -70,9 +70,15 @@ pub const COMMANDS: &[(&str, &[&str])] = &[
 ];
 
 const OUTRO: &str = "\
-Without -L or -S, paneward uses the server `tmux` alone would use. For an existing
-libtmux-mcp set-up, LIBTMUX_SOCKET (a name, or a path if it holds a /) and
-LIBTMUX_SAFETY are read after paneward's own variables.
+Without -L or -S, paneward uses the server `tmux` alone would use. libtmux-mcp's
+variables are read after paneward's own: LIBTMUX_SOCKET (a name, or a path if it holds a
+/), LIBTMUX_SOCKET_PATH (wins over LIBTMUX_SOCKET), LIBTMUX_TMUX_BIN (the tmux to run),
+LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS (as --toolsets, --tools and
+--exclude-tools). With --profile python, serving libtmux-mcp's own tools: the toolsets
+default to inspect,manage,execute as there; LIBTMUX_SUPPRESS_HISTORY=0 turns off
+run_command's default of keeping commands out of shell history; and LIBTMUX_SAFETY,
+which libtmux-mcp 0.1.0a22 removed, stops start-up (in the default profile it is read
+as --safety).
 
 Logging: RUST_LOG-style filters in PANEWARD_LOG, on standard error (default: info,rmcp=warn,
 and rmcp's HTTP refusal lines off: paneward says each refusal once, in words).

@@ -54,6 +54,9 @@ pub struct Settings {
     pub max_wait: Duration,
     /// Whether `run_command` prints each command in its pane (`--show-commands`).
     pub show_commands: bool,
+    /// Under `--profile python`, whether a command is kept out of the shell's history
+    /// when the call does not say (`LIBTMUX_SUPPRESS_HISTORY`).
+    pub suppress_history: bool,
     /// Which tmux server paneward drives.
     pub address: ServerAddress,
     /// The host tmux runs on with `--ssh`, as given; `None`: this machine.
@@ -71,6 +74,7 @@ impl Settings {
             reveal_environment: config.reveal_environment,
             max_wait: config.max_wait,
             show_commands: config.show_commands,
+            suppress_history: config.suppress_history,
             address: config.address.clone(),
             ssh_host: config.ssh.as_ref().map(|ssh| ssh.destination.clone()),
             server_start: config.server_start.clone(),

@@ -20,9 +20,25 @@ use crate::runtime::ToolError;
 pub fn admit(tool: &str, input: &SchemaCheck, arguments: Value) -> Result<Value, ToolError> {
     let arguments = lax(input.schema(), arguments);
     if input.check(&arguments).is_ok() {
-        return Ok(arguments);
+        return Ok(with_defaults(input.schema(), arguments));
     }
     Err(report(tool, input.schema(), &arguments))
+}
+
+/// `arguments` with every absent argument at the default the advertised schema gives
+/// it: the default a client was shown is the one the call gets (a setting published
+/// as a default, like `LIBTMUX_SUPPRESS_HISTORY`, included).
+fn with_defaults(schema: &Value, arguments: Value) -> Value {
+    let (Value::Object(mut fields), Some(Value::Object(properties))) = (arguments.clone(), schema.get("properties"))
+    else {
+        return arguments;
+    };
+    for (name, property) in properties {
+        if let (false, Some(default)) = (fields.contains_key(name), property.get("default")) {
+            fields.insert(name.clone(), default.clone());
+        }
+    }
+    Value::Object(fields)
 }
 
 /// The JSON types a property's schema admits (`type`, or the types of its `anyOf`).

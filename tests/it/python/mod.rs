@@ -2,6 +2,7 @@
 //! paneward, against a real tmux on a private socket. The differential suite beside
 //! them drives the real libtmux-mcp too.
 
+mod config;
 mod input;
 mod observe;
 mod workspace;

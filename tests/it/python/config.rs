@@ -1,0 +1,115 @@
+//! `--profile python`: libtmux-mcp's configuration variables carry over.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{clean_env, TmuxServer};
+
+fn names(list: &Value) -> Vec<String> {
+    list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_toolsets_default_to_all_but_teardown_and_libtmux_toolsets_widens_them() {
+    let tmux = TmuxServer::start();
+    let mut default = tmux.paneward_with(&["--profile", "python", "--safety", "destructive"], &[]);
+    default.initialize();
+    let served = names(&default.list_tools());
+    assert!(served.contains(&"send_keys".to_string()), "{served:?}");
+    for teardown in [
+        "kill_server",
+        "kill_session",
+        "kill_window",
+        "kill_pane",
+        "clear_pane",
+        "delete_buffer",
+    ] {
+        assert!(!served.contains(&teardown.to_string()), "{teardown} in {served:?}");
+    }
+    let mut all = tmux.paneward_with(
+        &["--profile", "python", "--safety", "destructive"],
+        &[("LIBTMUX_TOOLSETS", "inspect,manage,execute,teardown")],
+    );
+    all.initialize();
+    assert_eq!(names(&all.list_tools()).len(), 54);
+    let mut narrowed = tmux.paneward_with(
+        &["--profile", "python"],
+        &[
+            ("LIBTMUX_TOOLSETS", "inspect"),
+            ("LIBTMUX_EXCLUDE_TOOLS", "list_servers"),
+        ],
+    );
+    narrowed.initialize();
+    let served = names(&narrowed.list_tools());
+    assert!(served.contains(&"list_panes".to_string()) && !served.contains(&"send_keys".to_string()));
+    assert!(!served.contains(&"list_servers".to_string()), "{served:?}");
+}
+
+#[test]
+fn libtmux_suppress_history_is_run_commands_advertised_default() {
+    let tmux = TmuxServer::start();
+    let default_of = |env: &[(&str, &str)]| {
+        let mut client = tmux.paneward_with(&["--profile", "python"], env);
+        client.initialize();
+        let list = client.list_tools();
+        let tool = list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == "run_command")
+            .unwrap()
+            .clone();
+        tool["inputSchema"]["properties"]["suppress_history"]["default"].clone()
+    };
+    assert_eq!(default_of(&[]), Value::Bool(true));
+    assert_eq!(default_of(&[("LIBTMUX_SUPPRESS_HISTORY", "0")]), Value::Bool(false));
+}
+
+#[test]
+fn libtmux_safety_stops_start_up_under_the_profile() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    let output = command
+        .args(["--profile", "python"])
+        .env("LIBTMUX_SAFETY", "readonly")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "stdout stays protocol only");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("LIBTMUX_SAFETY has been removed"), "{stderr}");
+}
+
+#[test]
+fn libtmux_tmux_bin_is_the_tmux_paneward_runs() {
+    let tmux = TmuxServer::start();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pw-tmux-bin-{}", tmux.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("ran");
+    let wrapper = dir.join("tmux-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\necho ran >> '{}'\nexec tmux \"$@\"\n", log.display()),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&wrapper).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&wrapper, permissions).unwrap();
+    // Without the hidden and native clients every way to tmux runs the binary.
+    let mut client = tmux.paneward_with(
+        &["--profile", "python", "--no-hidden-client", "--no-native-client"],
+        &[("LIBTMUX_TMUX_BIN", wrapper.to_str().unwrap())],
+    );
+    client.initialize();
+    let result = client.call("list_sessions", serde_json::json!({}));
+    assert_ne!(result["isError"], Value::Bool(true), "{result}");
+    assert!(std::fs::read_to_string(&log).unwrap().contains("ran"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
