@@ -7,6 +7,7 @@
 
 pub mod arguments;
 pub mod batch;
+pub mod filters;
 pub mod input;
 pub mod models;
 pub mod observe;
