@@ -7,6 +7,8 @@
 
 pub mod arguments;
 pub mod batch;
+pub mod capture;
+pub mod display;
 pub mod filters;
 pub mod input;
 pub mod models;

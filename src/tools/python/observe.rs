@@ -9,28 +9,72 @@ use crate::tmux::{ReadCommand, ReadVerb, ServerAddress};
 use super::filters::Filters;
 use super::models::{self, Scope};
 use super::not_adapted;
-use super::target::{check_socket, Server, Targeting};
+use super::target::{check_socket, upstream_error, Server, Targeting};
 
-pub async fn capture_pane(_gate: &ReadGate<'_>, _input: CapturePaneInput) -> Result<String, ToolError> {
-    Err(not_adapted("capture_pane"))
-}
+pub use super::capture::{capture_pane, snapshot_pane};
 
 pub async fn capture_since(_gate: &ReadGate<'_>, _input: CaptureSinceInput) -> Result<String, ToolError> {
     Err(not_adapted("capture_since"))
 }
 
-pub async fn display_message(
-    _gate: &ReadGate<'_>,
-    _input: DisplayMessageInput,
-) -> Result<DisplayMessageOutput, ToolError> {
-    Err(not_adapted("display_message"))
-}
+pub use super::display::display_message;
 
 pub async fn find_pane_by_position(
-    _gate: &ReadGate<'_>,
-    _input: FindPaneByPositionInput,
+    gate: &ReadGate<'_>,
+    input: FindPaneByPositionInput,
 ) -> Result<FindPaneByPositionOutput, ToolError> {
-    Err(not_adapted("find_pane_by_position"))
+    let FindPaneByPositionInput {
+        corner,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: window_index.as_deref(),
+        pane_id: None,
+    };
+    let server = Server::read(gate).await?;
+    let window = server.window(&targeting)?.window_id.to_string();
+    let (vertical, horizontal) = match corner {
+        FindPaneByPositionInputCorner::TopLeft => ("pane_at_top", "pane_at_left"),
+        FindPaneByPositionInputCorner::TopRight => ("pane_at_top", "pane_at_right"),
+        FindPaneByPositionInputCorner::BottomLeft => ("pane_at_bottom", "pane_at_left"),
+        FindPaneByPositionInputCorner::BottomRight => ("pane_at_bottom", "pane_at_right"),
+    };
+    let flag = |pane: &serde_json::Value, key: &str| pane.get(key) == Some(&serde_json::Value::Bool(true));
+    let offset = |pane: &serde_json::Value| {
+        ["pane_left", "pane_top"]
+            .iter()
+            .map(|key| pane.get(*key).and_then(serde_json::Value::as_i64).unwrap_or(0))
+            .sum::<i64>()
+    };
+    // Of several panes at the corner, libtmux-mcp takes the one furthest from the
+    // window's origin (the first listed of equals).
+    let mut best: Option<serde_json::Value> = None;
+    for pane in models::panes(gate, Scope::Target(&window)).await? {
+        if !(flag(&pane, vertical) && flag(&pane, horizontal)) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|kept| offset(&pane) > offset(kept)) {
+            best = Some(pane);
+        }
+    }
+    let Some(pane) = best else {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            &format!(
+                "No pane found at corner '{corner}' in window {window}. This is unusual — built-in layouts always have a pane at every corner."
+            ),
+            None,
+        ));
+    };
+    models::typed(pane)
 }
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
@@ -192,10 +236,6 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
 
 pub async fn search_panes(_gate: &ReadGate<'_>, _input: SearchPanesInput) -> Result<String, ToolError> {
     Err(not_adapted("search_panes"))
-}
-
-pub async fn snapshot_pane(_gate: &ReadGate<'_>, _input: SnapshotPaneInput) -> Result<String, ToolError> {
-    Err(not_adapted("snapshot_pane"))
 }
 
 /// Records as the generated item type of a listing.
