@@ -98,7 +98,7 @@ pub async fn read_range(
     start: Option<i64>,
     end: Option<i64>,
 ) -> Result<Vec<String>, ToolError> {
-    let output = gate.run(capture_range(pane, start, end)).await?;
+    let output = gate.run(capture_range(pane, start, end, false)).await?;
     Ok(split_capture(&output))
 }
 

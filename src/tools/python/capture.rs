@@ -114,7 +114,7 @@ pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Res
     names.extend(SNAPSHOT.iter().map(|(name, _)| *name));
     // The capture first: unlike display-message it fails for a pane gone meanwhile.
     let [rows, facts] = gate
-        .run_each([capture_range(pane, None, None), describe_pane(pane, &names)])
+        .run_each([capture_range(pane, None, None, false), describe_pane(pane, &names)])
         .await?;
     let facts = String::from_utf8_lossy(&facts);
     let record = pane_record(pane, &names, &facts)?;

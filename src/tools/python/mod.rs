@@ -15,6 +15,7 @@ pub mod models;
 pub mod observe;
 pub mod reply;
 pub mod run;
+pub mod search;
 pub mod settings;
 pub mod target;
 pub mod wait;

@@ -234,9 +234,7 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
     })
 }
 
-pub async fn search_panes(_gate: &ReadGate<'_>, _input: SearchPanesInput) -> Result<String, ToolError> {
-    Err(not_adapted("search_panes"))
-}
+pub use super::search::search_panes;
 
 /// Records as the generated item type of a listing.
 fn typed_all<T: serde::de::DeserializeOwned>(records: Vec<serde_json::Value>) -> Result<Vec<T>, ToolError> {
