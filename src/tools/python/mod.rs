@@ -17,6 +17,7 @@ pub mod reply;
 pub mod run;
 pub mod search;
 pub mod settings;
+pub mod since;
 pub mod target;
 pub mod wait;
 pub mod workspace;

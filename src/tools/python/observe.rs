@@ -8,14 +8,11 @@ use crate::tmux::{ReadCommand, ReadVerb, ServerAddress};
 
 use super::filters::Filters;
 use super::models::{self, Scope};
-use super::not_adapted;
 use super::target::{check_socket, upstream_error, Server, Targeting};
 
 pub use super::capture::{capture_pane, snapshot_pane};
 
-pub async fn capture_since(_gate: &ReadGate<'_>, _input: CaptureSinceInput) -> Result<String, ToolError> {
-    Err(not_adapted("capture_since"))
-}
+pub use super::since::capture_since;
 
 pub use super::display::display_message;
 
