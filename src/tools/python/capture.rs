@@ -136,7 +136,8 @@ pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Res
 fn shaped(text: &str, shape: Shape) -> Value {
     let int = || text.parse::<i64>().ok();
     match shape {
-        Shape::Text => (!text.is_empty()).then(|| json!(text)).unwrap_or(Value::Null),
+        Shape::Text if text.is_empty() => Value::Null,
+        Shape::Text => json!(text),
         Shape::Int => int().map_or(Value::Null, Value::from),
         Shape::IntOrZero => json!(int().unwrap_or(0)),
         Shape::Flag if text.is_empty() => Value::Null,

