@@ -338,3 +338,53 @@ fn capture_since_returns_only_new_rows() {
     let (message, _) = err(&mut client, "capture_since", json!({"pane_id": pane, "max_lines": 0}));
     assert_eq!(message, "max_lines must be positive or None (received 0)");
 }
+
+#[test]
+fn call_read_tools_batch_runs_the_profiles_inspect_tools_and_refuses_the_rest() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux);
+    let batch = ok(
+        &mut client,
+        "call_read_tools_batch",
+        json!({"on_error": "continue", "operations": [
+            {"tool": "get_session_info", "arguments": {"session_name": "main"}},
+            {"tool": "wait_for_text", "arguments": {"pattern": "x"}},
+            {"tool": "kill_server"},
+            {"tool": "no_such_tool"},
+            {"tool": "call_read_tools_batch", "arguments": {"operations": [{"tool": "list_panes"}]}},
+            {"tool": "capture_pane"}
+        ]}),
+    );
+    let rows = batch["results"].as_array().unwrap();
+    assert_eq!(
+        (batch["succeeded"].clone(), batch["failed"].clone()),
+        (json!(2), json!(4))
+    );
+    assert_eq!(rows[0]["structured_content"]["session_name"], "main");
+    assert_eq!(rows[0]["meta"], Value::Null);
+    let errors: Vec<&str> = rows[1..5].iter().map(|row| row["error"].as_str().unwrap()).collect();
+    assert_eq!(
+        errors,
+        [
+            "Tool 'wait_for_text' enforces its own wait ceiling and cannot be batched; batching would multiply that ceiling by the operation count. Call it directly.",
+            "Tool 'kill_server' is not an 'inspect' tool, so it cannot run in a read batch. Call it directly.",
+            "Unknown tool: 'no_such_tool'",
+            "Batch tools cannot call batch tools recursively.",
+        ]
+    );
+    // A text reply is wrapped as libtmux-mcp's server wraps it.
+    assert_eq!(rows[5]["meta"]["fastmcp"]["wrap_result"], true);
+    assert!(rows[5]["structured_content"]["result"].is_string(), "{}", rows[5]);
+
+    // Stopping on errors, nothing after the first refusal runs.
+    let stopped = ok(
+        &mut client,
+        "call_read_tools_batch",
+        json!({"operations": [{"tool": "list_sessions"}, {"tool": "kill_server"}, {"tool": "list_panes"}]}),
+    );
+    assert_eq!(stopped["stopped_at"], 1);
+    assert_eq!(stopped["results"].as_array().unwrap().len(), 2);
+    let (message, kind) = err(&mut client, "call_read_tools_batch", json!({"operations": []}));
+    assert_eq!(message, "operations must contain at least one tool call");
+    assert_eq!(kind, "ExpectedToolError");
+}
