@@ -6,7 +6,7 @@ use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::observe::pane_state::{capture_newest, describe_pane, pane_record};
+use crate::tools::observe::pane_state::{capture_newest, capture_range, describe_pane, pane_record};
 use crate::tools::observe::text::{keep_newest, split_capture};
 
 /// The variables [`read_newest`] needs from the description it reads alongside.
@@ -84,6 +84,22 @@ pub async fn read_newest(
         }
         wanted = wanted.max(1).saturating_mul(4).min(history_size);
     }
+}
+
+/// The rows `start` to `end` of `pane` (see [`capture_range`]), paneward's own rows
+/// hidden and blank rows below the last written one left out; unbounded: the caller
+/// bounds what it returns.
+///
+/// # Errors
+/// A missing pane, or tmux failing.
+pub async fn read_range(
+    gate: &ReadGate<'_>,
+    pane: PaneId,
+    start: Option<i64>,
+    end: Option<i64>,
+) -> Result<Vec<String>, ToolError> {
+    let output = gate.run(capture_range(pane, start, end, false)).await?;
+    Ok(split_capture(&output))
 }
 
 /// `capture_pane`: see the tool's description in `schemas/tools/capture_pane.json`.

@@ -86,6 +86,24 @@ pub fn capture_newest(pane: PaneId, history_rows: u64) -> ReadCommand {
     }
 }
 
+/// `capture-pane` for the rows `start` to `end` (tmux's line numbers: 0 is the screen's
+/// first row, negative ones are scrollback); either left out means tmux's default (the
+/// screen's first or last row). The numbers are written by paneward, never caller text.
+/// With `joined`, rows tmux wrapped come back as one line (`-J`).
+pub fn capture_range(pane: PaneId, start: Option<i64>, end: Option<i64>, joined: bool) -> ReadCommand {
+    let mut command = capture(pane, false);
+    if joined {
+        command = command.arg("-J");
+    }
+    if let Some(start) = start {
+        command = command.arg("-S").arg(start.to_string());
+    }
+    if let Some(end) = end {
+        command = command.arg("-E").arg(end.to_string());
+    }
+    command
+}
+
 /// Parses the output of [`describe_pane`].
 ///
 /// # Errors

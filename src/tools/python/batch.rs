@@ -5,14 +5,18 @@
 //! 1,000,000-byte response line.
 
 use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
-use rmcp::model::JsonObject;
+use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{json, Value};
 
 use crate::generated::python::types::{CallReadToolsBatchInput, CallReadToolsBatchOutput};
+use crate::generated::python::TOOLS;
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
-use crate::runtime::CallContext;
+use crate::runtime::reply_text::{error_result, tool_result, wrapped_result, ReplyText};
+use crate::runtime::{CallContext, Toolset};
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
+
+use super::target::upstream_error;
 
 /// Runs the batch that `input` asks for and encodes it; called by the profile's
 /// generated dispatch (`generated::python::dispatch`).
@@ -27,8 +31,35 @@ pub async fn call_read_tools_batch(
     let context = gate.context();
     let arguments = crate::runtime::encode_output(&input)?;
     let (calls, stop_on_error) = operations(&arguments)?;
-    let rows = run_rows(gate, &calls, stop_on_error).await;
-    let output = encode(&calls, rows, stop_on_error);
+    let refusals: Vec<Option<String>> = calls.iter().map(|(tool, _)| refusal(tool)).collect();
+    // Stopping on errors, nothing after the first refused row runs.
+    let first_refused = refusals.iter().position(Option::is_some);
+    let runnable: Calls = calls
+        .iter()
+        .zip(&refusals)
+        .enumerate()
+        .filter(|(index, (_, refused))| {
+            refused.is_none() && (!stop_on_error || first_refused.is_none_or(|first| *index < first))
+        })
+        .map(|(_, (call, _))| call.clone())
+        .collect();
+    let mut ran = run_rows(gate, &runnable, stop_on_error).await.into_iter();
+    let mut rows = Vec::with_capacity(calls.len());
+    for refused in refusals {
+        let row = match refused {
+            Some(message) => Row::Refused(message),
+            None => match ran.next() {
+                Some(outcome) => Row::Ran(outcome),
+                None => break,
+            },
+        };
+        let failed = !row.succeeded();
+        rows.push(row);
+        if failed && stop_on_error {
+            break;
+        }
+    }
+    let output = encode(&calls, rows, stop_on_error)?;
     let output = fit(context, output, REPLY_LINE_MAX_BYTES)?;
     serde_json::from_value(output)
         .map_err(|e| ToolError::internal(format!("the batch reply does not fit its type: {e}")))
@@ -43,6 +74,13 @@ fn operations(arguments: &Value) -> Result<(Calls, bool), ToolError> {
             "must be a list of operations",
         ));
     };
+    if items.is_empty() {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            "operations must contain at least one tool call",
+            None,
+        ));
+    }
     if items.len() > BATCH_MAX_OPERATIONS {
         return Err(ToolError::invalid_argument(
             "/operations",
@@ -61,25 +99,78 @@ fn operations(arguments: &Value) -> Result<(Calls, bool), ToolError> {
     Ok((calls, stop))
 }
 
+/// Why libtmux-mcp would not run `tool` in a read batch, in its words: a batch, a tool
+/// the profile lacks, one that waits up to a ceiling of its own, or one outside the
+/// `inspect` toolset. paneward's own gates then hold every row that runs.
+fn refusal(tool: &str) -> Option<String> {
+    if tool == "call_read_tools_batch" {
+        return Some("Batch tools cannot call batch tools recursively.".into());
+    }
+    let Some(spec) = TOOLS.iter().find(|spec| spec.name == tool) else {
+        return Some(format!("Unknown tool: '{}'", echo(tool)));
+    };
+    if spec.meta.is_some_and(|meta| meta.contains("\"self-bounded\"")) {
+        return Some(format!(
+            "Tool '{tool}' enforces its own wait ceiling and cannot be batched; batching would multiply that ceiling by the operation count. Call it directly."
+        ));
+    }
+    if spec.toolset != Some(Toolset::Inspect) {
+        return Some(format!(
+            "Tool '{tool}' is not an 'inspect' tool, so it cannot run in a read batch. Call it directly."
+        ));
+    }
+    None
+}
+
+/// One row: refused before it ran, or run through the request path.
+enum Row {
+    Refused(String),
+    Ran(RowOutcome),
+}
+
+impl Row {
+    fn succeeded(&self) -> bool {
+        matches!(self, Self::Ran(RowOutcome { result: Ok(_), .. }))
+    }
+}
+
 /// The Python envelope of the rows: attempted rows in order, up to the first failure
-/// when stopping on errors.
-fn encode(calls: &Calls, rows: Vec<RowOutcome>, stop_on_error: bool) -> Value {
+/// when stopping on errors. A row that ran carries the tool's reply as libtmux-mcp's
+/// server writes it (content, structured content, `_meta`); a refused one only its
+/// error.
+fn encode(calls: &Calls, rows: Vec<Row>, stop_on_error: bool) -> Result<Value, ToolError> {
     let mut results = Vec::with_capacity(rows.len());
     let (mut succeeded, mut failed, mut stopped_at) = (0u64, 0u64, Value::Null);
     for (index, ((tool, _), row)) in calls.iter().zip(rows).enumerate() {
-        let (success, error, content, structured) = match row.result {
-            Ok(structured) => {
-                let text = structured.to_string();
-                (true, Value::Null, json!([{"type": "text", "text": text}]), structured)
-            }
-            Err(error) => {
-                let message = error.message().to_string();
-                (
-                    false,
-                    json!(message),
-                    json!([{"type": "text", "text": message}]),
-                    Value::Null,
-                )
+        let (success, error, content, structured, meta, elapsed) = match row {
+            Row::Refused(message) => (false, json!(message), json!([]), Value::Null, Value::Null, 0.0),
+            Row::Ran(outcome) => {
+                let elapsed = outcome.elapsed.as_secs_f64();
+                let success = outcome.result.is_ok();
+                let reply = match outcome.result {
+                    Ok(value) => reply_of(tool, value),
+                    Err(error) => error_result(&error, ReplyText::Json),
+                };
+                let mut reply = serde_json::to_value(&reply)
+                    .map_err(|e| ToolError::internal(format!("a batch row could not be encoded: {e}")))?;
+                let content = reply.get_mut("content").map(Value::take).unwrap_or_else(|| json!([]));
+                let error = if success {
+                    Value::Null
+                } else {
+                    let texts: Vec<&str> = content
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|block| block.get("text").and_then(Value::as_str))
+                        .collect();
+                    json!(texts.join("\n"))
+                };
+                let structured = reply
+                    .get_mut("structuredContent")
+                    .map(Value::take)
+                    .unwrap_or(Value::Null);
+                let meta = reply.get_mut("_meta").map(Value::take).unwrap_or(Value::Null);
+                (success, error, content, structured, meta, elapsed)
             }
         };
         if success {
@@ -91,25 +182,48 @@ fn encode(calls: &Calls, rows: Vec<RowOutcome>, stop_on_error: bool) -> Value {
             "index": index,
             "tool": tool,
             "success": success,
-            "elapsed_seconds": row.elapsed.as_secs_f64(),
+            "elapsed_seconds": elapsed,
             "error": error,
             "content": content,
             "structured_content": structured,
-            "meta": Value::Null,
+            "meta": meta,
         }));
         if !success && stop_on_error {
             stopped_at = json!(index);
             break;
         }
     }
-    json!({
+    Ok(json!({
         "results": results,
         "succeeded": succeeded,
         "failed": failed,
         "stopped_at": stopped_at,
         "response_truncated": false,
         "response_truncated_bytes": 0,
-    })
+    }))
+}
+
+/// A row's successful reply as the tool's own call would carry it: a wrapped value as
+/// `{result}` with FastMCP's `wrap_result`; a tool's text reply as libtmux-mcp's batch
+/// sees it, a model's JSON as its structured content and anything else wrapped.
+fn reply_of(tool: &str, value: Value) -> CallToolResult {
+    let wraps = TOOLS
+        .iter()
+        .find(|spec| spec.name == tool)
+        .and_then(|spec| spec.output_schema)
+        .is_some_and(|schema| schema.contains("\"x-fastmcp-wrap-result\":true"));
+    match value {
+        Value::String(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(object @ Value::Object(_)) => tool_result(object, ReplyText::Json),
+            _ => wrapped_result(json!({ "result": text })),
+        },
+        value if wraps => wrapped_result(value),
+        value => tool_result(value, ReplyText::Json),
+    }
+}
+
+fn echo(text: &str) -> String {
+    text.chars().take(crate::limits::ECHO_MAX_CHARS).collect()
 }
 
 /// Elides whole rows' payloads (`content` and `structured_content`), largest first,
@@ -144,7 +258,7 @@ fn fit(context: &CallContext, output: Value, limit: usize) -> Result<Value, Tool
         while predicted > limit {
             let Some(next) = payloads.next() else { break };
             if let Some(Value::Object(item)) = results.get_mut(next.row) {
-                item.insert("content".into(), json!([]));
+                item.insert("content".into(), elided_content());
                 item.insert("structured_content".into(), Value::Null);
             }
             dropped += next.size;
@@ -167,6 +281,11 @@ fn fit(context: &CallContext, output: Value, limit: usize) -> Result<Value, Tool
     }
 }
 
+/// What an elided row's `content` becomes, as libtmux-mcp marks it.
+fn elided_content() -> Value {
+    json!([{"type": "text", "text": "[... batch truncated nested content ...]"}])
+}
+
 /// What eliding one row's payload saves.
 struct Payload {
     row: usize,
@@ -180,17 +299,18 @@ struct Payload {
 fn payload((row, item): (usize, &Value)) -> Option<Payload> {
     let mut saving = 0;
     let mut size = 0;
-    for (key, empty) in [("content", "[]"), ("structured_content", "null")] {
+    let placeholder = elided_content().to_string();
+    for (key, empty) in [("content", placeholder.as_str()), ("structured_content", "null")] {
         let Some(value) = item.get(key).filter(|v| !v.is_null()) else {
             continue;
         };
         let compact = value.to_string();
-        if compact == empty {
+        if compact == empty || compact == "[]" {
             continue;
         }
         let escaped = Value::String(compact.clone()).to_string().len() - 2;
         size += compact.len();
-        saving += (compact.len() - empty.len()) + escaped.saturating_sub(empty.len());
+        saving += compact.len().saturating_sub(empty.len()) + escaped.saturating_sub(empty.len());
     }
     (size > 0).then_some(Payload { row, saving, size })
 }
@@ -232,7 +352,7 @@ mod tests {
             "the earlier of equal rows stays"
         );
         assert_eq!(fitted["results"][2]["structured_content"], Value::Null);
-        assert_eq!(fitted["results"][2]["content"], json!([]));
+        assert_eq!(fitted["results"][2]["content"], elided_content());
         assert_eq!(
             fitted["response_truncated_bytes"],
             json!(payload_size(&before["results"][2]))

@@ -7,12 +7,17 @@
 
 pub mod arguments;
 pub mod batch;
+pub mod capture;
+pub mod display;
+pub mod filters;
 pub mod input;
 pub mod models;
 pub mod observe;
 pub mod reply;
 pub mod run;
+pub mod search;
 pub mod settings;
+pub mod since;
 pub mod target;
 pub mod wait;
 pub mod workspace;

@@ -164,6 +164,34 @@ pub async fn panes(gate: &ReadGate<'_>, scope: Scope<'_>) -> Result<Vec<Value>, 
         .collect()
 }
 
+/// The names a `filters` key may use for a `SessionInfo`, each with the record key it
+/// reads: the record's own names, and the tmux variables they are read from (libtmux's
+/// attribute names, such as `session_windows`).
+pub fn session_filter_fields() -> Vec<(&'static str, &'static str)> {
+    filter_fields(&SESSION, &[])
+}
+
+/// [`session_filter_fields`] for a `WindowInfo`.
+pub fn window_filter_fields() -> Vec<(&'static str, &'static str)> {
+    filter_fields(&WINDOW, &[])
+}
+
+/// [`session_filter_fields`] for a `PaneInfo`, with its `is_caller`.
+pub fn pane_filter_fields() -> Vec<(&'static str, &'static str)> {
+    filter_fields(&PANE, &["is_caller"])
+}
+
+fn filter_fields(fields: &[Field], extra: &[&'static str]) -> Vec<(&'static str, &'static str)> {
+    let mut names: Vec<(&'static str, &'static str)> = fields.iter().map(|(name, _, _)| (*name, *name)).collect();
+    names.extend(extra.iter().map(|name| (*name, *name)));
+    for (name, variable, _) in fields {
+        if !names.iter().any(|(known, _)| known == variable) {
+            names.push((variable, name));
+        }
+    }
+    names
+}
+
 /// The one record of `records` whose `key` is `id` (an id a resolution returned).
 ///
 /// # Errors

@@ -4,31 +4,74 @@
 use crate::generated::python::types::*;
 use crate::guard::ReadGate;
 use crate::runtime::ToolError;
+use crate::tmux::{ReadCommand, ReadVerb, ServerAddress};
 
+use super::filters::Filters;
 use super::models::{self, Scope};
-use super::not_adapted;
-use super::target::{check_socket, Server, Targeting};
+use super::target::{check_socket, upstream_error, Server, Targeting};
 
-pub async fn capture_pane(_gate: &ReadGate<'_>, _input: CapturePaneInput) -> Result<String, ToolError> {
-    Err(not_adapted("capture_pane"))
-}
+pub use super::capture::{capture_pane, snapshot_pane};
 
-pub async fn capture_since(_gate: &ReadGate<'_>, _input: CaptureSinceInput) -> Result<String, ToolError> {
-    Err(not_adapted("capture_since"))
-}
+pub use super::since::capture_since;
 
-pub async fn display_message(
-    _gate: &ReadGate<'_>,
-    _input: DisplayMessageInput,
-) -> Result<DisplayMessageOutput, ToolError> {
-    Err(not_adapted("display_message"))
-}
+pub use super::display::display_message;
 
 pub async fn find_pane_by_position(
-    _gate: &ReadGate<'_>,
-    _input: FindPaneByPositionInput,
+    gate: &ReadGate<'_>,
+    input: FindPaneByPositionInput,
 ) -> Result<FindPaneByPositionOutput, ToolError> {
-    Err(not_adapted("find_pane_by_position"))
+    let FindPaneByPositionInput {
+        corner,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: window_index.as_deref(),
+        pane_id: None,
+    };
+    let server = Server::read(gate).await?;
+    let window = server.window(&targeting)?.window_id.to_string();
+    let (vertical, horizontal) = match corner {
+        FindPaneByPositionInputCorner::TopLeft => ("pane_at_top", "pane_at_left"),
+        FindPaneByPositionInputCorner::TopRight => ("pane_at_top", "pane_at_right"),
+        FindPaneByPositionInputCorner::BottomLeft => ("pane_at_bottom", "pane_at_left"),
+        FindPaneByPositionInputCorner::BottomRight => ("pane_at_bottom", "pane_at_right"),
+    };
+    let flag = |pane: &serde_json::Value, key: &str| pane.get(key) == Some(&serde_json::Value::Bool(true));
+    let offset = |pane: &serde_json::Value| {
+        ["pane_left", "pane_top"]
+            .iter()
+            .map(|key| pane.get(*key).and_then(serde_json::Value::as_i64).unwrap_or(0))
+            .sum::<i64>()
+    };
+    // Of several panes at the corner, libtmux-mcp takes the one furthest from the
+    // window's origin (the first listed of equals).
+    let mut best: Option<serde_json::Value> = None;
+    for pane in models::panes(gate, Scope::Target(&window)).await? {
+        if !(flag(&pane, vertical) && flag(&pane, horizontal)) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|kept| offset(&pane) > offset(kept)) {
+            best = Some(pane);
+        }
+    }
+    let Some(pane) = best else {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            &format!(
+                "No pane found at corner '{corner}' in window {window}. This is unusual — built-in layouts always have a pane at every corner."
+            ),
+            None,
+        ));
+    };
+    models::typed(pane)
 }
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
@@ -54,57 +97,170 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
     models::typed(record)
 }
 
-pub async fn get_server_info(
-    _gate: &ReadGate<'_>,
-    _input: GetServerInfoInput,
-) -> Result<GetServerInfoOutput, ToolError> {
-    Err(not_adapted("get_server_info"))
+pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> Result<GetServerInfoOutput, ToolError> {
+    let GetServerInfoInput { socket_name } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    models::typed(server_info(gate).await)
 }
 
 pub async fn get_session_info(
-    _gate: &ReadGate<'_>,
-    _input: GetSessionInfoInput,
+    gate: &ReadGate<'_>,
+    input: GetSessionInfoInput,
 ) -> Result<GetSessionInfoOutput, ToolError> {
-    Err(not_adapted("get_session_info"))
+    let GetSessionInfoInput {
+        session_id,
+        session_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        ..Targeting::default()
+    };
+    let server = Server::read(gate).await?;
+    let id = server.session(&targeting)?.session_id.to_string();
+    models::typed(models::one(models::sessions(gate).await?, "session_id", &id)?)
 }
 
-pub async fn get_window_info(
-    _gate: &ReadGate<'_>,
-    _input: GetWindowInfoInput,
-) -> Result<GetWindowInfoOutput, ToolError> {
-    Err(not_adapted("get_window_info"))
+pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
+    let GetWindowInfoInput {
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: window_index.as_deref(),
+        pane_id: None,
+    };
+    let server = Server::read(gate).await?;
+    let id = server.window(&targeting)?.window_id.to_string();
+    // `list-windows -t @N` lists the windows of the session holding @N.
+    models::typed(models::one(
+        models::windows(gate, Scope::Target(&id)).await?,
+        "window_id",
+        &id,
+    )?)
 }
 
-pub async fn list_panes(_gate: &ReadGate<'_>, _input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
-    Err(not_adapted("list_panes"))
+pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
+    let ListPanesInput {
+        filters,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let filters = Filters::parse(&filters, &models::pane_filter_fields())?;
+    let targeting = Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: window_index.as_deref(),
+        pane_id: None,
+    };
+    // The scope, resolved to an id: a window, a session, or the whole server.
+    let scope = if window_id.is_some() || window_index.is_some() {
+        let server = Server::read(gate).await?;
+        Some(("window_id", server.window(&targeting)?.window_id.to_string()))
+    } else if session_id.is_some() || session_name.is_some() {
+        let server = Server::read(gate).await?;
+        Some(("session_id", server.session(&targeting)?.session_id.to_string()))
+    } else {
+        None
+    };
+    let mut panes = models::panes(gate, Scope::Server).await?;
+    if let Some((key, id)) = &scope {
+        panes.retain(|pane| pane.get(*key).and_then(serde_json::Value::as_str) == Some(id.as_str()));
+    }
+    Ok(ListPanesOutput {
+        result: typed_all(filters.keep(panes))?,
+    })
 }
 
-pub async fn list_servers(_gate: &ReadGate<'_>, _input: ListServersInput) -> Result<ListServersOutput, ToolError> {
-    Err(not_adapted("list_servers"))
+/// Only the server paneward serves is listed: one paneward drives one tmux server, and
+/// asking other servers anything is not its business (paneward's own `list_servers`
+/// says which others are alive). A path in `extra_socket_paths` adds nothing more.
+pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Result<ListServersOutput, ToolError> {
+    let ListServersInput { extra_socket_paths: _ } = input;
+    let info = server_info(gate).await;
+    let alive = info.get("is_alive") == Some(&serde_json::Value::Bool(true));
+    let result = if alive { vec![models::typed(info)?] } else { Vec::new() };
+    Ok(ListServersOutput { result })
 }
 
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
     let ListSessionsInput { filters, socket_name } = input;
     check_socket(gate, socket_name.as_deref())?;
-    if !matches!(filters, ListSessionsInputFilters::Null) {
-        return Err(not_adapted("list_sessions with filters"));
-    }
-    let result = models::sessions(gate)
-        .await?
-        .into_iter()
-        .map(models::typed)
-        .collect::<Result<_, _>>()?;
+    let filters = Filters::parse(&filters, &models::session_filter_fields())?;
+    let result = typed_all(filters.keep(models::sessions(gate).await?))?;
     Ok(ListSessionsOutput { result })
 }
 
-pub async fn list_windows(_gate: &ReadGate<'_>, _input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
-    Err(not_adapted("list_windows"))
+pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
+    let ListWindowsInput {
+        filters,
+        session_id,
+        session_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let filters = Filters::parse(&filters, &models::window_filter_fields())?;
+    let windows = if session_id.is_some() || session_name.is_some() {
+        let targeting = Targeting {
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            ..Targeting::default()
+        };
+        let server = Server::read(gate).await?;
+        let session = server.session(&targeting)?.session_id.to_string();
+        models::windows(gate, Scope::Target(&session)).await?
+    } else {
+        models::windows(gate, Scope::Server).await?
+    };
+    Ok(ListWindowsOutput {
+        result: typed_all(filters.keep(windows))?,
+    })
 }
 
-pub async fn search_panes(_gate: &ReadGate<'_>, _input: SearchPanesInput) -> Result<String, ToolError> {
-    Err(not_adapted("search_panes"))
+pub use super::search::search_panes;
+
+/// Records as the generated item type of a listing.
+fn typed_all<T: serde::de::DeserializeOwned>(records: Vec<serde_json::Value>) -> Result<Vec<T>, ToolError> {
+    records.into_iter().map(models::typed).collect()
 }
 
-pub async fn snapshot_pane(_gate: &ReadGate<'_>, _input: SnapshotPaneInput) -> Result<String, ToolError> {
-    Err(not_adapted("snapshot_pane"))
+/// libtmux-mcp's `ServerInfo` of the served server: by socket name as libtmux holds it
+/// (`socket_path` only for a server addressed by path); a server that does not answer
+/// is not alive.
+async fn server_info(gate: &ReadGate<'_>) -> serde_json::Value {
+    let (socket_name, socket_path) = match &gate.state().settings.address {
+        ServerAddress::Name(name) => (Some(name.clone()), None),
+        ServerAddress::Default => (None, None),
+        ServerAddress::Path(path) => (None, Some(path.display().to_string())),
+    };
+    let version = ReadCommand::new(ReadVerb::DisplayMessage).arg("#{version}");
+    let (alive, version, sessions) = match gate.run(version).await {
+        Ok(output) => {
+            let version = String::from_utf8_lossy(&output).trim_end().to_string();
+            let sessions = models::sessions(gate).await.map_or(0, |all| all.len());
+            (true, (!version.is_empty()).then_some(version), sessions)
+        }
+        Err(_) => (false, None, 0),
+    };
+    serde_json::json!({
+        "is_alive": alive,
+        "socket_name": socket_name,
+        "socket_path": socket_path,
+        "session_count": sessions,
+        "version": version,
+    })
 }

@@ -96,14 +96,18 @@ fn the_python_batch_answers_in_the_python_envelope() {
     assert_eq!(rows[0]["tool"], "list_sessions");
     assert_eq!(rows[0]["index"], 0);
     assert!(rows[0]["elapsed_seconds"].is_number());
-    assert_eq!(rows[0]["structured_content"]["sessions"][0]["name"], "main");
+    // Each row is the profile's own tool's reply: libtmux-mcp's wrapped list.
+    assert_eq!(rows[0]["structured_content"]["result"][0]["session_name"], "main");
+    assert_eq!(rows[0]["meta"]["fastmcp"]["wrap_result"], true);
     let text = rows[0]["content"][0]["text"].as_str().unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(text).unwrap(),
-        rows[0]["structured_content"]
+        rows[0]["structured_content"]["result"]
     );
+    assert_eq!(rows[1]["structured_content"]["result"], rows[1]["content"][0]["text"]);
     assert_eq!(rows[2]["success"], false);
     assert!(rows[2]["error"].as_str().unwrap().contains("%999999"), "{}", rows[2]);
+    assert_eq!(rows[2]["meta"]["error_type"], "PaneNotFound");
     assert_eq!(rows[2]["structured_content"], Value::Null);
 
     // continue runs every row; a tool that changes tmux is refused as a row.
@@ -144,7 +148,7 @@ fn a_python_batch_over_the_line_cap_elides_the_largest_payloads() {
     let mut client = tmux.paneward_with(&["--profile", "python"], &[]);
     client.initialize();
     let operations: Vec<Value> = (0..16)
-        .map(|_| json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "history": true, "max_lines": 1500}}))
+        .map(|_| json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "start": -6000, "max_lines": 1500}}))
         .collect();
     client.send(&json!({"jsonrpc": "2.0", "id": 100, "method": "tools/call",
         "params": {"name": "call_read_tools_batch", "arguments": {"operations": operations}}}));
@@ -160,7 +164,12 @@ fn a_python_batch_over_the_line_cap_elides_the_largest_payloads() {
     assert!(!kept.is_empty() && kept.len() < 16, "{} rows kept", kept.len());
     // Each kept row is whole; the earliest of equal rows is the one kept.
     assert!(!rows[0]["structured_content"].is_null());
-    assert_eq!(kept[0]["structured_content"]["lines"].as_array().unwrap().len(), 1500);
+    // 1,500 rows under libtmux-mcp's truncation header.
+    let text = kept[0]["structured_content"]["result"].as_str().unwrap();
+    assert_eq!(text.lines().count(), 1501);
+    assert!(text.starts_with("[... truncated "), "{}", &text[..40]);
+    let elided = rows.iter().find(|r| r["structured_content"].is_null()).unwrap();
+    assert_eq!(elided["content"][0]["text"], "[... batch truncated nested content ...]");
     let each = {
         let row = kept[0];
         row["content"].to_string().len() + row["structured_content"].to_string().len()

@@ -1,0 +1,117 @@
+//! libtmux-mcp's `capture_since` under `--profile python`, adapted onto paneward's own
+//! `capture_since` ([`crate::tools::observe::since`]): its cursors are paneward's (sealed,
+//! tied to the pane), the rows are what paneward finds after the cursor's anchor, and
+//! `max_bytes` then cuts the oldest of them as libtmux-mcp does.
+//!
+//! Stricter than libtmux-mcp: `max_lines` is at most paneward's 5,000 (`null` means
+//! 5,000), and a cursor from libtmux-mcp itself is not one paneward can open.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::generated::python::types::CaptureSinceInput;
+use crate::generated::types::CaptureSinceInput as OwnInput;
+use crate::guard::ReadGate;
+use crate::limits::TEXT_MAX_LINES;
+use crate::runtime::ToolError;
+use crate::tools::observe::cursor::CursorKey;
+use crate::tools::observe::since::capture_since as own_capture_since;
+
+use super::capture::resolved_pane;
+use super::target::{check_socket, upstream_error, Targeting};
+
+pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<String, ToolError> {
+    let CaptureSinceInput {
+        cursor,
+        max_bytes,
+        max_lines,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    for (name, limit) in [("max_lines", max_lines), ("max_bytes", max_bytes)] {
+        if let Some(n) = limit.filter(|n| *n <= 0) {
+            return Err(upstream_error(
+                "ExpectedToolError",
+                &format!("{name} must be positive or None (received {n})"),
+                None,
+            ));
+        }
+    }
+    check_socket(gate, socket_name.as_deref())?;
+    let started = Instant::now();
+    // A cursor alone names its pane.
+    let cursor_pane = match cursor.as_deref() {
+        Some(text) => Some(
+            CursorKey::process()?
+                .open(text)
+                .map_err(|e| upstream_error("ExpectedToolError", &format!("invalid capture_since cursor: {e}"), None))?
+                .pane,
+        ),
+        None => None,
+    };
+    let targeted = pane_id.is_some() || session_name.is_some() || session_id.is_some() || window_id.is_some();
+    let cursor_id = cursor_pane.map(|pane| pane.to_string());
+    let targeting = Targeting {
+        pane_id: if targeted {
+            pane_id.as_deref()
+        } else {
+            cursor_id.as_deref()
+        },
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    if let Some(from) = cursor_pane.filter(|from| *from != pane) {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            &format!("cursor pane {from} does not match requested pane {pane}"),
+            None,
+        ));
+    }
+    let own = OwnInput {
+        cursor,
+        max_lines: Some(max_lines.map_or(TEXT_MAX_LINES, |n| n.min(TEXT_MAX_LINES))),
+        pane_id: pane.to_string(),
+    };
+    let read = own_capture_since(gate, own).await?;
+    let mut lines = read.lines;
+    let mut truncated_lines = read.truncated_lines;
+    let mut truncated_bytes = read.truncated_bytes;
+    if let Some(limit) = max_bytes.and_then(|n| usize::try_from(n).ok()) {
+        let size = |lines: &[String]| lines.iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1);
+        while !lines.is_empty() && size(&lines) > limit {
+            if lines.len() == 1 {
+                // One line over the bound keeps its newest bytes, on a character boundary.
+                let line = &lines[0];
+                let mut cut = line.len() - limit;
+                while !line.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                truncated_bytes += u64::try_from(cut).unwrap_or(0);
+                lines[0] = line[cut..].to_string();
+                break;
+            }
+            let removed = lines.remove(0);
+            truncated_lines += 1;
+            truncated_bytes += u64::try_from(removed.len() + 1).unwrap_or(0);
+        }
+    }
+    let elapsed = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
+    Ok(json!({
+        "pane_id": pane.to_string(),
+        "cursor": read.cursor.to_string(),
+        "lines": lines,
+        "elapsed_seconds": elapsed,
+        "lines_missed": read.lines_missed,
+        "truncated": truncated_lines > 0 || truncated_bytes > 0,
+        "truncated_lines": truncated_lines,
+        "truncated_bytes": truncated_bytes,
+    })
+    .to_string())
+}
