@@ -1,1 +1,289 @@
-//! `--profile python`: the input tools.
+//! `--profile python`: the input tools (typing, running, waiting, options, buffers),
+//! adapted onto paneward's own handlers: libtmux-mcp's replies and errors, paneward's
+//! rules.
+
+use serde_json::{json, Value};
+
+use crate::support::{Client, TmuxServer};
+
+const PROFILE: [&str; 6] = [
+    "--profile",
+    "python",
+    "--toolsets",
+    "inspect,manage,execute,teardown",
+    "--safety",
+    "destructive",
+];
+
+/// paneward serving `--profile python` on `tmux`, initialized; `caller` makes it run
+/// as if in that pane.
+fn python(tmux: &TmuxServer, caller: Option<&str>) -> Client {
+    let env = caller.map(|pane| [("TMUX", tmux.tmux_env()), ("TMUX_PANE", pane.to_string())]);
+    let env: Vec<(&str, &str)> = env
+        .iter()
+        .flatten()
+        .map(|(key, value)| (*key, value.as_str()))
+        .collect();
+    let mut client = tmux.paneward_with(&PROFILE, &env);
+    client.initialize();
+    client
+}
+
+/// Calls `tool`, requires success, and returns the structured content (the debug build
+/// has already checked it against the profile's outputSchema).
+#[track_caller]
+fn ok(client: &mut Client, tool: &str, arguments: Value) -> Value {
+    let result = client.call(tool, arguments);
+    assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
+    result["structuredContent"].clone()
+}
+
+/// Calls `tool`, requires failure, and returns its text and `_meta.error_type`.
+#[track_caller]
+fn refused(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
+    let result = client.call(tool, arguments);
+    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
+    let text = result["content"][0]["text"].as_str().expect("error text").to_string();
+    let error_type = result["_meta"]["error_type"].as_str().unwrap_or_default().to_string();
+    (text, error_type)
+}
+
+#[test]
+fn send_keys_types_text_or_one_key_into_the_pane_named_by_session() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    let reply = ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo typed-$((6*7))", "session_name": "main"}),
+    );
+    assert_eq!(reply["result"], format!("Keys sent to pane {pane}"));
+    tmux.wait_for_text(&pane, "typed-42");
+    // A whole word that names a key is pressed: C-c ends the shell's `cat`.
+    ok(&mut client, "send_keys", json!({"keys": "cat", "pane_id": pane}));
+    tmux.wait_for_text(&pane, "cat");
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "C-c", "pane_id": pane, "enter": false}),
+    );
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo after-cat", "pane_id": pane}),
+    );
+    tmux.wait_for_text(&pane, "\nafter-cat");
+}
+
+#[test]
+fn send_keys_with_suppress_history_types_a_leading_space() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo spaced", "pane_id": pane, "enter": false, "suppress_history": true}),
+    );
+    // The prompt ends with a space; the typed one follows it.
+    tmux.wait_for_text(&pane, "  echo spaced");
+}
+
+#[test]
+fn send_keys_refuses_a_missing_pane_a_name_prefix_and_the_caller_pane() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let other = tmux.window_running("/bin/sh");
+    let mut client = python(&tmux, Some(&pane));
+    let (text, error_type) = refused(&mut client, "send_keys", json!({"keys": "x", "pane_id": "%999"}));
+    assert!(text.starts_with("Pane not found: Pane not found: %999"), "{text}");
+    assert_eq!(error_type, "PaneNotFound");
+    let (text, error_type) = refused(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo no", "session_name": "mai"}),
+    );
+    assert!(
+        text.starts_with("Object not found: Could not find session_name=mai"),
+        "{text}"
+    );
+    assert_eq!(error_type, "TmuxObjectDoesNotExist");
+    let (text, _) = refused(&mut client, "send_keys", json!({"keys": "echo mine", "pane_id": pane}));
+    assert!(text.contains("caller"), "{text}");
+    // The pane beside it takes the keys.
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo beside", "pane_id": other}),
+    );
+    tmux.wait_for_text(&other, "\nbeside");
+    assert!(!tmux.capture(&pane).contains("mine"));
+}
+
+#[test]
+fn send_keys_batch_reports_each_row_and_stops_or_goes_on() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    let operations = json!([
+        {"keys": "echo one", "pane_id": pane},
+        {"keys": "echo two", "pane_id": "%999"},
+        {"keys": "echo three", "pane_id": pane},
+    ]);
+    let reply = ok(
+        &mut client,
+        "send_keys_batch",
+        json!({"operations": operations, "on_error": "continue"}),
+    );
+    assert_eq!(
+        (reply["succeeded"].clone(), reply["failed"].clone()),
+        (json!(2), json!(1))
+    );
+    assert_eq!(reply["stopped_at"], Value::Null);
+    assert_eq!(reply["results"][1]["success"], false);
+    assert_eq!(reply["results"][2]["pane_id"], pane);
+    assert!(reply["results"][1]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("Pane not found: Pane not found: %999"));
+    tmux.wait_for_text(&pane, "\nthree");
+
+    let reply = ok(&mut client, "send_keys_batch", json!({"operations": operations}));
+    assert_eq!(reply["stopped_at"], 1);
+    assert_eq!(reply["results"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn send_keys_batch_refuses_an_empty_list_and_a_bad_row_before_typing_anything() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "send_keys_batch", json!({"operations": []}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("operations must not be empty", "ExpectedToolError")
+    );
+    let (text, _) = refused(
+        &mut client,
+        "send_keys_batch",
+        json!({"operations": [{"keys": "echo first", "pane_id": pane}, {"keys": "a\u{0}b", "literal": true}]}),
+    );
+    assert!(text.contains("/operations/1/keys"), "{text}");
+    // Nothing was typed: the first row would have printed `first`.
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo marker", "pane_id": pane}),
+    );
+    tmux.wait_for_text(&pane, "\nmarker");
+    assert!(!tmux.capture(&pane).contains("first"));
+}
+
+#[test]
+fn run_command_returns_the_commands_output_and_status_and_times_out() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    let reply = ok(
+        &mut client,
+        "run_command",
+        json!({"command": "echo out-$((2+3)); false"}),
+    );
+    assert_eq!(reply["pane_id"], pane);
+    assert_eq!(reply["exit_status"], 1);
+    assert_eq!(reply["timed_out"], false);
+    assert_eq!(reply["output"], json!(["out-5"]));
+    assert_eq!(reply["effective_timeout"], 30.0);
+
+    let reply = ok(
+        &mut client,
+        "run_command",
+        json!({"command": "sleep 30", "timeout": 0.2}),
+    );
+    assert_eq!(reply["timed_out"], true);
+    assert_eq!(reply["exit_status"], Value::Null);
+    assert_eq!(reply["effective_timeout"], 0.2);
+}
+
+#[test]
+fn run_command_refuses_an_empty_command_and_a_multiline_one_out_of_history() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "run_command", json!({"command": "  "}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("command must not be empty", "ExpectedToolError")
+    );
+    let (text, _) = refused(
+        &mut client,
+        "run_command",
+        json!({"command": "echo a\necho b", "suppress_history": true}),
+    );
+    assert_eq!(text, "command must be a single line when suppress_history=True");
+    let (text, _) = refused(&mut client, "run_command", json!({"command": "true", "timeout": 0}));
+    assert_eq!(text, "timeout must be positive");
+}
+
+#[test]
+fn wait_for_text_matches_new_rows_ignoring_case_unless_asked_and_stops() {
+    let tmux = TmuxServer::start();
+    // Prints a new row every fifth of a second for as long as the test runs.
+    let pane = tmux.window_running("while :; do echo TICK; sleep 0.2; done");
+    let mut client = python(&tmux, None);
+    let reply = ok(
+        &mut client,
+        "wait_for_text",
+        json!({"patterns": ["never", "tick"], "pane_id": pane, "timeout": 20}),
+    );
+    assert_eq!(reply["outcome"], "matched");
+    assert_eq!(reply["found"], true);
+    assert_eq!(reply["matched_index"], 1);
+    assert!(strings(&reply["matched_lines"]).contains(&"TICK".to_string()));
+
+    let reply = ok(
+        &mut client,
+        "wait_for_text",
+        json!({"patterns": ["tick"], "stop": ["nope", "TICK"], "match_case": true, "pane_id": pane, "timeout": 20}),
+    );
+    assert_eq!(reply["outcome"], "stopped");
+    assert_eq!(reply["found"], false);
+    assert_eq!(reply["matched_index"], 1);
+
+    let reply = ok(
+        &mut client,
+        "wait_for_text",
+        json!({"patterns": ["never printed"], "pane_id": pane, "timeout": 0.3}),
+    );
+    assert_eq!(reply["outcome"], "timeout");
+    assert_eq!(reply["saw_new_output"], true);
+    assert_eq!(reply["effective_timeout"], 0.3);
+}
+
+#[test]
+fn wait_for_text_refuses_what_libtmux_mcp_refuses() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    for (arguments, expected) in [
+        (
+            json!({"interval": 0.001}),
+            "interval must be at least 0.01 s (received 0.001)",
+        ),
+        (json!({"timeout": -1}), "timeout must be positive (received -1.0)"),
+        (
+            json!({"patterns": []}),
+            "patterns must be a non-empty list, or null to wait for any new output",
+        ),
+        (json!({"patterns": [""]}), "patterns pattern must be a non-empty string"),
+    ] {
+        let (text, error_type) = refused(&mut client, "wait_for_text", arguments);
+        assert_eq!((text.as_str(), error_type.as_str()), (expected, "ExpectedToolError"));
+    }
+    let (text, error_type) = refused(&mut client, "wait_for_text", json!({"pane_id": "%999"}));
+    assert!(text.starts_with("Pane not found: Pane not found: %999"), "{text}");
+    assert_eq!(error_type, "PaneNotFound");
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    crate::support::strings(value)
+}
