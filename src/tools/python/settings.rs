@@ -1,21 +1,229 @@
 //! libtmux-mcp's tools for options, environment and hooks, under `--profile python`: each adapts its
 //! call onto paneward's own handlers and answers in libtmux-mcp's envelope.
+//!
+//! Options: Python's `scope`, `target` (a session *name*, a window id or a pane id)
+//! and `global_` become paneward's explicit scope and target id, resolved by exact
+//! match; no scope and no `global_` means tmux's current session or window, taken as
+//! the server's first (libtmux falls back alike). A value comes back typed as libtmux
+//! types it: `on`/`off` as booleans, digits as a number, an array option as its
+//! items. paneward's `set_option` refuses what it refuses in the default profile
+//! (hook names, `#(` in values, options whose value is a command).
+
+use serde_json::Value;
 
 use crate::generated::python::types::*;
+use crate::generated::types as own;
 use crate::guard::{ChangeGate, ReadGate};
 use crate::runtime::ToolError;
 
+use super::input::expected;
 use super::not_adapted;
+use super::target::{check_socket, upstream_error, Server, Targeting};
+
+/// Python's option scopes, one enum for both tools.
+#[derive(Clone, Copy)]
+enum PyScope {
+    Server,
+    Session,
+    Window,
+    Pane,
+}
+
+/// An option's place as paneward takes it: its scope's name and target id.
+struct Place {
+    scope: &'static str,
+    target: Option<String>,
+}
+
+/// Resolves Python's `scope`, `target` and `global_` to paneward's scope and target id.
+///
+/// # Errors
+/// A target without a scope (libtmux-mcp's text), or a target that names nothing.
+async fn place(
+    gate: &ReadGate<'_>,
+    scope: Option<PyScope>,
+    target: Option<&str>,
+    global: bool,
+) -> Result<Place, ToolError> {
+    let Some(scope) = scope else {
+        if target.is_some() {
+            return Err(expected("scope is required when target is specified"));
+        }
+        return Ok(Place {
+            scope: if global { "global" } else { "" },
+            target: None,
+        });
+    };
+    if global {
+        return Ok(Place {
+            scope: "global",
+            target: None,
+        });
+    }
+    let server = Server::read(gate).await?;
+    let mut targeting = Targeting::default();
+    let (scope, id) = match scope {
+        PyScope::Server => {
+            return Ok(Place {
+                scope: "server",
+                target: None,
+            })
+        }
+        PyScope::Session => {
+            targeting.session_name = target;
+            ("session", server.session(&targeting)?.session_id.to_string())
+        }
+        PyScope::Window => {
+            targeting.window_id = target;
+            ("window", server.window(&targeting)?.window_id.to_string())
+        }
+        PyScope::Pane => {
+            targeting.pane_id = target;
+            ("pane", server.pane(&targeting)?.id.to_string())
+        }
+    };
+    Ok(Place {
+        scope,
+        target: Some(id),
+    })
+}
+
+/// A value as libtmux reads it from tmux: `on`/`off` as booleans, an integer as a
+/// number, anything else as text.
+fn typed_value(text: &str) -> Value {
+    match text {
+        "on" => Value::Bool(true),
+        "off" => Value::Bool(false),
+        _ => text
+            .parse::<i64>()
+            .ok()
+            .filter(|_| !text.starts_with('+'))
+            .map_or_else(|| Value::String(text.to_string()), Value::from),
+    }
+}
+
+/// A generated enum or constrained string from its JSON text.
+fn own_value<T: serde::de::DeserializeOwned>(field: &str, text: &str) -> Result<T, ToolError> {
+    serde_json::from_value(Value::String(text.to_string()))
+        .map_err(|_| ToolError::invalid_argument(field, format!("{text:?} is not accepted here")))
+}
+
+/// libtmux's `InvalidOption`, as libtmux-mcp reports tmux's refusal of a name.
+fn invalid_option(name: &str) -> ToolError {
+    let name: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    upstream_error("InvalidOption", &format!("tmux error: invalid option: {name}"), None)
+}
+
+/// Reads one option at `place` through paneward's `show_option`; `None` when tmux
+/// has no option of that name.
+async fn read_option(
+    gate: &ReadGate<'_>,
+    name: &str,
+    place: &Place,
+) -> Result<Option<own::ShowOptionOutput>, ToolError> {
+    let input = own::ShowOptionInput {
+        effective: Some(false),
+        name: name.to_string(),
+        scope: Some(own_value("/scope", place.scope)?),
+        target: place.target.clone(),
+    };
+    match crate::tools::settings::show_option::show_option(gate, input).await {
+        Ok(output) => Ok(Some(output)),
+        Err(error) if error.message().contains("unknown option") || error.message().contains("no option") => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
+    let ShowOptionInput {
+        global,
+        option,
+        scope,
+        socket_name,
+        target,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let scope = scope.map(|scope| match scope {
+        ShowOptionInputScopeVariant0::Server => PyScope::Server,
+        ShowOptionInputScopeVariant0::Session => PyScope::Session,
+        ShowOptionInputScopeVariant0::Window => PyScope::Window,
+        ShowOptionInputScopeVariant0::Pane => PyScope::Pane,
+    });
+    let place = place(gate, scope, target.as_deref(), global).await?;
+    let Some(read) = read_option(gate, &option, &place).await? else {
+        return Err(invalid_option(&option));
+    };
+    let value = match (read.value, read.values) {
+        (Some(text), _) => typed_value(&text),
+        (None, Some(items)) => Value::Array(items.into_iter().map(|item| Value::String(item.value)).collect()),
+        // tmux refuses to show a user option that is not set; libtmux passes that on.
+        (None, None) if option.starts_with('@') => return Err(invalid_option(&option)),
+        (None, None) => Value::Null,
+    };
+    Ok(ShowOptionOutput { option, value })
+}
+
+pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<SetOptionOutput, ToolError> {
+    let SetOptionInput {
+        global,
+        option,
+        scope,
+        socket_name,
+        target,
+        value,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let scope = scope.map(|scope| match scope {
+        SetOptionInputScopeVariant0::Server => PyScope::Server,
+        SetOptionInputScopeVariant0::Session => PyScope::Session,
+        SetOptionInputScopeVariant0::Window => PyScope::Window,
+        SetOptionInputScopeVariant0::Pane => PyScope::Pane,
+    });
+    let mut place = place(gate, scope, target.as_deref(), global).await?;
+    if place.scope.is_empty() {
+        // tmux's own choice: the level the option lives at, for the current (first)
+        // session or window.
+        let Some(read) = read_option(gate, &option, &place).await? else {
+            return Err(invalid_option(&option));
+        };
+        let server = Server::read(gate).await?;
+        let first = server.window(&Targeting::default())?;
+        place = match read.option_scope {
+            own::ShowOptionOutputOptionScope::Server => Place {
+                scope: "server",
+                target: None,
+            },
+            own::ShowOptionOutputOptionScope::Session | own::ShowOptionOutputOptionScope::User => Place {
+                scope: "session",
+                target: Some(first.session_id.to_string()),
+            },
+            own::ShowOptionOutputOptionScope::Window => Place {
+                scope: "window",
+                target: Some(first.window_id.to_string()),
+            },
+        };
+    }
+    let own_input = own::SetOptionInput {
+        append: None,
+        name: own_value("/option", &option)?,
+        scope: own_value("/scope", place.scope)?,
+        target: place.target.as_deref().map(|t| own_value("/target", t)).transpose()?,
+        unset: None,
+        value: Some(own_value("/value", &value)?),
+    };
+    crate::tools::settings::set::set_option(gate, own_input).await?;
+    Ok(SetOptionOutput {
+        option,
+        status: "set".to_string(),
+        value,
+    })
+}
 
 pub async fn set_environment(
     _gate: &ChangeGate<'_>,
     _input: SetEnvironmentInput,
 ) -> Result<SetEnvironmentOutput, ToolError> {
     Err(not_adapted("set_environment"))
-}
-
-pub async fn set_option(_gate: &ChangeGate<'_>, _input: SetOptionInput) -> Result<SetOptionOutput, ToolError> {
-    Err(not_adapted("set_option"))
 }
 
 pub async fn show_environment(
@@ -31,8 +239,4 @@ pub async fn show_hook(_gate: &ReadGate<'_>, _input: ShowHookInput) -> Result<Sh
 
 pub async fn show_hooks(_gate: &ReadGate<'_>, _input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
     Err(not_adapted("show_hooks"))
-}
-
-pub async fn show_option(_gate: &ReadGate<'_>, _input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
-    Err(not_adapted("show_option"))
 }

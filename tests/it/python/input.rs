@@ -287,3 +287,100 @@ fn wait_for_text_refuses_what_libtmux_mcp_refuses() {
 fn strings(value: &Value) -> Vec<String> {
     crate::support::strings(value)
 }
+
+#[test]
+fn show_option_reads_typed_values_at_the_scope_asked() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-option", "-g", "history-limit", "1234"]);
+    tmux.tmux(&["set-option", "-t", "main", "status", "off"]);
+    let window = tmux.tmux(&["display-message", "-p", "-t", "main:0", "#{window_id}"]);
+    let mut client = python(&tmux, None);
+    let reply = ok(
+        &mut client,
+        "show_option",
+        json!({"option": "history-limit", "global_": true}),
+    );
+    assert_eq!(reply, json!({"option": "history-limit", "value": 1234}));
+    let reply = ok(
+        &mut client,
+        "show_option",
+        json!({"option": "status", "scope": "session", "target": "main"}),
+    );
+    assert_eq!(reply["value"], false);
+    // Not set at the window itself.
+    let reply = ok(
+        &mut client,
+        "show_option",
+        json!({"option": "pane-border-status", "scope": "window", "target": window.trim()}),
+    );
+    assert_eq!(reply["value"], Value::Null);
+}
+
+#[test]
+fn show_option_refuses_an_unknown_option_a_session_prefix_and_a_target_without_scope() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "show_option", json!({"option": "no-such-option"}));
+    assert_eq!(text, "tmux error: invalid option: no-such-option");
+    assert_eq!(error_type, "InvalidOption");
+    let (text, error_type) = refused(&mut client, "show_option", json!({"option": "@unset"}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("tmux error: invalid option: @unset", "InvalidOption")
+    );
+    let (text, error_type) = refused(
+        &mut client,
+        "show_option",
+        json!({"option": "status", "scope": "session", "target": "mai"}),
+    );
+    assert!(
+        text.starts_with("Object not found: Could not find session_name=mai"),
+        "{text}"
+    );
+    assert_eq!(error_type, "TmuxObjectDoesNotExist");
+    let (text, _) = refused(
+        &mut client,
+        "show_option",
+        json!({"option": "status", "target": "main"}),
+    );
+    assert_eq!(text, "scope is required when target is specified");
+}
+
+#[test]
+fn set_option_sets_at_the_scope_asked_or_where_the_option_lives() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let reply = ok(&mut client, "set_option", json!({"option": "@mine", "value": "v1"}));
+    assert_eq!(reply, json!({"option": "@mine", "status": "set", "value": "v1"}));
+    assert_eq!(tmux.tmux(&["show-options", "-v", "-t", "main", "@mine"]).trim(), "v1");
+    ok(
+        &mut client,
+        "set_option",
+        json!({"option": "history-limit", "value": "777", "global_": true}),
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-gv", "history-limit"]).trim(), "777");
+    ok(
+        &mut client,
+        "set_option",
+        json!({"option": "status", "value": "off", "scope": "session", "target": "main"}),
+    );
+    assert_eq!(tmux.tmux(&["show-options", "-v", "-t", "main", "status"]).trim(), "off");
+}
+
+#[test]
+fn set_option_refuses_an_unknown_option_and_what_paneward_never_sets() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "set_option", json!({"option": "nope-opt", "value": "1"}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("tmux error: invalid option: nope-opt", "InvalidOption")
+    );
+    let (text, _) = refused(
+        &mut client,
+        "set_option",
+        json!({"option": "default-command", "value": "sh -c 'echo owned'", "global_": true}),
+    );
+    assert!(text.contains("default-command holds a command"), "{text}");
+    assert_eq!(tmux.tmux(&["show-options", "-gv", "default-command"]).trim(), "/bin/sh");
+}
