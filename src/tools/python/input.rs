@@ -10,6 +10,7 @@
 use std::time::Instant;
 
 use crate::generated::python::types::*;
+use crate::generated::types as own;
 use crate::guard::key_input::KeyInput;
 use crate::guard::{ChangeGate, ReadGate};
 use crate::runtime::ToolError;
@@ -206,10 +207,6 @@ pub async fn send_keys_batch(
     })
 }
 
-pub async fn delete_buffer(_gate: &ChangeGate<'_>, _input: DeleteBufferInput) -> Result<DeleteBufferOutput, ToolError> {
-    Err(not_adapted("delete_buffer"))
-}
-
 pub async fn enter_copy_mode(
     _gate: &ChangeGate<'_>,
     _input: EnterCopyModeInput,
@@ -224,18 +221,236 @@ pub async fn exit_copy_mode(
     Err(not_adapted("exit_copy_mode"))
 }
 
-pub async fn load_buffer(_gate: &ChangeGate<'_>, _input: LoadBufferInput) -> Result<LoadBufferOutput, ToolError> {
-    Err(not_adapted("load_buffer"))
+// Buffers. libtmux-mcp names its buffers `libtmux_mcp_<32 hex>_<logical name>`;
+// paneward stages them as its own (`paneward_<32 hex>_<label>`, the same random part
+// and label), so every rule of paneward's buffer tools holds (only its own buffers are
+// read, pasted or deleted; a person's clipboard never is), and the profile shows the
+// same buffer under libtmux-mcp's prefix.
+
+/// libtmux-mcp's prefix of the buffer names it hands out.
+const PY_PREFIX: &str = "libtmux_mcp_";
+/// paneward's prefix of the buffers it stages.
+const OWN_PREFIX: &str = "paneward_";
+
+/// Whether `label` is a logical name libtmux-mcp accepts: 1 to 64 of `A-Za-z0-9_.-`.
+fn is_logical_name(label: &str) -> bool {
+    (1..=64).contains(&label.len()) && label.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
 }
 
-pub async fn paste_buffer(_gate: &ChangeGate<'_>, _input: PasteBufferInput) -> Result<PasteBufferOutput, ToolError> {
-    Err(not_adapted("paste_buffer"))
+/// A name as Python's `repr` quotes a plain one, shortened for an error.
+fn quoted(name: &str) -> String {
+    let name: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    format!("'{name}'")
 }
 
-pub async fn paste_text(_gate: &ChangeGate<'_>, _input: PasteTextInput) -> Result<PasteTextOutput, ToolError> {
-    Err(not_adapted("paste_text"))
+/// The paneward buffer behind a name libtmux-mcp handed out.
+///
+/// # Errors
+/// Any other name, with libtmux-mcp's text.
+fn own_buffer_name(name: &str) -> Result<String, ToolError> {
+    let shaped = name.strip_prefix(PY_PREFIX).and_then(|rest| {
+        let (random, label) = rest.split_at_checked(32)?;
+        let label = label.strip_prefix('_')?;
+        let ok = random.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')) && is_logical_name(label);
+        ok.then(|| format!("{OWN_PREFIX}{rest}"))
+    });
+    shaped.ok_or_else(|| expected(&format!("Invalid buffer name: {}", quoted(name))))
 }
 
-pub async fn show_buffer(_gate: &ReadGate<'_>, _input: ShowBufferInput) -> Result<String, ToolError> {
-    Err(not_adapted("show_buffer"))
+/// The name libtmux-mcp would show for paneward's buffer `own`.
+fn py_buffer_name(own: &str) -> Result<String, ToolError> {
+    own.strip_prefix(OWN_PREFIX)
+        .map(|rest| format!("{PY_PREFIX}{rest}"))
+        .ok_or_else(|| ToolError::internal("a staged buffer lacks paneward's prefix"))
+}
+
+/// A paneward refusal naming a missing buffer, as libtmux-mcp's tmux failure.
+fn buffer_failed(error: ToolError, verb: &str, name: &str) -> ToolError {
+    if matches!(error.kind(), crate::runtime::error::ToolErrorKind::NotFound) {
+        let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+        // libtmux-mcp runs show-buffer itself but pastes through libtmux.
+        return if verb == "paste-buffer" {
+            upstream_error(
+                "LibTmuxException",
+                &format!("tmux error: paste-buffer: no buffer {shown}"),
+                None,
+            )
+        } else {
+            upstream_error(
+                "CalledProcessError",
+                &format!("{verb} failed for {}: no buffer {shown}", quoted(name)),
+                None,
+            )
+        };
+    }
+    error
+}
+
+fn own_string<T: TryFrom<String>>(field: &str, text: &str, rule: &str) -> Result<T, ToolError> {
+    T::try_from(text.to_string()).map_err(|_| ToolError::invalid_argument(field, rule))
+}
+
+pub async fn load_buffer(gate: &ChangeGate<'_>, input: LoadBufferInput) -> Result<LoadBufferOutput, ToolError> {
+    let LoadBufferInput {
+        content,
+        logical_name,
+        socket_name,
+    } = input;
+    let label = match logical_name.as_deref() {
+        None | Some("") => "buf",
+        Some(label) if is_logical_name(label) => label,
+        Some(label) => return Err(expected(&format!("Invalid logical buffer name: {}", quoted(label)))),
+    };
+    check_socket(gate, socket_name.as_deref())?;
+    let staged = crate::tools::input::buffers::load_buffer(
+        gate,
+        own::LoadBufferInput {
+            label: Some(own_string(
+                "/logical_name",
+                label,
+                "must be 1 to 64 of A-Z a-z 0-9 _ . -",
+            )?),
+            text: own_string("/content", &content, "must be 1 byte to 1 MiB of text")?,
+        },
+    )
+    .await?;
+    Ok(LoadBufferOutput {
+        buffer_name: py_buffer_name(&staged.buffer_name.to_string())?,
+        logical_name,
+    })
+}
+
+pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Result<PasteBufferOutput, ToolError> {
+    let PasteBufferInput {
+        bracket,
+        buffer_name,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let own_name = own_buffer_name(&buffer_name)?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    let own_input = own::PasteBufferInput {
+        bracket: Some(bracket),
+        buffer_name: own_string("/buffer_name", &own_name, "must be a buffer load_buffer returned")?,
+        delete: Some(false),
+        enter: Some(false),
+        force: None,
+        pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
+    };
+    crate::tools::input::buffers::paste_buffer(gate, own_input)
+        .await
+        .map_err(|error| buffer_failed(error, "paste-buffer", &buffer_name))?;
+    Ok(PasteBufferOutput {
+        result: format!("Buffer {} pasted to pane {pane}", quoted(&buffer_name)),
+    })
+}
+
+/// libtmux-mcp's `BufferContent`, written as its JSON text (this tool has no
+/// outputSchema upstream).
+pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<String, ToolError> {
+    let ShowBufferInput {
+        buffer_name,
+        max_lines,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let own_name = own_buffer_name(&buffer_name)?;
+    // No limit asked: as many lines as paneward shows at most.
+    let limit = max_lines.unwrap_or(crate::limits::TEXT_MAX_LINES);
+    let limit = u64::try_from(limit)
+        .ok()
+        .and_then(std::num::NonZeroU64::new)
+        .ok_or_else(|| expected(&format!("max_lines must be positive (received {limit})")))?;
+    let own_input = own::ShowBufferInput {
+        buffer_name: own_string("/buffer_name", &own_name, "must be a buffer load_buffer returned")?,
+        max_lines: Some(limit),
+    };
+    let shown = crate::tools::input::buffers::show_buffer(gate, own_input)
+        .await
+        .map_err(|error| buffer_failed(error, "show-buffer", &buffer_name))?;
+    let mut content = shown.lines.join("\n");
+    if !shown.truncated && shown.ends_with_newline {
+        content.push('\n');
+    }
+    let reply = serde_json::json!({
+        "buffer_name": buffer_name,
+        "content": content,
+        "content_truncated": shown.truncated,
+        "content_truncated_lines": shown.truncated_lines,
+    });
+    Ok(reply.to_string())
+}
+
+pub async fn delete_buffer(gate: &ChangeGate<'_>, input: DeleteBufferInput) -> Result<DeleteBufferOutput, ToolError> {
+    let DeleteBufferInput {
+        buffer_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let own_name = own_buffer_name(&buffer_name)?;
+    let own_input = own::DeleteBufferInput {
+        buffer_name: own_string("/buffer_name", &own_name, "must be a buffer load_buffer returned")?,
+    };
+    let deleted = crate::tools::input::buffers::delete_buffer(gate, own_input).await?;
+    if !deleted.existed {
+        let shown: String = buffer_name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+        return Err(upstream_error(
+            "CalledProcessError",
+            &format!(
+                "delete-buffer failed for {}: unknown buffer: {shown}",
+                quoted(&buffer_name)
+            ),
+            None,
+        ));
+    }
+    Ok(DeleteBufferOutput {
+        result: format!("Buffer {} deleted", quoted(&buffer_name)),
+    })
+}
+
+/// Pastes through paneward's `paste_text`: staged in a buffer of its own, pasted with
+/// the input check, the buffer deleted by the paste; never submitted (no Enter).
+pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<PasteTextOutput, ToolError> {
+    let PasteTextInput {
+        bracket,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        text,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    let own_input = own::PasteTextInput {
+        bracket: Some(bracket),
+        confirm_submit: None,
+        confirm_timeout_ms: None,
+        enter: Some(false),
+        force: None,
+        pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
+        text: own_string("/text", &text, "must be 1 byte to 1 MiB of text")?,
+    };
+    crate::tools::input::buffers::paste_text(gate, own_input).await?;
+    Ok(PasteTextOutput {
+        result: format!("Text pasted to pane {pane}"),
+    })
 }

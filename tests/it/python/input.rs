@@ -384,3 +384,95 @@ fn set_option_refuses_an_unknown_option_and_what_paneward_never_sets() {
     assert!(text.contains("default-command holds a command"), "{text}");
     assert_eq!(tmux.tmux(&["show-options", "-gv", "default-command"]).trim(), "/bin/sh");
 }
+
+#[test]
+fn buffers_are_loaded_shown_pasted_and_deleted_under_libtmux_mcps_names() {
+    let tmux = TmuxServer::start();
+    let cat = tmux.window_running("cat");
+    let mut client = python(&tmux, None);
+    let loaded = ok(
+        &mut client,
+        "load_buffer",
+        json!({"content": "hello\nworld\n", "logical_name": "note"}),
+    );
+    let name = loaded["buffer_name"].as_str().unwrap().to_string();
+    assert!(name.starts_with("libtmux_mcp_") && name.ends_with("_note"), "{name}");
+    assert_eq!(loaded["logical_name"], "note");
+    // Staged as paneward's own buffer, with the same random part and label.
+    let own = name.replacen("libtmux_mcp_", "paneward_", 1);
+    assert_eq!(tmux.tmux(&["show-buffer", "-b", &own]), "hello\nworld\n");
+
+    let shown = client.call("show_buffer", json!({"buffer_name": name}));
+    let shown: Value = serde_json::from_str(shown["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(shown["content"], "hello\nworld\n");
+    assert_eq!(shown["content_truncated"], false);
+    let shown = client.call("show_buffer", json!({"buffer_name": name, "max_lines": 1}));
+    let shown: Value = serde_json::from_str(shown["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (shown["content"].clone(), shown["content_truncated_lines"].clone()),
+        (json!("world"), json!(1))
+    );
+
+    let pasted = ok(
+        &mut client,
+        "paste_buffer",
+        json!({"buffer_name": name, "pane_id": cat}),
+    );
+    assert_eq!(pasted["result"], format!("Buffer '{name}' pasted to pane {cat}"));
+    tmux.wait_for_text(&cat, "world");
+    let deleted = ok(&mut client, "delete_buffer", json!({"buffer_name": name}));
+    assert_eq!(deleted["result"], format!("Buffer '{name}' deleted"));
+    assert!(!tmux.try_tmux(&["show-buffer", "-b", &own]));
+    let (text, error_type) = refused(&mut client, "delete_buffer", json!({"buffer_name": name}));
+    assert!(text.starts_with("delete-buffer failed for"), "{text}");
+    assert_eq!(error_type, "CalledProcessError");
+}
+
+#[test]
+fn buffers_refuse_other_names_and_never_read_a_buffer_paneward_did_not_stage() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "show_buffer", json!({"buffer_name": "mine"}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("Invalid buffer name: 'mine'", "ExpectedToolError")
+    );
+    let (text, _) = refused(
+        &mut client,
+        "load_buffer",
+        json!({"content": "x", "logical_name": "bad name"}),
+    );
+    assert_eq!(text, "Invalid logical buffer name: 'bad name'");
+    // A buffer someone else made under libtmux-mcp's naming is not paneward's.
+    let theirs = format!("libtmux_mcp_{}_x", "0".repeat(32));
+    tmux.tmux(&["set-buffer", "-b", &theirs, "a person's copy"]);
+    let (text, _) = refused(&mut client, "show_buffer", json!({"buffer_name": theirs}));
+    assert!(text.starts_with("show-buffer failed for"), "{text}");
+    assert!(!text.contains("person's copy"));
+    let (text, _) = refused(&mut client, "paste_buffer", json!({"buffer_name": theirs}));
+    assert_eq!(text, format!("tmux error: paste-buffer: no buffer {theirs}"));
+}
+
+#[test]
+fn paste_text_pastes_without_submitting_and_refuses_the_caller_pane() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.first_pane();
+    let cat = tmux.window_running("cat");
+    let mut client = python(&tmux, Some(&caller));
+    let reply = ok(
+        &mut client,
+        "paste_text",
+        json!({"text": "pasted words", "pane_id": cat}),
+    );
+    assert_eq!(reply["result"], format!("Text pasted to pane {cat}"));
+    tmux.wait_for_text(&cat, "pasted words");
+    let (text, _) = refused(
+        &mut client,
+        "paste_text",
+        json!({"text": "echo mine", "pane_id": caller}),
+    );
+    assert!(text.contains("caller"), "{text}");
+    let (text, error_type) = refused(&mut client, "paste_text", json!({"text": "x", "pane_id": "%999"}));
+    assert!(text.starts_with("Pane not found: Pane not found: %999"), "{text}");
+    assert_eq!(error_type, "PaneNotFound");
+}
