@@ -1,6 +1,7 @@
 //! `--profile python`: the input tools (typing, running, waiting, options, buffers),
 //! adapted onto paneward's own handlers: libtmux-mcp's replies and errors, paneward's
 //! rules.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use serde_json::{json, Value};
 
