@@ -18,7 +18,7 @@ use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::input::keys::is_key_name;
 
-use super::not_adapted;
+use super::models::{self, Scope};
 use super::target::{check_socket, upstream_error, Server, Targeting};
 
 /// Whether to keep what paneward submits out of the shell's history (a leading space).
@@ -205,20 +205,6 @@ pub async fn send_keys_batch(
         results,
         stopped_at,
     })
-}
-
-pub async fn enter_copy_mode(
-    _gate: &ChangeGate<'_>,
-    _input: EnterCopyModeInput,
-) -> Result<EnterCopyModeOutput, ToolError> {
-    Err(not_adapted("enter_copy_mode"))
-}
-
-pub async fn exit_copy_mode(
-    _gate: &ChangeGate<'_>,
-    _input: ExitCopyModeInput,
-) -> Result<ExitCopyModeOutput, ToolError> {
-    Err(not_adapted("exit_copy_mode"))
 }
 
 // Buffers. libtmux-mcp names its buffers `libtmux_mcp_<32 hex>_<logical name>`;
@@ -453,4 +439,72 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     Ok(PasteTextOutput {
         result: format!("Text pasted to pane {pane}"),
     })
+}
+
+// Copy mode: paneward's own tools (the caller pane is never put in copy mode: Python
+// has no `force`), answered with the pane's `PaneInfo` as libtmux-mcp does.
+
+/// The pane's libtmux-mcp record, read after the change.
+async fn pane_info<T: serde::de::DeserializeOwned>(gate: &ReadGate<'_>, pane: PaneId) -> Result<T, ToolError> {
+    let id = pane.to_string();
+    let record = models::one(models::panes(gate, Scope::Target(&id)).await?, "pane_id", &id)?;
+    models::typed(record)
+}
+
+pub async fn enter_copy_mode(
+    gate: &ChangeGate<'_>,
+    input: EnterCopyModeInput,
+) -> Result<EnterCopyModeOutput, ToolError> {
+    let EnterCopyModeInput {
+        pane_id,
+        scroll_up,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    let own_input = own::EnterCopyModeInput {
+        force: None,
+        pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
+        // libtmux-mcp scrolls only for a positive count.
+        scroll_up_lines: scroll_up.filter(|lines| *lines > 0),
+    };
+    crate::tools::input::copy_mode::enter_copy_mode(gate, own_input).await?;
+    pane_info(gate, pane).await
+}
+
+pub async fn exit_copy_mode(
+    gate: &ChangeGate<'_>,
+    input: ExitCopyModeInput,
+) -> Result<ExitCopyModeOutput, ToolError> {
+    let ExitCopyModeInput {
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    let own_input = own::ExitCopyModeInput {
+        pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
+    };
+    crate::tools::input::copy_mode::exit_copy_mode(gate, own_input).await?;
+    pane_info(gate, pane).await
 }

@@ -13,11 +13,55 @@ use crate::guard::ChangeGate;
 use crate::runtime::ToolError;
 
 use super::input::{expected, py_float, resolved_pane, suppress_history};
-use super::not_adapted;
 use super::target::{check_socket, Targeting};
 
-pub async fn pipe_pane(_gate: &ChangeGate<'_>, _input: PipePaneInput) -> Result<PipePaneOutput, ToolError> {
-    Err(not_adapted("pipe_pane"))
+/// Through paneward's `pipe_pane`: the caller names a file, never a command (paneward
+/// quotes the path for `cat` itself); a new pipe replaces the pane's pipe as tmux's
+/// `pipe-pane` does for libtmux. paneward takes only an absolute path.
+pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<PipePaneOutput, ToolError> {
+    let PipePaneInput {
+        append,
+        output_path,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    if output_path.as_deref().is_some_and(|path| path.trim().is_empty()) {
+        return Err(expected("output_path must be a non-empty path, or None to stop piping."));
+    }
+    check_socket(gate, socket_name.as_deref())?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: None,
+    };
+    let pane = resolved_pane(gate, &targeting).await?;
+    let own_input = own::PipePaneInput {
+        append: Some(append),
+        pane_id: pane
+            .to_string()
+            .try_into()
+            .map_err(|_| ToolError::internal("a pane id broke its pattern"))?,
+        path: output_path
+            .as_deref()
+            .map(|path| {
+                own::PipePaneInputPath::try_from(path.to_string())
+                    .map_err(|_| ToolError::invalid_argument("/output_path", "must be an absolute path (starting with /) of at most 4096 bytes: paneward pipes only to absolute paths"))
+            })
+            .transpose()?,
+        replace: Some(true),
+        stop: Some(output_path.is_none()),
+    };
+    crate::tools::run::pipe::pipe_pane(gate, own_input).await?;
+    let result = match output_path {
+        None => format!("Piping stopped for pane {pane}"),
+        Some(path) => format!("Piping pane {pane} to {path}"),
+    };
+    Ok(PipePaneOutput { result })
 }
 
 pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Result<RunCommandOutput, ToolError> {

@@ -233,10 +233,96 @@ pub async fn show_environment(
     Err(not_adapted("show_environment"))
 }
 
-pub async fn show_hook(_gate: &ReadGate<'_>, _input: ShowHookInput) -> Result<ShowHookOutput, ToolError> {
-    Err(not_adapted("show_hook"))
+/// Python's hook targeting as paneward's hook scope and target id: `global_` or the
+/// server scope read the global hooks (tmux keeps none per server), a scope with a
+/// target (a session *name*, window id or pane id) that object, one without its first.
+///
+/// # Errors
+/// As [`place`].
+async fn hook_place(
+    gate: &ReadGate<'_>,
+    scope: Option<PyScope>,
+    target: Option<&str>,
+    global: bool,
+) -> Result<(own::ShowHooksInputScope, Option<String>), ToolError> {
+    let global = global || matches!(scope, Some(PyScope::Server));
+    let place = place(gate, scope, target, global).await?;
+    Ok((own_value("/scope", place.scope)?, place.target))
 }
 
-pub async fn show_hooks(_gate: &ReadGate<'_>, _input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
-    Err(not_adapted("show_hooks"))
+/// paneward's hook listing as libtmux-mcp's entries, sorted by name then index.
+fn entries<T>(hooks: Vec<own::ShowHooksOutputHooksItem>, entry: impl Fn(String, i64, String) -> T) -> Vec<T> {
+    let mut hooks = hooks;
+    hooks.sort_by(|a, b| (a.name.as_str(), a.index).cmp(&(b.name.as_str(), b.index)));
+    hooks
+        .into_iter()
+        .map(|hook| entry(hook.name, hook.index, hook.command))
+        .collect()
+}
+
+pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
+    let ShowHooksInput {
+        global,
+        scope,
+        socket_name,
+        target,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let scope = scope.map(|scope| match scope {
+        ShowHooksInputScopeVariant0::Server => PyScope::Server,
+        ShowHooksInputScopeVariant0::Session => PyScope::Session,
+        ShowHooksInputScopeVariant0::Window => PyScope::Window,
+        ShowHooksInputScopeVariant0::Pane => PyScope::Pane,
+    });
+    let (scope, target) = hook_place(gate, scope, target.as_deref(), global).await?;
+    let listed = crate::tools::settings::show_hooks::show_hooks(
+        gate,
+        own::ShowHooksInput {
+            name: None,
+            scope: Some(scope),
+            target,
+        },
+    )
+    .await?;
+    Ok(ShowHooksOutput {
+        entries: entries(listed.hooks, |hook_name, index, command| ShowHooksOutputEntriesItem {
+            command,
+            hook_name,
+            index: Some(index),
+        }),
+    })
+}
+
+pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<ShowHookOutput, ToolError> {
+    let ShowHookInput {
+        global,
+        hook_name,
+        scope,
+        socket_name,
+        target,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let scope = scope.map(|scope| match scope {
+        ShowHookInputScopeVariant0::Server => PyScope::Server,
+        ShowHookInputScopeVariant0::Session => PyScope::Session,
+        ShowHookInputScopeVariant0::Window => PyScope::Window,
+        ShowHookInputScopeVariant0::Pane => PyScope::Pane,
+    });
+    let (scope, target) = hook_place(gate, scope, target.as_deref(), global).await?;
+    let listed = crate::tools::settings::show_hooks::show_hook(gate, hook_name.clone(), Some(scope), target)
+        .await
+        .map_err(|error| {
+            if error.message().contains("tmux has no hook named") {
+                invalid_option(&hook_name)
+            } else {
+                error
+            }
+        })?;
+    Ok(ShowHookOutput {
+        entries: entries(listed.hooks, |hook_name, index, command| ShowHookOutputEntriesItem {
+            command,
+            hook_name,
+            index: Some(index),
+        }),
+    })
 }

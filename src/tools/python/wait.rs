@@ -13,21 +13,72 @@ use crate::guard::{ChangeGate, ReadGate};
 use crate::runtime::ToolError;
 
 use super::input::{expected, py_float, resolved_pane};
-use super::not_adapted;
 use super::target::{check_socket, Targeting};
 
-pub async fn signal_channel(
-    _gate: &ChangeGate<'_>,
-    _input: SignalChannelInput,
-) -> Result<SignalChannelOutput, ToolError> {
-    Err(not_adapted("signal_channel"))
+/// Whether `name` is a channel name libtmux-mcp accepts: 1 to 128 of `A-Za-z0-9_.:-`.
+fn checked_channel(name: &str) -> Result<(), ToolError> {
+    let ok = (1..=128).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.:-".contains(c));
+    if ok {
+        return Ok(());
+    }
+    let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    Err(expected(&format!("Invalid channel name: '{shown}'")))
 }
 
+/// Through paneward's `signal_channel` (which refuses the channels paneward itself
+/// waits on).
+pub async fn signal_channel(
+    gate: &ChangeGate<'_>,
+    input: SignalChannelInput,
+) -> Result<SignalChannelOutput, ToolError> {
+    let SignalChannelInput { channel, socket_name } = input;
+    checked_channel(&channel)?;
+    check_socket(gate, socket_name.as_deref())?;
+    let own_input = own::SignalChannelInput {
+        channel: channel
+            .clone()
+            .try_into()
+            .map_err(|_| ToolError::invalid_argument("/channel", "is not a channel name paneward takes"))?,
+    };
+    crate::tools::wait::channel::signal_channel(gate, own_input).await?;
+    Ok(SignalChannelOutput {
+        result: format!("Channel '{channel}' signalled"),
+    })
+}
+
+/// Through paneward's `wait_for_channel`: one `wait-for` for the whole wait; a wait
+/// that ends unsignalled is libtmux-mcp's timeout error.
 pub async fn wait_for_channel(
-    _gate: &ReadGate<'_>,
-    _input: WaitForChannelInput,
+    gate: &ReadGate<'_>,
+    input: WaitForChannelInput,
 ) -> Result<WaitForChannelOutput, ToolError> {
-    Err(not_adapted("wait_for_channel"))
+    let WaitForChannelInput {
+        channel,
+        socket_name,
+        timeout,
+    } = input;
+    checked_channel(&channel)?;
+    check_socket(gate, socket_name.as_deref())?;
+    if timeout.is_nan() || timeout <= 0.0 {
+        return Err(expected(&format!("timeout must be positive (received {})", py_float(timeout))));
+    }
+    let own_input = own::WaitForChannelInput {
+        channel: channel
+            .clone()
+            .try_into()
+            .map_err(|_| ToolError::invalid_argument("/channel", "is not a channel name paneward takes"))?,
+        timeout_seconds: Some(timeout),
+    };
+    let waited = crate::tools::wait::channel::wait_for_channel(gate, own_input).await?;
+    let enforced = py_float(waited.timeout_seconds);
+    if !waited.signalled {
+        return Err(expected(&format!(
+            "wait-for timeout: channel '{channel}' was not signalled within {enforced}s"
+        )));
+    }
+    Ok(WaitForChannelOutput {
+        result: format!("Channel '{channel}' was signalled (timeout {enforced}s)"),
+    })
 }
 
 /// Patterns as paneward's wait takes them, refused as libtmux-mcp refuses an empty one.
