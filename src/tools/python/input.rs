@@ -482,10 +482,7 @@ pub async fn enter_copy_mode(
     pane_info(gate, pane).await
 }
 
-pub async fn exit_copy_mode(
-    gate: &ChangeGate<'_>,
-    input: ExitCopyModeInput,
-) -> Result<ExitCopyModeOutput, ToolError> {
+pub async fn exit_copy_mode(gate: &ChangeGate<'_>, input: ExitCopyModeInput) -> Result<ExitCopyModeOutput, ToolError> {
     let ExitCopyModeInput {
         pane_id,
         session_id,

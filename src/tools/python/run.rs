@@ -29,7 +29,9 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
         window_id,
     } = input;
     if output_path.as_deref().is_some_and(|path| path.trim().is_empty()) {
-        return Err(expected("output_path must be a non-empty path, or None to stop piping."));
+        return Err(expected(
+            "output_path must be a non-empty path, or None to stop piping.",
+        ));
     }
     check_socket(gate, socket_name.as_deref())?;
     let targeting = Targeting {

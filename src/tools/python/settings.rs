@@ -17,7 +17,6 @@ use crate::guard::{ChangeGate, ReadGate};
 use crate::runtime::ToolError;
 
 use super::input::expected;
-use super::not_adapted;
 use super::target::{check_socket, upstream_error, Server, Targeting};
 
 /// Python's option scopes, one enum for both tools.
@@ -219,20 +218,6 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
     })
 }
 
-pub async fn set_environment(
-    _gate: &ChangeGate<'_>,
-    _input: SetEnvironmentInput,
-) -> Result<SetEnvironmentOutput, ToolError> {
-    Err(not_adapted("set_environment"))
-}
-
-pub async fn show_environment(
-    _gate: &ReadGate<'_>,
-    _input: ShowEnvironmentInput,
-) -> Result<ShowEnvironmentOutput, ToolError> {
-    Err(not_adapted("show_environment"))
-}
-
 /// Python's hook targeting as paneward's hook scope and target id: `global_` or the
 /// server scope read the global hooks (tmux keeps none per server), a scope with a
 /// target (a session *name*, window id or pane id) that object, one without its first.
@@ -324,5 +309,91 @@ pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<Show
             hook_name,
             index: Some(index),
         }),
+    })
+}
+
+/// The session Python's `session_name` / `session_id` name, as its id; `None` when
+/// neither is given (libtmux-mcp then works on tmux's global environment).
+///
+/// # Errors
+/// A session that does not exist by that exact id or name.
+async fn named_session(
+    gate: &ReadGate<'_>,
+    session_id: Option<&str>,
+    session_name: Option<&str>,
+) -> Result<Option<String>, ToolError> {
+    if session_id.is_none() && session_name.is_none() {
+        return Ok(None);
+    }
+    let server = Server::read(gate).await?;
+    let targeting = Targeting {
+        session_id,
+        session_name,
+        ..Targeting::default()
+    };
+    Ok(Some(server.session(&targeting)?.session_id.to_string()))
+}
+
+/// Values as libtmux reads them: text, or a variable marked removed as `-NAME: true`. Read only where paneward reveals environment values.
+pub async fn show_environment(
+    gate: &ReadGate<'_>,
+    input: ShowEnvironmentInput,
+) -> Result<ShowEnvironmentOutput, ToolError> {
+    use crate::tools::settings::show_environment::{revealed_environment, EnvironmentOf};
+    let ShowEnvironmentInput {
+        session_id,
+        session_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let session = named_session(gate, session_id.as_deref(), session_name.as_deref()).await?;
+    let of = session.as_deref().map_or(EnvironmentOf::Global, EnvironmentOf::Session);
+    let variables = revealed_environment(gate, of)
+        .await?
+        .into_iter()
+        .map(|variable| match variable.value {
+            Some(text) => (variable.name, ShowEnvironmentOutputVariablesValue::String(text)),
+            None => (
+                format!("-{}", variable.name),
+                ShowEnvironmentOutputVariablesValue::Boolean(true),
+            ),
+        })
+        .collect();
+    Ok(ShowEnvironmentOutput { variables })
+}
+
+/// Through paneward's `set_environment`: a session's environment when one is named,
+/// else the global one; the variables that steer every later program (PATH,
+/// LD_PRELOAD, ...) stay refused, as Python has no `force`.
+pub async fn set_environment(
+    gate: &ChangeGate<'_>,
+    input: SetEnvironmentInput,
+) -> Result<SetEnvironmentOutput, ToolError> {
+    let SetEnvironmentInput {
+        name,
+        session_id,
+        session_name,
+        socket_name,
+        value,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let session = named_session(gate, session_id.as_deref(), session_name.as_deref()).await?;
+    let own_input = own::SetEnvironmentInput {
+        force: None,
+        name: own_value("/name", &name)?,
+        scope: if session.is_some() {
+            own::SetEnvironmentInputScope::Session
+        } else {
+            own::SetEnvironmentInputScope::Global
+        },
+        session_id: session.as_deref().map(|id| own_value("/session_id", id)).transpose()?,
+        unset: None,
+        value: Some(own_value("/value", &value)?),
+    };
+    crate::tools::settings::set::set_environment(gate, own_input).await?;
+    Ok(SetEnvironmentOutput {
+        name,
+        status: "set".to_string(),
+        value,
     })
 }

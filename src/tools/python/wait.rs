@@ -60,7 +60,10 @@ pub async fn wait_for_channel(
     checked_channel(&channel)?;
     check_socket(gate, socket_name.as_deref())?;
     if timeout.is_nan() || timeout <= 0.0 {
-        return Err(expected(&format!("timeout must be positive (received {})", py_float(timeout))));
+        return Err(expected(&format!(
+            "timeout must be positive (received {})",
+            py_float(timeout)
+        )));
     }
     let own_input = own::WaitForChannelInput {
         channel: channel

@@ -63,7 +63,9 @@ fn send_keys_types_text_or_one_key_into_the_pane_named_by_session() {
     tmux.wait_for_text(&pane, "typed-42");
     // A whole word that names a key is pressed: C-c ends the shell's `cat`.
     ok(&mut client, "send_keys", json!({"keys": "cat", "pane_id": pane}));
-    tmux.wait_for_text(&pane, "cat");
+    crate::support::wait_for("cat to run", || {
+        (tmux.pane_value(&pane, "#{pane_current_command}") == "cat").then_some(())
+    });
     ok(
         &mut client,
         "send_keys",
@@ -257,7 +259,7 @@ fn wait_for_text_matches_new_rows_ignoring_case_unless_asked_and_stops() {
         json!({"patterns": ["never printed"], "pane_id": pane, "timeout": 0.3}),
     );
     assert_eq!(reply["outcome"], "timeout");
-    assert_eq!(reply["saw_new_output"], true);
+    assert_eq!(reply["found"], false);
     assert_eq!(reply["effective_timeout"], 0.3);
 }
 
@@ -476,4 +478,211 @@ fn paste_text_pastes_without_submitting_and_refuses_the_caller_pane() {
     let (text, error_type) = refused(&mut client, "paste_text", json!({"text": "x", "pane_id": "%999"}));
     assert!(text.starts_with("Pane not found: Pane not found: %999"), "{text}");
     assert_eq!(error_type, "PaneNotFound");
+}
+
+#[test]
+fn copy_mode_is_entered_and_left_answering_with_the_panes_record() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_showing("seq 1 100", "100");
+    let mut client = python(&tmux, None);
+    let reply = ok(&mut client, "enter_copy_mode", json!({"pane_id": pane, "scroll_up": 5}));
+    assert_eq!(reply["pane_id"], pane);
+    assert_eq!(tmux.pane_value(&pane, "#{pane_in_mode}:#{scroll_position}"), "1:5");
+    let reply = ok(&mut client, "exit_copy_mode", json!({"pane_id": pane}));
+    assert_eq!(reply["pane_id"], pane);
+    assert_eq!(tmux.pane_value(&pane, "#{pane_in_mode}"), "0");
+}
+
+#[test]
+fn copy_mode_refuses_a_missing_pane_and_the_caller_pane() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.first_pane();
+    let mut client = python(&tmux, Some(&caller));
+    let (text, error_type) = refused(&mut client, "enter_copy_mode", json!({"pane_id": "%999"}));
+    assert!(text.starts_with("Pane not found: Pane not found: %999"), "{text}");
+    assert_eq!(error_type, "PaneNotFound");
+    let (text, _) = refused(&mut client, "enter_copy_mode", json!({"pane_id": caller}));
+    assert!(text.contains("caller pane"), "{text}");
+    assert_eq!(tmux.pane_value(&caller, "#{pane_in_mode}"), "0");
+}
+
+#[test]
+fn pipe_pane_pipes_to_a_file_and_stops() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let dir = std::env::temp_dir().join(TmuxServer::unique_name("pyio-pipe-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("out's %s.txt");
+    let path = file.to_str().unwrap();
+    let mut client = python(&tmux, None);
+    let reply = ok(&mut client, "pipe_pane", json!({"output_path": path, "pane_id": pane}));
+    assert_eq!(reply["result"], format!("Piping pane {pane} to {path}"));
+    assert_eq!(tmux.pane_value(&pane, "#{pane_pipe}"), "1");
+    ok(
+        &mut client,
+        "send_keys",
+        json!({"keys": "echo piped-$((1+1))", "pane_id": pane}),
+    );
+    crate::support::wait_for("the piped output", || {
+        std::fs::read_to_string(&file)
+            .ok()
+            .filter(|text| text.contains("piped-2"))
+    });
+    let reply = ok(&mut client, "pipe_pane", json!({"pane_id": pane}));
+    assert_eq!(reply["result"], format!("Piping stopped for pane {pane}"));
+    assert_eq!(tmux.pane_value(&pane, "#{pane_pipe}"), "0");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn pipe_pane_refuses_an_empty_path_and_a_relative_one() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "pipe_pane", json!({"output_path": " "}));
+    assert_eq!(text, "output_path must be a non-empty path, or None to stop piping.");
+    assert_eq!(error_type, "ExpectedToolError");
+    let (text, _) = refused(&mut client, "pipe_pane", json!({"output_path": "relative.txt"}));
+    assert!(text.contains("absolute path"), "{text}");
+    assert_eq!(tmux.pane_value(&pane, "#{pane_pipe}"), "0");
+}
+
+#[test]
+fn channels_are_signalled_and_waited_for() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    // A wait-for started by tmux itself, held until the signal.
+    let mut waiter = tmux.command().args(["wait-for", "py-io-done"]).spawn().unwrap();
+    let reply = ok(&mut client, "signal_channel", json!({"channel": "py-io-done"}));
+    assert_eq!(reply["result"], "Channel 'py-io-done' signalled");
+    assert!(waiter.wait().unwrap().success());
+    // A signal sent from a pane ends the wait.
+    tmux.window_running("tmux wait-for -S py-io-ready || true; exec sleep 100000");
+    let reply = ok(
+        &mut client,
+        "wait_for_channel",
+        json!({"channel": "py-io-ready", "timeout": 20}),
+    );
+    assert_eq!(reply["result"], "Channel 'py-io-ready' was signalled (timeout 20.0s)");
+}
+
+#[test]
+fn channels_refuse_a_bad_name_and_a_wait_no_one_signals_times_out() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "signal_channel", json!({"channel": "bad name"}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("Invalid channel name: 'bad name'", "ExpectedToolError")
+    );
+    let (text, _) = refused(
+        &mut client,
+        "wait_for_channel",
+        json!({"channel": "py-io-never", "timeout": 0.2}),
+    );
+    assert_eq!(
+        text,
+        "wait-for timeout: channel 'py-io-never' was not signalled within 0.2s"
+    );
+}
+
+#[test]
+fn hooks_are_listed_and_read_one_by_name() {
+    let tmux = TmuxServer::start();
+    tmux.tmux(&["set-hook", "-g", "after-new-window", "display-message new"]);
+    tmux.tmux(&[
+        "set-hook",
+        "-t",
+        "main",
+        "session-renamed[3]",
+        "display-message renamed",
+    ]);
+    let mut client = python(&tmux, None);
+    let reply = ok(&mut client, "show_hooks", json!({"scope": "session", "target": "main"}));
+    assert_eq!(
+        reply["entries"],
+        json!([{"hook_name": "session-renamed", "index": 3, "command": "display-message renamed"}])
+    );
+    let reply = ok(
+        &mut client,
+        "show_hook",
+        json!({"hook_name": "after-new-window", "global_": true}),
+    );
+    assert_eq!(
+        reply["entries"],
+        json!([{"hook_name": "after-new-window", "index": 0, "command": "display-message new"}])
+    );
+    let reply = ok(&mut client, "show_hook", json!({"hook_name": "pane-exited"}));
+    assert!(
+        reply.get("entries").is_none_or(|entries| entries == &json!([])),
+        "{reply}"
+    );
+}
+
+#[test]
+fn hooks_refuse_an_unknown_hook_a_prefix_and_a_target_without_scope() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, error_type) = refused(&mut client, "show_hook", json!({"hook_name": "no-such-hook"}));
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("tmux error: invalid option: no-such-hook", "InvalidOption")
+    );
+    let (text, _) = refused(&mut client, "show_hook", json!({"hook_name": "after-new"}));
+    assert_eq!(text, "tmux error: invalid option: after-new");
+    let (text, _) = refused(&mut client, "show_hooks", json!({"target": "main"}));
+    assert_eq!(text, "scope is required when target is specified");
+}
+
+#[test]
+fn environment_is_set_and_read_where_paneward_reveals_values() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward_with(&[PROFILE.as_slice(), &["--reveal-environment"]].concat(), &[]);
+    client.initialize();
+    let reply = ok(
+        &mut client,
+        "set_environment",
+        json!({"name": "PYIO_VAR", "value": "one two", "session_name": "main"}),
+    );
+    assert_eq!(reply, json!({"name": "PYIO_VAR", "status": "set", "value": "one two"}));
+    tmux.tmux(&["set-environment", "-t", "main", "-r", "PYIO_GONE"]);
+    let reply = ok(&mut client, "show_environment", json!({"session_name": "main"}));
+    assert_eq!(reply["variables"]["PYIO_VAR"], "one two");
+    assert_eq!(reply["variables"]["-PYIO_GONE"], true);
+    ok(
+        &mut client,
+        "set_environment",
+        json!({"name": "PYIO_GLOBAL", "value": "g"}),
+    );
+    assert_eq!(
+        tmux.tmux(&["show-environment", "-g", "PYIO_GLOBAL"]).trim(),
+        "PYIO_GLOBAL=g"
+    );
+    let reply = ok(&mut client, "show_environment", json!({}));
+    assert_eq!(reply["variables"]["PYIO_GLOBAL"], "g");
+}
+
+#[test]
+fn environment_values_are_withheld_by_default_and_steering_variables_refused() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let (text, _) = refused(&mut client, "show_environment", json!({"session_name": "main"}));
+    assert!(text.contains("--reveal-environment"), "{text}");
+    let (text, _) = refused(
+        &mut client,
+        "set_environment",
+        json!({"name": "PATH", "value": "/nowhere"}),
+    );
+    assert!(text.contains("PATH steers every shell"), "{text}");
+    assert!(!tmux.tmux(&["show-environment", "-g", "PATH"]).contains("/nowhere"));
+    let (text, error_type) = refused(
+        &mut client,
+        "set_environment",
+        json!({"name": "X", "value": "1", "session_name": "mai"}),
+    );
+    assert!(
+        text.starts_with("Object not found: Could not find session_name=mai"),
+        "{text}"
+    );
+    assert_eq!(error_type, "TmuxObjectDoesNotExist");
 }
