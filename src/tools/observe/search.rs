@@ -324,6 +324,16 @@ fn collect(
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_pattern_ignores_case_only_when_asked_and_a_literal_stays_literal() {
+        let literal = Matcher::with_case("/p", "a.B", false, false).unwrap();
+        assert!(literal.is_match("xA.bx") && !literal.is_match("axb"));
+        let cased = Matcher::with_case("/p", "a.B", false, true).unwrap();
+        assert!(cased.is_match("a.B") && !cased.is_match("A.b"));
+        let regex = Matcher::with_case("/p", "^t+ick$", true, false).unwrap();
+        assert!(regex.is_match("TTICK") && !regex.is_match("a tick"));
+    }
+
     fn screen(id: u32, rows: &[&str]) -> Screen {
         Screen {
             place: SearchPanesOutputPanesItem {

@@ -505,3 +505,41 @@ pub async fn exit_copy_mode(gate: &ChangeGate<'_>, input: ExitCopyModeInput) -> 
     crate::tools::input::copy_mode::exit_copy_mode(gate, own_input).await?;
     pane_info(gate, pane).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_one_key_press_when_the_whole_text_names_one_else_text() {
+        let typed = |keys, literal, suppress| key_input("/keys", keys, literal, suppress, true).unwrap();
+        assert_eq!(typed("C-c", false, false), KeyInput::Names(vec!["C-c".into()]));
+        assert_eq!(typed("echo hi", false, false), KeyInput::Literal("echo hi".into()));
+        assert_eq!(typed("C-c", true, false), KeyInput::Literal("C-c".into()));
+        // The history space makes it text, as tmux reads " Enter".
+        assert_eq!(typed("Enter", false, true), KeyInput::Literal(" Enter".into()));
+    }
+
+    #[test]
+    fn buffer_names_map_between_libtmux_mcp_and_paneward() {
+        let random = "0123456789abcdef0123456789abcdef";
+        let own = own_buffer_name(&format!("libtmux_mcp_{random}_note")).unwrap();
+        assert_eq!(own, format!("paneward_{random}_note"));
+        assert_eq!(py_buffer_name(&own).unwrap(), format!("libtmux_mcp_{random}_note"));
+        for bad in [
+            "mine",
+            "paneward_x",
+            &format!("libtmux_mcp_{random}"),
+            &format!("libtmux_mcp_{random}_a b"),
+        ] {
+            assert!(own_buffer_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn floats_are_written_as_python_writes_them() {
+        assert_eq!(py_float(5.0), "5.0");
+        assert_eq!(py_float(-1.0), "-1.0");
+        assert_eq!(py_float(0.25), "0.25");
+    }
+}

@@ -397,3 +397,17 @@ pub async fn set_environment(
         value,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_typed_as_libtmux_types_them() {
+        assert_eq!(typed_value("on"), Value::Bool(true));
+        assert_eq!(typed_value("off"), Value::Bool(false));
+        assert_eq!(typed_value("2000"), Value::from(2000));
+        assert_eq!(typed_value("+1"), Value::from("+1"));
+        assert_eq!(typed_value("bg=green"), Value::from("bg=green"));
+    }
+}
