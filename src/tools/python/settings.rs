@@ -113,6 +113,22 @@ fn invalid_option(name: &str) -> ToolError {
     upstream_error("InvalidOption", &format!("tmux error: invalid option: {name}"), None)
 }
 
+/// A refusal of paneward's `set_option` that libtmux-mcp reports as tmux's own: an
+/// unknown name (`InvalidOption`) or a value tmux refused (`OptionError`).
+fn set_failed(error: ToolError, option: &str) -> ToolError {
+    let message = error.message();
+    if message.contains("tmux has no option named") {
+        return invalid_option(option);
+    }
+    match message
+        .strip_prefix("tmux refused `")
+        .and_then(|rest| rest.split_once("`: "))
+    {
+        Some((_, reason)) => upstream_error("OptionError", &format!("tmux error: {reason}"), None),
+        None => error,
+    }
+}
+
 /// Reads one option at `place` through paneward's `show_option`; `None` when tmux
 /// has no option of that name.
 async fn read_option(
@@ -210,7 +226,9 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
         unset: None,
         value: Some(own_value("/value", &value)?),
     };
-    crate::tools::settings::set::set_option(gate, own_input).await?;
+    crate::tools::settings::set::set_option(gate, own_input)
+        .await
+        .map_err(|error| set_failed(error, &option))?;
     Ok(SetOptionOutput {
         option,
         status: "set".to_string(),

@@ -379,6 +379,15 @@ fn set_option_refuses_an_unknown_option_and_what_paneward_never_sets() {
         (text.as_str(), error_type.as_str()),
         ("tmux error: invalid option: nope-opt", "InvalidOption")
     );
+    let (text, error_type) = refused(
+        &mut client,
+        "set_option",
+        json!({"option": "mouse", "value": "maybe", "global_": true}),
+    );
+    assert_eq!(
+        (text.as_str(), error_type.as_str()),
+        ("tmux error: bad value: maybe", "OptionError")
+    );
     let (text, _) = refused(
         &mut client,
         "set_option",
