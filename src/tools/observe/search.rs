@@ -47,13 +47,28 @@ impl Matcher {
     /// # Errors
     /// An empty pattern, or a regex that does not parse or is too large.
     pub(crate) fn new(field: &str, pattern: &str, regex: bool) -> Result<Self, ToolError> {
+        Self::with_case(field, pattern, regex, true)
+    }
+
+    /// [`Matcher::new`], ignoring case (Unicode's simple folding) unless `match_case`:
+    /// a literal pattern is then matched as an escaped regex.
+    ///
+    /// # Errors
+    /// As [`Matcher::new`].
+    pub(crate) fn with_case(field: &str, pattern: &str, regex: bool, match_case: bool) -> Result<Self, ToolError> {
         if pattern.is_empty() {
             return Err(ToolError::invalid_argument(field, "must not be empty"));
         }
-        if !regex {
+        if !regex && match_case {
             return Ok(Self::Literal(pattern.to_string()));
         }
-        RegexBuilder::new(pattern)
+        let source = if regex {
+            pattern.to_string()
+        } else {
+            regex::escape(pattern)
+        };
+        RegexBuilder::new(&source)
+            .case_insensitive(!match_case)
             .size_limit(REGEX_MAX_COMPILED_BYTES)
             .dfa_size_limit(REGEX_MAX_DFA_BYTES)
             .nest_limit(REGEX_MAX_NESTING)
@@ -308,6 +323,16 @@ fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pattern_ignores_case_only_when_asked_and_a_literal_stays_literal() {
+        let literal = Matcher::with_case("/p", "a.B", false, false).unwrap();
+        assert!(literal.is_match("xA.bx") && !literal.is_match("axb"));
+        let cased = Matcher::with_case("/p", "a.B", false, true).unwrap();
+        assert!(cased.is_match("a.B") && !cased.is_match("A.b"));
+        let regex = Matcher::with_case("/p", "^t+ick$", true, false).unwrap();
+        assert!(regex.is_match("TTICK") && !regex.is_match("a tick"));
+    }
 
     fn screen(id: u32, rows: &[&str]) -> Screen {
         Screen {

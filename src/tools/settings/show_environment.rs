@@ -175,6 +175,38 @@ pub async fn show_environment(
     })
 }
 
+/// Whose environment [`revealed_environment`] reads.
+#[derive(Debug, Clone, Copy)]
+pub enum EnvironmentOf<'a> {
+    /// tmux's global environment (`-g`), which new sessions start from.
+    Global,
+    /// One session's, by its id (resolved by the caller, never a name).
+    Session(&'a str),
+}
+
+/// Every variable of one environment with its value, for a caller whose contract
+/// returns values. Values are read only where paneward was started with
+/// `--reveal-environment`; otherwise nothing is read and the call is refused.
+///
+/// # Errors
+/// Values are withheld by this paneward, or tmux failed.
+pub async fn revealed_environment(gate: &ReadGate<'_>, of: EnvironmentOf<'_>) -> Result<Vec<Variable>, ToolError> {
+    if !gate.state().settings.reveal_environment {
+        return Err(ToolError::new(
+            ToolErrorKind::Refused,
+            "environment values are withheld (they may hold secrets): start paneward with --reveal-environment to \
+             read them; nothing was read",
+        ));
+    }
+    let show = ReadCommand::new(ReadVerb::ShowEnvironment).arg("-s");
+    let show = match of {
+        EnvironmentOf::Global => show.arg("-g"),
+        EnvironmentOf::Session(id) => show.arg("-t").arg(id),
+    };
+    let listing = gate.run(show).await?;
+    Ok(parse_shell_form(&String::from_utf8_lossy(&listing)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -145,3 +145,25 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
         hooks,
     })
 }
+
+/// One hook, by its exact name, at one level: [`show_hooks`] reading that name alone
+/// (refused by name when tmux has no such hook, or when the level cannot hold it).
+///
+/// # Errors
+/// As [`show_hooks`].
+pub async fn show_hook(
+    gate: &ReadGate<'_>,
+    name: String,
+    scope: Option<ShowHooksInputScope>,
+    target: Option<String>,
+) -> Result<ShowHooksOutput, ToolError> {
+    show_hooks(
+        gate,
+        ShowHooksInput {
+            name: Some(name),
+            scope,
+            target,
+        },
+    )
+    .await
+}

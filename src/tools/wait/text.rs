@@ -54,13 +54,18 @@ fn newest(mut rows: Vec<String>) -> Vec<String> {
     rows
 }
 
-fn compile(field: &str, texts: &[impl AsRef<str>], regex: bool) -> Result<Vec<(String, Matcher)>, ToolError> {
+fn compile(
+    field: &str,
+    texts: &[impl AsRef<str>],
+    regex: bool,
+    match_case: bool,
+) -> Result<Vec<(String, Matcher)>, ToolError> {
     texts
         .iter()
         .enumerate()
         .map(|(index, text)| {
             let text = text.as_ref();
-            Matcher::new(&format!("{field}/{index}"), text, regex).map(|m| (text.to_string(), m))
+            Matcher::with_case(&format!("{field}/{index}"), text, regex, match_case).map(|m| (text.to_string(), m))
         })
         .collect()
 }
@@ -202,6 +207,19 @@ impl Reply {
 /// Bad arguments (named by pointer), a batch row, a pane missing at the start, or
 /// tmux failing.
 pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Result<WaitForTextOutput, ToolError> {
+    wait_for_text_cased(gate, input, true).await
+}
+
+/// [`wait_for_text`], its patterns matched ignoring case unless `match_case` (the
+/// default tool always matches case; `--profile python` asks).
+///
+/// # Errors
+/// As [`wait_for_text`].
+pub async fn wait_for_text_cased(
+    gate: &ReadGate<'_>,
+    input: WaitForTextInput,
+    match_case: bool,
+) -> Result<WaitForTextOutput, ToolError> {
     let WaitForTextInput {
         pane_ids: pane_texts,
         patterns,
@@ -221,11 +239,17 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
     let panes = pane_ids(&pane_texts.into_iter().map(String::from).collect::<Vec<_>>())?;
     let regex = regex.unwrap_or(false);
     let patterns = Patterns {
-        stop: compile("/stop", &stop.into_iter().map(String::from).collect::<Vec<_>>(), regex)?,
+        stop: compile(
+            "/stop",
+            &stop.into_iter().map(String::from).collect::<Vec<_>>(),
+            regex,
+            match_case,
+        )?,
         wanted: compile(
             "/patterns",
             &patterns.into_iter().map(String::from).collect::<Vec<_>>(),
             regex,
+            match_case,
         )?,
     };
     let idle = idle_seconds.map(Duration::from_secs_f64);
