@@ -37,9 +37,18 @@ pub enum ReplyText {
 /// The successful tool result that carries `structured`, with its text as `style` says.
 pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
     match style {
-        // A structured reply is always an object, so a string is a reply of text alone.
+        // A structured reply is always an object, so a string is the reply of a tool
+        // that declares no output schema. FastMCP still sends structured content for
+        // it: an object's text as that object, any other text wrapped as `{result}`.
         ReplyText::Json => match structured {
-            Value::String(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Value::String(text) => match serde_json::from_str::<Value>(&text) {
+                Ok(object @ Value::Object(_)) => {
+                    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                    result.structured_content = Some(object);
+                    result
+                }
+                _ => wrapped_result(serde_json::json!({ "result": text })),
+            },
             structured => CallToolResult::structured(structured),
         },
         ReplyText::Compact => {

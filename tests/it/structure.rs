@@ -21,7 +21,12 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The default tool files: `(file stem, parsed file)`.
 fn tool_files() -> Vec<(String, Value)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("schemas/tools"))
+    tool_files_in("schemas/tools")
+}
+
+/// The tool files of `folder` (relative to the repository): `(file stem, parsed file)`.
+fn tool_files_in(folder: &str) -> Vec<(String, Value)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join(folder))
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
@@ -37,8 +42,9 @@ fn tool_files() -> Vec<(String, Value)> {
         .collect()
 }
 
-/// Every `.rs` file under `src/tools`, however the modules are grouped into folders.
-fn handler_sources() -> Vec<(PathBuf, String)> {
+/// Every `.rs` file under `src/tools`, however the modules are grouped into folders;
+/// `profile` picks the handlers of that profile (`src/tools/<profile>`), else the others.
+fn handler_sources(profile: Option<&str>) -> Vec<(PathBuf, String)> {
     fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -50,7 +56,19 @@ fn handler_sources() -> Vec<(PathBuf, String)> {
         }
     }
     let mut out = Vec::new();
-    walk(&Path::new(ROOT).join("src/tools"), &mut out);
+    let tools = Path::new(ROOT).join("src/tools");
+    match profile {
+        Some(profile) => walk(&tools.join(profile), &mut out),
+        None => {
+            walk(&tools, &mut out);
+            let profiles = Path::new(ROOT).join("schemas/profiles");
+            out.retain(|(path, _)| {
+                std::fs::read_dir(&profiles)
+                    .unwrap()
+                    .all(|entry| !path.starts_with(tools.join(entry.unwrap().file_name())))
+            });
+        }
+    }
     out
 }
 
@@ -118,13 +136,21 @@ fn destructures(body: &str, ty: &str, binding: &str) -> Result<bool, String> {
 
 #[test]
 fn every_handler_destructures_its_input_exhaustively() {
-    let sources = handler_sources();
+    let mut faults = destructuring_faults(&tool_files(), &handler_sources(None));
+    // A profile's handlers, in src/tools/<profile>, against its own tool files.
+    let python = tool_files_in("schemas/profiles/python");
+    assert_eq!(python.len(), 54, "the python profile's files were found");
+    faults.extend(destructuring_faults(&python, &handler_sources(Some("python"))));
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// What is wrong with how the handlers in `sources` take the inputs of `tools`.
+fn destructuring_faults(tools: &[(String, Value)], sources: &[(PathBuf, String)]) -> Vec<String> {
     let parsed: Vec<(&PathBuf, Vec<Function<'_>>)> =
         sources.iter().map(|(path, source)| (path, functions(source))).collect();
-    let tools = tool_files();
     assert!(tools.len() > 50, "the tool files were found");
     let mut faults = Vec::new();
-    for (stem, _) in &tools {
+    for (stem, _) in tools {
         let ty = input_type(stem);
         let ty_ref = ty.as_str();
         let handlers: Vec<_> = parsed
@@ -170,7 +196,7 @@ fn every_handler_destructures_its_input_exhaustively() {
             )),
         }
     }
-    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    faults
 }
 
 /// What a schema bound is, for the sweep.

@@ -115,8 +115,8 @@ fn report(tool: &str, schema: &Value, arguments: &Value) -> ToolError {
             None if required.contains(&name.as_str()) => {
                 entries.push((name.clone(), "Missing required argument [type=missing_argument]".into()));
             }
-            Some(value) if !jsonschema::is_valid(property, value) => {
-                entries.push((name.clone(), mismatch(property, value)));
+            Some(value) if !jsonschema::is_valid(&with_defs(schema, property), value) => {
+                nested(schema, property, value, name.clone(), &mut entries);
             }
             _ => {}
         }
@@ -157,6 +157,93 @@ fn report(tool: &str, schema: &Value, arguments: &Value) -> ToolError {
         expected: true,
         suggestion,
     })
+}
+
+/// `schema` made checkable on its own: with the root's `$defs` beside it, so a `$ref`
+/// into them resolves.
+fn with_defs(root: &Value, schema: &Value) -> Value {
+    match (root.get("$defs"), schema) {
+        (Some(defs), Value::Object(fields)) if !fields.contains_key("$defs") => {
+            let mut fields = fields.clone();
+            fields.insert("$defs".into(), defs.clone());
+            Value::Object(fields)
+        }
+        _ => schema.clone(),
+    }
+}
+
+/// The schema a local `$ref` names, or `schema` itself.
+fn resolved<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+        .unwrap_or(schema)
+}
+
+/// Pydantic's entries for `value` at `path` (`operations.0.tool`), which `schema`
+/// refuses: inside a model (an object) or a list it names the member that is wrong, as
+/// Pydantic does; elsewhere the value itself.
+fn nested(root: &Value, schema: &Value, value: &Value, path: String, entries: &mut Vec<(String, String)>) {
+    let schema = resolved(root, schema);
+    // An optional value (`anyOf: [X, null]`) that is not null is judged as an X.
+    if let (Some(branches), false) = (schema.get("anyOf").and_then(Value::as_array), value.is_null()) {
+        let not_null: Vec<&Value> = branches
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
+            .collect();
+        if let [only] = not_null.as_slice() {
+            return nested(root, only, value, path, entries);
+        }
+    }
+    let kind = schema.get("type").and_then(Value::as_str);
+    match (kind, value) {
+        (Some("object"), Value::Object(fields)) => {
+            let empty = Map::new();
+            let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| names.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for (name, property) in properties {
+                let at = format!("{path}.{name}");
+                match fields.get(name) {
+                    None if required.contains(&name.as_str()) => {
+                        entries.push((at, "Field required [type=missing]".into()));
+                    }
+                    Some(member) if !jsonschema::is_valid(&with_defs(root, property), member) => {
+                        nested(root, property, member, at, entries);
+                    }
+                    _ => {}
+                }
+            }
+            if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                for name in fields.keys().filter(|name| !properties.contains_key(*name)) {
+                    entries.push((
+                        format!("{path}.{name}"),
+                        "Extra inputs are not permitted [type=extra_forbidden]".into(),
+                    ));
+                }
+            }
+        }
+        (Some("array"), Value::Array(items)) => {
+            let before = entries.len();
+            if let Some(item_schema) = schema.get("items") {
+                for (index, item) in items.iter().enumerate() {
+                    if !jsonschema::is_valid(&with_defs(root, item_schema), item) {
+                        nested(root, item_schema, item, format!("{path}.{index}"), entries);
+                    }
+                }
+            }
+            if entries.len() == before {
+                // The items fit; the list itself does not (its length, say).
+                entries.push((path, "List does not fit this argument [type=list_type]".into()));
+            }
+        }
+        _ => entries.push((path, mismatch(schema, value))),
+    }
 }
 
 /// Pydantic's words for a value its parameter's schema refuses.
@@ -228,6 +315,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(admitted, json!({"keys": "5", "max_lines": 50, "enter": false}));
+    }
+
+    #[test]
+    fn an_absent_argument_takes_the_advertised_default() {
+        let admitted = admit("t", &schema(), json!({"keys": "x"})).unwrap();
+        assert_eq!(admitted, json!({"keys": "x", "max_lines": 500, "enter": true}));
+    }
+
+    #[test]
+    fn a_member_of_a_list_of_models_is_named_by_its_path() {
+        let schema = SchemaCheck::lazy(json!({
+            "type": "object",
+            "properties": {"operations": {"type": "array", "items": {
+                "type": "object", "additionalProperties": false,
+                "properties": {"tool": {"type": "string"}}, "required": ["tool"]
+            }}},
+            "required": ["operations"]
+        }));
+        let error = admit("batch", &schema, json!({"operations": [{"tool": "x", "extra": 1}, {}]})).unwrap_err();
+        assert_eq!(
+            error.message(),
+            "2 validation errors for call[batch]\noperations.0.extra\n  Extra inputs are not permitted [type=extra_forbidden]\noperations.1.tool\n  Field required [type=missing]"
+        );
     }
 
     #[test]

@@ -29,7 +29,11 @@ pub async fn call_read_tools_batch(
     input: CallReadToolsBatchInput,
 ) -> Result<CallReadToolsBatchOutput, ToolError> {
     let context = gate.context();
-    let arguments = crate::runtime::encode_output(&input)?;
+    let CallReadToolsBatchInput {
+        on_error,
+        operations: items,
+    } = input;
+    let arguments = serde_json::json!({"on_error": on_error, "operations": items});
     let (calls, stop_on_error) = operations(&arguments)?;
     let refusals: Vec<Option<String>> = calls.iter().map(|(tool, _)| refusal(tool)).collect();
     // Stopping on errors, nothing after the first refused row runs.

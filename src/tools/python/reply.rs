@@ -1,7 +1,8 @@
 //! Replies as libtmux-mcp writes them. Its models are Pydantic's, which write every
 //! field, a field at its default included; the generated types leave an absent optional
-//! field out. So the request path fills in, from the advertised output schema, every
-//! property a reply object lacks that the schema gives a default (`null` mostly).
+//! field or an empty list out. So the request path fills in, from the advertised output
+//! schema, every property a reply object lacks: at the schema's default (`null` mostly),
+//! an empty list, or `null`.
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -27,8 +28,8 @@ fn fill(root: &Value, schema: &Value, value: &mut Value) {
                     match fields.get_mut(name) {
                         Some(field) => fill(root, property, field),
                         None => {
-                            if let Some(default) = property.get("default") {
-                                fields.insert(name.clone(), default.clone());
+                            if let Some(value) = pydantic_default(property) {
+                                fields.insert(name.clone(), value);
                             }
                         }
                     }
@@ -47,6 +48,29 @@ fn fill(root: &Value, schema: &Value, value: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// What Pydantic writes for a field the reply left out: the schema's default; else an
+/// empty list for a list (a `default_factory=list` field, which the schema does not
+/// show); else `null` where the field may be null.
+fn pydantic_default(property: &Value) -> Option<Value> {
+    if let Some(default) = property.get("default") {
+        return Some(default.clone());
+    }
+    let mut types: Vec<&Value> = vec![property];
+    types.extend(alternatives(property));
+    let is = |kind: &str| {
+        types
+            .iter()
+            .any(|t| t.get("type").and_then(Value::as_str) == Some(kind))
+    };
+    if is("array") {
+        Some(Value::Array(Vec::new()))
+    } else if is("null") {
+        Some(Value::Null)
+    } else {
+        None
     }
 }
 
