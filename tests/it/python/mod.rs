@@ -3,6 +3,7 @@
 //! them drives the real libtmux-mcp too.
 
 mod config;
+mod differential;
 mod input;
 mod observe;
 mod workspace;

@@ -9,7 +9,7 @@ pub mod sshd;
 pub mod waits;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -401,6 +401,15 @@ impl Client {
             command.env(key, value);
         }
         Self::spawn_command(command, args, stderr)
+    }
+
+    /// Spawns another MCP server, `program` with `args` and `env` beside the few
+    /// variables a host passes on (the differential suite's libtmux-mcp).
+    pub fn spawn_program(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(program);
+        clean_env(&mut command);
+        command.envs(env.iter().copied());
+        Self::spawn_command(command, args, Stdio::null())
     }
 
     fn spawn_command(mut command: Command, args: &[&str], stderr: Stdio) -> Self {
