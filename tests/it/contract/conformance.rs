@@ -125,6 +125,7 @@ fn the_official_clients_are_refused_over_http_without_the_token() {
 /// With `PANEWARD_CONFORMANCE_LIBTMUX_MCP` naming libtmux-mcp's command, the same tool
 /// cases first run against it, judged by `expected-failures-libtmux-mcp.yaml` (where
 /// paneward differs on purpose): the proof that the cases expect what libtmux-mcp does.
+/// paneward runs with `--reveal-environment`, as libtmux-mcp shows environment values.
 #[test]
 fn the_official_clients_accept_the_python_profile() {
     if !clients_installed() {
@@ -154,9 +155,11 @@ fn the_official_clients_accept_the_python_profile() {
             report.problems
         );
     }
+    // paneward withholds environment values unless told (libtmux-mcp shows them):
+    // show_environment's success case needs the switch.
     let report = suite::run_with(
         Path::new(PANEWARD),
-        &["--profile", "python"],
+        &["--profile", "python", "--reveal-environment"],
         "python-profile",
         &path,
         &suite::data("expected-failures.yaml"),
