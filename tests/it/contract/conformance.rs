@@ -119,25 +119,47 @@ fn the_official_clients_are_refused_over_http_without_the_token() {
     }
 }
 
-/// `--profile python`: the clients check `call_read_tools_batch` against the Python
-/// page's outputSchema. The cases are the default ones with that tool's replaced by
-/// `cases-python-profile.json`.
+/// `--profile python`: libtmux-mcp's tools, each with the cases of
+/// `cases-python-profile.json` (in libtmux-mcp's argument names); the resource and prompt
+/// cases are `cases.json`'s, since the profile serves paneward's resources and prompts.
+/// With `PANEWARD_CONFORMANCE_LIBTMUX_MCP` naming libtmux-mcp's command, the same tool
+/// cases first run against it, judged by `expected-failures-libtmux-mcp.yaml` (where
+/// paneward differs on purpose): the proof that the cases expect what libtmux-mcp does.
+/// paneward runs with `--reveal-environment`, as libtmux-mcp shows environment values.
 #[test]
 fn the_official_clients_accept_the_python_profile() {
     if !clients_installed() {
         return;
     }
-    let mut cases: Value = serde_json::from_str(&std::fs::read_to_string(suite::data("cases.json")).unwrap()).unwrap();
-    let profile: Value =
-        serde_json::from_str(&std::fs::read_to_string(suite::data("cases-python-profile.json")).unwrap()).unwrap();
-    for (tool, tool_cases) in profile["tools"].as_object().unwrap() {
-        cases["tools"][tool] = tool_cases.clone();
-    }
+    let read =
+        |file: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(suite::data(file)).unwrap()).unwrap() };
+    let (profile, default) = (read("cases-python-profile.json"), read("cases.json"));
+    let cases = serde_json::json!({
+        "tools": profile["tools"],
+        "resources": default["resources"],
+        "prompts": default["prompts"],
+    });
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-python-profile-cases.json");
     std::fs::write(&path, cases.to_string()).unwrap();
+    if let Some(peer) = std::env::var_os("PANEWARD_CONFORMANCE_LIBTMUX_MCP") {
+        let report = suite::run_libtmux_mcp(
+            Path::new(&peer),
+            "libtmux-mcp",
+            &path,
+            &suite::data("expected-failures-libtmux-mcp.yaml"),
+        );
+        suite::show(&report.text);
+        assert!(
+            report.passed(),
+            "libtmux-mcp does not do what the cases expect: {:#?}",
+            report.problems
+        );
+    }
+    // paneward withholds environment values unless told (libtmux-mcp shows them):
+    // show_environment's success case needs the switch.
     let report = suite::run_with(
         Path::new(PANEWARD),
-        &["--profile", "python"],
+        &["--profile", "python", "--reveal-environment"],
         "python-profile",
         &path,
         &suite::data("expected-failures.yaml"),

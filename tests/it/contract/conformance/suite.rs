@@ -88,6 +88,9 @@ struct Case {
     cancel_after_seconds: Option<f64>,
     /// The case ends the fixture (`kill_server`): it runs after every other case.
     ends_fixture: bool,
+    /// Cases run by phase (`phase`, 0 unless given), so that a case that ends what
+    /// others need (a kill) runs after them; tools run in name order within a phase.
+    phase: u64,
     /// How the person answers if the call asks them (`accept` or `decline`); a case
     /// with it must see the question asked.
     elicit: Option<String>,
@@ -122,6 +125,9 @@ impl Fixture {
         // A buffer named as paneward names its own, for the buffer tools to read and paste.
         let staged = "paneward_00000000000000000000000000000000_conformance";
         tmux.tmux(&["set-buffer", "-b", staged, "conformance buffer"]);
+        // And one named as libtmux-mcp names its own, for the python profile's.
+        let python_buffer = "libtmux_mcp_00000000000000000000000000000000_conformance";
+        tmux.tmux(&["set-buffer", "-b", python_buffer, "conformance python buffer"]);
         // A finished run_command job, recorded as its wrapper records one: fetched, and
         // its status sealed (the job's id is the first half of SHA-256 of its seal).
         let seal = "0123456789abcdef0123456789abcdef";
@@ -157,11 +163,16 @@ impl Fixture {
             ("window", format(&pane, "#{window_id}")),
             ("session", format(&pane, "#{session_id}")),
             ("session_name", format(&pane, "#{session_name}")),
+            ("window_index", format(&pane, "#{window_index}")),
+            ("socket_name", tmux.name.clone()),
+            ("spare_session_name", "spare".to_string()),
+            ("printer_window_index", format(&printer, "#{window_index}")),
             ("printer_window", format(&printer, "#{window_id}")),
             ("printer_pane", printer),
             ("scratch_pane", scratch),
             ("caller_pane", caller),
             ("staged_buffer", staged.to_string()),
+            ("python_buffer", python_buffer.to_string()),
             ("spare_pane", spare_pane),
             ("spare_window", format(&spare_window, "#{window_id}")),
             ("spare_session", format("spare:", "#{session_id}")),
@@ -259,6 +270,7 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                 "progressAtLeast",
                 "cancelAfterSeconds",
                 "endsFixture",
+                "phase",
                 "elicit",
             ];
             if let Some(member) = case.as_object().unwrap().keys().find(|k| !known.contains(&k.as_str())) {
@@ -277,12 +289,13 @@ fn load_cases(fixture: &Fixture, path: &Path) -> Vec<Case> {
                     .as_str()
                     .map(|t| fixture.fill(&json!(t), &at).as_str().unwrap().to_string()),
                 ends_fixture: case["endsFixture"] == json!(true),
+                phase: case["phase"].as_u64().unwrap_or(0),
                 elicit: case["elicit"].as_str().map(str::to_string),
             });
         }
     }
     // Stable: every other case keeps its order.
-    cases.sort_by_key(|case| case.ends_fixture);
+    cases.sort_by_key(|case| (case.ends_fixture, case.phase));
     cases
 }
 
@@ -530,16 +543,31 @@ fn judge(case: &Case, event: Option<&Value>, ending: &str, json_text: bool) -> R
     if !structured.is_object() {
         return Err(format!("no structuredContent object: {}", cut(&structured.to_string())));
     }
-    // The python profile mirrors libtmux-mcp, whose text is the JSON; paneward's own
-    // text is written for a model and must hold every fact of the structured content.
-    let as_json = serde_json::from_str::<Value>(text).is_ok_and(|copy| same_json(&copy, structured));
+    // The python profile mirrors libtmux-mcp, whose text is the JSON (a value fastmcp
+    // wraps as `{result}` is its bare value: a string as is, else as JSON); paneward's
+    // own text is written for a model and must hold every fact of the structured content.
+    let parsed = serde_json::from_str::<Value>(text).ok();
+    let wrapped = structured
+        .as_object()
+        .filter(|members| members.len() == 1)
+        .and_then(|members| members.get("result"));
+    let as_json = parsed.as_ref().is_some_and(|copy| same_json(copy, structured))
+        || wrapped.is_some_and(|bare| {
+            bare.as_str() == Some(text) || parsed.as_ref().is_some_and(|copy| same_json(copy, bare))
+        });
     if json_text && !as_json {
         return Err(format!(
             "the text block is not the structuredContent as JSON: {}",
             cut(text)
         ));
     }
-    if let Some(missing) = crate::support::fact_missing_from(text, structured) {
+    // A wrapped value's facts are the bare value's.
+    let facts = if json_text {
+        wrapped.unwrap_or(structured)
+    } else {
+        structured
+    };
+    if let Some(missing) = crate::support::fact_missing_from(text, facts) {
         return Err(format!("the text block lacks {missing}: {}", cut(text)));
     }
     match &case.includes {
@@ -623,13 +651,48 @@ pub fn run_with(
     cases_path: &Path,
     expected_failures_path: &Path,
 ) -> SuiteReport {
-    run_served(binary, extra, label, cases_path, expected_failures_path, false)
+    run_served(
+        Served::Paneward(binary, extra),
+        label,
+        cases_path,
+        expected_failures_path,
+        false,
+    )
+}
+
+/// [`run`] against libtmux-mcp at `command` instead of paneward, on the same fixture
+/// (`LIBTMUX_SOCKET` naming it, every toolset on): the proof that the python profile's
+/// cases expect what the server paneward mirrors does. Its resource and prompt cases are
+/// not run (libtmux-mcp serves others).
+pub fn run_libtmux_mcp(command: &Path, label: &str, cases_path: &Path, expected_failures_path: &Path) -> SuiteReport {
+    run_served(
+        Served::LibtmuxMcp(command),
+        label,
+        cases_path,
+        expected_failures_path,
+        false,
+    )
+}
+
+/// The server the clients start.
+#[derive(Clone, Copy)]
+enum Served<'a> {
+    /// paneward's binary, with extra arguments (such as `--profile python`).
+    Paneward(&'a Path, &'a [&'a str]),
+    /// libtmux-mcp's command.
+    LibtmuxMcp(&'a Path),
 }
 
 /// [`run`] with the clients on their Streamable HTTP transports, against one
 /// `paneward serve --http` (the same binary, arguments and cases), token included.
 pub fn run_over_http(binary: &Path, label: &str, cases_path: &Path, expected_failures_path: &Path) -> SuiteReport {
-    run_served(binary, &[], label, cases_path, expected_failures_path, true)
+    run_served(
+        Served::Paneward(binary, &[]),
+        label,
+        cases_path,
+        expected_failures_path,
+        true,
+    )
 }
 
 /// What `client` prints when it connects to `url` with `token` (or none) and makes
@@ -642,15 +705,19 @@ pub fn connect_over_http(client: &str, url: &str, token: Option<&str>) -> Vec<Va
 }
 
 fn run_served(
-    binary: &Path,
-    extra: &[&str],
+    served: Served,
     label: &str,
     cases_path: &Path,
     expected_failures_path: &Path,
     over_http: bool,
 ) -> SuiteReport {
     let expected_failures = expected::load(expected_failures_path, &CLIENTS);
-    let json_text = extra.windows(2).any(|pair| pair == ["--profile", "python"]);
+    let (binary, extra) = match served {
+        Served::Paneward(binary, extra) => (binary, extra),
+        Served::LibtmuxMcp(command) => (command, &[][..]),
+    };
+    let peer = matches!(served, Served::LibtmuxMcp(_));
+    let json_text = peer || extra.windows(2).any(|pair| pair == ["--profile", "python"]);
     let file: Value = serde_json::from_str(&std::fs::read_to_string(cases_path).unwrap()).unwrap();
 
     let mut text = String::new();
@@ -663,9 +730,17 @@ fn run_served(
         // (kill_server, the last case of all, the whole fixture).
         let fixture = Fixture::start();
         cases = load_cases(&fixture, cases_path);
-        let resource_cases = load_resource_cases(&fixture, cases_path);
+        let resource_cases = if peer {
+            Vec::new()
+        } else {
+            load_resource_cases(&fixture, cases_path)
+        };
         resource_count = resource_cases.len();
-        let prompt_cases = prompt_cases::load(&file, &|value, at| fixture.fill(value, at));
+        let prompt_cases = if peer {
+            Vec::new()
+        } else {
+            prompt_cases::load(&file, &|value, at| fixture.fill(value, at))
+        };
         let for_clients = json!({
             "tools": cases
                 .iter()
@@ -707,9 +782,15 @@ fn run_served(
                     "env".to_string(),
                     format!("TMUX={tmux_env}"),
                     format!("TMUX_PANE={caller}"),
-                    binary.to_string_lossy().into_owned(),
                 ];
-                server.extend(args);
+                if peer {
+                    server.push(format!("LIBTMUX_SOCKET={}", fixture.tmux.name));
+                    server.push("LIBTMUX_TOOLSETS=inspect,manage,execute,teardown".into());
+                    server.push(binary.to_string_lossy().into_owned());
+                } else {
+                    server.push(binary.to_string_lossy().into_owned());
+                    server.extend(args);
+                }
                 (server, None)
             }
             Some(http) => (vec!["--url".to_string(), http.url()], Some(http.token.clone())),
@@ -743,7 +824,8 @@ fn run_served(
             .find(|e| e["event"] == "connected")
             .map(|e| e["protocolVersion"].clone());
         let reported = reported.as_ref().and_then(Value::as_str);
-        if let Some(wanted) = negotiated_version(client).filter(|wanted| Some(*wanted) != reported) {
+        // libtmux-mcp's revisions are its own; only paneward's are asserted.
+        if let Some(wanted) = negotiated_version(client).filter(|wanted| !peer && Some(*wanted) != reported) {
             let why = format!("negotiated {reported:?}, not {wanted}");
             text.push_str(&format!("conformance {label} {client:<6} FAIL  {why}\n"));
             problems.push((client.into(), "(revision)".into(), why));
