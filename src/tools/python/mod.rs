@@ -21,14 +21,3 @@ pub mod since;
 pub mod target;
 pub mod wait;
 pub mod workspace;
-
-use crate::runtime::error::ToolErrorKind;
-use crate::runtime::ToolError;
-
-/// The answer of a tool of the profile that has no adapter yet: it changes nothing.
-pub(crate) fn not_adapted(tool: &str) -> ToolError {
-    ToolError::new(
-        ToolErrorKind::Refused,
-        format!("`{tool}` is not available under --profile python in this paneward yet; nothing changed (the default profile has its own `{tool}`)"),
-    )
-}

@@ -1,93 +1,652 @@
-//! libtmux-mcp's tools for creating, arranging and ending sessions, windows and panes, under `--profile python`: each adapts its
-//! call onto paneward's own handlers and answers in libtmux-mcp's envelope.
+//! libtmux-mcp's tools for creating, arranging and ending sessions, windows and panes,
+//! under `--profile python`. Each resolves Python's targeting to ids
+//! ([`super::target`]), calls paneward's own handler in `tools::workspace` with its
+//! default input, so names stay data, layouts are checked, objects are marked and the
+//! caller pane is never ended, and answers with libtmux-mcp's record read after the
+//! change or its sentence.
+
+use serde_json::{json, Value};
 
 use crate::generated::python::types::*;
-use crate::guard::{ChangeGate, EndGate};
-use crate::runtime::ToolError;
+use crate::generated::types as own;
+use crate::guard::{ChangeGate, EndGate, ReadGate};
+use crate::runtime::{decode_arguments, ToolError};
+use crate::tools::workspace::{arrange, create, end, moves, rename};
 
-use super::not_adapted;
+use super::models::{self, Scope};
+use super::target::{check_socket, upstream_error, Server, Targeting};
 
-pub async fn clear_pane(_gate: &ChangeGate<'_>, _input: ClearPaneInput) -> Result<ClearPaneOutput, ToolError> {
-    Err(not_adapted("clear_pane"))
+/// An argument libtmux-mcp takes that paneward cannot honour as asked: refused by name,
+/// nothing changed.
+fn unsupported(tool: &str, argument: &str, why: &str) -> ToolError {
+    upstream_error(
+        "ExpectedToolError",
+        &format!("{tool}: `{argument}` {why}; nothing changed"),
+        None,
+    )
+}
+
+/// A value of the profile's input as JSON (an enum's spelling, a map), `null` when absent.
+fn json_of<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// The environment libtmux-mcp takes as a map or as a JSON string of one.
+fn environment(tool: &str, value: Value) -> Result<Value, ToolError> {
+    match value {
+        Value::Null => Ok(json!({})),
+        Value::Object(map) => Ok(Value::Object(map)),
+        Value::String(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(map)) => Ok(Value::Object(map)),
+            _ => Err(unsupported(
+                tool,
+                "environment",
+                "must be an object of strings, or its JSON",
+            )),
+        },
+        _ => Err(unsupported(
+            tool,
+            "environment",
+            "must be an object of strings, or its JSON",
+        )),
+    }
+}
+
+/// Drops absent members, so paneward's handler sees only what was asked.
+fn present(mut arguments: Value) -> Value {
+    if let Value::Object(fields) = &mut arguments {
+        fields.retain(|_, value| !value.is_null() && value != &json!({}));
+    }
+    arguments
+}
+
+fn refuse_persistent_history(tool: &str, asked: bool) -> Result<(), ToolError> {
+    if asked {
+        return Err(unsupported(
+            tool,
+            "suppress_persistent_history",
+            "is not offered by paneward (it starts shells with the environment it is given; set HISTFILE in `environment`)",
+        ));
+    }
+    Ok(())
+}
+
+async fn session_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
+    models::one(models::sessions(gate).await?, "session_id", id)
+}
+
+async fn window_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
+    models::one(models::windows(gate, Scope::Server).await?, "window_id", id)
+}
+
+async fn pane_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
+    models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)
 }
 
 pub async fn create_session(
-    _gate: &ChangeGate<'_>,
-    _input: CreateSessionInput,
+    gate: &ChangeGate<'_>,
+    input: CreateSessionInput,
 ) -> Result<CreateSessionOutput, ToolError> {
-    Err(not_adapted("create_session"))
+    let CreateSessionInput {
+        environment: env,
+        session_name,
+        socket_name,
+        start_directory,
+        suppress_persistent_history,
+        window_name,
+        x,
+        y,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    refuse_persistent_history("create_session", suppress_persistent_history)?;
+    if let Some(name) = &session_name {
+        let exists = models::sessions(gate)
+            .await?
+            .iter()
+            .any(|s| s["session_name"].as_str() == Some(name.as_str()));
+        if exists {
+            return Err(upstream_error(
+                "TmuxSessionExists",
+                &format!("Session named {name} exists"),
+                None,
+            ));
+        }
+    }
+    let arguments = present(json!({
+        "name": session_name,
+        "window_name": window_name,
+        "start_directory": start_directory,
+        "environment": environment("create_session", json_of(&env))?,
+        "width": x,
+        "height": y,
+    }));
+    let made = create::create_session(gate, decode_arguments::<own::CreateSessionInput>(arguments)?).await?;
+    models::typed(session_record(gate, &made.session_id).await?)
 }
 
-pub async fn create_window(_gate: &ChangeGate<'_>, _input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
-    Err(not_adapted("create_window"))
+pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
+    let CreateWindowInput {
+        attach,
+        direction,
+        environment: env,
+        session_id,
+        session_name,
+        socket_name,
+        start_directory,
+        suppress_persistent_history,
+        window_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    refuse_persistent_history("create_window", suppress_persistent_history)?;
+    if direction.is_some() {
+        return Err(unsupported(
+            "create_window",
+            "direction",
+            "is not offered: paneward places a new window at the lowest free index",
+        ));
+    }
+    let server = Server::read(gate).await?;
+    let session = server
+        .session(&Targeting {
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            ..Targeting::default()
+        })?
+        .session_id
+        .to_string();
+    let arguments = present(json!({
+        "session_id": session,
+        "name": window_name,
+        "start_directory": start_directory,
+        "environment": environment("create_window", json_of(&env))?,
+        "select": attach,
+    }));
+    let made = create::create_window(gate, decode_arguments::<own::CreateWindowInput>(arguments)?).await?;
+    models::typed(window_record(gate, &made.window_id).await?)
 }
 
-pub async fn kill_pane(_gate: &EndGate<'_>, _input: KillPaneInput) -> Result<KillPaneOutput, ToolError> {
-    Err(not_adapted("kill_pane"))
+pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<SplitWindowOutput, ToolError> {
+    let SplitWindowInput {
+        direction,
+        environment: env,
+        pane_id,
+        session_id,
+        session_name,
+        shell,
+        size,
+        socket_name,
+        start_directory,
+        suppress_persistent_history,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    refuse_persistent_history("split_window", suppress_persistent_history)?;
+    let server = Server::read(gate).await?;
+    let pane = server
+        .pane(&Targeting {
+            pane_id: pane_id.as_deref(),
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: window_index.as_deref(),
+        })?
+        .id
+        .to_string();
+    let (size_cells, size_percent) = match json_of(&size) {
+        Value::Null => (Value::Null, Value::Null),
+        Value::Number(cells) => (Value::Number(cells), Value::Null),
+        Value::String(text) => match text.strip_suffix('%').map(str::parse::<u64>) {
+            Some(Ok(percent)) => (Value::Null, json!(percent)),
+            _ => match text.parse::<u64>() {
+                Ok(cells) => (json!(cells), Value::Null),
+                Err(_) => {
+                    return Err(unsupported(
+                        "split_window",
+                        "size",
+                        "must be cells (50) or a percentage (\"50%\")",
+                    ))
+                }
+            },
+        },
+        _ => (Value::Null, Value::Null),
+    };
+    let arguments = present(json!({
+        "pane_id": pane,
+        "direction": json_of(&direction),
+        "environment": environment("split_window", json_of(&env))?,
+        "shell": shell,
+        "size_cells": size_cells,
+        "size_percent": size_percent,
+        "start_directory": start_directory,
+    }));
+    let made = create::split_window(gate, decode_arguments::<own::SplitWindowInput>(arguments)?).await?;
+    models::typed(pane_record(gate, &made.pane_id).await?)
 }
 
-pub async fn kill_server(_gate: &EndGate<'_>, _input: KillServerInput) -> Result<KillServerOutput, ToolError> {
-    Err(not_adapted("kill_server"))
+pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<KillSessionOutput, ToolError> {
+    let KillSessionInput {
+        session_id,
+        session_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    if session_id.is_none() && session_name.is_none() {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            "Refusing to kill without an explicit target. Provide session_name or session_id.",
+            None,
+        ));
+    }
+    let server = Server::read(gate).await?;
+    let session = server.session(&Targeting {
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        ..Targeting::default()
+    })?;
+    let (id, name) = (session.session_id.to_string(), session.session.clone());
+    end::kill_session(gate, decode_arguments(json!({"session_id": id}))?).await?;
+    Ok(KillSessionOutput {
+        result: format!("Session killed: {name}"),
+    })
 }
 
-pub async fn kill_session(_gate: &EndGate<'_>, _input: KillSessionInput) -> Result<KillSessionOutput, ToolError> {
-    Err(not_adapted("kill_session"))
+pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<KillWindowOutput, ToolError> {
+    let KillWindowInput { socket_name, window_id } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let server = Server::read(gate).await?;
+    let window = server
+        .window(&Targeting {
+            window_id: Some(&window_id),
+            ..Targeting::default()
+        })?
+        .window_id
+        .to_string();
+    end::kill_window(gate, decode_arguments(json!({"window_id": window}))?).await?;
+    Ok(KillWindowOutput {
+        result: format!("Window killed: {window}"),
+    })
 }
 
-pub async fn kill_window(_gate: &EndGate<'_>, _input: KillWindowInput) -> Result<KillWindowOutput, ToolError> {
-    Err(not_adapted("kill_window"))
+pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillPaneOutput, ToolError> {
+    let KillPaneInput { pane_id, socket_name } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let server = Server::read(gate).await?;
+    let pane = server
+        .pane(&Targeting {
+            pane_id: Some(&pane_id),
+            ..Targeting::default()
+        })?
+        .id
+        .to_string();
+    end::kill_pane(gate, decode_arguments(json!({"pane_id": pane}))?).await?;
+    Ok(KillPaneOutput {
+        result: format!("Pane killed: {pane}"),
+    })
 }
 
-pub async fn move_window(_gate: &ChangeGate<'_>, _input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
-    Err(not_adapted("move_window"))
+pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<KillServerOutput, ToolError> {
+    let KillServerInput { socket_name } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    end::kill_server(gate, decode_arguments(json!({"confirm": true}))?).await?;
+    Ok(KillServerOutput {
+        result: "Server killed successfully".into(),
+    })
 }
 
 pub async fn rename_session(
-    _gate: &ChangeGate<'_>,
-    _input: RenameSessionInput,
+    gate: &ChangeGate<'_>,
+    input: RenameSessionInput,
 ) -> Result<RenameSessionOutput, ToolError> {
-    Err(not_adapted("rename_session"))
+    let RenameSessionInput {
+        new_name,
+        session_id,
+        session_name,
+        socket_name,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let server = Server::read(gate).await?;
+    let id = server
+        .session(&Targeting {
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            ..Targeting::default()
+        })?
+        .session_id
+        .to_string();
+    rename::rename_session(gate, decode_arguments(json!({"session_id": id, "name": new_name}))?).await?;
+    models::typed(session_record(gate, &id).await?)
 }
 
-pub async fn rename_window(_gate: &ChangeGate<'_>, _input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
-    Err(not_adapted("rename_window"))
+pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
+    let RenameWindowInput {
+        new_name,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
+    rename::rename_window(gate, decode_arguments(json!({"window_id": id, "name": new_name}))?).await?;
+    models::typed(window_record(gate, &id).await?)
 }
 
-pub async fn resize_pane(_gate: &ChangeGate<'_>, _input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
-    Err(not_adapted("resize_pane"))
+/// The id of the window Python's targeting names.
+async fn window_of(
+    gate: &ReadGate<'_>,
+    session_id: Option<String>,
+    session_name: Option<String>,
+    window_id: Option<String>,
+    window_index: Option<String>,
+) -> Result<String, ToolError> {
+    let server = Server::read(gate).await?;
+    Ok(server
+        .window(&Targeting {
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: window_index.as_deref(),
+            pane_id: None,
+        })?
+        .window_id
+        .to_string())
 }
 
-pub async fn resize_window(_gate: &ChangeGate<'_>, _input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
-    Err(not_adapted("resize_window"))
+/// The id of the pane Python's targeting names.
+async fn pane_of(gate: &ReadGate<'_>, targeting: Targeting<'_>) -> Result<String, ToolError> {
+    Ok(Server::read(gate).await?.pane(&targeting)?.id.to_string())
 }
 
-pub async fn respawn_pane(_gate: &ChangeGate<'_>, _input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
-    Err(not_adapted("respawn_pane"))
+pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> Result<SelectWindowOutput, ToolError> {
+    let SelectWindowInput {
+        direction,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = match json_of(&direction) {
+        Value::Null => window_of(gate, session_id, session_name, window_id, window_index).await?,
+        Value::String(step) if step == "next" || step == "previous" => {
+            // The session's windows by index, resolved here: tmux's relative targets
+            // are never used.
+            let server = Server::read(gate).await?;
+            let session = server
+                .session(&Targeting {
+                    session_id: session_id.as_deref(),
+                    session_name: session_name.as_deref(),
+                    ..Targeting::default()
+                })?
+                .session_id
+                .clone();
+            let mut windows: Vec<(i64, String, bool)> = Vec::new();
+            for pane in server.panes.iter().filter(|p| p.session_id == session) {
+                if !windows.iter().any(|(_, id, _)| id == pane.window_id.as_str()) {
+                    windows.push((pane.window_index, pane.window_id.to_string(), false));
+                }
+            }
+            windows.sort();
+            let current = models::windows(gate, Scope::Target(session.as_str()))
+                .await?
+                .into_iter()
+                .find(|w| w["window_active"] == "1")
+                .and_then(|w| w["window_id"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            let at = windows.iter().position(|(_, id, _)| *id == current).unwrap_or(0);
+            let count = windows.len().max(1);
+            let next = if step == "next" {
+                (at + 1) % count
+            } else {
+                (at + count - 1) % count
+            };
+            windows.get(next).map(|(_, id, _)| id.clone()).unwrap_or(current)
+        }
+        _ => {
+            return Err(unsupported(
+                "select_window",
+                "direction",
+                "\"last\" is not offered (name the window by window_id or window_index)",
+            ))
+        }
+    };
+    arrange::select_window(gate, decode_arguments(json!({"window_id": id}))?).await?;
+    models::typed(window_record(gate, &id).await?)
 }
 
-pub async fn select_layout(_gate: &ChangeGate<'_>, _input: SelectLayoutInput) -> Result<SelectLayoutOutput, ToolError> {
-    Err(not_adapted("select_layout"))
+pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<SelectPaneOutput, ToolError> {
+    let SelectPaneInput {
+        direction,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    if direction.is_some() {
+        return Err(unsupported(
+            "select_pane",
+            "direction",
+            "is not offered yet (name the pane by pane_id; find_pane_by_position finds a corner)",
+        ));
+    }
+    let id = pane_of(
+        gate,
+        Targeting {
+            pane_id: pane_id.as_deref(),
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: window_index.as_deref(),
+        },
+    )
+    .await?;
+    arrange::select_pane(gate, decode_arguments(json!({"pane_id": id}))?).await?;
+    models::typed(pane_record(gate, &id).await?)
 }
 
-pub async fn select_pane(_gate: &ChangeGate<'_>, _input: SelectPaneInput) -> Result<SelectPaneOutput, ToolError> {
-    Err(not_adapted("select_pane"))
+pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<SetPaneTitleOutput, ToolError> {
+    let SetPaneTitleInput {
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        title,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = pane_of(
+        gate,
+        Targeting {
+            pane_id: pane_id.as_deref(),
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: None,
+        },
+    )
+    .await?;
+    rename::set_pane_title(gate, decode_arguments(json!({"pane_id": id, "title": title}))?).await?;
+    models::typed(pane_record(gate, &id).await?)
 }
 
-pub async fn select_window(_gate: &ChangeGate<'_>, _input: SelectWindowInput) -> Result<SelectWindowOutput, ToolError> {
-    Err(not_adapted("select_window"))
+pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
+    let ResizePaneInput {
+        height,
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        width,
+        window_id,
+        zoom,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = pane_of(
+        gate,
+        Targeting {
+            pane_id: pane_id.as_deref(),
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: None,
+        },
+    )
+    .await?;
+    let arguments = present(json!({"pane_id": id, "height": height, "width": width, "zoom": zoom}));
+    arrange::resize_pane(gate, decode_arguments(arguments)?).await?;
+    models::typed(pane_record(gate, &id).await?)
 }
 
-pub async fn set_pane_title(
-    _gate: &ChangeGate<'_>,
-    _input: SetPaneTitleInput,
-) -> Result<SetPaneTitleOutput, ToolError> {
-    Err(not_adapted("set_pane_title"))
+pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
+    let ResizeWindowInput {
+        height,
+        session_id,
+        session_name,
+        socket_name,
+        width,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
+    let arguments = present(json!({"window_id": id, "height": height, "width": width}));
+    arrange::resize_window(gate, decode_arguments(arguments)?).await?;
+    models::typed(window_record(gate, &id).await?)
 }
 
-pub async fn split_window(_gate: &ChangeGate<'_>, _input: SplitWindowInput) -> Result<SplitWindowOutput, ToolError> {
-    Err(not_adapted("split_window"))
+pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> Result<SelectLayoutOutput, ToolError> {
+    let SelectLayoutInput {
+        layout,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
+    arrange::select_layout(gate, decode_arguments(json!({"window_id": id, "layout": layout}))?).await?;
+    models::typed(window_record(gate, &id).await?)
 }
 
-pub async fn swap_pane(_gate: &ChangeGate<'_>, _input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
-    Err(not_adapted("swap_pane"))
+pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
+    let SwapPaneInput {
+        socket_name,
+        source_pane_id,
+        target_pane_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let server = Server::read(gate).await?;
+    let source = server.pane(&Targeting {
+        pane_id: Some(&source_pane_id),
+        ..Targeting::default()
+    })?;
+    let target = server.pane(&Targeting {
+        pane_id: Some(&target_pane_id),
+        ..Targeting::default()
+    })?;
+    let (source, target) = (source.id.to_string(), target.id.to_string());
+    arrange::swap_pane(
+        gate,
+        decode_arguments(json!({"pane_id": source, "with_pane_id": target}))?,
+    )
+    .await?;
+    models::typed(pane_record(gate, &source).await?)
+}
+
+pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
+    let MoveWindowInput {
+        destination_index,
+        destination_session,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+        window_index,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
+    let index: u64 = destination_index
+        .trim()
+        .parse()
+        .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?;
+    let to_session = match destination_session {
+        None => Value::Null,
+        Some(name) => {
+            let server = Server::read(gate).await?;
+            let by_id = name.starts_with('$');
+            let session = server.session(&Targeting {
+                session_id: by_id.then_some(name.as_str()),
+                session_name: (!by_id).then_some(name.as_str()),
+                ..Targeting::default()
+            })?;
+            json!(session.session_id.as_str())
+        }
+    };
+    let arguments = present(json!({"window_id": id, "to_index": index, "to_session_id": to_session}));
+    moves::move_window(gate, decode_arguments(arguments)?).await?;
+    models::typed(window_record(gate, &id).await?)
+}
+
+pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
+    let RespawnPaneInput {
+        environment: env,
+        kill,
+        pane_id,
+        shell,
+        socket_name,
+        start_directory,
+        suppress_persistent_history,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    refuse_persistent_history("respawn_pane", suppress_persistent_history)?;
+    let id = pane_of(
+        gate,
+        Targeting {
+            pane_id: Some(&pane_id),
+            ..Targeting::default()
+        },
+    )
+    .await?;
+    let arguments = present(json!({
+        "pane_id": id,
+        "kill": kill,
+        "shell": shell,
+        "start_directory": start_directory,
+        "environment": environment("respawn_pane", json_of(&env))?,
+    }));
+    end::respawn_pane(gate, decode_arguments(arguments)?).await?;
+    models::typed(pane_record(gate, &id).await?)
+}
+
+pub async fn clear_pane(gate: &EndGate<'_>, input: ClearPaneInput) -> Result<ClearPaneOutput, ToolError> {
+    let ClearPaneInput {
+        pane_id,
+        session_id,
+        session_name,
+        socket_name,
+        window_id,
+    } = input;
+    check_socket(gate, socket_name.as_deref())?;
+    let id = pane_of(
+        gate,
+        Targeting {
+            pane_id: pane_id.as_deref(),
+            session_id: session_id.as_deref(),
+            session_name: session_name.as_deref(),
+            window_id: window_id.as_deref(),
+            window_index: None,
+        },
+    )
+    .await?;
+    end::clear_pane(gate, decode_arguments(json!({"pane_id": id}))?).await?;
+    Ok(ClearPaneOutput {
+        result: format!("Pane cleared: {id}"),
+    })
 }
