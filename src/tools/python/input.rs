@@ -250,23 +250,29 @@ fn py_buffer_name(own: &str) -> Result<String, ToolError> {
         .ok_or_else(|| ToolError::internal("a staged buffer lacks paneward's prefix"))
 }
 
+/// What was done with a buffer that turned out missing, for libtmux-mcp's words.
+#[derive(Clone, Copy)]
+enum BufferUse {
+    Paste,
+    Show,
+}
+
 /// A paneward refusal naming a missing buffer, as libtmux-mcp's tmux failure.
-fn buffer_failed(error: ToolError, verb: &str, name: &str) -> ToolError {
+fn buffer_failed(error: ToolError, used: BufferUse, name: &str) -> ToolError {
     if matches!(error.kind(), crate::runtime::error::ToolErrorKind::NotFound) {
         let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
         // libtmux-mcp runs show-buffer itself but pastes through libtmux.
-        return if verb == "paste-buffer" {
-            upstream_error(
+        return match used {
+            BufferUse::Paste => upstream_error(
                 "LibTmuxException",
                 &format!("tmux error: paste-buffer: no buffer {shown}"),
                 None,
-            )
-        } else {
-            upstream_error(
+            ),
+            BufferUse::Show => upstream_error(
                 "CalledProcessError",
-                &format!("{verb} failed for {}: no buffer {shown}", quoted(name)),
+                &format!("show-buffer failed for {}: no buffer {shown}", quoted(name)),
                 None,
-            )
+            ),
         };
     }
     error
@@ -336,7 +342,7 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     };
     crate::tools::input::buffers::paste_buffer(gate, own_input)
         .await
-        .map_err(|error| buffer_failed(error, "paste-buffer", &buffer_name))?;
+        .map_err(|error| buffer_failed(error, BufferUse::Paste, &buffer_name))?;
     Ok(PasteBufferOutput {
         result: format!("Buffer {} pasted to pane {pane}", quoted(&buffer_name)),
     })
@@ -364,7 +370,7 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
     };
     let shown = crate::tools::input::buffers::show_buffer(gate, own_input)
         .await
-        .map_err(|error| buffer_failed(error, "show-buffer", &buffer_name))?;
+        .map_err(|error| buffer_failed(error, BufferUse::Show, &buffer_name))?;
     let mut content = shown.lines.join("\n");
     if !shown.truncated && shown.ends_with_newline {
         content.push('\n');
