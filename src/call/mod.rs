@@ -4,6 +4,7 @@
 //! against the output schema, and record it in the audit log when one is kept.
 
 mod former;
+mod python;
 
 use std::time::Instant;
 
@@ -102,14 +103,14 @@ async fn checked(
             arguments
         }
         // libtmux-mcp's tools take arguments as Pydantic does, and refuse as it does.
-        Envelope::Python => crate::tools::python::arguments::admit(name, &entry.input, arguments)?,
+        Envelope::Python => python::arguments::admit(name, &entry.input, arguments)?,
     };
     admit_beyond_schema(app, tier, entry, name, &arguments, Ids::Given).await?;
     let output = match entry.envelope {
         Envelope::Native => generated::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
         Envelope::Python => generated::python::dispatch(&app.guard, &Reentry(app), context, name, arguments)
             .await
-            .map(|output| crate::tools::python::reply::with_defaults(entry.tool.output_schema.as_deref(), output)),
+            .map(|output| python::reply::with_defaults(entry.tool.output_schema.as_deref(), output)),
     };
     let output = match output {
         Ok(output) => output,
@@ -161,7 +162,7 @@ impl RequestPath for Reentry<'_> {
             let arguments = former::current_spelling(tool, arguments.clone()).map_err(Refusal::Input)?;
             let arguments = match entry.envelope {
                 Envelope::Native => entry.input.check(&arguments).map(|()| arguments),
-                Envelope::Python => crate::tools::python::arguments::admit(tool, &entry.input, arguments),
+                Envelope::Python => python::arguments::admit(tool, &entry.input, arguments),
             }
             .map_err(Refusal::Input)?;
             admit_beyond_schema(app, tier, entry, tool, &arguments, ids)

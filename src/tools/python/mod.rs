@@ -2,10 +2,9 @@
 //! the server itself): one module per capability, like paneward's own handlers. Each
 //! handler takes the profile's generated input, resolves Python's targeting arguments to
 //! ids ([`target`]), calls paneward's own handler or gate, so every safety rule holds,
-//! and builds the profile's generated output. [`reply`] completes replies as
-//! libtmux-mcp writes them.
+//! and builds the profile's generated output. The request path's own part (Pydantic's
+//! arguments, Pydantic's full replies) is `crate::call::python`.
 
-pub mod arguments;
 pub mod batch;
 pub mod capture;
 pub mod display;
@@ -13,7 +12,6 @@ pub mod filters;
 pub mod input;
 pub mod models;
 pub mod observe;
-pub mod reply;
 pub mod run;
 pub mod search;
 pub mod settings;

@@ -159,7 +159,13 @@ fn the_official_clients_accept_the_python_profile() {
     // show_environment's success case needs the switch.
     let report = suite::run_with(
         Path::new(PANEWARD),
-        &["--profile", "python", "--reveal-environment"],
+        &[
+            "--profile",
+            "python",
+            "--reveal-environment",
+            "--toolsets",
+            "inspect,manage,execute,teardown",
+        ],
         "python-profile",
         &path,
         &suite::data("expected-failures.yaml"),
