@@ -11,10 +11,12 @@ use crate::generated::python::types::*;
 use crate::generated::types as own;
 use crate::guard::{ChangeGate, EndGate, ReadGate};
 use crate::runtime::{decode_arguments, ToolError};
+use crate::tools::args;
+use crate::tools::workspace::relative::{self, PaneStep, WindowStep};
 use crate::tools::workspace::{arrange, create, end, moves, rename};
 
 use super::models::{self, Scope};
-use super::target::{check_socket, upstream_error, Server, Targeting};
+use super::target::{check_socket, pane_not_found, upstream_error, Server, Targeting};
 
 /// An argument libtmux-mcp takes that paneward cannot honour as asked: refused by name,
 /// nothing changed.
@@ -31,25 +33,40 @@ fn json_of<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// The environment libtmux-mcp takes as a map or as a JSON string of one.
-fn environment(tool: &str, value: Value) -> Result<Value, ToolError> {
-    match value {
-        Value::Null => Ok(json!({})),
-        Value::Object(map) => Ok(Value::Object(map)),
+/// The environment libtmux-mcp takes as a map or as a JSON string of one, with the
+/// history controls added when `suppress_persistent_history` asks for them.
+fn environment(tool: &str, value: Value, suppress_persistent_history: bool) -> Result<Value, ToolError> {
+    let not_strings = || unsupported(tool, "environment", "must be an object of strings, or its JSON");
+    let mut map = match value {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(map) => map,
         Value::String(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(map)) => Ok(Value::Object(map)),
-            _ => Err(unsupported(
-                tool,
-                "environment",
-                "must be an object of strings, or its JSON",
-            )),
+            Ok(Value::Object(map)) => map,
+            _ => return Err(not_strings()),
         },
-        _ => Err(unsupported(
-            tool,
-            "environment",
-            "must be an object of strings, or its JSON",
-        )),
+        _ => return Err(not_strings()),
+    };
+    if suppress_persistent_history {
+        if map.values().any(|value| !value.is_string()) {
+            return Err(upstream_error(
+                "ExpectedToolError",
+                "environment keys and values must be strings",
+                None,
+            ));
+        }
+        create::without_saved_history(&mut map).map_err(|(name, required)| {
+            let correction = match required.as_str() {
+                "" => "omit it or set it to an empty string".to_string(),
+                value => format!("omit it or set it to '{value}'"),
+            };
+            upstream_error(
+                "ExpectedToolError",
+                &format!("environment variable {name} conflicts with suppress_persistent_history=True; {correction}"),
+                None,
+            )
+        })?;
     }
+    Ok(Value::Object(map))
 }
 
 /// Drops absent members, so paneward's handler sees only what was asked.
@@ -58,17 +75,6 @@ fn present(mut arguments: Value) -> Value {
         fields.retain(|_, value| !value.is_null() && value != &json!({}));
     }
     arguments
-}
-
-fn refuse_persistent_history(tool: &str, asked: bool) -> Result<(), ToolError> {
-    if asked {
-        return Err(unsupported(
-            tool,
-            "suppress_persistent_history",
-            "is not offered by paneward (it starts shells with the environment it is given; set HISTFILE in `environment`)",
-        ));
-    }
-    Ok(())
 }
 
 async fn session_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
@@ -98,7 +104,6 @@ pub async fn create_session(
         y,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    refuse_persistent_history("create_session", suppress_persistent_history)?;
     if let Some(name) = &session_name {
         let exists = models::sessions(gate)
             .await?
@@ -116,7 +121,7 @@ pub async fn create_session(
         "name": session_name,
         "window_name": window_name,
         "start_directory": start_directory,
-        "environment": environment("create_session", json_of(&env))?,
+        "environment": environment("create_session", json_of(&env), suppress_persistent_history)?,
         "width": x,
         "height": y,
     }));
@@ -137,14 +142,6 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         window_name,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    refuse_persistent_history("create_window", suppress_persistent_history)?;
-    if direction.is_some() {
-        return Err(unsupported(
-            "create_window",
-            "direction",
-            "is not offered: paneward places a new window at the lowest free index",
-        ));
-    }
     let server = Server::read(gate).await?;
     let session = server
         .session(&Targeting {
@@ -158,10 +155,16 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         "session_id": session,
         "name": window_name,
         "start_directory": start_directory,
-        "environment": environment("create_window", json_of(&env))?,
+        "environment": environment("create_window", json_of(&env), suppress_persistent_history)?,
         "select": attach,
     }));
-    let made = create::create_window(gate, decode_arguments::<own::CreateWindowInput>(arguments)?).await?;
+    let placement = match direction {
+        None => create::Placement::Index,
+        Some(CreateWindowInputDirectionVariant0::Before) => create::Placement::BeforeCurrent,
+        Some(CreateWindowInputDirectionVariant0::After) => create::Placement::AfterCurrent,
+    };
+    let input = decode_arguments::<own::CreateWindowInput>(arguments)?;
+    let made = create::create_window_placed(gate, input, placement).await?;
     models::typed(window_record(gate, &made.window_id).await?)
 }
 
@@ -181,7 +184,6 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         window_index,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    refuse_persistent_history("split_window", suppress_persistent_history)?;
     let server = Server::read(gate).await?;
     let pane = server
         .pane(&Targeting {
@@ -214,7 +216,7 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
     let arguments = present(json!({
         "pane_id": pane,
         "direction": json_of(&direction),
-        "environment": environment("split_window", json_of(&env))?,
+        "environment": environment("split_window", json_of(&env), suppress_persistent_history)?,
         "shell": shell,
         "size_cells": size_cells,
         "size_percent": size_percent,
@@ -369,11 +371,15 @@ pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> R
         window_index,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    let id = match json_of(&direction) {
-        Value::Null => window_of(gate, session_id, session_name, window_id, window_index).await?,
-        Value::String(step) if step == "next" || step == "previous" => {
-            // The session's windows by index, resolved here: tmux's relative targets
-            // are never used.
+    if window_id.is_none() && window_index.is_none() && direction.is_none() {
+        return Err(upstream_error(
+            "ExpectedToolError",
+            "Provide window_id, window_index, or direction.",
+            None,
+        ));
+    }
+    let id = match direction {
+        Some(step) if window_id.is_none() && window_index.is_none() => {
             let server = Server::read(gate).await?;
             let session = server
                 .session(&Targeting {
@@ -382,39 +388,29 @@ pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> R
                     ..Targeting::default()
                 })?
                 .session_id
-                .clone();
-            let mut windows: Vec<(i64, String, bool)> = Vec::new();
-            for pane in server.panes.iter().filter(|p| p.session_id == session) {
-                if !windows.iter().any(|(_, id, _)| id == pane.window_id.as_str()) {
-                    windows.push((pane.window_index, pane.window_id.to_string(), false));
+                .to_string();
+            let (step, command, nothing) = match step {
+                SelectWindowInputDirectionVariant0::Next => (WindowStep::Next, "next-window", "no next window"),
+                SelectWindowInputDirectionVariant0::Previous => {
+                    (WindowStep::Previous, "previous-window", "no previous window")
                 }
-            }
-            windows.sort();
-            let current = models::windows(gate, Scope::Target(session.as_str()))
-                .await?
-                .into_iter()
-                .find(|w| w["window_active"] == "1")
-                .and_then(|w| w["window_id"].as_str().map(str::to_string))
-                .unwrap_or_default();
-            let at = windows.iter().position(|(_, id, _)| *id == current).unwrap_or(0);
-            let count = windows.len().max(1);
-            let next = if step == "next" {
-                (at + 1) % count
-            } else {
-                (at + count - 1) % count
+                SelectWindowInputDirectionVariant0::Last => (WindowStep::Last, "last-window", "no last window"),
             };
-            windows.get(next).map(|(_, id, _)| id.clone()).unwrap_or(current)
+            let session = args::session_id("/session_id", &session)?;
+            relative::window_step(gate, session, step)
+                .await?
+                .ok_or_else(|| no_such_step(command, nothing))?
         }
-        _ => {
-            return Err(unsupported(
-                "select_window",
-                "direction",
-                "\"last\" is not offered (name the window by window_id or window_index)",
-            ))
-        }
+        _ => window_of(gate, session_id, session_name, window_id, window_index).await?,
     };
     arrange::select_window(gate, decode_arguments(json!({"window_id": id}))?).await?;
     models::typed(window_record(gate, &id).await?)
+}
+
+/// What libtmux-mcp answers when tmux finds nothing in the step's direction (tmux's
+/// own words, after the command that failed).
+fn no_such_step(command: &str, tmux_says: &str) -> ToolError {
+    upstream_error("LibTmuxException", &format!("tmux error: {command}: {tmux_says}"), None)
 }
 
 pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<SelectPaneOutput, ToolError> {
@@ -428,24 +424,48 @@ pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Resul
         window_index,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    if direction.is_some() {
-        return Err(unsupported(
-            "select_pane",
-            "direction",
-            "is not offered yet (name the pane by pane_id; find_pane_by_position finds a corner)",
-        ));
-    }
-    let id = pane_of(
-        gate,
-        Targeting {
-            pane_id: pane_id.as_deref(),
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: window_index.as_deref(),
-        },
-    )
-    .await?;
+    let targeting = Targeting {
+        pane_id: pane_id.as_deref(),
+        session_id: session_id.as_deref(),
+        session_name: session_name.as_deref(),
+        window_id: window_id.as_deref(),
+        window_index: window_index.as_deref(),
+    };
+    let id = match (pane_id.is_some(), direction) {
+        (true, _) => pane_of(gate, targeting).await?,
+        (false, None) => {
+            return Err(upstream_error(
+                "ExpectedToolError",
+                "Provide either pane_id or direction.",
+                None,
+            ))
+        }
+        (false, Some(step)) => {
+            let window = Server::read(gate).await?.window(&targeting)?.window_id.to_string();
+            let layout = relative::Window::read(gate, args::window_id("/window_id", &window)?).await?;
+            let step = match step {
+                SelectPaneInputDirectionVariant0::Up => PaneStep::Up,
+                SelectPaneInputDirectionVariant0::Down => PaneStep::Down,
+                SelectPaneInputDirectionVariant0::Left => PaneStep::Left,
+                SelectPaneInputDirectionVariant0::Right => PaneStep::Right,
+                SelectPaneInputDirectionVariant0::Last => PaneStep::Last,
+                SelectPaneInputDirectionVariant0::Next => PaneStep::Next,
+                SelectPaneInputDirectionVariant0::Previous => PaneStep::Previous,
+            };
+            match layout.step(step) {
+                Some(pane) => pane.id.clone(),
+                // tmux refuses a last pane that does not exist; a geometric or
+                // ordinal step with nowhere to go leaves the active pane active.
+                None if step == PaneStep::Last => return Err(no_such_step("select-pane", "no last pane")),
+                None => layout
+                    .panes
+                    .iter()
+                    .find(|pane| pane.active)
+                    .map(|pane| pane.id.clone())
+                    .ok_or_else(|| pane_not_found(""))?,
+            }
+        }
+    };
     arrange::select_pane(gate, decode_arguments(json!({"pane_id": id}))?).await?;
     models::typed(pane_record(gate, &id).await?)
 }
@@ -605,7 +625,6 @@ pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result
         suppress_persistent_history,
     } = input;
     check_socket(gate, socket_name.as_deref())?;
-    refuse_persistent_history("respawn_pane", suppress_persistent_history)?;
     let id = pane_of(
         gate,
         Targeting {
@@ -619,7 +638,7 @@ pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result
         "kill": kill,
         "shell": shell,
         "start_directory": start_directory,
-        "environment": environment("respawn_pane", json_of(&env))?,
+        "environment": environment("respawn_pane", json_of(&env), suppress_persistent_history)?,
     }));
     end::respawn_pane(gate, decode_arguments(arguments)?).await?;
     models::typed(pane_record(gate, &id).await?)

@@ -460,33 +460,77 @@ fn duplicate(stored: &str) -> ToolError {
     )
 }
 
-/// The lowest window index at or above `base-index` that no window of `session` uses:
-/// where tmux itself would put a new window.
-async fn free_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, ToolError> {
-    let base = ReadCommand::new(ReadVerb::DisplayMessage)
+/// The variables that keep a new shell's history out of its history file (bash, zsh
+/// and fish read these; other shells ignore them), with what a caller's own value must
+/// be to agree: the names, and the value each must hold.
+const HISTORY_OFF: [(&str, &str); 3] = [("HISTFILE", ""), ("fish_history", ""), ("fish_private_mode", "1")];
+
+/// Adds to `environment` what keeps a new shell's history from being saved: an empty
+/// `HISTFILE` (and fish's equivalents), and `ignorespace` in `HISTCONTROL`, so a
+/// command typed with a leading space is not kept in memory either.
+///
+/// # Errors
+/// The caller set one of those variables to something else: its name, and the value it
+/// must have (nothing is overridden silently).
+pub fn without_saved_history(
+    environment: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<(), (String, String)> {
+    for (name, required) in HISTORY_OFF {
+        match environment.get(name) {
+            Some(serde_json::Value::String(value)) if value == required => {}
+            Some(_) => return Err((name.to_string(), required.to_string())),
+            None => {
+                environment.insert(name.to_string(), required.into());
+            }
+        }
+    }
+    let control = environment
+        .get("HISTCONTROL")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    let mut words: Vec<&str> = control.split(':').filter(|word| !word.is_empty()).collect();
+    if !words.iter().any(|word| *word == "ignorespace" || *word == "ignoreboth") {
+        words.push("ignorespace");
+    }
+    let control = words.join(":");
+    environment.insert("HISTCONTROL".into(), control.into());
+    Ok(())
+}
+
+/// A number `display-message` prints for `session` (`#{base-index}`, the current
+/// window's `#{window_index}`), checked to be that session's: display-message falls
+/// back to another session when the target is missing.
+fn session_number(session: SessionId, printed: &[u8], what: &str) -> Result<u32, ToolError> {
+    let printed = String::from_utf8_lossy(printed);
+    match printed.trim().split_once(' ') {
+        Some((id, number)) if id == session.to_string() => number
+            .parse()
+            .map_err(|_| ToolError::internal(format!("tmux printed no {what}"))),
+        _ => Err(TmuxError::ObjectGone {
+            message: format!("can't find session: {session}"),
+        }
+        .into()),
+    }
+}
+
+fn display_for(session: SessionId, variable: &str) -> ReadCommand {
+    ReadCommand::new(ReadVerb::DisplayMessage)
         .arg("-p")
         .arg("-t")
         .arg(session.to_string())
-        .arg("#{session_id} #{base-index}");
+        .arg(format!("#{{session_id}} #{{{variable}}}"))
+}
+
+/// The lowest window index at or above `base-index` that no window of `session` uses:
+/// where tmux itself would put a new window.
+async fn free_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, ToolError> {
     let used = ReadCommand::new(ReadVerb::ListWindows)
         .arg("-t")
         .arg(session.to_string())
         .arg("-F")
         .arg("#{window_index}");
-    let [base, used] = gate.run_each([base, used]).await?;
-    let base = String::from_utf8_lossy(&base).into_owned();
-    // display-message falls back to another session when the target is missing.
-    let base: u32 = match base.trim().split_once(' ') {
-        Some((id, base)) if id == session.to_string() => base
-            .parse()
-            .map_err(|_| ToolError::internal("tmux printed no base-index"))?,
-        _ => {
-            return Err(TmuxError::ObjectGone {
-                message: format!("can't find session: {session}"),
-            }
-            .into())
-        }
-    };
+    let [base, used] = gate.run_each([display_for(session, "base-index"), used]).await?;
+    let base = session_number(session, &base, "base-index")?;
     let used: Vec<u32> = String::from_utf8_lossy(&used)
         .lines()
         .filter_map(|line| line.trim().parse().ok())
@@ -496,6 +540,12 @@ async fn free_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, To
         index = index.saturating_add(1);
     }
     Ok(index)
+}
+
+/// The index of `session`'s current window.
+async fn current_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32, ToolError> {
+    let [printed] = gate.run_each([display_for(session, "window_index")]).await?;
+    session_number(session, &printed, "window index")
 }
 
 fn index_taken(error: &TmuxError) -> bool {
@@ -509,6 +559,31 @@ fn index_taken(error: &TmuxError) -> bool {
 /// # Errors
 /// Bad arguments, a missing session, a taken index, or tmux failing.
 pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
+    create_window_placed(gate, input, Placement::Index).await
+}
+
+/// Where a new window goes among its session's windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// The index the input gives, or the lowest free one.
+    Index,
+    /// Just before the session's current window, which moves up one with the windows
+    /// after it (tmux's `new-window -b`).
+    BeforeCurrent,
+    /// Just after the session's current window, moving later windows up one where the
+    /// next index is taken (tmux's `new-window -a`).
+    AfterCurrent,
+}
+
+/// [`create_window`] with the new window placed as `placement` says.
+///
+/// # Errors
+/// As [`create_window`]; an index together with a placement beside the current window.
+pub async fn create_window_placed(
+    gate: &ChangeGate<'_>,
+    input: CreateWindowInput,
+    placement: Placement,
+) -> Result<CreateWindowOutput, ToolError> {
     let CreateWindowInput {
         session_id,
         name,
@@ -529,6 +604,12 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     }
     let spawn = Spawn::new(gate.state(), start_directory, command, shell, environment)?;
     let asked_index = index.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
+    if asked_index.is_some() && placement != Placement::Index {
+        return Err(ToolError::invalid_argument(
+            "/index",
+            "give an index or a place beside the current window, not both; nothing was created",
+        ));
+    }
     let session_target = session.to_string();
     let previous_limit = match history_limit {
         Some(_) => scrollback::own_value(gate, session).await?,
@@ -537,16 +618,31 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let index = match asked_index {
-            Some(index) => index,
-            None => free_index(gate, session).await?,
+        // The window tmux is told to place the new one at or beside, and the handle the
+        // new window has once placed (which the marks in the same step name).
+        let (index, flag, handle) = match (placement, asked_index) {
+            (Placement::Index, Some(index)) => (index, None, format!("{session}:{index}")),
+            (Placement::Index, None) => {
+                let index = free_index(gate, session).await?;
+                (index, None, format!("{session}:{index}"))
+            }
+            (Placement::BeforeCurrent, _) => {
+                let index = current_index(gate, session).await?;
+                (index, Some("-b"), format!("{session}:{index}"))
+            }
+            (Placement::AfterCurrent, _) => {
+                let index = current_index(gate, session).await?;
+                (index, Some("-a"), format!("{session}:{}", index.saturating_add(1)))
+            }
         };
-        let handle = format!("{session}:{index}");
         let mut create = ChangeCommand::new(ChangeVerb::NewWindow);
         if !select.unwrap_or(false) {
             create = create.arg("-d");
         }
-        create = create.arg("-t").arg(handle.as_str());
+        if let Some(flag) = flag {
+            create = create.arg(flag);
+        }
+        create = create.arg("-t").arg(format!("{session}:{index}"));
         if let Some(name) = &name {
             create = create.arg("-n").arg(literal(name));
         }

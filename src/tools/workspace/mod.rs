@@ -8,5 +8,6 @@ pub mod grant;
 pub mod layout;
 pub mod moves;
 pub mod readback;
+pub mod relative;
 pub mod rename;
 pub mod scrollback;
