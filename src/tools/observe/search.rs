@@ -37,7 +37,8 @@ const FIELDS: [&str; 8] = [
 
 /// A pattern matched against one row at a time, literally or as a bounded regex.
 pub(crate) enum Matcher {
-    Literal(String),
+    /// A literal, its searcher built once for every row it meets.
+    Literal(Box<memchr::memmem::Finder<'static>>),
     Regex(Regex),
 }
 
@@ -60,7 +61,8 @@ impl Matcher {
             return Err(ToolError::invalid_argument(field, "must not be empty"));
         }
         if !regex && match_case {
-            return Ok(Self::Literal(pattern.to_string()));
+            let finder = memchr::memmem::Finder::new(pattern.as_bytes()).into_owned();
+            return Ok(Self::Literal(Box::new(finder)));
         }
         let source = if regex {
             pattern.to_string()
@@ -79,7 +81,7 @@ impl Matcher {
 
     pub(crate) fn is_match(&self, row: &str) -> bool {
         match self {
-            Self::Literal(text) => row.contains(text.as_str()),
+            Self::Literal(text) => text.find(row.as_bytes()).is_some(),
             Self::Regex(regex) => regex.is_match(row),
         }
     }
