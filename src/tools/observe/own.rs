@@ -133,8 +133,10 @@ type Span = (usize, usize, usize);
 pub fn hide_own_rows(rows: &mut [String]) {
     let mut spans: Vec<Span> = Vec::new();
     for shape in &SHAPES {
+        // One searcher per shape for every row: `match_indices` would build one per row.
+        let lead = memchr::memmem::Finder::new(shape.lead);
         for first in 0..rows.len() {
-            for (from, _) in rows[first].match_indices(shape.lead) {
+            for from in lead.find_iter(rows[first].as_bytes()) {
                 if let Some(found) = shape_at(rows, shape, first, from) {
                     spans.extend(found);
                 }

@@ -37,7 +37,8 @@ const FIELDS: [&str; 8] = [
 
 /// A pattern matched against one row at a time, literally or as a bounded regex.
 pub(crate) enum Matcher {
-    Literal(String),
+    /// Searched for with one searcher built up front, not one per row.
+    Literal(Box<memchr::memmem::Finder<'static>>),
     Regex(Regex),
 }
 
@@ -60,7 +61,9 @@ impl Matcher {
             return Err(ToolError::invalid_argument(field, "must not be empty"));
         }
         if !regex && match_case {
-            return Ok(Self::Literal(pattern.to_string()));
+            return Ok(Self::Literal(Box::new(
+                memchr::memmem::Finder::new(pattern).into_owned(),
+            )));
         }
         let source = if regex {
             pattern.to_string()
@@ -79,7 +82,7 @@ impl Matcher {
 
     pub(crate) fn is_match(&self, row: &str) -> bool {
         match self {
-            Self::Literal(text) => row.contains(text.as_str()),
+            Self::Literal(finder) => finder.find(row.as_bytes()).is_some(),
             Self::Regex(regex) => regex.is_match(row),
         }
     }
