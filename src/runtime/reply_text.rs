@@ -115,6 +115,14 @@ pub fn render(value: &Value) -> String {
 
 /// The length of `value`'s compact JSON, counted without building it.
 pub fn json_len(value: &Value) -> usize {
+    // Writing a `Value` cannot fail.
+    json_len_of(value).unwrap_or(0)
+}
+
+/// The length of the compact JSON of anything serialisable, counted without building
+/// the JSON or a `Value` of it; `None` if it does not serialise. The same length as its
+/// `Value`'s (serialising through a `Value` changes only the order of members).
+pub fn json_len_of<T: serde::Serialize + ?Sized>(value: &T) -> Option<usize> {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -126,9 +134,9 @@ pub fn json_len(value: &Value) -> usize {
         }
     }
     let mut count = Count(0);
-    // Writing a `Value` cannot fail, and a counter never refuses bytes.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
+    // A counter never refuses bytes: an error is the value's own.
+    serde_json::to_writer(&mut count, value).ok()?;
+    Some(count.0)
 }
 
 fn write_value(out: &mut String, path: &str, value: &Value) {
@@ -294,6 +302,15 @@ fn bare(text: &str, place: Place) -> bool {
         return false;
     }
     // `3`, `true` or `null` written bare would read back as a number, a boolean, null.
+    // Only text whose first byte after JSON's whitespace can open a JSON value can;
+    // the rest (most pane text) is settled without a parse.
+    let opening = text.trim_start_matches([' ', '\t', '\n', '\r']).bytes().next();
+    if !matches!(
+        opening,
+        Some(b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b'"' | b'[' | b'{')
+    ) {
+        return true;
+    }
     !serde_json::from_str::<Value>(text).is_ok_and(|v| !v.is_string())
 }
 

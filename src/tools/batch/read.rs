@@ -194,7 +194,11 @@ async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<RowOutcome> {
 /// JSON (`runtime::reply_text::render`), as a JSON string, where no byte takes more
 /// than six (`\u001f`).
 pub(crate) fn line_bound(context: &CallContext, structured: &Value) -> Result<usize, ToolError> {
-    let compact = crate::runtime::reply_text::json_len(structured);
+    bound_of(context, crate::runtime::reply_text::json_len(structured))
+}
+
+/// [`line_bound`] of a value whose compact JSON is `compact` bytes long.
+fn bound_of(context: &CallContext, compact: usize) -> Result<usize, ToolError> {
     Ok(context.reply_line_len(Value::Null)? + 7 * compact)
 }
 
@@ -351,13 +355,15 @@ fn shorten(tool: &str, result: &Value, room: usize) -> Result<Option<Value>, Too
 /// The reply cannot be measured, or does not fit even with every result dropped (the
 /// rest of a reply is bounded far below the limit, so this is a paneward fault).
 pub fn fit<R: RowsReply>(context: &CallContext, mut output: R, limit: usize) -> Result<R, ToolError> {
-    let encoded = encode_output(&output)?;
-    // Most replies are far below the limit: a bound from one counting pass settles
-    // them without building and measuring the whole response line.
-    if line_bound(context, &encoded)? <= limit {
-        return Ok(output);
+    // Most replies are far below the limit: a bound from one counting pass over the
+    // reply settles them without copying it into a `Value` or building the whole
+    // response line.
+    if let Some(compact) = crate::runtime::reply_text::json_len_of(&output) {
+        if bound_of(context, compact)? <= limit {
+            return Ok(output);
+        }
     }
-    let full = context.reply_line_len(encoded)?;
+    let full = context.reply_line_len(encode_output(&output)?)?;
     if full <= limit {
         return Ok(output);
     }
