@@ -5,16 +5,8 @@
 
 use serde_json::{json, Value};
 
+use super::{ok, refused, PROFILE};
 use crate::support::{Client, TmuxServer};
-
-const PROFILE: [&str; 6] = [
-    "--profile",
-    "python",
-    "--toolsets",
-    "inspect,manage,execute,teardown",
-    "--safety",
-    "destructive",
-];
 
 /// paneward serving `--profile python` on `tmux`, initialized; `caller` makes it run
 /// as if in that pane.
@@ -28,25 +20,6 @@ fn python(tmux: &TmuxServer, caller: Option<&str>) -> Client {
     let mut client = tmux.paneward_with(&PROFILE, &env);
     client.initialize();
     client
-}
-
-/// Calls `tool`, requires success, and returns the structured content (the debug build
-/// has already checked it against the profile's outputSchema).
-#[track_caller]
-fn ok(client: &mut Client, tool: &str, arguments: Value) -> Value {
-    let result = client.call(tool, arguments);
-    assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
-    result["structuredContent"].clone()
-}
-
-/// Calls `tool`, requires failure, and returns its text and `_meta.error_type`.
-#[track_caller]
-fn refused(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let text = result["content"][0]["text"].as_str().expect("error text").to_string();
-    let error_type = result["_meta"]["error_type"].as_str().unwrap_or_default().to_string();
-    (text, error_type)
 }
 
 #[test]
@@ -71,12 +44,17 @@ fn send_keys_types_text_or_one_key_into_the_pane_named_by_session() {
         "send_keys",
         json!({"keys": "C-c", "pane_id": pane, "enter": false}),
     );
+    // A line typed while the interrupted program is still going can be lost with it.
+    crate::support::wait_for("the shell back after C-c", || {
+        (tmux.pane_value(&pane, "#{pane_current_command}") == "sh").then_some(())
+    });
+    tmux.wait_for_prompt(&pane);
     ok(
         &mut client,
         "send_keys",
         json!({"keys": "echo after-cat", "pane_id": pane}),
     );
-    tmux.wait_for_text(&pane, "\nafter-cat");
+    tmux.wait_for_echo(&pane, "after-cat");
 }
 
 #[test]
@@ -120,7 +98,7 @@ fn send_keys_refuses_a_missing_pane_a_name_prefix_and_the_caller_pane() {
         "send_keys",
         json!({"keys": "echo beside", "pane_id": other}),
     );
-    tmux.wait_for_text(&other, "\nbeside");
+    tmux.wait_for_echo(&other, "beside");
     assert!(!tmux.capture(&pane).contains("mine"));
 }
 
@@ -150,7 +128,7 @@ fn send_keys_batch_reports_each_row_and_stops_or_goes_on() {
         .as_str()
         .unwrap()
         .starts_with("Pane not found: Pane not found: %999"));
-    tmux.wait_for_text(&pane, "\nthree");
+    tmux.wait_for_echo(&pane, "three");
 
     let reply = ok(&mut client, "send_keys_batch", json!({"operations": operations}));
     assert_eq!(reply["stopped_at"], 1);
@@ -179,7 +157,7 @@ fn send_keys_batch_refuses_an_empty_list_and_a_bad_row_before_typing_anything() 
         "send_keys",
         json!({"keys": "echo marker", "pane_id": pane}),
     );
-    tmux.wait_for_text(&pane, "\nmarker");
+    tmux.wait_for_echo(&pane, "marker");
     assert!(!tmux.capture(&pane).contains("first"));
 }
 

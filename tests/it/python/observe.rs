@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value};
 
+use super::{ok, refused as err};
 use crate::support::{Client, TmuxServer};
 
 fn python(tmux: &TmuxServer) -> Client {
@@ -13,30 +14,12 @@ fn python(tmux: &TmuxServer) -> Client {
     client
 }
 
-/// A successful call's structured content.
-#[track_caller]
-fn ok(client: &mut Client, tool: &str, arguments: Value) -> Value {
-    let result = client.call(tool, arguments);
-    assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
-    result["structuredContent"].clone()
-}
-
 /// A successful call's text (the reply of a tool whose upstream declares no schema).
 #[track_caller]
 fn text(client: &mut Client, tool: &str, arguments: Value) -> String {
     let result = client.call(tool, arguments);
     assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
     result["content"][0]["text"].as_str().unwrap().to_string()
-}
-
-/// A failed call's text and libtmux-mcp's `error_type`.
-#[track_caller]
-fn err(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let message = result["content"][0]["text"].as_str().unwrap().to_string();
-    let kind = result["_meta"]["error_type"].as_str().unwrap_or_default().to_string();
-    (message, kind)
 }
 
 fn names(list: &Value, key: &str) -> Vec<String> {

@@ -4,39 +4,15 @@
 //! tmux itself does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use serde_json::{json, Value};
+use serde_json::json;
 
+use super::{ok, refused, PROFILE};
 use crate::support::{Client, TmuxServer};
-
-const PROFILE: [&str; 6] = [
-    "--profile",
-    "python",
-    "--toolsets",
-    "inspect,manage,execute,teardown",
-    "--safety",
-    "destructive",
-];
 
 fn python(tmux: &TmuxServer) -> Client {
     let mut client = tmux.paneward_with(&PROFILE, &[]);
     client.initialize();
     client
-}
-
-#[track_caller]
-fn ok(client: &mut Client, tool: &str, arguments: Value) -> Value {
-    let result = client.call(tool, arguments);
-    assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
-    result["structuredContent"].clone()
-}
-
-#[track_caller]
-fn refused(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let text = result["content"][0]["text"].as_str().expect("error text").to_string();
-    let error_type = result["_meta"]["error_type"].as_str().unwrap_or_default().to_string();
-    (text, error_type)
 }
 
 fn active_pane(tmux: &TmuxServer, window: &str) -> String {

@@ -216,8 +216,29 @@ impl TmuxServer {
     /// Waits until `pane` shows `text` on its visible screen.
     #[track_caller]
     pub fn wait_for_text(&self, pane: &str, text: &str) {
-        wait_for(&format!("{text:?} in pane {pane}"), || {
-            self.capture(pane).contains(text).then_some(())
+        let start = Instant::now();
+        loop {
+            let screen = self.capture(pane);
+            if screen.contains(text) {
+                return;
+            }
+            // The screen as it was is what tells a slow shell from a lost line.
+            assert!(
+                start.elapsed() < PATIENCE,
+                "timed out waiting for {text:?} in pane {pane}; its screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the output of a typed `echo WORD` shows in `pane`: `word` twice on the
+    /// screen, the typed line and its output. A line typed ahead of a shell still
+    /// starting (or still running the line before) is echoed at once, and its output
+    /// then follows a prompt rather than a newline, so "\nWORD" would miss it.
+    #[track_caller]
+    pub fn wait_for_echo(&self, pane: &str, word: &str) {
+        wait_for(&format!("the output of echo {word} in pane {pane}"), || {
+            (self.capture(pane).matches(word).count() >= 2).then_some(())
         });
     }
 
