@@ -82,7 +82,7 @@ fn show_command_prints_the_command_for_a_person_and_keeps_it_out_of_output_and_h
     // A line a person types is in the history: the check below can fail.
     tmux.tmux(&["send-keys", "-t", &pane, "-l", "echo VISIBLE-HIST"]);
     tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
-    tmux.wait_for_text(&pane, "\nVISIBLE-HIST\n");
+    tmux.wait_for_echo(&pane, "VISIBLE-HIST");
     // Per server, with a call that says otherwise.
     let mut client = tmux.paneward_with(&["--show-commands"], &[]);
     client.initialize();
