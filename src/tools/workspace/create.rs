@@ -461,8 +461,7 @@ fn duplicate(stored: &str) -> ToolError {
 }
 
 /// The variables that keep a new shell's history out of its history file (bash, zsh
-/// and fish read these; other shells ignore them), with what a caller's own value must
-/// be to agree: the names, and the value each must hold.
+/// and fish read these; other shells ignore them), each with the value it must hold.
 const HISTORY_OFF: [(&str, &str); 3] = [("HISTFILE", ""), ("fish_history", ""), ("fish_private_mode", "1")];
 
 /// Adds to `environment` what keeps a new shell's history from being saved: an empty

@@ -31,12 +31,20 @@ pub fn root() -> PathBuf {
 /// Polls `check` until it returns `Some`, or fails the test after [`PATIENCE`].
 #[track_caller]
 pub fn wait_for<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    wait_showing(what, || check().ok_or_else(String::new))
+}
+
+/// [`wait_for`] whose `check` says, when it fails, what it saw instead (`Err`); the
+/// last of those is in the failure message.
+#[track_caller]
+pub fn wait_showing<T>(what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
     let start = Instant::now();
     loop {
-        if let Some(value) = check() {
-            return value;
-        }
-        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        let seen = match check() {
+            Ok(value) => return value,
+            Err(seen) => seen,
+        };
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}{seen}");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -216,19 +224,15 @@ impl TmuxServer {
     /// Waits until `pane` shows `text` on its visible screen.
     #[track_caller]
     pub fn wait_for_text(&self, pane: &str, text: &str) {
-        let start = Instant::now();
-        loop {
+        // The screen as it was is what tells a slow shell from a lost line.
+        wait_showing(&format!("{text:?} in pane {pane}"), || {
             let screen = self.capture(pane);
             if screen.contains(text) {
-                return;
+                Ok(())
+            } else {
+                Err(format!("; its screen:\n{screen}"))
             }
-            // The screen as it was is what tells a slow shell from a lost line.
-            assert!(
-                start.elapsed() < PATIENCE,
-                "timed out waiting for {text:?} in pane {pane}; its screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        });
     }
 
     /// Waits until the output of a typed `echo WORD` shows in `pane`: `word` twice on the
