@@ -27,6 +27,8 @@ pub struct GuardState {
     pub staged_buffers: StagedBuffers,
     /// What this process typed into panes lately, which waits discount.
     pub own_input: OwnInput,
+    /// The listing of every pane the last `search_panes` read: the next search's guess.
+    pub last_listing: LastListing,
 }
 
 impl GuardState {
@@ -37,6 +39,7 @@ impl GuardState {
             settings: Settings::of(config),
             staged_buffers: StagedBuffers::default(),
             own_input: OwnInput::default(),
+            last_listing: LastListing::default(),
         }
     }
 }
@@ -105,5 +108,23 @@ impl StagedBuffers {
             .lock()
             .map(|mut names| std::mem::take(&mut *names).into_iter().collect())
             .unwrap_or_default()
+    }
+}
+
+/// A listing of every pane as tmux printed it, kept from one `search_panes` to the next.
+/// It is only ever a guess: the next search sends its captures with the same listing in
+/// the same command list, and keeps them only if tmux lists the panes it guessed.
+#[derive(Debug, Default)]
+pub struct LastListing(Mutex<Option<String>>);
+
+impl LastListing {
+    pub fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut listing| listing.take())
+    }
+
+    pub fn keep(&self, listing: String) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some(listing);
+        }
     }
 }

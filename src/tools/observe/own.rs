@@ -128,6 +128,14 @@ impl Step {
 /// A stretch of one row: row index, first byte, end byte.
 type Span = (usize, usize, usize);
 
+/// Whether `text` (a capture, or any of its rows) may hold one of paneward's own rows:
+/// without any shape's lead in it, [`hide_own_rows`] only trims the rows' ends.
+pub fn may_hold_own_rows(text: &[u8]) -> bool {
+    SHAPES
+        .iter()
+        .any(|shape| memchr::memmem::find(text, shape.lead.as_bytes()).is_some())
+}
+
 /// Blanks paneward's own rows in `rows` (oldest first, as a capture gives them): its
 /// markers and the echo of its typed line. See the module documentation.
 pub fn hide_own_rows(rows: &mut [String]) {

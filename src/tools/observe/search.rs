@@ -2,13 +2,16 @@
 //!
 //! The pattern never reaches tmux: tmux formats run `#(...)` as a shell command, and its
 //! own search modifiers would put caller text in one. paneward lists the panes, reads
-//! every screen in one more round trip, and matches in Rust. The screens are read with
-//! no separator between the captures, cut by the pane heights (see [`counted_captures`]).
+//! every screen, and matches in Rust. The screens are read with no separator between
+//! the captures, cut by the pane heights (see [`counted_captures`]); the last search's
+//! listing saves the listing's own round trip while the panes stay as they were.
 
 use crate::limits::{
     REGEX_MAX_COMPILED_BYTES, REGEX_MAX_DFA_BYTES, REGEX_MAX_NESTING, SEARCH_DEFAULT_MATCHES_PER_PANE,
     SEARCH_DEFAULT_PANES, SEARCH_MAX_PANES, SEARCH_MAX_PER_REQUEST, SEARCH_READ_ATTEMPTS, TEXT_MAX_BYTES,
 };
+use std::borrow::Cow;
+
 use regex::{Regex, RegexBuilder};
 
 use crate::generated::types::{
@@ -17,11 +20,10 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
-use crate::tmux::script::random_hex128;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::pane_state::capture;
-use crate::tools::observe::text::split_capture;
+use crate::tools::observe::text::capture_rows;
 
 /// Where a pane sits, for the reply, and how many rows its capture prints.
 const FIELDS: [&str; 8] = [
@@ -104,10 +106,10 @@ fn regex_problem(error: &regex::Error) -> String {
     }
 }
 
-/// A listed pane and its screen rows.
+/// A listed pane and its screen as tmux printed it.
 struct Screen {
     place: SearchPanesOutputPanesItem,
-    rows: Vec<String>,
+    capture: Vec<u8>,
 }
 
 /// The rows a pane's screen capture prints.
@@ -134,101 +136,144 @@ fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
     })
 }
 
-/// The captures of `panes` (ids and heights) as bare commands, led by a listing of
-/// every pane's id and height: one `capture-pane` per pane for tmux to run, half the
-/// commands of a separated chain. tmux runs the chain without a pause, so the listing
-/// gives the heights the captures had; the output is kept only if it shows the
-/// heights the rows were cut by (`listed`: the listing of every pane, expected
-/// byte for byte). `None`: something changed since the listing (or tmux printed
-/// more than counted); read again with separators.
-async fn counted_captures(
-    gate: &ReadGate<'_>,
-    captures: &[ReadCommand],
-    heights: &[usize],
-    every_pane: &[(&str, usize)],
-) -> Result<Option<Vec<Vec<u8>>>, TmuxError> {
-    let tag = format!("pw{}", random_hex128());
-    let mut expected = String::new();
-    for (id, height) in every_pane {
-        expected.push_str(&format!("{tag}{id} {height}\n"));
-    }
-    let mut commands = vec![ReadCommand::new(ReadVerb::ListPanes)
+/// The listing of every pane a search reads: where each sits, and its height.
+fn listing() -> ReadCommand {
+    ReadCommand::new(ReadVerb::ListPanes)
         .arg("-a")
         .arg("-F")
-        .arg(format!("{tag}#{{pane_id}} #{{pane_height}}"))];
-    commands.extend_from_slice(captures);
-    let mut lines = vec![every_pane.len()];
-    lines.extend_from_slice(heights);
-    match gate.run_counted(&commands, lines).await {
-        Ok(mut outputs) if outputs.first().is_some_and(|listing| listing == expected.as_bytes()) => {
-            outputs.remove(0);
-            Ok(Some(outputs))
-        }
-        Ok(_) | Err(TmuxError::Protocol { .. }) => Ok(None),
-        Err(error) => Err(error),
-    }
+        .arg(record_format(&FIELDS))
 }
 
-/// Lists the panes and reads their screens: two round trips however many panes there
-/// are. Returns the screens and how many panes were left unread.
-async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolError> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let listing = gate
-            .run(
-                ReadCommand::new(ReadVerb::ListPanes)
-                    .arg("-a")
-                    .arg("-F")
-                    .arg(record_format(&FIELDS)),
-            )
-            .await?;
-        let listing = String::from_utf8_lossy(&listing);
-        let records = parse_records("list-panes", &FIELDS, &listing)?;
-        let left_out = records.len().saturating_sub(SEARCH_MAX_PANES);
-        let mut places = Vec::with_capacity(records.len().min(SEARCH_MAX_PANES));
-        let mut captures = Vec::with_capacity(places.capacity());
-        let mut heights = Vec::with_capacity(places.capacity());
+/// A listing of every pane, parsed: what to capture, and where each capture belongs.
+struct Plan {
+    /// Every pane's id and height, in tmux's order: what the captures are cut by.
+    every_pane: Vec<(String, usize)>,
+    /// The lines the listing printed.
+    listed_lines: usize,
+    /// The first [`SEARCH_MAX_PANES`] panes: their places, captures and heights.
+    places: Vec<SearchPanesOutputPanesItem>,
+    captures: Vec<ReadCommand>,
+    heights: Vec<usize>,
+    /// The panes past [`SEARCH_MAX_PANES`], left unread.
+    left_out: usize,
+}
+
+impl Plan {
+    fn of(listing: &str) -> Result<Self, TmuxError> {
+        let records = parse_records("list-panes", &FIELDS, listing)?;
         let every_pane = records
             .iter()
-            .map(|record| Ok((record.text("pane_id")?, height(record)?)))
+            .map(|record| Ok((record.text("pane_id")?.to_string(), height(record)?)))
             .collect::<Result<Vec<_>, TmuxError>>()?;
+        let mut plan = Self {
+            listed_lines: listing.bytes().filter(|&b| b == b'\n').count(),
+            places: Vec::with_capacity(every_pane.len().min(SEARCH_MAX_PANES)),
+            captures: Vec::with_capacity(every_pane.len().min(SEARCH_MAX_PANES)),
+            heights: every_pane.iter().take(SEARCH_MAX_PANES).map(|(_, h)| *h).collect(),
+            left_out: every_pane.len().saturating_sub(SEARCH_MAX_PANES),
+            every_pane,
+        };
         for record in records.iter().take(SEARCH_MAX_PANES) {
             let item = place(record)?;
             let id: PaneId = item.pane_id.parse().map_err(|e| TmuxError::Protocol {
                 command: "list-panes".into(),
                 detail: format!("pane_id {e}"),
             })?;
-            captures.push(capture(id, false));
-            heights.push(height(record)?);
-            places.push(item);
+            plan.captures.push(capture(id, false));
+            plan.places.push(item);
         }
-        if captures.is_empty() {
-            return Ok((Vec::new(), left_out));
+        Ok(plan)
+    }
+
+    /// The screens read by this plan's captures, one output each.
+    fn screens(self, outputs: Vec<Vec<u8>>) -> (Vec<Screen>, usize) {
+        let screens = self
+            .places
+            .into_iter()
+            .zip(outputs)
+            .map(|(place, capture)| Screen { place, capture })
+            .collect();
+        (screens, self.left_out)
+    }
+}
+
+/// The captures of `plan` as bare commands, led by the listing again: one
+/// `capture-pane` per pane for tmux to run, half the commands of a separated chain, cut
+/// by the heights `plan` holds. tmux runs the chain without a pause, so the listing
+/// gives the heights the captures had. Returns that listing and the captures; the
+/// caller keeps them only if it lists the panes and heights the plan did. `None`: the
+/// output did not cut by the plan's counts (the panes changed).
+async fn counted_captures(gate: &ReadGate<'_>, plan: &Plan) -> Result<Option<(String, Vec<Vec<u8>>)>, TmuxError> {
+    let mut commands = vec![listing()];
+    commands.extend_from_slice(&plan.captures);
+    let mut lines = vec![plan.listed_lines];
+    lines.extend_from_slice(&plan.heights);
+    match gate.run_counted(&commands, lines).await {
+        Ok(mut outputs) if !outputs.is_empty() => {
+            let listed = String::from_utf8_lossy(&outputs.remove(0)).into_owned();
+            Ok(Some((listed, outputs)))
         }
-        let read = match counted_captures(gate, &captures, &heights, &every_pane).await {
-            Ok(Some(outputs)) => Ok(outputs),
-            Ok(None) => gate.run_all(&captures).await,
-            Err(error) => Err(error),
+        Ok(_) | Err(TmuxError::Protocol { .. }) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// Lists the panes and reads their screens. The listing the last search read is the
+/// guess: when tmux still lists those panes at those heights, this is one round trip
+/// (a listing and every capture); otherwise it lists first, two round trips however
+/// many panes there are. Returns the screens and how many panes were left unread.
+async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolError> {
+    let kept = &gate.state().last_listing;
+    let mut guess = kept.take();
+    // A guess that no longer holds costs a round of its own.
+    let rounds = SEARCH_READ_ATTEMPTS + usize::from(guess.is_some());
+    for round in 1..=rounds {
+        let last = round == rounds;
+        let guessed = guess.is_some();
+        let listed = match guess.take() {
+            Some(listed) => listed,
+            None => String::from_utf8_lossy(&gate.run(listing()).await?).into_owned(),
         };
-        match read {
-            Ok(outputs) => {
-                let screens = places
-                    .into_iter()
-                    .zip(outputs)
-                    .map(|(place, text)| Screen {
-                        place,
-                        rows: split_capture(&text),
-                    })
-                    .collect();
-                return Ok((screens, left_out));
+        let plan = Plan::of(&listed)?;
+        if plan.captures.is_empty() {
+            kept.keep(listed);
+            return Ok(plan.screens(Vec::new()));
+        }
+        let separated = match counted_captures(gate, &plan).await {
+            // The panes as guessed, listed as they were: nothing to parse again.
+            Ok(Some((now, outputs))) if now == listed => {
+                kept.keep(now);
+                return Ok(plan.screens(outputs));
             }
+            Ok(Some((now, outputs))) => {
+                let fresh = Plan::of(&now)?;
+                if fresh.every_pane == plan.every_pane {
+                    kept.keep(now);
+                    return Ok(fresh.screens(outputs));
+                }
+                // Panes came, went or resized: tmux's listing is the next round's plan.
+                if !last {
+                    guess = Some(now);
+                    continue;
+                }
+                fresh
+            }
+            // A guess that does not cut is dropped for a fresh listing.
+            Ok(None) if guessed && !last => continue,
+            Ok(None) => plan,
             // tmux stops a chain at the first failure: a pane that closed since the
             // listing fails them all, so list again.
-            Err(error) if error.is_object_gone() && attempt < SEARCH_READ_ATTEMPTS => continue,
+            Err(error) if error.is_object_gone() && !last => continue,
+            Err(error) => return Err(error.into()),
+        };
+        // The panes keep changing: read them with separators, which need no heights.
+        match gate.run_all(&separated.captures).await {
+            Ok(outputs) => return Ok(separated.screens(outputs)),
+            Err(error) if error.is_object_gone() && !last => {}
             Err(error) => return Err(error.into()),
         }
     }
+    Err(ToolError::internal("search_panes ran out of rounds without a reply"))
 }
 
 /// `search_panes`: see the tool's description in `schemas/tools/search_panes.json`.
@@ -275,8 +320,9 @@ fn collect(
         truncated_bytes: 0,
     };
     let mut budget = TEXT_MAX_BYTES;
-    for Screen { mut place, rows } in screens {
-        let matching: Vec<(usize, String)> = rows
+    for Screen { mut place, capture } in screens {
+        let text = String::from_utf8_lossy(&capture);
+        let matching: Vec<(usize, Cow<'_, str>)> = capture_rows(&text)
             .into_iter()
             .enumerate()
             .filter(|(_, row)| matcher.is_match(row))
@@ -312,7 +358,10 @@ fn collect(
         place.matches = matching
             .into_iter()
             .skip(cut)
-            .map(|(row, line)| SearchPanesOutputPanesItemMatchesItem { row: row as u64, line })
+            .map(|(row, line)| SearchPanesOutputPanesItemMatchesItem {
+                row: row as u64,
+                line: line.into_owned(),
+            })
             .collect();
         out.truncated_lines += cut as u64;
         out.truncated_bytes += cut_bytes as u64;
@@ -351,7 +400,11 @@ mod tests {
                 truncated: false,
                 truncated_lines: 0,
             },
-            rows: rows.iter().map(|r| (*r).to_string()).collect(),
+            capture: rows
+                .iter()
+                .map(|row| format!("{row}\n"))
+                .collect::<String>()
+                .into_bytes(),
         }
     }
 

@@ -1,7 +1,9 @@
 //! Bounding pane text: keep the newest lines, and say exactly what was dropped.
 
+use std::borrow::Cow;
+
 use crate::limits::TEXT_MAX_BYTES;
-use crate::tools::observe::own::hide_own_rows;
+use crate::tools::observe::own::{hide_own_rows, may_hold_own_rows};
 
 /// Text lines after bounding, with what was cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +30,25 @@ pub fn split_capture(output: &[u8]) -> Vec<String> {
     hide_own_rows(&mut lines);
     trim_blank_tail(&mut lines);
     lines
+}
+
+/// The rows [`split_capture`] gives for the capture `text` (its output as UTF-8), borrowed
+/// from `text` when none of them can be paneward's own: a search looks at every row of
+/// every screen and keeps only the few that match.
+pub fn capture_rows(text: &str) -> Vec<Cow<'_, str>> {
+    if may_hold_own_rows(text.as_bytes()) {
+        return split_capture(text.as_bytes()).into_iter().map(Cow::Owned).collect();
+    }
+    let Some(body) = (!text.is_empty()).then(|| text.strip_suffix('\n').unwrap_or(text)) else {
+        return Vec::new();
+    };
+    // What hiding leaves of a row that holds nothing of paneward's: the row, its end
+    // trimmed.
+    let mut rows: Vec<Cow<'_, str>> = body.split('\n').map(|row| Cow::Borrowed(row.trim_end())).collect();
+    while rows.last().is_some_and(|row| row.is_empty()) {
+        rows.pop();
+    }
+    rows
 }
 
 /// `fields` of `pane` as one `display-message` record, and its visible rows, in one
@@ -61,9 +82,13 @@ pub fn split_rows(output: &[u8]) -> Vec<String> {
         return Vec::new();
     }
     let body = text.strip_suffix('\n').unwrap_or(&text);
-    body.split('\n')
-        .map(|row| row.trim_end_matches([' ', '\r']).to_string())
-        .collect()
+    // Sized once: a search splits every row of every screen.
+    let mut rows = Vec::with_capacity(memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1);
+    rows.extend(
+        body.split('\n')
+            .map(|row| row.trim_end_matches([' ', '\r']).to_string()),
+    );
+    rows
 }
 
 /// One row per line of a `capture-pane -J` capture, as tmux gave it: `-J` keeps the
@@ -123,6 +148,26 @@ mod tests {
         assert_eq!(split_rows(b"\n"), [""]);
         assert_eq!(split_rows(b""), Vec::<String>::new());
         assert_eq!(split_rows(b"\n\n"), ["", ""]);
+    }
+
+    #[test]
+    fn borrowed_rows_are_the_rows_a_capture_splits_into() {
+        let marker = format!("PW{}:", "0".repeat(32));
+        let captures: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"\n".to_vec(),
+            b"a  \n\tb\t \r\n\n\n".to_vec(),
+            b"x\n\n y \n".to_vec(),
+            b"no newline at the end".to_vec(),
+            b"caf\xc3\xa9 \xff\xfe bytes\n".to_vec(),
+            format!("$ ls\n{marker}\nout\n{marker}\n\n").into_bytes(),
+            b"PWD=/tmp\n\n".to_vec(),
+        ];
+        for capture in captures {
+            let text = String::from_utf8_lossy(&capture);
+            let borrowed: Vec<String> = capture_rows(&text).into_iter().map(Cow::into_owned).collect();
+            assert_eq!(borrowed, split_capture(&capture), "{text:?}");
+        }
     }
 
     fn numbered(n: usize) -> Vec<String> {

@@ -126,8 +126,14 @@ fn sixteen_operations_run_in_order_each_through_its_own_tool() {
         match tool {
             "search_panes" => {
                 assert_eq!(result["panes"][0]["paneId"], json!(panes[k]), "row {i}");
-                assert!(runs.next().unwrap().contains(" list-panes -a "), "row {i}: listing");
-                assert!(runs.next().unwrap().contains(" capture-pane "), "row {i}: screens");
+                // The first search lists the panes, then reads them with the listing
+                // again; the later ones guess from the last listing: one run for both.
+                if i == 3 {
+                    assert!(runs.next().unwrap().contains(" list-panes -a "), "row {i}: listing");
+                }
+                let screens = runs.next().unwrap();
+                assert!(screens.contains(" list-panes -a "), "row {i}: {screens}");
+                assert!(screens.contains(" capture-pane "), "row {i}: {screens}");
             }
             _ => {
                 assert!(result.to_string().contains(words[k]), "row {i}: {result}");
@@ -141,7 +147,7 @@ fn sixteen_operations_run_in_order_each_through_its_own_tool() {
             }
         }
     }
-    assert_eq!(runs.next(), None, "one tmux run per operation (two for a search)");
+    assert_eq!(runs.next(), None, "one tmux run per operation (two for the first search)");
 }
 
 #[test]

@@ -197,3 +197,52 @@ fn screens_printing_copied_guard_lines_are_cut_by_their_heights_in_both_connecti
         assert_eq!(pane_ids(&rows), std::slice::from_ref(&forger), "{args:?}");
     }
 }
+
+/// A search keeps the listing it read as the next one's guess: whatever changed between
+/// two searches (a pane came, heights changed, a window was renamed, a pane went), the
+/// second reads the panes as they are then, in both connection modes.
+#[test]
+fn a_search_after_the_panes_changed_reads_them_as_they_are_now_in_both_connection_modes() {
+    for args in [&[][..], &["--no-control-mode"][..]] {
+        let tmux = TmuxServer::start();
+        let first = tmux.window_showing("printf 'top\\nneedle-a\\n'", "needle-a");
+        let second = tmux.window_showing("printf 'needle-b\\n'", "needle-b");
+        let mut client = tmux.paneward_with(args, &[]);
+        client.initialize();
+        let mut search = || client.call_ok("search_panes", json!({"pattern": "needle"}));
+        assert_eq!(pane_ids(&search()), [first.clone(), second.clone()], "{args:?}");
+
+        // A pane comes below the first: the first window's heights change.
+        let third = tmux.split(&first, "-v", "printf 'x\\ny\\nneedle-c\\n'; exec sleep 100000");
+        tmux.wait_for_text(&third, "needle-c");
+        tmux.tmux(&["rename-window", "-t", &second, "renamed"]);
+        let grown = search();
+        assert_eq!(
+            pane_ids(&grown),
+            [first.clone(), third.clone(), second.clone()],
+            "{args:?}"
+        );
+        assert_eq!(matches(&grown["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
+        assert_eq!(matches(&grown["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+        assert_eq!(grown["panes"][2]["windowName"], "renamed", "{args:?}");
+
+        // The same panes at other heights: rows cut by the old ones would land in the
+        // wrong pane.
+        let heights = |tmux: &TmuxServer| tmux.pane_value(&first, "#{pane_height}");
+        let before = heights(&tmux);
+        tmux.tmux(&["resize-pane", "-t", &first, "-y", "4"]);
+        assert_ne!(heights(&tmux), before);
+        let resized = search();
+        assert_eq!(
+            pane_ids(&resized),
+            [first.clone(), third.clone(), second.clone()],
+            "{args:?}"
+        );
+        assert_eq!(matches(&resized["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
+        assert_eq!(matches(&resized["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+
+        // A pane goes: its capture fails, and the search lists again.
+        tmux.tmux(&["kill-pane", "-t", &third]);
+        assert_eq!(pane_ids(&search()), [first.clone(), second.clone()], "{args:?}");
+    }
+}
