@@ -7,7 +7,7 @@ use crate::runtime::error::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::observe::pane_state::{capture_newest, capture_range, describe_pane, pane_record};
-use crate::tools::observe::text::{keep_newest, split_capture};
+use crate::tools::observe::text::{keep_newest, split_capture, BoundedLines};
 
 /// The variables [`read_newest`] needs from the description it reads alongside.
 pub const TEXT_FIELDS: [&str; 2] = ["pane_id", "history_size"];
@@ -71,19 +71,32 @@ pub async fn read_newest(
         let bounded = keep_newest(split_capture(&text), max_lines);
         // Once rows that were read are left out, older ones would be too.
         if unread == 0 || bounded.truncated() {
-            let truncated_lines = unread + u64::try_from(bounded.truncated_lines).unwrap_or(0);
-            let read_bytes = u64::try_from(bounded.truncated_bytes).unwrap_or(0);
-            return Ok((
-                PaneText {
-                    lines: bounded.lines,
-                    truncated_lines,
-                    truncated_bytes: (unread == 0).then_some(read_bytes),
-                },
-                state,
-            ));
+            return Ok((PaneText::of(bounded, unread), state));
         }
         wanted = wanted.max(1).saturating_mul(4).min(history_size);
     }
+}
+
+impl PaneText {
+    /// `bounded`, with `unread` history rows above it never read.
+    fn of(bounded: BoundedLines, unread: u64) -> Self {
+        let read_bytes = u64::try_from(bounded.truncated_bytes).unwrap_or(0);
+        Self {
+            truncated_lines: unread + u64::try_from(bounded.truncated_lines).unwrap_or(0),
+            truncated_bytes: (unread == 0).then_some(read_bytes),
+            lines: bounded.lines,
+        }
+    }
+}
+
+/// The newest `max_lines` rows of `pane`'s visible screen: the capture alone, as nothing
+/// above the screen is counted (a batch of captures sends half the commands).
+///
+/// # Errors
+/// A missing pane (`capture-pane` fails for one), or tmux failing.
+pub async fn read_screen(gate: &ReadGate<'_>, pane: PaneId, max_lines: usize) -> Result<PaneText, ToolError> {
+    let output = gate.run(capture_newest(pane, 0)).await?;
+    Ok(PaneText::of(keep_newest(split_capture(&output), max_lines), 0))
 }
 
 /// The rows `start` to `end` of `pane` (see [`capture_range`]), paneward's own rows
@@ -116,7 +129,11 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let max_lines = args::max_lines("/max_lines", max_lines)?;
     let history = history.unwrap_or(false);
-    let (text, _) = read_newest(gate, pane, history, max_lines, &TEXT_FIELDS).await?;
+    let text = if history {
+        read_newest(gate, pane, history, max_lines, &TEXT_FIELDS).await?.0
+    } else {
+        read_screen(gate, pane, max_lines).await?
+    };
     Ok(CapturePaneOutput {
         history,
         pane_id: pane.to_string(),
