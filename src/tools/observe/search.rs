@@ -239,36 +239,32 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
             kept.keep(listed);
             return Ok(plan.screens(Vec::new()));
         }
-        let separated = match counted_captures(gate, &plan).await {
-            // The panes as guessed, listed as they were: nothing to parse again.
+        match counted_captures(gate, &plan).await {
+            // The panes as planned, listed as they were: nothing to parse again.
             Ok(Some((now, outputs))) if now == listed => {
                 kept.keep(now);
                 return Ok(plan.screens(outputs));
             }
+            // Only names changed: the captures hold, and the places are tmux's new ones.
             Ok(Some((now, outputs))) => {
-                let fresh = Plan::of(&now)?;
-                if fresh.every_pane == plan.every_pane {
+                if let Some(fresh) = Plan::of(&now).ok().filter(|fresh| fresh.every_pane == plan.every_pane) {
                     kept.keep(now);
                     return Ok(fresh.screens(outputs));
                 }
-                // Panes came, went or resized: tmux's listing is the next round's plan.
-                if !last {
-                    guess = Some(now);
-                    continue;
-                }
-                fresh
             }
-            // A guess that does not cut is dropped for a fresh listing.
-            Ok(None) if guessed && !last => continue,
-            Ok(None) => plan,
+            Ok(None) => {}
             // tmux stops a chain at the first failure: a pane that closed since the
             // listing fails them all, so list again.
             Err(error) if error.is_object_gone() && !last => continue,
             Err(error) => return Err(error.into()),
-        };
-        // The panes keep changing: read them with separators, which need no heights.
-        match gate.run_all(&separated.captures).await {
-            Ok(outputs) => return Ok(separated.screens(outputs)),
+        }
+        // Panes came, went or resized since the listing. A guess is dropped for a
+        // fresh listing; a fresh one is read with separators, which need no heights.
+        if guessed {
+            continue;
+        }
+        match gate.run_all(&plan.captures).await {
+            Ok(outputs) => return Ok(plan.screens(outputs)),
             Err(error) if error.is_object_gone() && !last => {}
             Err(error) => return Err(error.into()),
         }

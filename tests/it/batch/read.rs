@@ -147,7 +147,11 @@ fn sixteen_operations_run_in_order_each_through_its_own_tool() {
             }
         }
     }
-    assert_eq!(runs.next(), None, "one tmux run per operation (two for the first search)");
+    assert_eq!(
+        runs.next(),
+        None,
+        "one tmux run per operation (two for the first search)"
+    );
 }
 
 #[test]

@@ -241,6 +241,17 @@ fn a_search_after_the_panes_changed_reads_them_as_they_are_now_in_both_connectio
         assert_eq!(matches(&resized["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
         assert_eq!(matches(&resized["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
 
+        // Only a name changes: the captures hold, the reply carries the new name.
+        tmux.tmux(&["rename-window", "-t", &first, "again"]);
+        let renamed = search();
+        assert_eq!(
+            pane_ids(&renamed),
+            [first.clone(), third.clone(), second.clone()],
+            "{args:?}"
+        );
+        assert_eq!(renamed["panes"][0]["windowName"], "again", "{args:?}");
+        assert_eq!(matches(&renamed["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+
         // A pane goes: its capture fails, and the search lists again.
         tmux.tmux(&["kill-pane", "-t", &third]);
         assert_eq!(pane_ids(&search()), [first.clone(), second.clone()], "{args:?}");
