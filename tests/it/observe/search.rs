@@ -211,19 +211,19 @@ fn a_search_after_the_panes_changed_reads_them_as_they_are_now_in_both_connectio
         client.initialize();
         let mut search = || client.call_ok("search_panes", json!({"pattern": "needle"}));
         assert_eq!(pane_ids(&search()), [first.clone(), second.clone()], "{args:?}");
+        // The three panes in tmux's order, each match on the row its pane shows it.
+        let three_panes = |reply: &Value, third: &str| {
+            assert_eq!(pane_ids(reply), [first.as_str(), third, second.as_str()], "{args:?}");
+            assert_eq!(matches(&reply["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
+            assert_eq!(matches(&reply["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+        };
 
         // A pane comes below the first: the first window's heights change.
         let third = tmux.split(&first, "-v", "printf 'x\\ny\\nneedle-c\\n'; exec sleep 100000");
         tmux.wait_for_text(&third, "needle-c");
         tmux.tmux(&["rename-window", "-t", &second, "renamed"]);
         let grown = search();
-        assert_eq!(
-            pane_ids(&grown),
-            [first.clone(), third.clone(), second.clone()],
-            "{args:?}"
-        );
-        assert_eq!(matches(&grown["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
-        assert_eq!(matches(&grown["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+        three_panes(&grown, &third);
         assert_eq!(grown["panes"][2]["windowName"], "renamed", "{args:?}");
 
         // The same panes at other heights: rows cut by the old ones would land in the
@@ -232,25 +232,13 @@ fn a_search_after_the_panes_changed_reads_them_as_they_are_now_in_both_connectio
         let before = heights(&tmux);
         tmux.tmux(&["resize-pane", "-t", &first, "-y", "4"]);
         assert_ne!(heights(&tmux), before);
-        let resized = search();
-        assert_eq!(
-            pane_ids(&resized),
-            [first.clone(), third.clone(), second.clone()],
-            "{args:?}"
-        );
-        assert_eq!(matches(&resized["panes"][0]), [(1, "needle-a".to_string())], "{args:?}");
-        assert_eq!(matches(&resized["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
+        three_panes(&search(), &third);
 
         // Only a name changes: the captures hold, the reply carries the new name.
         tmux.tmux(&["rename-window", "-t", &first, "again"]);
         let renamed = search();
-        assert_eq!(
-            pane_ids(&renamed),
-            [first.clone(), third.clone(), second.clone()],
-            "{args:?}"
-        );
+        three_panes(&renamed, &third);
         assert_eq!(renamed["panes"][0]["windowName"], "again", "{args:?}");
-        assert_eq!(matches(&renamed["panes"][1]), [(2, "needle-c".to_string())], "{args:?}");
 
         // A pane goes: its capture fails, and the search lists again.
         tmux.tmux(&["kill-pane", "-t", &third]);
