@@ -18,6 +18,8 @@
 //! more bytes than the JSON copy it replaces, and the bounds on a reply's line that
 //! assume that copy stay upper bounds.
 
+use std::fmt::Write as _;
+
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
@@ -283,7 +285,11 @@ enum Place {
 fn write_scalar(out: &mut String, value: &Value, place: Place) {
     match value {
         Value::String(text) if bare(text, place) => out.push_str(text),
-        other => out.push_str(&other.to_string()),
+        // Written in place: a batch row's whole result is one such cell. A `String`
+        // takes every write.
+        other => {
+            let _ = write!(out, "{other}");
+        }
     }
 }
 
