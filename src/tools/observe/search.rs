@@ -150,10 +150,9 @@ struct Plan {
     every_pane: Vec<(String, usize)>,
     /// The lines the listing printed.
     listed_lines: usize,
-    /// The first [`SEARCH_MAX_PANES`] panes: their places, captures and heights.
+    /// The first [`SEARCH_MAX_PANES`] panes: their places and captures.
     places: Vec<SearchPanesOutputPanesItem>,
     captures: Vec<ReadCommand>,
-    heights: Vec<usize>,
     /// The panes past [`SEARCH_MAX_PANES`], left unread.
     left_out: usize,
 }
@@ -169,7 +168,6 @@ impl Plan {
             listed_lines: listing.bytes().filter(|&b| b == b'\n').count(),
             places: Vec::with_capacity(every_pane.len().min(SEARCH_MAX_PANES)),
             captures: Vec::with_capacity(every_pane.len().min(SEARCH_MAX_PANES)),
-            heights: every_pane.iter().take(SEARCH_MAX_PANES).map(|(_, h)| *h).collect(),
             left_out: every_pane.len().saturating_sub(SEARCH_MAX_PANES),
             every_pane,
         };
@@ -207,7 +205,12 @@ async fn counted_captures(gate: &ReadGate<'_>, plan: &Plan) -> Result<Option<(St
     let mut commands = vec![listing()];
     commands.extend_from_slice(&plan.captures);
     let mut lines = vec![plan.listed_lines];
-    lines.extend_from_slice(&plan.heights);
+    lines.extend(
+        plan.every_pane
+            .iter()
+            .take(plan.captures.len())
+            .map(|(_, height)| *height),
+    );
     match gate.run_counted(&commands, lines).await {
         Ok(mut outputs) if !outputs.is_empty() => {
             let listed = String::from_utf8_lossy(&outputs.remove(0)).into_owned();

@@ -26,18 +26,18 @@ impl BoundedLines {
 /// paneward's own rows (`run_command`'s markers and typed line) come back blank
 /// ([`hide_own_rows`]).
 pub fn split_capture(output: &[u8]) -> Vec<String> {
-    let mut lines = split_rows(output);
-    hide_own_rows(&mut lines);
-    trim_blank_tail(&mut lines);
-    lines
+    capture_rows(&String::from_utf8_lossy(output))
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
 }
 
-/// The rows [`split_capture`] gives for the capture `text` (its output as UTF-8), borrowed
-/// from `text` when none of them can be paneward's own: a search looks at every row of
-/// every screen and keeps only the few that match.
+/// The rows of [`split_capture`] for the capture `text` (its output as UTF-8), borrowed
+/// from `text` when none of them can be paneward's own: most captures hold none, and a
+/// search looks at every row of every screen to keep the few that match.
 pub fn capture_rows(text: &str) -> Vec<Cow<'_, str>> {
     if may_hold_own_rows(text.as_bytes()) {
-        return split_capture(text.as_bytes()).into_iter().map(Cow::Owned).collect();
+        return hidden_rows(text).into_iter().map(Cow::Owned).collect();
     }
     let Some(body) = (!text.is_empty()).then(|| text.strip_suffix('\n').unwrap_or(text)) else {
         return Vec::new();
@@ -49,6 +49,14 @@ pub fn capture_rows(text: &str) -> Vec<Cow<'_, str>> {
         rows.pop();
     }
     rows
+}
+
+/// The rows of `text` with paneward's own ones blanked and the blank tail dropped.
+fn hidden_rows(text: &str) -> Vec<String> {
+    let mut lines = split_rows(text.as_bytes());
+    hide_own_rows(&mut lines);
+    trim_blank_tail(&mut lines);
+    lines
 }
 
 /// `fields` of `pane` as one `display-message` record, and its visible rows, in one
@@ -151,7 +159,7 @@ mod tests {
     }
 
     #[test]
-    fn borrowed_rows_are_the_rows_a_capture_splits_into() {
+    fn borrowed_rows_are_the_rows_hiding_leaves() {
         let marker = format!("PW{}:", "0".repeat(32));
         let captures: Vec<Vec<u8>> = vec![
             b"".to_vec(),
@@ -166,7 +174,7 @@ mod tests {
         for capture in captures {
             let text = String::from_utf8_lossy(&capture);
             let borrowed: Vec<String> = capture_rows(&text).into_iter().map(Cow::into_owned).collect();
-            assert_eq!(borrowed, split_capture(&capture), "{text:?}");
+            assert_eq!(borrowed, hidden_rows(&text), "{text:?}");
         }
     }
 
