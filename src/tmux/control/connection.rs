@@ -519,15 +519,18 @@ impl Task {
             return Ok(());
         };
         if self.end_seen {
-            // The `%end` of the end nonce's block closes the round trip.
-            if !Guard::parse(line).is_some_and(|g| g.kind == GuardKind::End) {
+            // The guard that closes the end nonce's block closes the round trip: `%error`,
+            // since tmux knows no command by that name.
+            if !Guard::parse(line).is_some_and(|g| g.kind != GuardKind::Begin) {
                 return Err("the end marker's block did not close".into());
             }
             self.end_seen = false;
             self.finish();
             return Ok(());
         }
-        if line == front.nonce.end_line() {
+        // tmux's whole line is `parse error: unknown command: <nonce>`; only the nonce,
+        // which pane text never sees, is relied on, at the end of the line.
+        if line.ends_with(front.nonce.end_line()) {
             self.end_seen = true;
             return Ok(());
         }

@@ -8,6 +8,12 @@
 //! line of its own, so it runs even when a command fails). A round trip ends only at the
 //! end nonce, and each command's block is cut from between two separators, ending at the
 //! *last* guard that carries its number; forged guards inside the block come before it.
+//!
+//! The end line is the nonce alone, a word tmux knows no command by: tmux answers it
+//! with a block of its own, `parse error: unknown command: <nonce>`, closed by `%error`.
+//! That costs tmux a lookup where a `display-message` would cost a command (a batch of
+//! 16 reads spends about a third of tmux's time on its end lines otherwise;
+//! docs/tmux-quirks.md), and it still runs after a failed command, as a line of its own.
 
 use crate::limits::CONTROL_RETAINED_BYTES;
 use crate::tmux::command::Command;
@@ -62,12 +68,12 @@ impl Guard {
 
 /// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
 /// the first failure, as in a subprocess) with separators between them unless `framing`
-/// counts lines instead, then the end
-/// nonce on its own line. Never writes an empty line: tmux detaches a control client
-/// that sends one.
+/// counts lines instead, then the end nonce on its own line, as a command name tmux
+/// reports unknown. Never writes an empty line: tmux detaches a control client that
+/// sends one.
 pub fn round_trip_text(commands: &[Command], nonce: &Nonce, framing: &Framing) -> String {
     let mut out = framing.chain(commands, nonce.separator());
-    out.push_str("\ndisplay-message -p ");
+    out.push('\n');
     out.push_str(nonce.end());
     out.push('\n');
     out

@@ -98,6 +98,42 @@ async fn a_failing_command_stops_the_chain_and_the_connection_stays_in_step() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_trip_ends_without_making_tmux_run_a_command_of_its_own() {
+    let server = TmuxServer::start();
+    // Every display-message tmux runs, for any client, appends to @pw-ran.
+    server.tmux(&["set-hook", "-g", "after-display-message", "set-option -ga @pw-ran x"]);
+    let pane = server.first_pane();
+    let tmux = tmux_for(&server);
+    // Opening the connection asks tmux a few questions of its own; count after it.
+    tmux.run(display("connected")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    server.tmux(&["set-option", "-gu", "@pw-ran"]);
+    for _ in 0..10 {
+        tmux.run(Command::new("capture-pane").arg("-p").arg("-t").arg(&pane))
+            .await
+            .unwrap();
+    }
+    let error = tmux
+        .run(Command::new("capture-pane").arg("-p").arg("-t").arg("%999"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ObjectGone, "{error}");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    assert_eq!(
+        server.tmux(&["show-options", "-gqv", "@pw-ran"]),
+        "",
+        "the end lines of eleven round trips ran no display-message"
+    );
+    let out = tmux.run(display("still in step")).await.unwrap();
+    assert_eq!(text(&out), "still in step\n");
+    assert_eq!(
+        server.tmux(&["show-options", "-gqv", "@pw-ran"]),
+        "x\n",
+        "the hook counts"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_connection_survives_kill_server_and_a_restart() {
     let server = TmuxServer::start();
     let tmux = tmux_for(&server);
