@@ -80,16 +80,26 @@ impl Default for Nonce {
 /// (a newline would end the command line) is written outside them as an escape.
 fn push_quoted(out: &mut String, text: &str) {
     out.push('\'');
-    for ch in text.chars() {
-        match ch {
-            '\'' => out.push_str("'\\''"),
-            '\0'..='\u{1f}' | '\u{7f}' => {
-                // Octal escapes are the one form tmux's parser takes for every byte.
-                out.push_str(&format!("'\\{:03o}'", u32::from(ch)));
+    // Runs of ordinary text are copied whole: a format holds a field separator
+    // (`\x1f`) between every two fields, and nothing else that needs writing out.
+    let mut rest = text;
+    while let Some(at) = rest.bytes().position(|b| b == b'\'' || b < 0x20 || b == 0x7f) {
+        out.push_str(&rest[..at]);
+        let byte = rest.as_bytes()[at];
+        if byte == b'\'' {
+            out.push_str("'\\''");
+        } else {
+            // Octal escapes are the one form tmux's parser takes for every byte.
+            out.push_str("'\\");
+            for digit in [byte >> 6, (byte >> 3) & 7, byte & 7] {
+                out.push(char::from(b'0' + digit));
             }
-            _ => out.push(ch),
+            out.push('\'');
         }
+        // The byte found is ASCII, so what follows starts a character.
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out.push('\'');
 }
 
@@ -140,11 +150,13 @@ mod tests {
             .arg("-p")
             .arg("it's $HOME ~ #{x} ; \\ end")
             .arg("")
-            .arg("a\nb\u{1f}");
+            .arg("a\nb\u{1f}")
+            .arg("'\u{7f}\u{0}é'");
         let line = command_line(std::slice::from_ref(&command));
         assert_eq!(
             line,
-            "display-message '-p' 'it'\\''s $HOME ~ #{x} ; \\ end' '' 'a'\\012'b'\\037''"
+            "display-message '-p' 'it'\\''s $HOME ~ #{x} ; \\ end' '' 'a'\\012'b'\\037'' \
+             ''\\'''\\177''\\000'é'\\'''"
         );
         assert!(!line.contains('\n'), "one command is one line");
     }

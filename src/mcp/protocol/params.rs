@@ -18,7 +18,7 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
     let params = message.get("params");
     match method {
         "initialize" => fits::<InitializeRequestParams>(params, true),
-        "tools/call" => fits::<CallToolRequestParams>(params, true),
+        "tools/call" => fits::<CallToolRequestParams>(without_arguments(params).as_ref().or(params), true),
         "tools/list" | "resources/list" | "resources/templates/list" => fits::<PaginatedRequestParams>(params, false),
         "resources/read" => fits::<ReadResourceRequestParams>(params, true),
         "resources/subscribe" => fits::<SubscribeRequestParams>(params, true),
@@ -27,6 +27,24 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
         "completion/complete" => fits::<CompleteRequestParams>(params, true),
         _ => fits::<Map<String, Value>>(params, false),
     }
+}
+
+/// A tool call's params with an object of `arguments` emptied, which fit exactly when
+/// the params do: rmcp takes any object as arguments. Checking them so spares a copy of
+/// every argument (a batch's sixteen operations) per call. `None`: nothing to empty.
+fn without_arguments(params: Option<&Value>) -> Option<Value> {
+    let fields = params?.as_object()?;
+    if !fields.get("arguments")?.is_object() {
+        return None;
+    }
+    let shallow = fields
+        .iter()
+        .map(|(key, value)| match key.as_str() {
+            "arguments" => (key.clone(), Value::Object(Map::new())),
+            _ => (key.clone(), value.clone()),
+        })
+        .collect();
+    Some(Value::Object(shallow))
 }
 
 fn fits<P: DeserializeOwned>(params: Option<&Value>, required: bool) -> Option<String> {
@@ -64,6 +82,14 @@ mod tests {
             (json!({}), "/params: missing"),
             (json!({"params": {}}), "/params: missing field `name`"),
             (json!({"params": {"name": 5}}), "/params/name: invalid type"),
+            (
+                json!({"params": {"name": 5, "arguments": {"a": [1, {"b": null}]}}}),
+                "/params/name: invalid type",
+            ),
+            (
+                json!({"params": {"name": "x", "arguments": {}, "_meta": 3}}),
+                "/params/_meta: invalid type",
+            ),
             (
                 json!({"params": {"name": "x", "arguments": [1]}}),
                 "/params/arguments: invalid type",
