@@ -5,23 +5,10 @@ commands on a bare `tmux -C` client, at N panes; tmux server CPU and wall per ba
 
 Usage: scripts/end-line-cost.py PANES CALLS (BENCHMARKS.md, issue 28; docs/tmux-quirks.md)."""
 import os, subprocess, sys, time
+import tmux_fixture
 N=int(sys.argv[1]); CALLS=int(sys.argv[2]); SOCK=f"endc{N}"
-def T(*a): return subprocess.run(["tmux","-u","-L",SOCK,*a],capture_output=True,text=True).stdout
-subprocess.run(["tmux","-L",SOCK,"kill-server"],capture_output=True)
-CMD="seq 1 200; exec sleep 100000"
-T("-f","/dev/null","new-session","-d","-s","s0","-x","200","-y","50",CMD)
-made=1
-while made<N:
-    w=T("new-window","-d","-P","-F","#{window_id}","-t","s0:",CMD).strip(); made+=1
-    for _ in range(3):
-        if made>=N: break
-        T("split-window","-d","-t",w,CMD); made+=1
-    T("select-layout","-t",w,"tiled")
-pid=int(T("display-message","-p","#{pid}").strip())
-ids=T("list-panes","-a","-F","#{pane_id}").split()
-def cpu():
-    f=open(f"/proc/{pid}/stat").read().rsplit(")",1)[1].split()
-    return (int(f[11])+int(f[12]))/os.sysconf("SC_CLK_TCK")
+T, pid, ids = tmux_fixture.start(SOCK, N)
+def cpu(): return tmux_fixture.cpu_seconds(pid)
 ctl=subprocess.Popen(["tmux","-u","-L",SOCK,"-C"],stdin=subprocess.PIPE,stdout=subprocess.PIPE)
 ctl.stdin.write(b"refresh-client -f no-output,ignore-size\n"); ctl.stdin.flush()
 END="pw4f50979e5c7f1a62d688f5d1041ea9bae"

@@ -3,24 +3,11 @@
 
 Usage: scripts/tmux-cost.py PANES CALLS PATH-TO-PANEWARD (BENCHMARKS.md, issue 28)."""
 import json, os, subprocess, sys, time
+import tmux_fixture
 N = int(sys.argv[1]); CALLS = int(sys.argv[2]); BIN = sys.argv[3]
 SOCK = f"frraw{N}"
-def T(*a): return subprocess.run(["tmux", "-u", "-L", SOCK, *a], capture_output=True, text=True).stdout
-subprocess.run(["tmux", "-L", SOCK, "kill-server"], capture_output=True)
-CMD = "seq 1 200; exec sleep 100000"
-T("-f", "/dev/null", "new-session", "-d", "-s", "s0", "-x", "200", "-y", "50", CMD)
-made = 1
-while made < N:
-    w = T("new-window", "-d", "-P", "-F", "#{window_id}", "-t", "s0:", CMD).strip(); made += 1
-    for _ in range(3):
-        if made >= N: break
-        T("split-window", "-d", "-t", w, CMD); made += 1
-    T("select-layout", "-t", w, "tiled")
-pid = int(T("display-message", "-p", "#{pid}").strip())
-ids = T("list-panes", "-a", "-F", "#{pane_id}").split()
-def cpu():
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+T, pid, ids = tmux_fixture.start(SOCK, N)
+def cpu(): return tmux_fixture.cpu_seconds(pid)
 ctl = subprocess.Popen(["tmux", "-u", "-L", SOCK, "-C", "attach", "-t", "s0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 def rt(line):
     ctl.stdin.write((line + "\ndisplay-message -p ENDMARK\n").encode()); ctl.stdin.flush()
