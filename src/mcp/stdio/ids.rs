@@ -15,6 +15,13 @@ pub const ID_GROWTH: usize = 18;
 /// The byte range of the value of the top-level member `id` of `text`, a JSON object
 /// already known to be valid. Of repeated members the last counts, as in serde_json.
 pub fn id_span(text: &[u8]) -> Option<Range<usize>> {
+    member_span(text, "id")
+}
+
+/// The byte range of the value of the top-level member `key` of `text`, a JSON object
+/// already known to be valid (the last of repeated members, as in serde_json).
+pub fn member_span(text: &[u8], key: &str) -> Option<Range<usize>> {
+    let quoted = format!("\"{key}\"");
     let mut at = skip_space(text, 0);
     if text.get(at) != Some(&b'{') {
         return None;
@@ -34,16 +41,16 @@ pub fn id_span(text: &[u8]) -> Option<Range<usize>> {
         }
         let key_end = string_end(text, at)?;
         let raw_key = &text[at..key_end];
-        // Only a key with an escape needs decoding to tell whether it is `id`.
-        let is_id = raw_key == b"\"id\""
-            || (raw_key.contains(&b'\\') && serde_json::from_slice::<String>(raw_key).ok()? == "id");
+        // Only a key with an escape needs decoding to tell whether it is `key`.
+        let is_key = raw_key == quoted.as_bytes()
+            || (raw_key.contains(&b'\\') && serde_json::from_slice::<String>(raw_key).ok()? == key);
         at = skip_space(text, key_end);
         if text.get(at) != Some(&b':') {
             return None;
         }
         at = skip_space(text, at + 1);
         let value_end = value_end(text, at)?;
-        if is_id {
+        if is_key {
             found = Some(at..value_end);
         }
         at = value_end;
