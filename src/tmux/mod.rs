@@ -148,6 +148,12 @@ impl Tmux {
         self.executor.one_shot_round_trips()
     }
 
+    /// How many end lines the live control connection has written, if one is open
+    /// (round trips that only read and go out together share one).
+    pub async fn control_end_lines(&self) -> Option<usize> {
+        self.executor.control_end_lines().await
+    }
+
     /// Whether round trips sent together reach tmux in the order they were sent (over
     /// a live control connection); separate tmux processes can overtake each other.
     pub async fn keeps_order(&self) -> bool {

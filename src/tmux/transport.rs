@@ -26,7 +26,7 @@ use tokio::time::Instant;
 use super::command::{summarize, Command};
 use super::control::connection::{self, Failure, Handle};
 use super::control::policy;
-use super::control::protocol::{round_trip_text, Nonce, Reply};
+use super::control::protocol::{Reply, RoundTrip};
 use super::error::{classify, TmuxError};
 use super::framing::Framing;
 use super::launch::Launcher;
@@ -123,6 +123,13 @@ impl Executor {
         self.oneshot.round_trips()
     }
 
+    /// How many end lines the live control connection has written, if one is open:
+    /// one per round trip, or one for round trips that ended together.
+    pub async fn control_end_lines(&self) -> Option<usize> {
+        let slot = self.slot.lock().await;
+        slot.connection.as_ref().filter(|c| c.is_open()).map(|c| c.end_lines())
+    }
+
     /// Which transport a round trip would use now, and why.
     pub async fn report(&self) -> TransportReport {
         let slot = self.slot.lock().await;
@@ -190,9 +197,7 @@ impl Executor {
                     break;
                 }
             };
-            let nonce = Nonce::new();
-            let text = round_trip_text(commands, &nonce, framing);
-            match connection.send(text, nonce, commands.len(), framing.clone(), timeout).await {
+            match connection.send(RoundTrip::new(commands, framing), timeout).await {
                 Ok(reply) => return self.outputs(commands, reply),
                 Err(Failure::Lost { written }) => {
                     self.forget(&connection).await;
@@ -435,18 +440,8 @@ impl Executor {
     /// whether to stay attached where we are.
     async fn recheck(&self, connection: &Handle) -> Verdict {
         let query = policy::facts_query();
-        let nonce = Nonce::new();
-        let text = round_trip_text(&query, &nonce, &Framing::Separated);
-        let reply = match connection
-            .send(
-                text,
-                nonce,
-                query.len(),
-                Framing::Separated,
-                super::TMUX_COMMAND_TIMEOUT,
-            )
-            .await
-        {
+        let trip = RoundTrip::new(&query, &Framing::Separated);
+        let reply = match connection.send(trip, super::TMUX_COMMAND_TIMEOUT).await {
             Ok(reply) => reply,
             Err(Failure::TimedOut) => return Verdict::Wedged,
             Err(_) => return Verdict::Broken,
@@ -527,11 +522,8 @@ fn own_name(error: TmuxError, chain: &str, commands: &[Command]) -> TmuxError {
 /// A new control client's first round trip, which proves it works: tmux's name for it.
 async fn client_name(handle: &Handle) -> Result<String, Failure> {
     let query = [Command::new("display-message").arg("-p").arg("#{client_name}")];
-    let nonce = Nonce::new();
-    let text = round_trip_text(&query, &nonce, &Framing::Separated);
-    let reply = handle
-        .send(text, nonce, 1, Framing::Separated, super::TMUX_COMMAND_TIMEOUT)
-        .await?;
+    let trip = RoundTrip::new(&query, &Framing::Separated);
+    let reply = handle.send(trip, super::TMUX_COMMAND_TIMEOUT).await?;
     let name = reply.outputs.first().map_or(&[][..], Vec::as_slice);
     Ok(String::from_utf8_lossy(name).trim().to_string())
 }

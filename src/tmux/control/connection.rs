@@ -6,13 +6,15 @@
 //! writes each request as soon as it arrives (tmux answers a client's lines strictly in
 //! order, so several can be in flight) and keeps a first-in first-out queue of what it
 //! wrote; the lines it reads belong to the front of that queue until its end nonce.
+//! Round trips that only read and are written together share one end line
+//! ([`super::shared`]).
 //! Reading is done with `fill_buf`/`consume`, so a read interrupted by another branch of
 //! the loop loses nothing.
 
 use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_IDLE_TIMER, CONTROL_QUEUE_DEPTH, CONTROL_REPLY_MAX_BYTES, CONTROL_WRITE_COALESCE};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +23,10 @@ use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{notification_name, parse_counted, parse_reply, Guard, GuardKind, Nonce, Reply, Transcript};
+use super::protocol::{
+    notification_name, parse_counted, parse_reply, Guard, GuardKind, Nonce, Reply, RoundTrip, Transcript,
+};
+use super::shared;
 use crate::tmux::framing::Framing;
 use crate::tmux::launch::{Launcher, Pipes, TmuxProcess};
 use crate::tmux::native::{hidden, Identity};
@@ -63,12 +68,9 @@ pub enum Failure {
 
 /// One round trip for the task to run.
 pub struct Request {
-    pub text: String,
-    pub nonce: Nonce,
-    pub expected: usize,
-    pub framing: Framing,
-    pub deadline: Instant,
-    pub reply: oneshot::Sender<Result<Reply, Failure>>,
+    trip: RoundTrip,
+    deadline: Instant,
+    reply: oneshot::Sender<Result<Reply, Failure>>,
 }
 
 /// The caller's side of a running connection; dropping every clone stops the task.
@@ -77,6 +79,8 @@ pub struct Handle {
     requests: mpsc::Sender<Request>,
     recheck: Arc<AtomicBool>,
     hidden: bool,
+    /// End lines written: one per round trip, or per round trips ending together.
+    end_lines: Arc<AtomicUsize>,
 }
 
 impl Handle {
@@ -96,28 +100,19 @@ impl Handle {
         self.recheck.swap(false, Ordering::AcqRel)
     }
 
+    /// How many end lines the task has written (tests read it to see round trips share).
+    pub fn end_lines(&self) -> usize {
+        self.end_lines.load(Ordering::Relaxed)
+    }
+
     /// Runs one round trip.
     ///
     /// # Errors
     /// See [`Failure`].
-    pub async fn send(
-        &self,
-        text: String,
-        nonce: Nonce,
-        expected: usize,
-        framing: Framing,
-        timeout: Duration,
-    ) -> Result<Reply, Failure> {
+    pub async fn send(&self, trip: RoundTrip, timeout: Duration) -> Result<Reply, Failure> {
         let (reply, answer) = oneshot::channel();
         let deadline = Instant::now() + timeout;
-        let request = Request {
-            text,
-            nonce,
-            expected,
-            framing,
-            deadline,
-            reply,
-        };
+        let request = Request { trip, deadline, reply };
         if self.requests.send(request).await.is_err() {
             return Err(Failure::Lost { written: false });
         }
@@ -197,6 +192,7 @@ pub async fn open_hidden(socket: &std::path::Path, identity: &Identity<'_>) -> R
 fn start(keeper: Keeper, stdin: Input, reader: LineReader, hidden: bool) -> Handle {
     let (requests, queue) = mpsc::channel(CONTROL_QUEUE_DEPTH);
     let recheck = Arc::new(AtomicBool::new(false));
+    let end_lines = Arc::new(AtomicUsize::new(0));
     let task = Task {
         keeper,
         stdin,
@@ -208,12 +204,15 @@ fn start(keeper: Keeper, stdin: Input, reader: LineReader, hidden: bool) -> Hand
         end_seen: false,
         foreign_block: None,
         recheck: Arc::clone(&recheck),
+        end_lines: Arc::clone(&end_lines),
+        resend: Vec::new(),
     };
     tokio::spawn(task.run());
     Handle {
         requests,
         recheck,
         hidden,
+        end_lines,
     }
 }
 
@@ -353,13 +352,30 @@ impl LineReader {
     }
 }
 
-/// A request written to tmux and not yet answered.
+/// Requests written to tmux behind one end line (the last one's), not yet answered.
 struct InFlight {
-    nonce: Nonce,
-    expected: usize,
-    framing: Framing,
-    deadline: Instant,
-    reply: oneshot::Sender<Result<Reply, Failure>>,
+    requests: Vec<Request>,
+}
+
+impl InFlight {
+    /// The nonce of the end line that closes them.
+    fn end(&self) -> &Nonce {
+        &self.requests[self.requests.len() - 1].trip.nonce
+    }
+
+    fn deadline(&self) -> Instant {
+        self.requests
+            .iter()
+            .map(|r| r.deadline)
+            .min()
+            .unwrap_or_else(Instant::now)
+    }
+
+    fn fail(self, failure: &Failure) {
+        for request in self.requests {
+            let _ = request.reply.send(Err(failure.clone()));
+        }
+    }
 }
 
 struct Task {
@@ -377,6 +393,10 @@ struct Task {
     /// A hook's block seen while nothing was in flight, skipped to its end.
     foreign_block: Option<u64>,
     recheck: Arc<AtomicBool>,
+    end_lines: Arc<AtomicUsize>,
+    /// Round trips whose shared reply could not be cut with certainty, to send again,
+    /// each alone.
+    resend: Vec<Request>,
 }
 
 enum Step {
@@ -390,7 +410,10 @@ impl Task {
         let reason = self.serve().await;
         tracing::info!(target: crate::CLIENT_LOG_TARGET, %reason, "the tmux control connection closed; the next call opens another");
         // Nothing in flight will be answered now.
-        for request in self.in_flight.drain(..) {
+        for round_trip in self.in_flight.drain(..) {
+            round_trip.fail(&Failure::Lost { written: true });
+        }
+        for request in self.resend.drain(..) {
             let _ = request.reply.send(Err(Failure::Lost { written: true }));
         }
         self.queue.close();
@@ -418,7 +441,7 @@ impl Task {
             if !accepting && self.in_flight.is_empty() {
                 return "every caller went away".into();
             }
-            let deadline = self.in_flight.front().map(|r| r.deadline);
+            let deadline = self.in_flight.front().map(InFlight::deadline);
             if let Some(deadline) = deadline.filter(|d| armed != Some(*d)) {
                 timer.as_mut().reset(deadline);
                 armed = Some(deadline);
@@ -448,6 +471,12 @@ impl Task {
                         }
                         next = self.reader.buffered();
                     }
+                    if !self.resend.is_empty() {
+                        let requests = std::mem::take(&mut self.resend);
+                        if let Err(reason) = self.write_all(requests, false).await {
+                            return reason;
+                        }
+                    }
                 }
                 Step::Read(Err(error)) => return error,
                 Step::Request(Some(request)) => {
@@ -458,7 +487,7 @@ impl Task {
                 Step::Request(None) => accepting = false,
                 Step::Deadline => {
                     if let Some(front) = self.in_flight.pop_front() {
-                        let _ = front.reply.send(Err(Failure::TimedOut));
+                        front.fail(&Failure::TimedOut);
                     }
                     // tmux may be stuck on that command; this client's queue is stuck
                     // behind it. A fresh connection starts with an empty queue.
@@ -479,12 +508,36 @@ impl Task {
                 Err(_) => break,
             }
         }
+        self.write_all(requests, true).await
+    }
+
+    /// Writes `requests` in one write; with `share`, each run of them that only reads
+    /// ends with one end line ([`shared`]), else each gets its own.
+    async fn write_all(&mut self, mut requests: Vec<Request>, share: bool) -> Result<(), String> {
         // A caller that gave up before its request was sent is not sent.
         requests.retain(|request| !request.reply.is_closed());
         let Some(deadline) = requests.iter().map(|r| r.deadline).min() else {
             return Ok(());
         };
-        let text: String = requests.iter().map(|r| r.text.as_str()).collect();
+        let mut text = String::with_capacity(requests.iter().map(|r| r.trip.line.len() + 40).sum());
+        let mut round_trips: Vec<InFlight> = Vec::new();
+        let mut open: Vec<Request> = Vec::new();
+        let mut requests = requests.into_iter().peekable();
+        while let Some(request) = requests.next() {
+            text.push_str(&request.trip.line);
+            text.push('\n');
+            let shares = |r: &Request| share && r.trip.may_share_end();
+            let ends = !shares(&request) || !requests.peek().is_some_and(shares);
+            open.push(request);
+            if ends {
+                let round_trip = InFlight {
+                    requests: std::mem::take(&mut open),
+                };
+                text.push_str(round_trip.end().end());
+                text.push('\n');
+                round_trips.push(round_trip);
+            }
+        }
         let written = tokio::time::timeout_at(deadline, self.stdin.write_all(text.as_bytes())).await;
         let failure = match written {
             Ok(Ok(())) => None,
@@ -492,24 +545,19 @@ impl Task {
             Err(_) => Some((Failure::TimedOut, "tmux stopped reading commands".to_string())),
         };
         if let Some((failure, reason)) = failure {
-            for request in requests {
-                let _ = request.reply.send(Err(failure.clone()));
+            for round_trip in round_trips {
+                round_trip.fail(&failure);
             }
             return Err(reason);
         }
+        self.end_lines.fetch_add(round_trips.len(), Ordering::Relaxed);
         if self.in_flight.is_empty() {
             // The rest of a hook's block that was open now lands in this reply's
             // transcript (which takes foreign blocks); idle lines after the reply must
             // be watched again, or session changes would go unnoticed.
             self.foreign_block = None;
         }
-        self.in_flight.extend(requests.into_iter().map(|request| InFlight {
-            nonce: request.nonce,
-            expected: request.expected,
-            framing: request.framing,
-            deadline: request.deadline,
-            reply: request.reply,
-        }));
+        self.in_flight.extend(round_trips);
         Ok(())
     }
 
@@ -530,7 +578,7 @@ impl Task {
         }
         // tmux's whole line is `parse error: unknown command: <nonce>`; only the nonce,
         // which pane text never sees, is relied on, at the end of the line.
-        if line.ends_with(front.nonce.end_line()) {
+        if line.ends_with(front.end().end_line()) {
             self.end_seen = true;
             return Ok(());
         }
@@ -562,17 +610,43 @@ impl Task {
         let Some(front) = self.in_flight.pop_front() else {
             return;
         };
-        let result = if std::mem::take(&mut self.oversized) {
-            Err(Failure::TooLarge)
+        let oversized = std::mem::take(&mut self.oversized);
+        let ended = self.transcript.drop_end_block_begin();
+        let mut requests = front.requests;
+        if requests.len() == 1 {
+            let result = if oversized {
+                Err(Failure::TooLarge)
+            } else {
+                ended
+                    .and_then(|()| parse(&self.transcript, &requests[0].trip))
+                    .map_err(Failure::Malformed)
+            };
+            self.answer(requests.remove(0), result);
         } else {
-            self.transcript
-                .drop_end_block_begin()
-                .and_then(|()| match &front.framing {
-                    Framing::Separated => parse_reply(&self.transcript, &front.nonce, front.expected),
-                    Framing::Lines(lines) => parse_counted(&self.transcript, lines),
-                })
-                .map_err(Failure::Malformed)
-        };
+            let most: Vec<usize> = requests.iter().map(|r| r.trip.most_blocks()).collect();
+            let cut = match (oversized, ended) {
+                (false, Ok(())) => shared::cut(&self.transcript, &most),
+                (true, _) => Err("the shared reply is too large"),
+                (false, Err(_)) => Err("the end marker did not follow a %begin line"),
+            };
+            match cut {
+                Ok(parts) => {
+                    for (request, part) in requests.into_iter().zip(parts) {
+                        let result = parse(&part, &request.trip).map_err(Failure::Malformed);
+                        self.answer(request, result);
+                    }
+                }
+                Err(refusal) => {
+                    tracing::debug!(target: crate::CLIENT_LOG_TARGET, refusal, count = requests.len(), "sending round trips that shared an end line again, each alone");
+                    self.resend.extend(requests);
+                }
+            }
+        }
+        self.transcript.clear();
+    }
+
+    /// Hands `request` its result, noting the notifications that call for a recheck.
+    fn answer(&self, request: Request, result: Result<Reply, Failure>) {
         if let Ok(reply) = &result {
             if reply
                 .notifications
@@ -582,7 +656,14 @@ impl Task {
                 self.recheck.store(true, Ordering::Release);
             }
         }
-        self.transcript.clear();
-        let _ = front.reply.send(result);
+        let _ = request.reply.send(result);
+    }
+}
+
+/// One round trip's transcript, cut into its commands' outputs.
+fn parse(transcript: &Transcript, trip: &RoundTrip) -> Result<Reply, String> {
+    match &trip.framing {
+        Framing::Separated => parse_reply(transcript, &trip.nonce, trip.expected),
+        Framing::Lines(lines) => parse_counted(transcript, lines),
     }
 }

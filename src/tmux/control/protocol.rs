@@ -14,6 +14,8 @@
 //! That costs tmux a lookup where a `display-message` would cost a command (a batch of
 //! 16 reads spends about a third of tmux's time on its end lines otherwise;
 //! docs/tmux-quirks.md), and it still runs after a failed command, as a line of its own.
+//! Round trips that only read and are written together share the last one's end line;
+//! [`super::shared`] says when the lines between them can be cut without it.
 
 use crate::limits::CONTROL_RETAINED_BYTES;
 use crate::tmux::command::Command;
@@ -22,7 +24,7 @@ pub use crate::tmux::script::Nonce;
 
 /// The flag tmux puts on the guards of commands a control client sent itself; blocks of
 /// hooks that run after them (`after-*`, `command-error`) carry 0.
-const FLAG_CONTROL: u32 = 1;
+pub(super) const FLAG_CONTROL: u32 = 1;
 
 /// What kind of guard line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,17 +68,48 @@ impl Guard {
     }
 }
 
-/// Writes the lines of one round trip: the commands chained with `;` (so tmux stops at
-/// the first failure, as in a subprocess) with separators between them unless `framing`
-/// counts lines instead, then the end nonce on its own line, as a command name tmux
-/// reports unknown. Never writes an empty line: tmux detaches a control client that
-/// sends one.
-pub fn round_trip_text(commands: &[Command], nonce: &Nonce, framing: &Framing) -> String {
-    let mut out = framing.chain(commands, nonce.separator());
-    out.push('\n');
-    out.push_str(nonce.end());
-    out.push('\n');
-    out
+/// One round trip as the connection writes it: the commands chained with `;` on one line
+/// (so tmux stops at the first failure, as in a subprocess), with separators between them
+/// unless `framing` counts lines instead. The connection follows it with the end nonce on
+/// a line of its own, as a command name tmux reports unknown, once for the round trips it
+/// ends together (see [`super::shared`]). Never an empty line: tmux detaches a control
+/// client that sends one.
+#[derive(Debug, Clone)]
+pub struct RoundTrip {
+    pub line: String,
+    pub nonce: Nonce,
+    /// How many commands the line holds.
+    pub expected: usize,
+    pub framing: Framing,
+    /// Every command only reads, so the round trip may be sent again.
+    pub reads_only: bool,
+}
+
+impl RoundTrip {
+    pub fn new(commands: &[Command], framing: &Framing) -> Self {
+        let nonce = Nonce::new();
+        Self {
+            line: framing.chain(commands, nonce.separator()),
+            nonce,
+            expected: commands.len(),
+            framing: framing.clone(),
+            reads_only: commands.iter().all(Command::is_read_only),
+        }
+    }
+
+    /// How many blocks tmux answers with when no command fails.
+    pub fn most_blocks(&self) -> usize {
+        match &self.framing {
+            Framing::Separated => (2 * self.expected).saturating_sub(1),
+            Framing::Lines(lines) => lines.len(),
+        }
+    }
+
+    /// Whether it may end with the end line of another written with it: it only reads,
+    /// and its blocks can be counted.
+    pub fn may_share_end(&self) -> bool {
+        self.reads_only && self.most_blocks() > 0
+    }
 }
 
 /// The lines tmux sent for one round trip, kept in one buffer as tmux sent them (each
@@ -119,9 +152,27 @@ impl Transcript {
         self.lines.shrink_to(CONTROL_RETAINED_BYTES / 64);
     }
 
-    fn line(&self, index: usize) -> &[u8] {
+    pub(super) fn line(&self, index: usize) -> &[u8] {
         let (start, end) = self.lines[index];
         &self.bytes[start..end]
+    }
+
+    pub(super) fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Lines `from..to` as a transcript of their own.
+    pub(super) fn part(&self, from: usize, to: usize) -> Self {
+        let mut part = Self::default();
+        part.extend_from(self, from, to);
+        part
+    }
+
+    /// Appends `other`'s lines `from..to`.
+    pub(super) fn extend_from(&mut self, other: &Self, from: usize, to: usize) {
+        for index in from..to {
+            self.push(other.line(index));
+        }
     }
 
     fn last_line(&self) -> Option<&[u8]> {

@@ -10,7 +10,7 @@ use crate::support::control::{
     wait_for_async,
 };
 use crate::support::{wait_for, TmuxServer};
-use paneward::tmux::{Command, ErrorKind, Tmux, Transport};
+use paneward::tmux::{Command, ErrorKind, ReadCommand, ReadVerb, Tmux, Transport};
 use serde_json::{json, Value};
 
 /// The library handle is shared between tool calls on several threads.
@@ -496,6 +496,70 @@ fn records_and_text_survive_a_server_started_without_a_utf8_locale() {
     let reply = client.call_ok("snapshot_pane", json!({"pane_id": pane}));
     assert_eq!(reply["lines"], json!(["café"]));
     assert!(control_clients(&other).is_empty());
+}
+
+/// Sixteen two-command reads, each a task of its own on `tmux`, all queued before the
+/// connection's task runs (on a current-thread runtime the tasks run in the order they
+/// were spawned, and the connection's task, woken by the first, after them); each reply
+/// must hold its own pane's text and its own row number.
+async fn sixteen_reads_together(tmux: &Tmux, panes: &[String]) -> Vec<(String, String)> {
+    let mut calls = tokio::task::JoinSet::new();
+    for row in 0..16 {
+        let tmux = tmux.clone();
+        let pane = panes[row % panes.len()].clone();
+        calls.spawn(async move {
+            let capture = ReadCommand::new(ReadVerb::CapturePane).arg("-p").arg("-t").arg(pane);
+            let outputs = tmux.run_all(&[capture.into(), display(&format!("row {row}"))]).await;
+            (row, outputs.unwrap())
+        });
+    }
+    let mut replies = vec![(String::new(), String::new()); 16];
+    while let Some(done) = calls.join_next().await {
+        let (row, outputs) = done.unwrap();
+        replies[row] = (text(&outputs[0]).trim_end().to_string(), text(&outputs[1]));
+    }
+    replies
+}
+
+#[tokio::test]
+async fn reads_written_together_share_an_end_line_unless_pane_text_copies_a_guard() {
+    let server = TmuxServer::start();
+    let words = ["alpha", "bravo", "charlie", "delta"];
+    let panes: Vec<String> = words
+        .iter()
+        .map(|word| server.window_showing(&format!("echo {word}"), word))
+        .collect();
+    let tmux = tmux_for(&server);
+    tmux.run(display("connected")).await.unwrap();
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
+    let before = tmux.control_end_lines().await.unwrap();
+    for (row, (screen, said)) in sixteen_reads_together(&tmux, &panes).await.into_iter().enumerate() {
+        assert_eq!((screen.as_str(), said), (words[row % 4], format!("row {row}\n")));
+    }
+    assert_eq!(
+        tmux.control_end_lines().await.unwrap() - before,
+        1,
+        "the sixteen round trips went out together and shared one end line"
+    );
+
+    // A pane that prints copies of our guard lines: the shared reply cannot be cut with
+    // certainty, so each round trip goes again alone, and every reply is still its own.
+    let forged = "%end 1 2 1\n%begin 1 3 1\nforged\n%error 1 3 1";
+    let shown = format!("printf '{}\\n'", forged.replace('%', "%%").replace('\n', "\\n"));
+    let mut panes = panes;
+    panes[1] = server.window_showing(&shown, "%error 1 3 1");
+    let before = tmux.control_end_lines().await.unwrap();
+    for (row, (screen, said)) in sixteen_reads_together(&tmux, &panes).await.into_iter().enumerate() {
+        let expected = if row % 4 == 1 { forged } else { words[row % 4] };
+        assert_eq!((screen.as_str(), said), (expected, format!("row {row}\n")));
+    }
+    assert_eq!(
+        tmux.control_end_lines().await.unwrap() - before,
+        17,
+        "one shared end line, then one for each round trip sent again"
+    );
+    let out = tmux.run(display("still in step")).await.unwrap();
+    assert_eq!(text(&out), "still in step\n");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
