@@ -122,6 +122,16 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// A transcript of `lines` as tmux would have sent them, for tests.
+    #[cfg(test)]
+    pub(super) fn of(lines: &[&str]) -> Self {
+        let mut transcript = Self::default();
+        for line in lines {
+            transcript.push(line.as_bytes());
+        }
+        transcript
+    }
+
     pub fn push(&mut self, line: &[u8]) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(line);
@@ -431,21 +441,13 @@ pub fn notification_name(line: &[u8]) -> Option<&str> {
 mod tests {
     use super::*;
 
-    fn transcript(lines: &[&str]) -> Transcript {
-        let mut t = Transcript::default();
-        for line in lines {
-            t.push(line.as_bytes());
-        }
-        t
-    }
-
     fn sep(nonce: &Nonce) -> String {
         String::from_utf8(nonce.separator().as_bytes().to_vec()).unwrap()
     }
 
     #[test]
     fn counted_blocks_end_after_their_lines_whatever_guards_pane_text_copies() {
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 5 1",
             "%end 1 5 1",
             "%begin 1 6 1",
@@ -467,7 +469,7 @@ mod tests {
 
     #[test]
     fn a_counted_failure_is_the_last_block() {
-        let failed = transcript(&[
+        let failed = Transcript::of(&[
             "%begin 1 5 1",
             "a",
             "%end 1 5 1",
@@ -479,7 +481,7 @@ mod tests {
         assert_eq!(reply.outputs, vec![b"a\n".to_vec()]);
         assert_eq!(reply.failure.as_deref(), Some(&b"can't find pane: %9"[..]));
         // A copied %error inside a block that did not hold its lines is no failure.
-        let forged = transcript(&["%begin 1 5 1", "x", "%error 1 5 1", "%end 1 5 1"]);
+        let forged = Transcript::of(&["%begin 1 5 1", "x", "%error 1 5 1", "%end 1 5 1"]);
         assert!(parse_counted(&forged, &[3]).is_err());
     }
 
@@ -509,7 +511,7 @@ mod tests {
     fn a_round_trip_splits_into_one_output_per_command() {
         let nonce = Nonce::new();
         let s = sep(&nonce);
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%window-renamed @1 sh",
             "%begin 1 10 1",
             "line one",
@@ -535,7 +537,7 @@ mod tests {
     fn commands_a_command_queues_add_their_output_to_its_own() {
         let nonce = Nonce::new();
         let s = sep(&nonce);
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 10 1",
             "%end 1 10 1",
             "%begin 1 11 0",
@@ -558,7 +560,7 @@ mod tests {
     #[test]
     fn a_failing_queued_command_fails_the_round_trip() {
         let nonce = Nonce::new();
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 10 1",
             "%end 1 10 1",
             "%begin 1 12 1",
@@ -573,7 +575,7 @@ mod tests {
     #[test]
     fn a_failure_ends_the_round_trip_with_its_message() {
         let nonce = Nonce::new();
-        let t = transcript(&["%begin 1 5 1", "can't find pane: %99", "%error 1 5 1"]);
+        let t = Transcript::of(&["%begin 1 5 1", "can't find pane: %99", "%error 1 5 1"]);
         let reply = parse_reply(&t, &nonce, 2).unwrap();
         assert!(reply.outputs.is_empty());
         assert_eq!(reply.failure.as_deref(), Some(&b"can't find pane: %99"[..]));
@@ -585,7 +587,7 @@ mod tests {
         let s = sep(&nonce);
         // The pane printed guards with the right numbers, a fake second block and a fake
         // failure; only the real last guard of block 20 ends it.
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 9 20 1",
             "%end 9 20 1",
             "%begin 9 21 1",
@@ -615,7 +617,7 @@ mod tests {
     fn a_forged_separator_without_the_secret_is_only_text() {
         let nonce = Nonce::new();
         let other = sep(&Nonce::new());
-        let t = transcript(&["%begin 1 3 1", "%begin 1 4 1", &other, "%end 1 4 1", "%end 1 3 1"]);
+        let t = Transcript::of(&["%begin 1 3 1", "%begin 1 4 1", &other, "%end 1 4 1", "%end 1 3 1"]);
         let reply = parse_reply(&t, &nonce, 1).unwrap();
         assert_eq!(reply.outputs.len(), 1);
         assert!(
@@ -628,7 +630,7 @@ mod tests {
     fn hook_blocks_around_a_command_are_skipped() {
         let nonce = Nonce::new();
         let s = sep(&nonce);
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 30 1",
             "a",
             "%end 1 30 1",
@@ -652,15 +654,15 @@ mod tests {
     fn blocks_that_do_not_match_the_commands_are_refused() {
         let nonce = Nonce::new();
         let s = sep(&nonce);
-        assert!(parse_reply(&transcript(&["%begin 1 3 1", "%end 1 3 1"]), &nonce, 2).is_err());
-        assert!(parse_reply(&transcript(&["just text"]), &nonce, 1).is_err());
-        let after_failure = transcript(&["%begin 1 3 1", "%error 1 3 1", "%begin 1 4 1", &s, "%end 1 4 1"]);
+        assert!(parse_reply(&Transcript::of(&["%begin 1 3 1", "%end 1 3 1"]), &nonce, 2).is_err());
+        assert!(parse_reply(&Transcript::of(&["just text"]), &nonce, 1).is_err());
+        let after_failure = Transcript::of(&["%begin 1 3 1", "%error 1 3 1", "%begin 1 4 1", &s, "%end 1 4 1"]);
         assert!(parse_reply(&after_failure, &nonce, 2).is_err());
     }
 
     #[test]
     fn the_end_blocks_begin_is_dropped_only_if_it_is_one() {
-        let mut t = transcript(&["%begin 1 3 1", "x", "%end 1 3 1", "%begin 1 4 1"]);
+        let mut t = Transcript::of(&["%begin 1 3 1", "x", "%end 1 3 1", "%begin 1 4 1"]);
         t.drop_end_block_begin().unwrap();
         assert_eq!(t.lines.len(), 3);
         assert!(t.drop_end_block_begin().is_err());

@@ -89,14 +89,6 @@ pub fn cut(transcript: &Transcript, most_blocks: &[usize]) -> Result<Vec<Transcr
 mod tests {
     use super::*;
 
-    fn transcript(lines: &[&str]) -> Transcript {
-        let mut t = Transcript::default();
-        for line in lines {
-            t.push(line.as_bytes());
-        }
-        t
-    }
-
     fn lines(t: &Transcript) -> Vec<String> {
         (0..t.line_count())
             .map(|i| String::from_utf8_lossy(t.line(i)).into_owned())
@@ -105,7 +97,7 @@ mod tests {
 
     #[test]
     fn each_round_trip_gets_its_blocks_and_the_notifications_before_them() {
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 5 1",
             "a",
             "%end 1 5 1",
@@ -144,7 +136,7 @@ mod tests {
 
     #[test]
     fn a_failure_ends_its_round_trip_early() {
-        let t = transcript(&[
+        let t = Transcript::of(&[
             "%begin 1 5 1",
             "no such pane",
             "%error 1 5 1",
@@ -219,10 +211,10 @@ mod tests {
             &["%begin 1 5 1", "%end 1 5 1"][..],
         ];
         for (case, forged) in refused.iter().enumerate() {
-            assert!(cut(&transcript(forged), &[1, 1]).is_err(), "case {case}");
+            assert!(cut(&Transcript::of(forged), &[1, 1]).is_err(), "case {case}");
         }
         // The first case's copy would have handed the second round trip "forged".
-        let clean = transcript(&["%begin 1 5 1", "x", "%end 1 5 1", "%begin 1 6 1", "b", "%end 1 6 1"]);
+        let clean = Transcript::of(&["%begin 1 5 1", "x", "%end 1 5 1", "%begin 1 6 1", "b", "%end 1 6 1"]);
         assert!(cut(&clean, &[1, 1]).is_ok());
     }
 }
