@@ -206,9 +206,10 @@ pub const SSH_ONE_SHOTS_MAX: usize = 8;
 
 // MCP transport.
 
-/// Bytes buffered between the stdio layer and rmcp in each direction; larger messages
-/// stream through.
-pub const MCP_PIPE_CAPACITY_BYTES: usize = 64 * 1024;
+/// Messages queued between the stdio layer and rmcp in each direction: past that the
+/// reader waits for rmcp, and rmcp's replies wait for the writer (a client that does
+/// not read holds them back).
+pub const MCP_HANDOVER_QUEUE_MESSAGES: usize = 64;
 /// The longest message line accepted from a stdio client, its `\n` included: rmcp's
 /// own stdio limit, counted as rmcp counts it. Anything longer is dropped while it
 /// streams in, never buffered whole, and answered.

@@ -69,6 +69,10 @@ pub struct Request {
     /// names a served revision with the keys 2026-07-28 requires. Before that, rmcp
     /// answers requests one at a time and ends on a notification.
     pub starts_lifecycle: bool,
+    /// The object of `params.arguments` of a `tools/call` or `prompts/get`, taken out
+    /// of the message read here, so that the stdio layer hands it to rmcp without
+    /// reading it again ([`crate::mcp::protocol::rmcp_message`]).
+    pub arguments: Option<Map<String, Value>>,
 }
 
 /// Decides what happens to `text` (one message, without its newline or a leading
@@ -78,7 +82,7 @@ pub fn triage(text: &[u8], lifecycle_started: bool) -> Triage {
     if text.iter().all(u8::is_ascii_whitespace) {
         return Triage::Ignore("blank line");
     }
-    let message = match serde_json::from_slice::<Value>(text) {
+    let mut message = match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(message)) => message,
         // Valid JSON of the wrong shape: rmcp answers it as an invalid request.
         Ok(_) => {
@@ -90,7 +94,8 @@ pub fn triage(text: &[u8], lifecycle_started: bool) -> Triage {
     };
     let method = message.get("method").and_then(Value::as_str);
     let id = usable_id(&message);
-    match (method, id) {
+    let holds_arguments = matches!(method, Some("tools/call" | "prompts/get"));
+    let verdict = match (method, id) {
         (Some(method), Some(id)) if !SERVED_METHODS.contains(&method) => Triage::Answer(method_not_found(id, method)),
         (Some(method), Some(id)) => request(text, &message, method, id),
         (Some("notifications/cancelled"), None) if lifecycle_started && !message.contains_key("id") => {
@@ -109,6 +114,21 @@ pub fn triage(text: &[u8], lifecycle_started: bool) -> Triage {
         _ => Triage::Forward {
             starts_lifecycle: false,
         },
+    };
+    match verdict {
+        Triage::Request(mut request) if holds_arguments => {
+            request.arguments = take_arguments(&mut message);
+            Triage::Request(request)
+        }
+        verdict => verdict,
+    }
+}
+
+/// The object of `params.arguments`, taken out of `message`; `None` where it holds none.
+fn take_arguments(message: &mut Map<String, Value>) -> Option<Map<String, Value>> {
+    match message.get_mut("params")?.as_object_mut()?.remove("arguments")? {
+        Value::Object(arguments) => Some(arguments),
+        _ => None,
     }
 }
 
@@ -132,6 +152,7 @@ fn request(text: &[u8], message: &Map<String, Value>, method: &str, id: &Value) 
             id_span,
             tool_call: method == "tools/call",
             starts_lifecycle: starts_lifecycle(method, message),
+            arguments: None,
         }),
         // Cannot happen for a line serde_json read as an object with an id.
         None => Triage::Forward {
@@ -201,11 +222,15 @@ pub fn invalid_params(id: &[u8], problem: &str) -> String {
     error_message(&id, INVALID_PARAMS, format!("invalid params: {problem}"))
 }
 
-/// The answer to a message line longer than the transport accepts, with its id.
-pub fn line_too_long_with_id(id: &[u8], limit: usize) -> String {
-    let id: Value = serde_json::from_slice(id).unwrap_or(Value::Null);
-    let message = format!("invalid request: a message line may hold at most {limit} bytes");
-    error_message(&id, INVALID_REQUEST, message)
+/// The answer to JSON that is no JSON-RPC message rmcp reads (no method and no
+/// result, an id that is no string or number, a batch): its id cannot be told, so it
+/// is null.
+pub fn not_a_message(error: &serde_json::Error) -> String {
+    error_message(
+        &Value::Null,
+        INVALID_REQUEST,
+        format!("invalid request: not a JSON-RPC message ({error})"),
+    )
 }
 
 fn method_not_found(id: &Value, method: &str) -> String {

@@ -3,14 +3,9 @@
 //! rmcp can carry only string and 64-bit signed integer ids and answers any other
 //! (a float, 18446744073709551615) without one. So each request reaches rmcp with
 //! its arrival number as id, and the response goes back with the client's id exactly
-//! as it was written. Only the id's bytes change; the rest of the line is untouched,
-//! so a line grows by at most [`ID_GROWTH`] bytes on its way to rmcp.
+//! as it was written. Only the id's bytes change; the rest of the line is untouched.
 
 use std::ops::Range;
-
-/// The most bytes an id swap adds to a line: an arrival number is at most 19
-/// digits, and the shortest id a client can write is one byte.
-pub const ID_GROWTH: usize = 18;
 
 /// The byte range of the value of the top-level member `id` of `text`, a JSON object
 /// already known to be valid. Of repeated members the last counts, as in serde_json.
@@ -64,6 +59,13 @@ pub fn replace(text: &[u8], span: Range<usize>, id: &[u8]) -> Vec<u8> {
     out.extend_from_slice(id);
     out.extend_from_slice(&text[span.end..]);
     out
+}
+
+/// `line` with the bytes in `span` replaced by `id`, in place: a reply is not copied
+/// to change its id.
+pub fn replaced(mut line: Vec<u8>, span: Range<usize>, id: &[u8]) -> Vec<u8> {
+    line.splice(span, id.iter().copied());
+    line
 }
 
 /// rmcp writes notifications as `{"jsonrpc":"2.0","method":…`.

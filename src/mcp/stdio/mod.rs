@@ -1,41 +1,40 @@
-//! MCP over standard input and output: a thin layer in front of rmcp's transport.
+//! MCP over standard input and output: a thin layer in front of rmcp.
 //!
-//! Each line from the client is looked at once (the shared protocol layer,
-//! [`crate::mcp::protocol`]) before rmcp sees it:
+//! Each line from the client is read once (the shared protocol layer,
+//! [`crate::mcp::protocol`]) and reaches rmcp as a parsed message ([`handover`]):
 //! malformed JSON, unserved methods, bad params and pre-handshake notifications are
 //! settled here, because rmcp 3.11 would stay silent, answer with the wrong code or
 //! without the id, or end the session (see docs/mcp-quirks.md). Each request reaches
 //! rmcp under its arrival number as id ([`ids`]), registered in the server's
 //! [`Flight`], which orders tool calls, refuses an id still in flight and records
-//! cancellations; the response goes back with the client's id. One writer puts whole
-//! lines on standard output, so answers from here and from rmcp never interleave;
+//! cancellations; the response, encoded once, goes back with the client's id. One
+//! writer puts whole lines on standard output, so answers from here and from rmcp never interleave;
 //! when a write fails the client is gone, and the server stops. Standard output
 //! carries nothing but protocol.
 
+pub mod handover;
 pub mod ids;
 pub mod lines;
 pub mod streams;
 
 use crate::limits::{
-    MCP_ANSWER_QUEUE_MESSAGES, MCP_LINE_MAX_BYTES as MAX_LINE_BYTES, MCP_PIPE_CAPACITY_BYTES,
+    MCP_ANSWER_QUEUE_MESSAGES, MCP_HANDOVER_QUEUE_MESSAGES, MCP_LINE_MAX_BYTES as MAX_LINE_BYTES,
     MCP_REQUESTS_IN_FLIGHT_MAX,
 };
 use std::sync::Arc;
 
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::ServerInitializeError;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::ServiceExt;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use crate::mcp::flight::Flight;
 use crate::mcp::protocol::triage::{self, triage, with_null_id, Request, Triage};
 use crate::mcp::server::McpServer;
+use handover::Handover;
 use lines::{read_line, Line};
-
-/// rmcp's line limit here: ours plus what an id swap can add, so every line we
-/// forward is one rmcp reads (its default would drop a full-length line whose id grew).
-const RMCP_LINE_BYTES: usize = MAX_LINE_BYTES + ids::ID_GROWTH;
 
 /// Serves `server` on this process's standard input and output until the client
 /// closes standard input.
@@ -57,20 +56,20 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (to_rmcp, rmcp_input) = tokio::io::duplex(MCP_PIPE_CAPACITY_BYTES);
-    let (rmcp_output, from_rmcp) = tokio::io::duplex(MCP_PIPE_CAPACITY_BYTES);
+    let (to_rmcp, rmcp_input) = mpsc::channel(MCP_HANDOVER_QUEUE_MESSAGES);
+    let (rmcp_output, from_rmcp) = mpsc::channel(MCP_HANDOVER_QUEUE_MESSAGES);
     let (answers, queued_answers) = mpsc::channel(MCP_ANSWER_QUEUE_MESSAGES);
     let flight = server.flight();
     let reader = tokio::spawn(read_client(input, to_rmcp, answers, flight.clone()));
     let writer = tokio::spawn(write_client(output, from_rmcp, queued_answers, flight));
-    let transport = AsyncRwTransport::new_server(rmcp_input, rmcp_output).with_max_line_length(RMCP_LINE_BYTES);
+    let transport = Handover::new(rmcp_input, rmcp_output);
     let served = match server.serve(transport).await {
         Ok(running) => running.waiting().await.map(drop).map_err(|e| e.to_string()),
         // The client left before the handshake: as ordinary an end as leaving after it.
         Err(ServerInitializeError::ConnectionClosed(_)) => Ok(()),
         Err(error) => Err(error.to_string()),
     };
-    // rmcp has dropped its pipe ends, so the writer drains what is left and stops.
+    // rmcp has dropped its sender, so the writer drains what is left and stops.
     let written = writer.await.unwrap_or(Ok(()));
     reader.abort();
     written.and(served)
@@ -80,7 +79,7 @@ where
 /// until the client closes its end or is gone.
 async fn read_client<R: AsyncRead + Unpin>(
     input: R,
-    mut to_rmcp: DuplexStream,
+    to_rmcp: mpsc::Sender<ClientJsonRpcMessage>,
     answers: mpsc::Sender<String>,
     flight: Arc<Flight>,
 ) {
@@ -110,8 +109,16 @@ async fn read_client<R: AsyncRead + Unpin>(
         let forward = match verdict {
             Triage::Forward { starts_lifecycle } => {
                 lifecycle_started |= starts_lifecycle;
-                line.push(b'\n');
-                std::mem::take(&mut line)
+                match forwarded(&line) {
+                    Ok(Some(message)) => message,
+                    Ok(None) => continue,
+                    Err(answer) => {
+                        if answers.send(answer).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                }
             }
             Triage::Request(request) => {
                 lifecycle_started |= request.starts_lifecycle;
@@ -149,17 +156,42 @@ async fn read_client<R: AsyncRead + Unpin>(
                 continue;
             }
         };
-        if to_rmcp.write_all(&forward).await.is_err() {
+        if to_rmcp.send(forward).await.is_err() {
             break;
         }
     }
-    // Closing rmcp's input is how rmcp learns that the client has gone.
-    let _ = to_rmcp.shutdown().await;
+    // Dropping the sender is how rmcp learns that the client has gone.
 }
 
-/// Registers `request` (its line is `text`) and returns the line for rmcp, its id
+/// A line [`triage`] forwards as it is, as rmcp reads it: `Ok(None)` for a
+/// notification rmcp cannot read (JSON-RPC answers no notification), else the answer
+/// that says it is no message.
+fn forwarded(text: &[u8]) -> Result<Option<ClientJsonRpcMessage>, String> {
+    let error = match serde_json::from_slice::<ClientJsonRpcMessage>(text) {
+        Ok(message) => return Ok(Some(message)),
+        Err(error) => error,
+    };
+    let notification = match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(message)) => {
+            message.get("method").is_some_and(Value::is_string) && !message.contains_key("id")
+        }
+        _ => false,
+    };
+    if notification {
+        tracing::debug!("ignored a notification that is not one of MCP's: {error}");
+        return Ok(None);
+    }
+    Err(triage::not_a_message(&error))
+}
+
+/// Registers `request` (its line is `text`) and returns the message for rmcp, its id
 /// swapped for the arrival number, or the answer that refuses it.
-fn admit(flight: &Flight, text: &[u8], request: Request, lifecycle_started: bool) -> Result<Vec<u8>, String> {
+fn admit(
+    flight: &Flight,
+    text: &[u8],
+    request: Request,
+    lifecycle_started: bool,
+) -> Result<ClientJsonRpcMessage, String> {
     let echo = &text[request.id_span.clone()];
     // Before the lifecycle starts rmcp answers a tool call with an error without running
     // it; it then takes no turn.
@@ -168,56 +200,68 @@ fn admit(flight: &Flight, text: &[u8], request: Request, lifecycle_started: bool
     let Some(arrival) = flight.admit(request.key, echo_text, takes_turn) else {
         return Err(triage::id_in_flight(echo));
     };
-    let mut forward = ids::replace(text, request.id_span, arrival.to_string().as_bytes());
-    // rmcp would answer a request it cannot read without its id: check as rmcp reads.
-    let refusal = crate::mcp::protocol::rmcp_refusal(&forward, echo)
-        .or_else(|| (forward.len() >= RMCP_LINE_BYTES).then(|| triage::line_too_long_with_id(echo, MAX_LINE_BYTES)));
-    if let Some(refusal) = refusal {
+    let forward = ids::replace(text, request.id_span, arrival.to_string().as_bytes());
+    // rmcp would answer a request it cannot read without its id: it is read as rmcp
+    // reads it, and refused here with the id.
+    crate::mcp::protocol::rmcp_message(&forward, echo, request.arguments).inspect_err(|_| {
         flight.finish(arrival);
-        return Err(refusal);
-    }
-    forward.push(b'\n');
-    Ok(forward)
+    })
 }
 
-/// Writes rmcp's lines, with the client's ids, and this layer's answers to the client,
-/// one whole line at a time. A failed write means the client is gone: nothing more
-/// may start, and the server stops.
+/// Writes rmcp's messages, with the client's ids, and this layer's answers to the
+/// client, one whole line at a time. A failed write means the client is gone: nothing
+/// more may start, and the server stops.
 async fn write_client<W: AsyncWrite + Unpin>(
     mut output: W,
-    from_rmcp: DuplexStream,
+    mut from_rmcp: mpsc::Receiver<ServerJsonRpcMessage>,
     mut answers: mpsc::Receiver<String>,
     flight: Arc<Flight>,
 ) -> Result<(), String> {
-    let mut from_rmcp = BufReader::new(from_rmcp);
-    let mut line = Vec::new();
     let mut answers_open = true;
     loop {
-        // read_until keeps a partial line in `line` when the other branch wins; it
-        // continues that line next time, so `line` is emptied only once it is whole.
-        let message = tokio::select! {
-            read = from_rmcp.read_until(b'\n', &mut line) => match read {
-                Ok(0) | Err(_) => break,
-                Ok(_) => match for_client(std::mem::take(&mut line), &flight) {
-                    Some(message) => message,
-                    None => continue,
-                },
-            },
-            answer = answers.recv(), if answers_open => match answer {
-                Some(answer) => answer.into_bytes(),
-                None => {
-                    answers_open = false;
+        tokio::select! {
+            message = from_rmcp.recv() => {
+                let Some(message) = message else { break };
+                let Some(line) = encoded(&message).and_then(|line| for_client(line, &flight)) else {
                     continue;
-                }
+                };
+                write_or_stop(&mut output, &line, &flight).await?;
+                // A reply's values are freed once the client has it, not before.
+                drop(message);
+            }
+            answer = answers.recv(), if answers_open => match answer {
+                Some(answer) => write_or_stop(&mut output, &answer_line(answer), &flight).await?,
+                None => answers_open = false,
             },
-        };
-        write_or_stop(&mut output, &message, &flight).await?;
+        }
     }
     // Answers already made still go out after rmcp has finished.
     while let Ok(answer) = answers.try_recv() {
-        write_or_stop(&mut output, answer.as_bytes(), &flight).await?;
+        write_or_stop(&mut output, &answer_line(answer), &flight).await?;
     }
     Ok(())
+}
+
+/// One of this layer's answers as a line with its newline, written in one write.
+fn answer_line(answer: String) -> Vec<u8> {
+    let mut line = answer.into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// `message` as one line with its newline, as rmcp writes it.
+fn encoded(message: &ServerJsonRpcMessage) -> Option<Vec<u8>> {
+    let mut line = Vec::with_capacity(256);
+    match serde_json::to_writer(&mut line, message) {
+        Ok(()) => {
+            line.push(b'\n');
+            Some(line)
+        }
+        Err(error) => {
+            tracing::error!("cannot encode a message for the client: {error}");
+            None
+        }
+    }
 }
 
 /// A line of rmcp's as the client gets it: a response carries the client's id, and
@@ -226,7 +270,7 @@ async fn write_client<W: AsyncWrite + Unpin>(
 fn for_client(line: Vec<u8>, flight: &Flight) -> Option<Vec<u8>> {
     if let Some((arrival, span)) = ids::subscription_arrival(&line) {
         return Some(match flight.echo(arrival) {
-            Some(echo) => ids::replace(&line, span, echo.as_bytes()),
+            Some(echo) => ids::replaced(line, span, echo.as_bytes()),
             None => line,
         });
     }
@@ -238,7 +282,7 @@ fn for_client(line: Vec<u8>, flight: &Flight) -> Option<Vec<u8>> {
             tracing::debug!(id = %finished.echo, "the reply to a cancelled request is dropped");
             None
         }
-        Some(finished) => Some(ids::replace(&line, span, finished.echo.as_bytes())),
+        Some(finished) => Some(ids::replaced(line, span, finished.echo.as_bytes())),
         None => Some(line),
     }
 }
