@@ -420,9 +420,11 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
         let reply = match &t.output {
             Some(output) => {
                 let output = format_ident!("{}", output);
+                // The handler returns the output type, or a reply already encoded in
+                // its shape (`runtime::Encoded`); either way `IntoStructured` names it.
                 quote! {
-                    let output: types::#output = crate::tools::#(#module::)*#function(&gate, input).await?;
-                    crate::runtime::encode_output(&output)
+                    let output = crate::tools::#(#module::)*#function(&gate, input).await?;
+                    crate::runtime::IntoStructured::<types::#output>::into_structured(output)
                 }
             }
             None => quote! {

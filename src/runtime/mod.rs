@@ -319,6 +319,58 @@ pub fn encode_output<T: Serialize>(output: &T) -> Result<Value, ToolError> {
     serde_json::to_value(output).map_err(|e| ToolError::internal(format!("cannot encode the reply: {e}")))
 }
 
+/// What a handler may return for a tool whose generated output type is `T`: `T` itself,
+/// which serde encodes, or an [`Encoded<T>`]. The generated dispatch names `T`, so a
+/// handler still cannot reply in another tool's shape.
+pub trait IntoStructured<T> {
+    /// The reply as the JSON of `structuredContent`.
+    ///
+    /// # Errors
+    /// Serialization failed, which is a fault in paneward.
+    fn into_structured(self) -> Result<Value, ToolError>;
+}
+
+impl<T: Serialize> IntoStructured<T> for T {
+    fn into_structured(self) -> Result<Value, ToolError> {
+        encode_output(&self)
+    }
+}
+
+/// A reply already encoded as `T` encodes, built by a handler that moves its parts in
+/// rather than have serde copy them (a batch's rows' results, which are JSON already).
+pub struct Encoded<T> {
+    value: Value,
+    shape: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Encoded<T> {
+    /// `output` encoded with `parts` put back where `take` found them: `take` takes
+    /// each part out of `output` (leaving what serde encodes cheaply), and `put` puts
+    /// each back into the encoded value at the same place.
+    ///
+    /// # Errors
+    /// Serialization failed, which is a fault in paneward.
+    pub fn moving<P>(
+        mut output: T,
+        take: impl FnOnce(&mut T) -> P,
+        put: impl FnOnce(&mut Value, P) -> Result<(), ToolError>,
+    ) -> Result<Self, ToolError> {
+        let parts = take(&mut output);
+        let mut value = encode_output(&output)?;
+        put(&mut value, parts)?;
+        Ok(Self {
+            value,
+            shape: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<T> IntoStructured<T> for Encoded<T> {
+    fn into_structured(self) -> Result<Value, ToolError> {
+        Ok(self.value)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::guard::Rows;
 use crate::runtime::error::ToolError;
-use crate::runtime::{encode_output, CallContext};
+use crate::runtime::{encode_output, CallContext, Encoded};
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {
@@ -85,7 +85,7 @@ fn split(operation: &CallReadToolsBatchInputOperationsItem) -> Result<(String, O
 pub async fn call_read_tools_batch(
     gate: &ReadGate<'_>,
     input: CallReadToolsBatchInput,
-) -> Result<CallReadToolsBatchOutput, ToolError> {
+) -> Result<Encoded<CallReadToolsBatchOutput>, ToolError> {
     let CallReadToolsBatchInput { on_error, operations } = input;
     let operations = operations
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
@@ -130,7 +130,35 @@ pub async fn call_read_tools_batch(
         truncated: false,
         truncated_bytes: 0,
     };
-    fit(gate.context(), output, REPLY_LINE_MAX_BYTES)
+    with_results_moved(fit(gate.context(), output, REPLY_LINE_MAX_BYTES)?)
+}
+
+/// `output` as structured content, its rows' results moved in rather than copied:
+/// they are JSON already, and most of a batch's reply.
+///
+/// # Errors
+/// The reply does not encode, a fault in paneward.
+pub fn with_results_moved<R: RowsReply>(output: R) -> Result<Encoded<R>, ToolError> {
+    let take = |output: &mut R| -> Vec<Value> {
+        output
+            .rows_mut()
+            .iter_mut()
+            .map(|row| std::mem::take(&mut row.result))
+            .collect()
+    };
+    let put = |encoded: &mut Value, results: Vec<Value>| {
+        let rows = encoded
+            .get_mut("results")
+            .and_then(Value::as_array_mut)
+            .ok_or_else(|| ToolError::internal("a batch reply encoded without its results"))?;
+        for (row, result) in rows.iter_mut().zip(results) {
+            if let Some(slot) = row.get_mut("result") {
+                *slot = result;
+            }
+        }
+        Ok(())
+    };
+    Encoded::moving(output, take, put)
 }
 
 /// Runs the operations in order. Over a control connection they are all sent at once:
@@ -487,6 +515,26 @@ mod tests {
     /// Text that JSON escapes heavily in the text copy (quotes, backslashes, controls).
     fn awkward(n: usize) -> Value {
         json!({"lines": vec!["a \"quoted\" \\ path\u{1}\té".repeat(n); 3]})
+    }
+
+    #[test]
+    fn a_reply_with_its_results_moved_in_is_the_reply_serde_encodes() {
+        use crate::runtime::IntoStructured;
+        let mut failed = row(2, Value::Null);
+        failed.success = false;
+        failed.error = Some("no such pane".into());
+        let rows = vec![
+            row(0, awkward(2)),
+            row(1, json!("text")),
+            failed,
+            row(3, json!([1, {"a": null}])),
+        ];
+        let reply = output(rows);
+        let expected = encode_output(&reply).unwrap();
+        let moved = with_results_moved(reply).unwrap();
+        let moved = IntoStructured::<CallReadToolsBatchOutput>::into_structured(moved).unwrap();
+        assert_eq!(moved, expected);
+        assert_eq!(moved["results"][0]["result"], awkward(2));
     }
 
     fn measure(context: &CallContext, output: &CallReadToolsBatchOutput) -> usize {
