@@ -9,7 +9,8 @@
 //! those separators too, printed raw. Rather than have tmux rewrite every such field
 //! with a substitution (a regex compiled per field per object: about a fifth of the
 //! server's time on a pane listing), each free-text field is followed by a
-//! [`terminator`]: the unit separator and 16 hex digits drawn once per process. The
+//! [`terminator`]: the unit separator and 11 letters and digits (65 bits) drawn once
+//! per process. The
 //! record is read in order, by the names asked for: a free-text field runs to the
 //! terminator, any other to the next separator. A value keeps its bytes exactly.
 //!
@@ -48,15 +49,38 @@ const FREE_TEXT: [&str; 10] = [
     "socket_path",
 ];
 
-/// What ends every free-text field in this process's formats: [`FIELD_SEP`] and 16
-/// random hex digits (see the module note).
+/// What ends every free-text field in this process's formats: [`FIELD_SEP`] and 11
+/// random letters and digits, 65 bits (see the module note). Short, because tmux's
+/// command parser grows an argument one byte at a time, and a pane description holds
+/// six of these: 16 hex digits cost tmux about 30 µs more per read batch (BENCHMARKS.md).
 pub fn terminator() -> &'static str {
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     static TERMINATOR: OnceLock<String> = OnceLock::new();
     TERMINATOR.get_or_init(|| {
+        // 32 hex digits always parse; 128 random bits, of which 11 base-62 digits keep 65.
+        let mut bits = u128::from_str_radix(&super::script::random_hex128(), 16).unwrap_or_default();
         let mut terminator = String::from(FIELD_SEP);
-        terminator.push_str(&super::script::random_hex128()[..16]);
+        for _ in 0..11 {
+            terminator.push(char::from(DIGITS[(bits % 62) as usize]));
+            bits /= 62;
+        }
         terminator
     })
+}
+
+/// tmux's one-letter names for variables a record asks for often (`#D` expands exactly
+/// as `#{pane_id}` does): fewer bytes for tmux's command parser on every command that
+/// describes panes.
+fn short_name(name: &str) -> Option<&'static str> {
+    match name {
+        "pane_id" => Some("#D"),
+        "pane_index" => Some("#P"),
+        "window_index" => Some("#I"),
+        "session_name" => Some("#S"),
+        "window_name" => Some("#W"),
+        "pane_title" => Some("#T"),
+        _ => None,
+    }
 }
 
 fn is_free_text(name: &str) -> bool {
@@ -95,9 +119,13 @@ pub fn record_format(names: &[&str]) -> String {
         if index > 0 {
             format.push(FIELD_SEP);
         }
-        format.push_str("#{");
-        format.push_str(name);
-        format.push('}');
+        if let Some(short) = short_name(name) {
+            format.push_str(short);
+        } else {
+            format.push_str("#{");
+            format.push_str(name);
+            format.push('}');
+        }
         if is_free_text(name) {
             format.push_str(terminator());
         }
@@ -304,11 +332,11 @@ mod tests {
     }
 
     #[test]
-    fn the_terminator_is_one_separator_and_sixteen_hex_digits() {
+    fn the_terminator_is_one_separator_and_eleven_letters_and_digits() {
         let terminator = terminator();
         assert!(terminator.starts_with(FIELD_SEP));
-        assert_eq!(terminator.len(), 17);
-        assert!(terminator[1..].bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(terminator.len(), 12);
+        assert!(terminator[1..].bytes().all(|b| b.is_ascii_alphanumeric()));
     }
 
     #[test]
@@ -317,10 +345,13 @@ mod tests {
     }
 
     #[test]
-    fn free_text_fields_end_at_the_terminator() {
+    fn free_text_fields_end_at_the_terminator_and_common_names_are_short() {
         assert_eq!(
-            record_format(&["pane_id", "pane_current_path"]),
-            format!("#{{pane_id}}\u{1f}#{{pane_current_path}}{}\u{1e}", terminator())
+            record_format(&["pane_id", "pane_current_path", "window_name", "pane_pid"]),
+            format!(
+                "#D\u{1f}#{{pane_current_path}}{0}\u{1f}#W{0}\u{1f}#{{pane_pid}}\u{1e}",
+                terminator()
+            )
         );
     }
 
