@@ -8,9 +8,9 @@
 //! rmcp under its arrival number as id ([`ids`]), registered in the server's
 //! [`Flight`], which orders tool calls, refuses an id still in flight and records
 //! cancellations; the response, encoded once, goes back with the client's id. One
-//! writer puts whole lines on standard output, so answers from here and from rmcp never interleave;
-//! when a write fails the client is gone, and the server stops. Standard output
-//! carries nothing but protocol.
+//! writer puts whole lines on standard output, so answers from here and from rmcp
+//! never interleave; when a write fails the client is gone, and the server stops.
+//! Standard output carries nothing but protocol.
 
 pub mod handover;
 pub mod ids;
@@ -178,7 +178,7 @@ fn forwarded(text: &[u8]) -> Result<Option<ClientJsonRpcMessage>, String> {
         _ => false,
     };
     if notification {
-        tracing::debug!("ignored a notification that is not one of MCP's: {error}");
+        tracing::debug!("ignored a notification rmcp cannot read: {error}");
         return Ok(None);
     }
     Err(triage::not_a_message(&error))
@@ -302,4 +302,32 @@ async fn write_line<W: AsyncWrite + Unpin>(output: &mut W, line: &[u8]) -> std::
         output.write_all(b"\n").await?;
     }
     output.flush().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_forwarded_line_rmcp_cannot_read_is_answered_unless_it_is_a_notification() {
+        let fits = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        assert!(matches!(forwarded(fits), Ok(Some(_))));
+        let unfit = br#"{"jsonrpc":"2.0","method":"notifications/initialized","params":5}"#;
+        assert!(matches!(forwarded(unfit), Ok(None)));
+        let not_messages: [&[u8]; 4] = [
+            br#"{"hello":"world"}"#,
+            b"[1,2]",
+            br#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","method":5}"#,
+        ];
+        for text in not_messages {
+            let answer: Value = serde_json::from_str(&forwarded(text).unwrap_err()).unwrap();
+            assert_eq!(
+                (&answer["id"], &answer["error"]["code"]),
+                (&Value::Null, &json!(-32600)),
+                "{answer}"
+            );
+        }
+    }
 }

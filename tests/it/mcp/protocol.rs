@@ -156,6 +156,20 @@ fn json_that_is_not_a_message_or_is_a_batch_gets_invalid_request_with_a_null_id(
 }
 
 #[test]
+fn a_notification_that_does_not_fit_its_method_gets_no_answer() {
+    let mut client = Client::spawn(&["-L", "pw-unused-unfit-note"], &[]);
+    client.initialize();
+    client.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":5}"#);
+    client.send_line(r#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#);
+    let answer = next_message(&mut client);
+    assert_eq!(
+        (&answer["id"], &answer["result"]),
+        (&json!("after"), &json!({})),
+        "{answer}"
+    );
+}
+
+#[test]
 fn a_notification_before_the_handshake_does_not_end_the_server() {
     let mut client = Client::spawn(&["-L", "pw-unused-early"], &[]);
     client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}));
