@@ -218,6 +218,9 @@ pub const MCP_LINE_MAX_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LIN
 /// request is read when one is answered. Each holds rmcp's task and its reply: 10,000
 /// pipelined requests reached 160 MB unbounded (BENCHMARKS.md).
 pub const MCP_REQUESTS_IN_FLIGHT_MAX: usize = 256;
+/// The stdio writer encodes every message into one buffer it keeps; one grown past
+/// this by an unusually large message is let go after it is written.
+pub const MCP_WRITE_BUFFER_KEPT_BYTES: usize = 2 * 1024 * 1024;
 /// Answers made by the stdio layer that may wait for the writer; the reader pauses
 /// beyond that.
 pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;

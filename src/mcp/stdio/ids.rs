@@ -61,11 +61,10 @@ pub fn replace(text: &[u8], span: Range<usize>, id: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `line` with the bytes in `span` replaced by `id`, in place: a reply is not copied
-/// to change its id.
-pub fn replaced(mut line: Vec<u8>, span: Range<usize>, id: &[u8]) -> Vec<u8> {
+/// Replaces the bytes in `span` of `line` by `id`, in place: a reply is not copied to
+/// change its id.
+pub fn replace_in_place(line: &mut Vec<u8>, span: Range<usize>, id: &[u8]) {
     line.splice(span, id.iter().copied());
-    line
 }
 
 /// rmcp writes notifications as `{"jsonrpc":"2.0","method":…`.
@@ -199,6 +198,11 @@ mod tests {
         let text = br#"{"id": "k" , "method":"ping"}"#;
         let span = id_span(text).unwrap();
         assert_eq!(replace(text, span, b"42"), br#"{"id": 42 , "method":"ping"}"#);
+        for id in [&b"7"[..], b"123", b"\"a longer id\""] {
+            let mut line = text.to_vec();
+            replace_in_place(&mut line, id_span(text).unwrap(), id);
+            assert_eq!(line, replace(text, id_span(text).unwrap(), id));
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod streams;
 
 use crate::limits::{
     MCP_ANSWER_QUEUE_MESSAGES, MCP_HANDOVER_QUEUE_MESSAGES, MCP_LINE_MAX_BYTES as MAX_LINE_BYTES,
-    MCP_REQUESTS_IN_FLIGHT_MAX,
+    MCP_REQUESTS_IN_FLIGHT_MAX, MCP_WRITE_BUFFER_KEPT_BYTES,
 };
 use std::sync::Arc;
 
@@ -218,16 +218,22 @@ async fn write_client<W: AsyncWrite + Unpin>(
     flight: Arc<Flight>,
 ) -> Result<(), String> {
     let mut answers_open = true;
+    // One buffer for every message: a large reply (a long capture) is encoded without
+    // growing a fresh buffer from nothing each time.
+    let mut line = Vec::new();
     loop {
         tokio::select! {
             message = from_rmcp.recv() => {
                 let Some(message) = message else { break };
-                let Some(line) = encoded(&message).and_then(|line| for_client(line, &flight)) else {
+                if !encode(&message, &mut line) || !for_client(&mut line, &flight) {
                     continue;
-                };
+                }
                 write_or_stop(&mut output, &line, &flight).await?;
                 // A reply's values are freed once the client has it, not before.
                 drop(message);
+                if line.capacity() > MCP_WRITE_BUFFER_KEPT_BYTES {
+                    line = Vec::new();
+                }
             }
             answer = answers.recv(), if answers_open => match answer {
                 Some(answer) => write_or_stop(&mut output, &answer_line(answer), &flight).await?,
@@ -249,41 +255,48 @@ fn answer_line(answer: String) -> Vec<u8> {
     line
 }
 
-/// `message` as one line with its newline, as rmcp writes it.
-fn encoded(message: &ServerJsonRpcMessage) -> Option<Vec<u8>> {
-    let mut line = Vec::with_capacity(256);
-    match serde_json::to_writer(&mut line, message) {
+/// Writes `message` into `line` (emptied first) as one line with its newline, as rmcp
+/// writes it; `false` if it cannot be encoded.
+fn encode(message: &ServerJsonRpcMessage, line: &mut Vec<u8>) -> bool {
+    line.clear();
+    match serde_json::to_writer(&mut *line, message) {
         Ok(()) => {
             line.push(b'\n');
-            Some(line)
+            true
         }
         Err(error) => {
             tracing::error!("cannot encode a message for the client: {error}");
-            None
+            false
         }
     }
 }
 
-/// A line of rmcp's as the client gets it: a response carries the client's id, and
-/// the response to a cancelled request is dropped; a notification of a
-/// `subscriptions/listen` stream names that request by the client's id.
-fn for_client(line: Vec<u8>, flight: &Flight) -> Option<Vec<u8>> {
-    if let Some((arrival, span)) = ids::subscription_arrival(&line) {
-        return Some(match flight.echo(arrival) {
-            Some(echo) => ids::replaced(line, span, echo.as_bytes()),
-            None => line,
-        });
+/// Makes a line of rmcp's into the line the client gets: a response carries the
+/// client's id, and the response to a cancelled request is dropped (`false`); a
+/// notification of a `subscriptions/listen` stream names that request by the client's id.
+fn for_client(line: &mut Vec<u8>, flight: &Flight) -> bool {
+    if let Some((arrival, span)) = ids::subscription_arrival(line) {
+        if let Some(echo) = flight.echo(arrival) {
+            ids::replace_in_place(line, span, echo.as_bytes());
+        }
+        return true;
     }
-    let Some((arrival, span)) = ids::response_arrival(&line) else {
-        return Some(with_null_id(&line).unwrap_or(line));
+    let Some((arrival, span)) = ids::response_arrival(line) else {
+        if let Some(fixed) = with_null_id(line) {
+            *line = fixed;
+        }
+        return true;
     };
     match flight.finish(arrival) {
         Some(finished) if finished.cancelled => {
             tracing::debug!(id = %finished.echo, "the reply to a cancelled request is dropped");
-            None
+            false
         }
-        Some(finished) => Some(ids::replaced(line, span, finished.echo.as_bytes())),
-        None => Some(line),
+        Some(finished) => {
+            ids::replace_in_place(line, span, finished.echo.as_bytes());
+            true
+        }
+        None => true,
     }
 }
 
