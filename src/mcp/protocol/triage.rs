@@ -262,17 +262,6 @@ fn error_message(id: &Value, code: i64, message: String) -> String {
     serde_json::to_string(&response).unwrap_or_default()
 }
 
-/// rmcp writes its "Invalid request" answer without an `id`; JSON-RPC requires
-/// `"id": null` when the id could not be read. Returns the repaired line, if needed.
-pub fn with_null_id(line: &[u8]) -> Option<Vec<u8>> {
-    const ID_LESS_ERROR: &[u8] = br#"{"jsonrpc":"2.0","error":"#;
-    let rest = line.strip_prefix(ID_LESS_ERROR)?;
-    let mut fixed = Vec::with_capacity(line.len() + 10);
-    fixed.extend_from_slice(br#"{"jsonrpc":"2.0","id":null,"error":"#);
-    fixed.extend_from_slice(rest);
-    Some(fixed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,14 +377,5 @@ mod tests {
             panic!("expected an answer")
         };
         assert!(message.len() < 300, "{message}");
-    }
-
-    #[test]
-    fn only_an_id_less_error_gets_a_null_id() {
-        let fixed = with_null_id(br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#).unwrap();
-        let fixed: Value = serde_json::from_slice(&fixed).unwrap();
-        assert_eq!(fixed["id"], Value::Null);
-        assert_eq!(fixed["error"]["code"], INVALID_REQUEST);
-        assert_eq!(with_null_id(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#), None);
     }
 }

@@ -31,7 +31,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use crate::mcp::flight::Flight;
-use crate::mcp::protocol::triage::{self, triage, with_null_id, Request, Triage};
+use crate::mcp::protocol::triage::{self, triage, Request, Triage};
 use crate::mcp::server::McpServer;
 use handover::Handover;
 use lines::{read_line, Line};
@@ -281,10 +281,9 @@ fn for_client(line: &mut Vec<u8>, flight: &Flight) -> bool {
         }
         return true;
     }
+    // rmcp's own errors always carry the request's id; only its line transport, no
+    // longer used, wrote one without.
     let Some((arrival, span)) = ids::response_arrival(line) else {
-        if let Some(fixed) = with_null_id(line) {
-            *line = fixed;
-        }
         return true;
     };
     match flight.finish(arrival) {

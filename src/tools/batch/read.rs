@@ -151,10 +151,14 @@ pub fn with_results_moved<R: RowsReply>(output: R) -> Result<Encoded<R>, ToolErr
             .get_mut("results")
             .and_then(Value::as_array_mut)
             .ok_or_else(|| ToolError::internal("a batch reply encoded without its results"))?;
+        if rows.len() != results.len() {
+            return Err(ToolError::internal("a batch reply encoded another number of rows"));
+        }
         for (row, result) in rows.iter_mut().zip(results) {
-            if let Some(slot) = row.get_mut("result") {
-                *slot = result;
-            }
+            let slot = row
+                .get_mut("result")
+                .ok_or_else(|| ToolError::internal("a batch row encoded without its result"))?;
+            *slot = result;
         }
         Ok(())
     };
