@@ -45,6 +45,8 @@ fn the_first_run_says_paneward_works_and_works_again_on_the_session_it_left() {
         assert_eq!(out.status.code(), Some(0), "{run} run: {said}{}", text(&out.stderr));
         for line in [
             "doctor: ok: paneward can serve (tmux ".to_string(),
+            // The script says this only when its wait for the prompt matched.
+            "shell prompt seen in pane %".to_string(),
             "run_command in pane %".to_string(),
             "  output: hello from ".to_string(),
             "  exit status: 0\n".to_string(),

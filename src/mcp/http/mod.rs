@@ -224,12 +224,14 @@ fn settled(body: &[u8]) -> Option<Response<Body>> {
         }
         Triage::Forward { .. } | Triage::Cancel { .. } | Triage::Ignore(_) => return None,
     };
+    // A request naming 2026-07-28 gets that revision's statuses even where its `_meta`
+    // lacks a required key (itself a refusal with 400).
     let current = serde_json::from_slice::<serde_json::Value>(text)
         .ok()
         .and_then(|message| {
             message
                 .as_object()
-                .map(crate::mcp::protocol::revision::current_revision_request)
+                .map(crate::mcp::protocol::revision::names_stateless_revision)
         })
         .unwrap_or(false);
     Some(json_rpc_answer(answer, current))

@@ -31,6 +31,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use crate::mcp::flight::Flight;
+use crate::mcp::protocol::revision::Era;
 use crate::mcp::protocol::triage::{self, triage, Request, Triage};
 use crate::mcp::server::McpServer;
 use handover::Handover;
@@ -85,7 +86,8 @@ async fn read_client<R: AsyncRead + Unpin>(
 ) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
-    let mut lifecycle_started = false;
+    // The era the lifecycle started in, once a request started it.
+    let mut era: Option<Era> = None;
     loop {
         let read = tokio::select! {
             read = read_line(&mut input, &mut line, MAX_LINE_BYTES) => read,
@@ -97,7 +99,7 @@ async fn read_client<R: AsyncRead + Unpin>(
                 if line.starts_with(b"\xEF\xBB\xBF") {
                     line.drain(..3);
                 }
-                triage(&line, lifecycle_started)
+                triage(&line, era.is_some())
             }
             Ok(Line::TooLong) => Triage::Answer(triage::line_too_long(MAX_LINE_BYTES)),
             Ok(Line::End) => break,
@@ -107,8 +109,8 @@ async fn read_client<R: AsyncRead + Unpin>(
             }
         };
         let forward = match verdict {
-            Triage::Forward { starts_lifecycle } => {
-                lifecycle_started |= starts_lifecycle;
+            Triage::Forward { starts } => {
+                era = era.or(starts);
                 match forwarded(&line) {
                     Ok(Some(message)) => message,
                     Ok(None) => continue,
@@ -121,14 +123,23 @@ async fn read_client<R: AsyncRead + Unpin>(
                 }
             }
             Triage::Request(request) => {
-                lifecycle_started |= request.starts_lifecycle;
+                // rmcp keeps serving in the era it started in: an `initialize` after a
+                // stateless start would be answered and change nothing.
+                if era == Some(Era::Stateless) && request.starts == Some(Era::Handshake) {
+                    let answer = triage::handshake_after_stateless(&line[request.id_span.clone()]);
+                    if answers.send(answer).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                era = era.or(request.starts);
                 // Each request in flight holds memory (rmcp's task, its reply) until it
                 // is answered: past the bound the client's next request waits unread.
                 // Before the lifecycle starts rmcp answers one request at a time, so no bound.
-                if lifecycle_started {
+                if era.is_some() {
                     flight.room(MCP_REQUESTS_IN_FLIGHT_MAX).await;
                 }
-                match admit(&flight, &line, request, lifecycle_started) {
+                match admit(&flight, &line, request, era.is_some()) {
                     Ok(forward) => forward,
                     Err(answer) => {
                         if answers.send(answer).await.is_err() {

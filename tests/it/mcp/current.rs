@@ -248,6 +248,23 @@ fn over_http_the_current_revision_needs_no_session_and_the_checks_stay_as_strict
         (404, json!(-32601)),
         "{reply:?}"
     );
+    // A method the revision removed, whatever its params: 404 and -32601, with the id.
+    for (id, method) in [
+        (500, "initialize"),
+        (501, "ping"),
+        (502, "logging/setLevel"),
+        (503, "resources/subscribe"),
+        (504, "resources/unsubscribe"),
+    ] {
+        let removed = body(json!(id), method, current(json!({})));
+        let reply = server.exchange("POST", "/mcp", &current_headers(&server, method, None), &removed);
+        let answer = message_of(&reply);
+        assert_eq!(
+            (reply.status, answer["error"]["code"].clone(), answer["id"].clone()),
+            (404, json!(-32601), json!(id)),
+            "{method}: {reply:?}"
+        );
+    }
     let bad = body(json!(5), "tools/call", current(json!({"name": 5})));
     let reply = server.exchange("POST", "/mcp", &current_headers(&server, "tools/call", Some("5")), &bad);
     let refused = message_of(&reply);
@@ -438,4 +455,98 @@ fn subscriptions_listen_tells_a_job_subscriber_when_the_job_ends() {
     );
     client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}));
     assert_eq!(client.close().code(), Some(0));
+}
+
+/// `_meta` naming a handshake revision, with the keys 2026-07-28 asks for.
+fn legacy_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2025-06-18",
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+#[test]
+fn a_first_request_naming_a_handshake_revision_starts_nothing_and_initialize_then_works() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-mixed-legacy"], &[]);
+    let refused = client.request("tools/list", json!({"_meta": legacy_meta()}));
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("2025-06-18") && message.contains("initialize first"),
+        "{message}"
+    );
+    // The session is a handshake session like any other: bare requests are served.
+    client.initialize_with("2025-06-18");
+    assert_eq!(client.request("ping", json!({}))["result"], json!({}));
+    let listed = client.request("tools/list", json!({}));
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    let with_meta = client.request("tools/list", json!({"_meta": legacy_meta()}));
+    assert!(with_meta["result"]["tools"].is_array(), "{with_meta}");
+}
+
+#[test]
+fn a_stateless_start_stays_stateless_its_first_ping_is_gone_like_a_later_one_and_initialize_is_refused() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-mixed-stateless"], &[]);
+    let first = client.request("ping", current(json!({})));
+    assert_eq!(first["error"]["code"], -32601, "the first ping: {first}");
+    assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+    let later = client.request("ping", current(json!({})));
+    assert_eq!(later["error"], first["error"], "a later ping is answered as the first");
+    let initialize = client.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+    );
+    assert_eq!(initialize["error"]["code"], -32600, "{initialize}");
+    let message = initialize["error"]["message"].as_str().unwrap();
+    assert!(message.contains("without a handshake"), "{message}");
+    assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+    assert_eq!(client.close().code(), Some(0));
+}
+
+#[test]
+fn removed_methods_naming_the_current_revision_are_not_found_whatever_their_params() {
+    let mut client = Client::spawn(&["-L", "pw-unused-current-removed"], &[]);
+    for started in [false, true] {
+        for method in [
+            "initialize",
+            "ping",
+            "logging/setLevel",
+            "resources/subscribe",
+            "resources/unsubscribe",
+        ] {
+            let answer = client.request(method, current(json!({})));
+            assert_eq!(answer["error"]["code"], -32601, "{started} {method}: {answer}");
+        }
+        if !started {
+            assert!(client.request("tools/list", current(json!({})))["result"]["tools"].is_array());
+        }
+    }
+}
+
+#[test]
+fn an_id_refused_as_in_flight_is_echoed_as_written() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    client.initialize();
+    // A wait that lasts until the test types its word: the id stays in flight till then.
+    let wait = |id: &str, word: &str| {
+        let arguments = json!({"pane_ids": [pane], "patterns": [word], "timeout_seconds": 120});
+        let params = json!({"name": "wait_for_text", "arguments": arguments});
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#)
+    };
+    for (first, again, word) in [
+        (r#""a""#, r#""\u0061""#, "released-one"),
+        ("77.0", "7.7e1", "released-two"),
+    ] {
+        client.send_line(&wait(first, word));
+        client.send_line(&wait(again, word));
+        let refusal = client.next_raw_line().unwrap();
+        assert!(refusal.contains(&format!(r#""id":{again},"#)), "{again}: {refusal}");
+        assert!(refusal.contains("still in flight"), "{refusal}");
+        tmux.tmux(&["send-keys", "-t", &pane, "-l", &format!("echo {word}")]);
+        tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+        let released = client.next_raw_line().unwrap();
+        assert!(released.contains(&format!(r#""id":{first},"#)), "{first}: {released}");
+    }
 }
