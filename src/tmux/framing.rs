@@ -10,7 +10,6 @@
 
 use super::command::Command;
 use super::script::{command_line, separated_chain};
-use super::subprocess::split_outputs;
 
 /// How the outputs of a round trip's commands are told apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,9 +62,36 @@ pub fn split_lines(stdout: &[u8], lines: &[usize]) -> Option<Vec<Vec<u8>>> {
     rest.is_empty().then_some(parts)
 }
 
+/// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
+fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
+    let mut parts = Vec::with_capacity(count);
+    let mut current = Vec::new();
+    let mut rest = stdout;
+    while !rest.is_empty() {
+        let line_end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1);
+        let (line, tail) = rest.split_at(line_end);
+        if line.strip_suffix(b"\n").unwrap_or(line) == marker.as_bytes() {
+            parts.push(std::mem::take(&mut current));
+        } else {
+            current.extend_from_slice(line);
+        }
+        rest = tail;
+    }
+    parts.push(current);
+    (parts.len() == count).then_some(parts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outputs_split_on_whole_marker_lines_only() {
+        let out = b"a\nxMARK\nMARK\nb\nc\nMARK\n";
+        let parts = split_outputs(out, "MARK", 3).unwrap();
+        assert_eq!(parts, vec![b"a\nxMARK\n".to_vec(), b"b\nc\n".to_vec(), Vec::new()]);
+        assert!(split_outputs(out, "MARK", 2).is_none());
+    }
 
     #[test]
     fn output_is_cut_by_line_counts_and_must_fit_them_exactly() {

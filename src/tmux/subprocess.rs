@@ -167,35 +167,3 @@ async fn run_script(
             detail: "the output did not split into one part per command".into(),
         })
 }
-
-/// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
-pub fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
-    let mut parts = Vec::with_capacity(count);
-    let mut current = Vec::new();
-    let mut rest = stdout;
-    while !rest.is_empty() {
-        let line_end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1);
-        let (line, tail) = rest.split_at(line_end);
-        if line.strip_suffix(b"\n").unwrap_or(line) == marker.as_bytes() {
-            parts.push(std::mem::take(&mut current));
-        } else {
-            current.extend_from_slice(line);
-        }
-        rest = tail;
-    }
-    parts.push(current);
-    (parts.len() == count).then_some(parts)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn outputs_split_on_whole_marker_lines_only() {
-        let out = b"a\nxMARK\nMARK\nb\nc\nMARK\n";
-        let parts = split_outputs(out, "MARK", 3).unwrap();
-        assert_eq!(parts, vec![b"a\nxMARK\n".to_vec(), b"b\nc\n".to_vec(), Vec::new()]);
-        assert!(split_outputs(out, "MARK", 2).is_none());
-    }
-}

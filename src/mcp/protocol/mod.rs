@@ -6,6 +6,7 @@
 
 pub mod params;
 pub mod revision;
+pub mod spans;
 pub mod triage;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage};
@@ -60,7 +61,7 @@ fn read_as_rmcp(text: &[u8], echo: &[u8]) -> Result<ClientJsonRpcMessage, String
 /// light line exactly when it reads `text`, and as the same kind of message; reading it
 /// spares rmcp's buffered copies of every argument (a batch's sixteen operations).
 fn with_arguments_emptied(text: &[u8]) -> Option<Vec<u8>> {
-    use crate::mcp::stdio::ids::member_span;
+    use crate::mcp::protocol::spans::member_span;
     let params = member_span(text, "params")?;
     let inner = member_span(&text[params.clone()], "arguments")?;
     let arguments = params.start + inner.start..params.start + inner.end;

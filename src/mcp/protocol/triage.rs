@@ -20,7 +20,7 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use crate::mcp::protocol::revision::{self, Era};
-use crate::mcp::stdio::ids;
+use crate::mcp::protocol::spans;
 
 /// The request methods paneward serves; any other request gets -32601 at once.
 pub const SERVED_METHODS: [&str; 15] = [
@@ -171,7 +171,7 @@ fn usable_id(message: &Map<String, Value>) -> Option<&Value> {
 /// read, written out only if the span cannot be found (a line serde_json read as an
 /// object with an id always has one).
 fn as_written(text: &[u8], id: &Value) -> Vec<u8> {
-    match ids::id_span(text) {
+    match spans::id_span(text) {
         Some(span) => text[span].to_vec(),
         None => id.to_string().into_bytes(),
     }
@@ -187,7 +187,7 @@ fn request(text: &[u8], message: &Map<String, Value>, method: &str, id: &Value) 
         let problem = format!("invalid params: {problem}");
         return Triage::Answer(error_message(&as_written(text, id), INVALID_PARAMS, &problem));
     }
-    match ids::id_span(text) {
+    match spans::id_span(text) {
         Some(id_span) => Triage::Request(Request {
             key: id.to_string(),
             id_span,
