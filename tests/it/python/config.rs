@@ -113,3 +113,70 @@ fn libtmux_tmux_bin_is_the_tmux_paneward_runs() {
     assert!(std::fs::read_to_string(&log).unwrap().contains("ran"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs paneward with `args` and `env` where it must refuse to start; its message.
+fn refused_start(args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    let output = command.args(args).envs(env.iter().copied()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{args:?} {env:?} started");
+    assert!(output.stdout.is_empty(), "stdout stays protocol only");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn tool_names_are_checked_against_the_profiles_own_tools() {
+    let tmux = TmuxServer::start();
+    // The profile's own tools that paneward's contract lacks are taken, by flag and by
+    // libtmux-mcp's variables.
+    let mut named = tmux.paneward_with(
+        &["--profile", "python", "--toolsets", "", "--tools", "display_message"],
+        &[("LIBTMUX_EXCLUDE_TOOLS", "show_hook")],
+    );
+    named.initialize();
+    assert_eq!(names(&named.list_tools()), ["display_message"]);
+    let mut from_variable = tmux.paneward_with(
+        &["--profile", "python"],
+        &[("LIBTMUX_TOOLSETS", ""), ("LIBTMUX_TOOLS", "show_hook,display_message")],
+    );
+    from_variable.initialize();
+    let mut served = names(&from_variable.list_tools());
+    served.sort();
+    assert_eq!(served, ["display_message", "show_hook"]);
+    // A tool only paneward's own contract has names nothing here: start-up stops and
+    // says which setting named it.
+    for (args, env, origin) in [
+        (
+            &["--profile", "python", "--exclude-tools", "get_job"][..],
+            &[][..],
+            "--exclude-tools",
+        ),
+        (
+            &["--profile", "python"][..],
+            &[("LIBTMUX_EXCLUDE_TOOLS", "get_job")][..],
+            "LIBTMUX_EXCLUDE_TOOLS",
+        ),
+        (
+            &["--profile", "python"][..],
+            &[("LIBTMUX_TOOLS", "wait_for_idle")][..],
+            "LIBTMUX_TOOLS",
+        ),
+        (
+            &["--profile", "python", "--tools", "load_workspace"][..],
+            &[][..],
+            "--tools",
+        ),
+    ] {
+        let stderr = refused_start(args, env);
+        assert!(stderr.contains(&format!("{origin}: unknown tool")), "{stderr}");
+        assert!(stderr.contains("of profile python"), "{stderr}");
+    }
+    let stderr = refused_start(&["--profile", "python"], &[("LIBTMUX_TOOLS", "show_hoook")]);
+    assert!(
+        stderr.contains("\"show_hoook\" of profile python (did you mean show_hook?)"),
+        "{stderr}"
+    );
+    // And the default profile still refuses the python profile's own.
+    let stderr = refused_start(&["--tools", "show_hook"], &[]);
+    assert!(stderr.contains("--tools: unknown tool \"show_hook\""), "{stderr}");
+}
