@@ -5,7 +5,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{clean_env, TmuxServer};
+use super::{ok, refused};
+use crate::support::{clean_env, Client, Scratch, TmuxServer};
 
 fn names(list: &Value) -> Vec<String> {
     list["tools"]
@@ -179,4 +180,122 @@ fn tool_names_are_checked_against_the_profiles_own_tools() {
     // And the default profile still refuses the python profile's own.
     let stderr = refused_start(&["--tools", "show_hook"], &[]);
     assert!(stderr.contains("--tools: unknown tool \"show_hook\""), "{stderr}");
+}
+
+/// paneward as started in one of `server`'s panes: no socket named, the pane's `TMUX`
+/// and `TMUX_PANE` (and `extra` variables) in its environment.
+fn python_in_pane(socket: &str, pid: &str, pane: &str, extra: &[(&str, &str)]) -> Client {
+    let tmux = format!("{socket},{pid},0");
+    let mut env = vec![("TMUX", tmux.as_str()), ("TMUX_PANE", pane)];
+    env.extend_from_slice(extra);
+    let mut client = Client::spawn(&["--profile", "python"], &env);
+    client.initialize();
+    client
+}
+
+/// Asserts that `client` takes `accepted` as the server it serves and refuses
+/// `others` in libtmux-mcp's error shape, naming the server it does serve.
+#[track_caller]
+fn names_only(client: &mut Client, accepted: &[&str], others: &[&str], serving: &str) {
+    for name in accepted {
+        let sessions = ok(client, "list_sessions", serde_json::json!({"socket_name": name}));
+        assert_eq!(sessions["result"][0]["session_name"], "main", "{name}: {sessions}");
+    }
+    for name in others {
+        let (message, error_type) = refused(client, "get_server_info", serde_json::json!({"socket_name": name}));
+        assert_eq!(error_type, "ExpectedToolError", "{name}: {message}");
+        assert!(message.contains("is not the server this paneward serves"), "{message}");
+        assert!(message.contains(serving), "{name}: {message}");
+    }
+}
+
+#[test]
+fn inside_a_pane_the_served_server_is_named_by_its_real_socket_name() {
+    // A pane of `tmux -L NAME`: NAME is the server, and "default" another one.
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let socket = tmux.pane_value(&pane, "#{socket_path}");
+    let pid = tmux.pane_value(&pane, "#{pid}");
+    let mut client = python_in_pane(&socket, &pid, &pane, &[]);
+    let info = ok(&mut client, "get_server_info", serde_json::json!({}));
+    assert_eq!(info["socket_name"], tmux.name.as_str(), "{info}");
+    assert_eq!(info["socket_path"], socket.as_str(), "{info}");
+    assert_eq!(info["is_alive"], true);
+    let serving = format!("socket name {:?}", tmux.name);
+    names_only(
+        &mut client,
+        &[&tmux.name, &socket],
+        &["default", "pw-elsewhere", "/tmp/x/default"],
+        &serving,
+    );
+}
+
+/// A server started by a plain `tmux` (no -L, no -S), in a socket folder of the test's
+/// own (`TMUX_TMPDIR`), so the person's default server is never touched; killed on drop.
+struct PlainServer {
+    folder: Scratch,
+}
+
+impl PlainServer {
+    fn start() -> Self {
+        let server = Self { folder: Scratch::new() };
+        server.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "/bin/sh",
+        ]);
+        server
+    }
+
+    fn tmpdir(&self) -> String {
+        self.folder.path("")
+    }
+
+    #[track_caller]
+    fn tmux(&self, args: &[&str]) -> String {
+        let mut command = Command::new("tmux");
+        clean_env(&mut command);
+        let output = command.env("TMUX_TMPDIR", self.tmpdir()).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim_end().to_string()
+    }
+}
+
+impl Drop for PlainServer {
+    fn drop(&mut self) {
+        let mut command = Command::new("tmux");
+        clean_env(&mut command);
+        let _ = command.env("TMUX_TMPDIR", self.tmpdir()).arg("kill-server").output();
+    }
+}
+
+#[test]
+fn the_server_a_plain_tmux_starts_is_named_default_from_its_panes() {
+    let server = PlainServer::start();
+    let pane = server.tmux(&["display-message", "-p", "#{pane_id}"]);
+    let socket = server.tmux(&["display-message", "-p", "#{socket_path}"]);
+    let pid = server.tmux(&["display-message", "-p", "#{pid}"]);
+    assert!(socket.ends_with("/default"), "{socket}");
+    let tmpdir = server.tmpdir();
+    let mut client = python_in_pane(&socket, &pid, &pane, &[("TMUX_TMPDIR", &tmpdir)]);
+    let info = ok(&mut client, "get_server_info", serde_json::json!({}));
+    assert_eq!(info["socket_name"], "default", "{info}");
+    names_only(
+        &mut client,
+        &["default", &socket],
+        &["main", "pw-other"],
+        "socket name \"default\"",
+    );
 }
