@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use paneward_contract::surface::did_you_mean;
 use paneward_contract::Toolset;
 
-use crate::generated::TOOLS;
+use crate::catalog::profile::Profile;
 
 /// What the operator chose (before the tier applies).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -67,12 +67,14 @@ pub fn parse_toolsets(text: &str, origin: &str) -> Result<BTreeSet<Toolset>, Str
         .collect()
 }
 
-/// Parses a list of tool names, each one of the contract's.
+/// Parses a list of tool names, each one of the tools `profile` serves: a name only
+/// another profile has would name nothing here, so it stops start-up like a typo.
 ///
 /// # Errors
-/// A name no tool has (with a suggestion when one is near), or an empty name.
-pub fn parse_tools(text: &str, origin: &str) -> Result<BTreeSet<String>, String> {
-    let known = || TOOLS.iter().map(|spec| spec.name);
+/// A name no tool of the profile has (with a suggestion when one is near), or an empty
+/// name.
+pub fn parse_tools(text: &str, origin: &str, profile: Profile) -> Result<BTreeSet<String>, String> {
+    let known = || profile.table().iter().map(|spec| spec.name);
     names(text, origin)?
         .into_iter()
         .map(|name| {
@@ -83,11 +85,27 @@ pub fn parse_tools(text: &str, origin: &str) -> Result<BTreeSet<String>, String>
             let hint = did_you_mean(&name, known())
                 .map(|near| format!(" (did you mean {near}?)"))
                 .unwrap_or_default();
+            let elsewhere = match profile {
+                Profile::Default => String::new(),
+                other => format!(" of profile {other}"),
+            };
             Err(format!(
-                "{origin}: unknown tool {quoted:?}{hint}; `paneward tools --safety destructive` lists them"
+                "{origin}: unknown tool {quoted:?}{elsewhere}{hint}; `{}` lists them",
+                listing_command(profile)
             ))
         })
         .collect()
+}
+
+/// The command that lists every tool `profile` has, whatever the tier and toolsets.
+fn listing_command(profile: Profile) -> String {
+    match profile {
+        Profile::Default => "paneward tools --safety destructive".to_string(),
+        other => format!(
+            "paneward tools --profile {other} --toolsets {} --safety destructive",
+            Toolset::ALL.map(Toolset::as_str).join(",")
+        ),
+    }
 }
 
 /// How much of an unknown name a message repeats (it may come from anywhere).
@@ -106,10 +124,21 @@ mod tests {
         assert!(parse_toolsets("", "--toolsets").unwrap().is_empty());
         let error = parse_toolsets("inspect,,manage", "--toolsets").unwrap_err();
         assert!(error.contains("empty name"), "{error}");
-        let error = parse_tools("capture_pain", "LIBTMUX_TOOLS").unwrap_err();
+        let error = parse_tools("capture_pain", "LIBTMUX_TOOLS", Profile::Default).unwrap_err();
         assert_eq!(
             error,
             "LIBTMUX_TOOLS: unknown tool \"capture_pain\" (did you mean capture_pane?); `paneward tools --safety destructive` lists them"
+        );
+        // Each profile's own tools, and only those.
+        assert!(parse_tools("show_hook,display_message", "--tools", Profile::Python).is_ok());
+        assert!(parse_tools("get_job", "--tools", Profile::Default).is_ok());
+        let error = parse_tools("show_hook", "--tools", Profile::Default).unwrap_err();
+        assert!(error.starts_with("--tools: unknown tool \"show_hook\""), "{error}");
+        let error = parse_tools("get_job", "--exclude-tools", Profile::Python).unwrap_err();
+        assert_eq!(
+            error,
+            "--exclude-tools: unknown tool \"get_job\" of profile python; `paneward tools --profile python \
+             --toolsets inspect,manage,execute,teardown --safety destructive` lists them"
         );
     }
 

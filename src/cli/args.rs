@@ -251,7 +251,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         None if !ssh_options.is_empty() => return Err(UsageError("--ssh-config and --ssh-option need --ssh".into())),
         None => None,
     };
-    let surface = resolve_surface(toolsets, tools, exclude_tools, env)?;
+    let surface = resolve_surface(profile, (toolsets, tools, exclude_tools), env)?;
     let config = Config {
         ssh,
         tmux_binary,
@@ -333,11 +333,11 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
 
 /// The operator's choice of tools: each list from its flag, else paneward's variable,
 /// else libtmux-mcp's. A variable set but empty counts (an empty toolset list serves
-/// none), as libtmux-mcp reads it.
+/// none), as libtmux-mcp reads it. Tool names are checked against the tools of the
+/// profile served.
 fn resolve_surface(
-    toolsets: Option<String>,
-    tools: Option<String>,
-    exclude: Option<String>,
+    profile: Profile,
+    (toolsets, tools, exclude): (Option<String>, Option<String>, Option<String>),
     env: EnvLookup<'_>,
 ) -> Result<SurfaceChoice, UsageError> {
     let pick = |flag: Option<String>, long: &'static str, ours: &'static str, theirs: &'static str| {
@@ -350,7 +350,7 @@ fn resolve_surface(
         None => None,
     };
     let list = |given: Option<(String, &'static str)>| match given {
-        Some((text, origin)) => parse_tools(&text, origin).map_err(UsageError),
+        Some((text, origin)) => parse_tools(&text, origin, profile).map_err(UsageError),
         None => Ok(Default::default()),
     };
     Ok(SurfaceChoice {

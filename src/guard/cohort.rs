@@ -288,10 +288,13 @@ pub async fn deliver(
     keys: &KeyInput,
     enter: bool,
 ) -> Result<Vec<PaneId>, ToolError> {
-    deliver_at(state, context, target, force, keys, enter, None).await
+    deliver_at(state, context, target, force, (keys, enter), None, &[]).await
 }
 
 /// [`deliver`], and only while `target`'s screen is still `at` (see [`ScreenAt`]).
+/// `record` (commands that neither type nor end anything) runs in the same tmux step,
+/// just before the keys and only if they are typed: a record that says they were typed
+/// never stands without them, nor they without it, whenever paneward stops.
 ///
 /// # Errors
 /// As [`deliver`]; [`Rule::Moved`] when the screen moved.
@@ -300,11 +303,12 @@ pub async fn deliver_at(
     context: &CallContext,
     target: PaneId,
     force: bool,
-    keys: &KeyInput,
-    enter: bool,
+    (keys, enter): (&KeyInput, bool),
     at: Option<ScreenAt>,
+    record: &[Command],
 ) -> Result<Vec<PaneId>, ToolError> {
-    let input = input::send_commands(keys, target, enter);
+    let mut input = record.to_vec();
+    input.extend(input::send_commands(keys, target, enter));
     let what = describe_keys(keys, enter);
     let plan = Plan {
         input: &input,

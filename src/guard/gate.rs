@@ -390,7 +390,44 @@ impl<'a> ChangeGate<'a> {
         enter: bool,
         at: super::cohort::ScreenAt,
     ) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver_at(self.read.state, self.read.context, target, force, keys, enter, Some(at)).await
+        super::cohort::deliver_at(
+            self.read.state,
+            self.read.context,
+            target,
+            force,
+            (keys, enter),
+            Some(at),
+            &[],
+        )
+        .await
+    }
+
+    /// [`ChangeGate::deliver_at`] with `record` run in the same tmux step, just before
+    /// the keys and only if they are typed (`run_command` marks its job typed so: a
+    /// paneward that stops at any moment leaves a record that says truly whether its
+    /// line went in).
+    ///
+    /// # Errors
+    /// As [`ChangeGate::deliver_at`]; also `record` failing (then nothing was typed).
+    pub async fn deliver_at_recording(
+        &self,
+        target: PaneId,
+        force: bool,
+        (keys, enter): (&KeyInput, bool),
+        at: super::cohort::ScreenAt,
+        record: &ChangeCommand,
+    ) -> Result<Vec<PaneId>, ToolError> {
+        let record = [record.0.clone()];
+        super::cohort::deliver_at(
+            self.read.state,
+            self.read.context,
+            target,
+            force,
+            (keys, enter),
+            Some(at),
+            &record,
+        )
+        .await
     }
 
     /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the

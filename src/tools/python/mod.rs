@@ -14,6 +14,7 @@ pub mod models;
 pub mod observe;
 pub mod run;
 pub mod search;
+pub mod served;
 pub mod settings;
 pub mod since;
 pub mod target;

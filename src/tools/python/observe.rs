@@ -4,10 +4,11 @@
 use crate::generated::python::types::*;
 use crate::guard::ReadGate;
 use crate::runtime::ToolError;
-use crate::tmux::{ReadCommand, ReadVerb, ServerAddress};
+use crate::tmux::{ReadCommand, ReadVerb};
 
 use super::filters::Filters;
 use super::models::{self, Scope};
+use super::served::Served;
 use super::target::{check_socket, upstream_error, Server, Targeting};
 
 pub use super::capture::{capture_pane, snapshot_pane};
@@ -238,15 +239,17 @@ fn typed_all<T: serde::de::DeserializeOwned>(records: Vec<serde_json::Value>) ->
     records.into_iter().map(models::typed).collect()
 }
 
-/// libtmux-mcp's `ServerInfo` of the served server: by socket name as libtmux holds it
-/// (`socket_path` only for a server addressed by path); a server that does not answer
-/// is not alive.
+/// libtmux-mcp's `ServerInfo` of the served server: its real socket name
+/// ([`Served`]; null only for a socket outside tmux's folder), and its `socket_path`
+/// when paneward reaches it by path, as libtmux holds it; a server that does not
+/// answer is not alive.
 async fn server_info(gate: &ReadGate<'_>) -> serde_json::Value {
-    let (socket_name, socket_path) = match &gate.state().settings.address {
-        ServerAddress::Name(name) => (Some(name.clone()), None),
-        ServerAddress::Default => (None, None),
-        ServerAddress::Path(path) => (None, Some(path.display().to_string())),
-    };
+    let served = Served::serving(&gate.state().settings);
+    let socket_path = served
+        .path
+        .filter(|_| served.by_path)
+        .map(|path| path.display().to_string());
+    let socket_name = served.name;
     let version = ReadCommand::new(ReadVerb::DisplayMessage).arg("#{version}");
     let (alive, version, sessions) = match gate.run(version).await {
         Ok(output) => {

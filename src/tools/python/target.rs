@@ -6,15 +6,17 @@
 //! `kill-session -t alp` ends `alpha`) is never used. A name that matches nothing is
 //! refused by name with libtmux-mcp's error text and `_meta`.
 //!
-//! `socket_name` is accepted when it names the server paneward serves and refused
-//! otherwise, saying how to serve that one: one paneward drives one tmux server.
+//! `socket_name` is accepted when it names the server paneward serves (by its real
+//! name, [`super::served`]) and refused otherwise, saying how to serve that one: one
+//! paneward drives one tmux server.
 
 use crate::generated::types::Pane;
 use crate::guard::ReadGate;
 use crate::runtime::error::{ToolErrorKind, UpstreamError};
 use crate::runtime::ToolError;
-use crate::tmux::ServerAddress;
 use crate::tools::observe::tree::panes_listed;
+
+use super::served::Served;
 
 /// The targeting arguments of one call, as libtmux-mcp's tools name them.
 #[derive(Debug, Clone, Copy, Default)]
@@ -116,7 +118,8 @@ impl Server {
     }
 }
 
-/// Refuses a `socket_name` other than the server's paneward serves.
+/// Refuses a `socket_name` that names another server than the one paneward serves
+/// ([`Served`]: its real name, or a path to its socket, is accepted).
 ///
 /// # Errors
 /// `socket_name` names another tmux server.
@@ -124,30 +127,28 @@ pub fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<()
     let Some(asked) = socket_name else {
         return Ok(());
     };
-    let served = &gate.state().settings.address;
-    let same = match served {
-        ServerAddress::Name(name) => name == asked,
-        ServerAddress::Default => asked == "default",
-        ServerAddress::Path(path) => path.file_name().is_some_and(|file| file == asked),
-    };
-    if same {
+    let served = Served::serving(&gate.state().settings);
+    if served.is_named_by(asked) {
         return Ok(());
     }
-    let serving = match served {
-        ServerAddress::Name(name) => format!("the tmux server of socket name {name:?}"),
-        ServerAddress::Default => "tmux's default server".to_string(),
-        ServerAddress::Path(path) => format!("the tmux server at {}", path.display()),
-    };
     let asked: String = asked.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let flag = if asked.contains('/') {
+        "--socket-path"
+    } else {
+        "--socket-name"
+    };
     Err(ToolError::new(
         ToolErrorKind::InvalidArguments,
-        format!("socket_name {asked:?} is not the server this paneward serves ({serving}); nothing changed"),
+        format!(
+            "socket_name {asked:?} is not the server this paneward serves ({}); nothing changed",
+            served.described()
+        ),
     )
     .with_upstream(UpstreamError {
         error_type: "ExpectedToolError",
         expected: true,
         suggestion: Some(format!(
-            "Leave socket_name out, or start another paneward for that server (paneward --profile python --socket-name {asked:?})."
+            "Leave socket_name out, or start another paneward for that server (paneward --profile python {flag} {asked:?})."
         )),
     }))
 }

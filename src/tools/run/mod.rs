@@ -25,6 +25,12 @@
 //! (unless `force`), and the pane's death removes it too. A job whose wrapper buffer
 //! vanished before the shell fetched it never ran; it is reported as such (`get_job`
 //! refuses it with that reason) and removed by the next `run_command`.
+//!
+//! A paneward that stops mid-call leaves nothing that holds a pane for nothing: its job
+//! is recorded as staged before its buffer is written, and marked typed in the tmux
+//! step that types its line ([`record`]). A staged record (with whatever of its buffer
+//! was written) is certain proof that nothing was typed, so the next `run_command` in
+//! the pane removes both and goes on; a typed record still holds the pane.
 
 pub mod pipe;
 mod prompt;
@@ -54,7 +60,7 @@ use crate::tools::args;
 use crate::tools::observe::text::{keep_newest, split_rows};
 use crate::tools::wait::budget::{Budget, Progress};
 use prompt::NotAtPrompt;
-use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded};
+use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded, STAGED};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,6 +219,13 @@ fn earlier_jobs(pane: PaneId, look: &Look, force: bool) -> Result<Vec<ChangeComm
             random: job.random.clone(),
         };
         let waits = is_listed(&look.buffers, &id.buffer());
+        if job.staged && !job.fetched && job.exit.is_none() {
+            // Staged by a paneward that stopped before typing (its typing step would
+            // have overwritten the record): nothing was typed, so it holds nothing.
+            tracing::info!(job = %id, "removing a job staged but never typed");
+            cleanup.extend(forget_commands(pane, &job.random, waits));
+            continue;
+        }
         let since = job
             .started_ms
             .map(|started| format!(" (typed {} s ago)", now_ms().saturating_sub(started) / 1000))
@@ -321,10 +334,11 @@ async fn check_pane(gate: &ChangeGate<'_>, pane: PaneId, force: bool) -> Result<
     }
 }
 
-/// The staging commands: the wrapper into the job's buffer (in slices), and the start
-/// time into the pane.
-fn stage_commands(job: &JobId, wrapper: &str, started_ms: u64) -> Vec<ChangeCommand> {
-    let mut commands = Vec::new();
+/// The staging commands: the job's record as [`STAGED`] first, so that whatever part of
+/// the staging a stopped paneward leaves is recorded as never typed; then the wrapper
+/// into the job's buffer (in slices).
+fn stage_commands(job: &JobId, wrapper: &str) -> Vec<ChangeCommand> {
+    let mut commands = vec![job_record(job, STAGED)];
     let mut rest = wrapper;
     let mut first = true;
     while !rest.is_empty() {
@@ -344,15 +358,18 @@ fn stage_commands(job: &JobId, wrapper: &str, started_ms: u64) -> Vec<ChangeComm
         rest = &rest[end..];
         first = false;
     }
-    commands.push(
-        ChangeCommand::new(ChangeVerb::SetOption)
-            .arg("-p")
-            .arg("-t")
-            .arg(job.pane.to_string())
-            .arg(job.started_option())
-            .arg(started_ms.to_string()),
-    );
     commands
+}
+
+/// Sets job `job`'s record (`@paneward_job_X`) to `value`: [`STAGED`], or the time it
+/// was typed.
+fn job_record(job: &JobId, value: &str) -> ChangeCommand {
+    ChangeCommand::new(ChangeVerb::SetOption)
+        .arg("-p")
+        .arg("-t")
+        .arg(job.pane.to_string())
+        .arg(job.started_option())
+        .arg(value)
 }
 
 /// Checks `command`: length and no NUL (tmux's parser would end it there).
@@ -615,11 +632,12 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let (job, seal) = JobId::new(pane)?;
     let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command, shown);
     let mut staging = cleanup;
-    staging.extend(stage_commands(&job, &wrapper, now_ms()));
+    staging.extend(stage_commands(&job, &wrapper));
     gate.change_all(&staging).await?;
     budget.restart();
     let line = KeyInput::Literal(script::typed_line(&job.buffer(), pane, &job.fetched_option()));
-    if let Err(error) = gate.deliver_at(pane, force, &line, true, at).await {
+    let typed = job_record(&job, &now_ms().to_string());
+    if let Err(error) = gate.deliver_at_recording(pane, force, (&line, true), at, &typed).await {
         if let Err(cleanup_error) = gate.change_all(&forget_commands(pane, &job.random, true)).await {
             tracing::warn!(job = %job, error = %cleanup_error, "a refused job's record could not be removed");
         }
@@ -755,4 +773,63 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
         timeout_seconds: Budget::seconds(budget.timeout),
         timeout_clamped: budget.clamped,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn look(options: String, buffers: &str) -> Look {
+        Look {
+            options,
+            buffers: buffers.as_bytes().to_vec(),
+            described: String::new(),
+            screen: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_record_says_staged_before_anything_is_staged() {
+        let (job, _) = JobId::new(PaneId(3)).unwrap();
+        let commands = stage_commands(&job, &"x".repeat(SET_BUFFER_SLICE_BYTES + 1));
+        let summaries: Vec<String> = commands.iter().map(ChangeCommand::summary).collect();
+        assert_eq!(
+            summaries[0],
+            format!("set-option -p -t %3 {} staged", job.started_option())
+        );
+        assert_eq!(summaries.len(), 3, "{summaries:?}");
+        assert!(
+            summaries[1..].iter().all(|s| s.starts_with("set-buffer")),
+            "{summaries:?}"
+        );
+    }
+
+    #[test]
+    fn a_staged_job_is_removed_and_a_typed_one_still_holds_the_pane() {
+        let pane = PaneId(3);
+        let (job, _) = JobId::new(pane).unwrap();
+        let x = &job.random;
+        let buffer = job.buffer();
+        // Staged, with its buffer or without (stopped mid-staging): removed, not blocking.
+        for buffers in [buffer.as_str(), ""] {
+            let cleanup = earlier_jobs(pane, &look(format!("@paneward_job_{x} staged\n"), buffers), false).unwrap();
+            let summaries: Vec<String> = cleanup.iter().map(ChangeCommand::summary).collect();
+            assert!(
+                summaries.contains(&format!("set-option -p -u -t %3 @paneward_job_{x}")),
+                "{summaries:?}"
+            );
+            let deletes = summaries.contains(&format!("delete-buffer -b {buffer}"));
+            assert_eq!(deletes, !buffers.is_empty(), "{summaries:?}");
+        }
+        // Typed and not fetched: its shell may still read it.
+        let typed = look(format!("@paneward_job_{x} 1700000000000\n"), &buffer);
+        let Err(error) = earlier_jobs(pane, &typed, false) else {
+            panic!("a typed job was removed");
+        };
+        let error = error.to_string();
+        assert!(error.contains("not yet fetched"), "{error}");
+        // "staged" beside a fetched mark was not written by paneward: it proves nothing.
+        let forged = look(format!("@paneward_job_{x} staged\n@paneward_run_{x} 1\n"), "");
+        assert!(earlier_jobs(pane, &forged, false).is_err());
+    }
 }

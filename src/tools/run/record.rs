@@ -4,13 +4,20 @@
 //! A job of pane `%P` is `%P:X` to the caller, where `X` (128 bits in hex) is the first
 //! half of the SHA-256 of the job's *seal*, 128 random bits from the operating system
 //! that only the wrapper script holds. It lives in pane `%P`'s user options:
-//! `@paneward_job_X` holds the time paneward typed it (Unix milliseconds, paneward's
-//! clock), set before typing; `@paneward_run_X` is set when the shell fetches the
-//! wrapper; `@paneward_exit_X` holds `<status> <Unix seconds> <seal>` (the tmux host's
-//! clock), set by the wrapper when the command ends. The wrapper script waits in buffer
+//! `@paneward_job_X` holds [`STAGED`] from before anything of the job is staged, and the
+//! time paneward typed it (Unix milliseconds, paneward's clock) from the very tmux step
+//! that types its line; `@paneward_run_X` is set when the shell fetches the wrapper;
+//! `@paneward_exit_X` holds `<status> <Unix seconds> <seal>` (the tmux host's clock),
+//! set by the wrapper when the command ends. The wrapper script waits in buffer
 //! `paneward_X_job` until the shell fetches it (and deletes it). Nothing is kept in
 //! paneward's memory or in files, so a restarted paneward, or one on another machine,
 //! reads the same job; and everything goes when the pane does.
+//!
+//! Why `staged`: a paneward that stops between staging and typing (killed, its client
+//! gone) leaves a record that says, for certain, that nothing was typed, since the one
+//! step that types the line is the one that overwrites it. The next `run_command` in
+//! the pane removes that record and its buffer and goes on; a job recorded as typed
+//! but not fetched still holds the pane, as its shell may yet read the line.
 //!
 //! Why a seal: the command runs with the pane's `$TMUX`, so it can read every option
 //! and buffer and set any option. It can learn `X` and write `@paneward_exit_X`, or
@@ -141,12 +148,17 @@ impl std::fmt::Display for JobId {
     }
 }
 
+/// What `@paneward_job_X` holds from before a job is staged until its line is typed.
+pub const STAGED: &str = "staged";
+
 /// What the pane's options say about one job.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
     pub random: String,
     /// When paneward typed it (Unix milliseconds), if readable.
     pub started_ms: Option<u64>,
+    /// Staged and never typed ([`STAGED`]).
+    pub staged: bool,
     /// The shell fetched the wrapper.
     pub fetched: bool,
     /// What the exit option holds, as written (sealed or not).
@@ -185,6 +197,7 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
         jobs.push(Recorded {
             random: random.to_string(),
             started_ms: None,
+            staged: false,
             fetched: false,
             exit: None,
         });
@@ -198,6 +211,7 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
         let value = value.trim_matches('"');
         if let Some(random) = name.strip_prefix("@paneward_job_") {
             let index = entry(&mut jobs, random);
+            jobs[index].staged = value == STAGED;
             jobs[index].started_ms = value.parse().ok();
         } else if let Some(random) = name.strip_prefix("@paneward_run_") {
             let index = entry(&mut jobs, random);
@@ -264,10 +278,12 @@ mod tests {
         let x = &job.random;
         let options = format!(
             "@other 1\n@paneward_job_{x} 1700000000123\n@paneward_run_{x} 1\n@paneward_exit_{x} \"7 1700000001 {seal}\"\n\
-             @paneward_job_cd 5\n@paneward_exit_cd \"0 1700000001 forged\"\n"
+             @paneward_job_cd 5\n@paneward_exit_cd \"0 1700000001 forged\"\n@paneward_job_ef staged\n"
         );
         let jobs = recorded_jobs(&options);
-        assert_eq!(jobs.len(), 2);
+        assert_eq!(jobs.len(), 3);
+        assert!(jobs[2].staged && jobs[2].started_ms.is_none(), "staged, never typed");
+        assert!(!jobs[0].staged && !jobs[1].staged);
         assert_eq!(jobs[0].started_ms, Some(1_700_000_000_123));
         assert!(jobs[0].fetched);
         let exit = jobs[0].sealed_exit().unwrap();

@@ -5,7 +5,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{clean_env, TmuxServer};
+use super::{ok, refused};
+use crate::support::{clean_env, Client, Scratch, TmuxServer};
 
 fn names(list: &Value) -> Vec<String> {
     list["tools"]
@@ -112,4 +113,189 @@ fn libtmux_tmux_bin_is_the_tmux_paneward_runs() {
     assert_ne!(result["isError"], Value::Bool(true), "{result}");
     assert!(std::fs::read_to_string(&log).unwrap().contains("ran"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs paneward with `args` and `env` where it must refuse to start; its message.
+fn refused_start(args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
+    clean_env(&mut command);
+    let output = command.args(args).envs(env.iter().copied()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{args:?} {env:?} started");
+    assert!(output.stdout.is_empty(), "stdout stays protocol only");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn tool_names_are_checked_against_the_profiles_own_tools() {
+    let tmux = TmuxServer::start();
+    // The profile's own tools that paneward's contract lacks are taken, by flag and by
+    // libtmux-mcp's variables.
+    let mut named = tmux.paneward_with(
+        &["--profile", "python", "--toolsets", "", "--tools", "display_message"],
+        &[("LIBTMUX_EXCLUDE_TOOLS", "show_hook")],
+    );
+    named.initialize();
+    assert_eq!(names(&named.list_tools()), ["display_message"]);
+    let mut from_variable = tmux.paneward_with(
+        &["--profile", "python"],
+        &[("LIBTMUX_TOOLSETS", ""), ("LIBTMUX_TOOLS", "show_hook,display_message")],
+    );
+    from_variable.initialize();
+    let mut served = names(&from_variable.list_tools());
+    served.sort();
+    assert_eq!(served, ["display_message", "show_hook"]);
+    // A tool only paneward's own contract has names nothing here: start-up stops and
+    // says which setting named it.
+    for (args, env, origin) in [
+        (
+            &["--profile", "python", "--exclude-tools", "get_job"][..],
+            &[][..],
+            "--exclude-tools",
+        ),
+        (
+            &["--profile", "python"][..],
+            &[("LIBTMUX_EXCLUDE_TOOLS", "get_job")][..],
+            "LIBTMUX_EXCLUDE_TOOLS",
+        ),
+        (
+            &["--profile", "python"][..],
+            &[("LIBTMUX_TOOLS", "wait_for_idle")][..],
+            "LIBTMUX_TOOLS",
+        ),
+        (
+            &["--profile", "python", "--tools", "load_workspace"][..],
+            &[][..],
+            "--tools",
+        ),
+    ] {
+        let stderr = refused_start(args, env);
+        assert!(stderr.contains(&format!("{origin}: unknown tool")), "{stderr}");
+        assert!(stderr.contains("of profile python"), "{stderr}");
+    }
+    let stderr = refused_start(&["--profile", "python"], &[("LIBTMUX_TOOLS", "show_hoook")]);
+    assert!(
+        stderr.contains("\"show_hoook\" of profile python (did you mean show_hook?)"),
+        "{stderr}"
+    );
+    // And the default profile still refuses the python profile's own.
+    let stderr = refused_start(&["--tools", "show_hook"], &[]);
+    assert!(stderr.contains("--tools: unknown tool \"show_hook\""), "{stderr}");
+}
+
+/// paneward as started in one of `server`'s panes: no socket named, the pane's `TMUX`
+/// and `TMUX_PANE` (and `extra` variables) in its environment.
+fn python_in_pane(socket: &str, pid: &str, pane: &str, extra: &[(&str, &str)]) -> Client {
+    let tmux = format!("{socket},{pid},0");
+    let mut env = vec![("TMUX", tmux.as_str()), ("TMUX_PANE", pane)];
+    env.extend_from_slice(extra);
+    let mut client = Client::spawn(&["--profile", "python"], &env);
+    client.initialize();
+    client
+}
+
+/// Asserts that `client` takes `accepted` as the server it serves and refuses
+/// `others` in libtmux-mcp's error shape, naming the server it does serve.
+#[track_caller]
+fn names_only(client: &mut Client, accepted: &[&str], others: &[&str], serving: &str) {
+    for name in accepted {
+        let sessions = ok(client, "list_sessions", serde_json::json!({"socket_name": name}));
+        assert_eq!(sessions["result"][0]["session_name"], "main", "{name}: {sessions}");
+    }
+    for name in others {
+        let (message, error_type) = refused(client, "get_server_info", serde_json::json!({"socket_name": name}));
+        assert_eq!(error_type, "ExpectedToolError", "{name}: {message}");
+        assert!(message.contains("is not the server this paneward serves"), "{message}");
+        assert!(message.contains(serving), "{name}: {message}");
+    }
+}
+
+#[test]
+fn inside_a_pane_the_served_server_is_named_by_its_real_socket_name() {
+    // A pane of `tmux -L NAME`: NAME is the server, and "default" another one.
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let socket = tmux.pane_value(&pane, "#{socket_path}");
+    let pid = tmux.pane_value(&pane, "#{pid}");
+    let mut client = python_in_pane(&socket, &pid, &pane, &[]);
+    let info = ok(&mut client, "get_server_info", serde_json::json!({}));
+    assert_eq!(info["socket_name"], tmux.name.as_str(), "{info}");
+    assert_eq!(info["socket_path"], socket.as_str(), "{info}");
+    assert_eq!(info["is_alive"], true);
+    let serving = format!("socket name {:?}", tmux.name);
+    names_only(
+        &mut client,
+        &[&tmux.name, &socket],
+        &["default", "pw-elsewhere", "/tmp/x/default"],
+        &serving,
+    );
+}
+
+/// A server started by a plain `tmux` (no -L, no -S), in a socket folder of the test's
+/// own (`TMUX_TMPDIR`), so the person's default server is never touched; killed on drop.
+struct PlainServer {
+    folder: Scratch,
+}
+
+impl PlainServer {
+    fn start() -> Self {
+        let server = Self { folder: Scratch::new() };
+        server.tmux(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "/bin/sh",
+        ]);
+        server
+    }
+
+    fn tmpdir(&self) -> String {
+        self.folder.path("")
+    }
+
+    #[track_caller]
+    fn tmux(&self, args: &[&str]) -> String {
+        let mut command = Command::new("tmux");
+        clean_env(&mut command);
+        let output = command.env("TMUX_TMPDIR", self.tmpdir()).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim_end().to_string()
+    }
+}
+
+impl Drop for PlainServer {
+    fn drop(&mut self) {
+        let mut command = Command::new("tmux");
+        clean_env(&mut command);
+        let _ = command.env("TMUX_TMPDIR", self.tmpdir()).arg("kill-server").output();
+    }
+}
+
+#[test]
+fn the_server_a_plain_tmux_starts_is_named_default_from_its_panes() {
+    let server = PlainServer::start();
+    let pane = server.tmux(&["display-message", "-p", "#{pane_id}"]);
+    let socket = server.tmux(&["display-message", "-p", "#{socket_path}"]);
+    let pid = server.tmux(&["display-message", "-p", "#{pid}"]);
+    assert!(socket.ends_with("/default"), "{socket}");
+    let tmpdir = server.tmpdir();
+    let mut client = python_in_pane(&socket, &pid, &pane, &[("TMUX_TMPDIR", &tmpdir)]);
+    let info = ok(&mut client, "get_server_info", serde_json::json!({}));
+    assert_eq!(info["socket_name"], "default", "{info}");
+    names_only(
+        &mut client,
+        &["default", &socket],
+        &["main", "pw-other"],
+        "socket name \"default\"",
+    );
 }

@@ -619,3 +619,48 @@ fn in_a_batch_a_command_runs_detached_and_get_job_waits_briefly_at_most() {
     });
     assert_eq!(finished["output"], json!(["batched"]));
 }
+
+#[test]
+fn a_job_staged_by_a_paneward_killed_before_typing_is_cleared_and_the_next_command_runs() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    // paneward running in `pane` must ask the person before typing there: it stages the
+    // job, then waits for the answer. Killed while it waits, it leaves exactly what a
+    // paneward that died between staging and typing leaves.
+    let mut asking = tmux.paneward_with(&[], &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", &pane)]);
+    asking.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "paneward-tests", "version": "0"}
+    }}));
+    assert!(asking.response(&json!(0)).get("result").is_some());
+    asking.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    asking.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "run_command", "arguments": {"pane_id": pane, "command": "echo staged-never-typed"}}}));
+    loop {
+        let line = asking.next_raw_line().expect("paneward closed stdout");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        assert_ne!(
+            message["id"],
+            json!(1),
+            "run_command answered without asking: {message}"
+        );
+        if message["method"] == "elicitation/create" {
+            break;
+        }
+    }
+    let staged = leftovers(&tmux, &pane);
+    assert!(
+        staged.iter().any(|l| l.starts_with("@paneward_job_")) && staged.iter().any(|l| l.ends_with("_job")),
+        "a record and a buffer are staged: {staged:?}"
+    );
+    drop(asking);
+    assert_eq!(leftovers(&tmux, &pane), staged, "a killed paneward cleans nothing");
+
+    // The next paneward sees that nothing was typed, clears the job, and runs.
+    let mut client = tmux.paneward();
+    let reply = run(&mut client, &pane, "echo after");
+    assert_eq!(reply["output"], json!(["after"]), "{reply}");
+    assert_eq!(leftovers(&tmux, &pane), Vec::<String>::new());
+    assert!(!tmux.capture(&pane).contains("staged-never-typed"));
+}
