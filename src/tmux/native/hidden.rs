@@ -75,11 +75,12 @@ impl Identifying {
         // CLOEXEC: a child paneward starts must not hold the client open.
         let (server_input, input) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let (output, server_output) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let [with_input, with_output, rest] = opening_parts(identity, Standard::Control);
+        let [with_input, with_output, rest, flags_and_end] = opening_parts(identity, Standard::Control);
         let writes = [
             (with_input, Some(server_input)),
             (with_output, Some(server_output)),
             (rest, None),
+            (flags_and_end, None),
         ];
         Ok(Self {
             stream,

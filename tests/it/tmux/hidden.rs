@@ -7,6 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{display, kill_and_wait, start_main_again, text, tmux_hidden, wait_for_async};
 use crate::support::{wait_for, TmuxServer};
+use paneward::tmux::native::hidden::Identifying;
+use paneward::tmux::native::imsg::PROTOCOL_VERSION;
+use paneward::tmux::native::{Identity, Place};
 use paneward::tmux::{Command, ErrorKind, Transport};
 use serde_json::json;
 
@@ -128,4 +131,62 @@ fn the_hidden_client_goes_when_paneward_does() {
     wait_for("tmux to drop the hidden client", || {
         (descriptors(&pid) == alone).then_some(())
     });
+}
+
+/// Whether the process `pid` still runs (a crashed tmux server is reaped by init, so its
+/// `/proc` entry goes).
+fn running(pid: &str) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// [`descriptors`], or `None` once the process is gone.
+fn descriptors_while_running(pid: &str) -> Option<usize> {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).ok().map(Iterator::count)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_client_that_dies_part_way_through_identifying_leaves_the_server_up() {
+    // tmux 3.3a segfaults when a client that said it was a control client goes before
+    // it said it was done identifying (docs/tmux-quirks.md): what a paneward killed
+    // during its first call left. Cut the opening after each of its writes in turn.
+    let server = TmuxServer::start();
+    let pid = server.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
+    let socket = std::path::PathBuf::from(server.tmux(&["display-message", "-p", "#{socket_path}"]).trim());
+    let place = Place::here();
+    let identity = || place.identity(PROTOCOL_VERSION, false, Identity::environment(true, true));
+    let alone = settled_descriptors(&pid);
+    let writes = Identifying::connect(&socket, &identity()).await.unwrap().writes_left();
+    assert_eq!(
+        settled_descriptors(&pid),
+        alone,
+        "tmux dropped the client that wrote nothing"
+    );
+    assert!(writes > 1, "the opening goes in several writes");
+    for cut in 1..writes {
+        let mut client = Identifying::connect(&socket, &identity()).await.unwrap();
+        for _ in 0..cut {
+            client.write_next().await.unwrap();
+        }
+        // Once tmux has taken the connection, it reads all that was written before it
+        // sees the client go.
+        wait_for("tmux to take the connection", || {
+            (descriptors(&pid) > alone).then_some(())
+        });
+        drop(client);
+        // tmux closes the client's socket and pipes once it has seen it go, or dies.
+        wait_for("tmux to drop the client, or to die", || {
+            descriptors_while_running(&pid)
+                .is_none_or(|open| open == alone)
+                .then_some(())
+        });
+        assert!(
+            running(&pid),
+            "the tmux server died when a client went after {cut} of its {writes} opening writes"
+        );
+    }
+    assert_eq!(server.tmux(&["display-message", "-p", "#{pid}"]).trim(), pid);
+    // The whole opening still makes a client that answers.
+    let tmux = tmux_hidden(&server);
+    assert_eq!(text(&tmux.run(display("whole")).await.unwrap()), "whole\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
 }
