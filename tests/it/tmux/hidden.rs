@@ -6,6 +6,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{display, kill_and_wait, start_main_again, text, tmux_hidden, wait_for_async};
+use crate::support::descriptors::{back_to_or_died, descriptors, settled_descriptors};
 use crate::support::{wait_for, TmuxServer};
 use paneward::tmux::native::hidden::Identifying;
 use paneward::tmux::native::imsg::PROTOCOL_VERSION;
@@ -24,25 +25,6 @@ fn visible(server: &TmuxServer) -> (String, String) {
             "#{session_name} #{session_attached} #{session_activity} #{session_last_attached}",
         ]),
     )
-}
-
-/// The tmux server's open descriptors: a client holds its socket and, for a control
-/// client, the two pipes it was handed.
-fn descriptors(pid: &str) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count()
-}
-
-/// [`descriptors`] once tmux has closed what clients that already ended left open
-/// (it closes a client's socket on its next pass, not at once): the same count on
-/// three reads in a row.
-fn settled_descriptors(pid: &str) -> usize {
-    let mut last = (descriptors(pid), 0);
-    wait_for("tmux's descriptors to settle", || {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        let now = descriptors(pid);
-        last = if now == last.0 { (now, last.1 + 1) } else { (now, 0) };
-        (last.1 >= 2).then_some(now)
-    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -133,17 +115,6 @@ fn the_hidden_client_goes_when_paneward_does() {
     });
 }
 
-/// Whether the process `pid` still runs (a crashed tmux server is reaped by init, so its
-/// `/proc` entry goes).
-fn running(pid: &str) -> bool {
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// [`descriptors`], or `None` once the process is gone.
-fn descriptors_while_running(pid: &str) -> Option<usize> {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).ok().map(Iterator::count)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hidden_client_that_dies_part_way_through_identifying_leaves_the_server_up() {
     // tmux 3.3a segfaults when a client that said it was a control client goes before
@@ -174,13 +145,8 @@ async fn a_hidden_client_that_dies_part_way_through_identifying_leaves_the_serve
         });
         drop(client);
         // tmux closes the client's socket and pipes once it has seen it go, or dies.
-        wait_for("tmux to drop the client, or to die", || {
-            descriptors_while_running(&pid)
-                .is_none_or(|open| open == alone)
-                .then_some(())
-        });
         assert!(
-            running(&pid),
+            back_to_or_died(&pid, alone),
             "the tmux server died when a client went after {cut} of its {writes} opening writes"
         );
     }
