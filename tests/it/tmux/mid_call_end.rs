@@ -32,14 +32,18 @@ fn large_environment() -> Vec<(String, String)> {
 /// The `i`th end: its call, its signal, and how long after tmux takes paneward's first
 /// connection it comes. The four pairs of call and signal take turns; the delay sweeps
 /// 0 to 5 ms in steps of 0.1 ms, in an order that visits the whole range early.
-fn ending(i: usize, pane: &str) -> (Value, Signal, Duration) {
+fn ending(i: u64, pane: &str) -> (Value, Signal, Duration) {
     let call = if i % 4 < 2 {
         json!({"name": "run_command", "arguments": {"pane_id": pane, "command": "echo J", "timeout_seconds": 5}})
     } else {
         json!({"name": "list_panes", "arguments": {}})
     };
-    let signal = if i % 2 == 0 { Signal::KILL } else { Signal::TERM };
-    let tenths_of_ms = u64::try_from((i * 37) % 51).unwrap();
+    let signal = if i.is_multiple_of(2) {
+        Signal::KILL
+    } else {
+        Signal::TERM
+    };
+    let tenths_of_ms = (i * 37) % 51;
     (call, signal, Duration::from_micros(100 * tenths_of_ms))
 }
 
@@ -64,7 +68,7 @@ fn spin_until_taken_then(pid: &str, alone: usize, delay: Duration) {
 /// Starts paneward `ends` times in each mode, sends a call, ends paneward 0 to 5 ms
 /// after tmux took its connection, and checks after each end that the tmux server let
 /// paneward's connections go and still runs, with the same pid.
-fn end_mid_call(ends: usize, environment: &[(String, String)]) {
+fn end_mid_call(ends: u64, environment: &[(String, String)]) {
     let server = TmuxServer::start();
     let pane = server.first_pane();
     let pid = server.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
