@@ -57,7 +57,8 @@ fn ending(i: u64, pane: &str) -> (Value, Signal, Duration) {
 fn spin_until_taken_then(pid: &str, alone: usize, delay: Duration) {
     let start = Instant::now();
     while descriptors_while_running(pid).is_some_and(|open| open <= alone) && start.elapsed() < Duration::from_secs(1) {
-        std::hint::spin_loop();
+        // Busy, but other work on a loaded machine (paneward itself) goes first.
+        std::thread::yield_now();
     }
     let taken = Instant::now();
     while taken.elapsed() < delay {
