@@ -180,30 +180,30 @@ pub enum Standard {
     Control,
 }
 
-/// The identify messages, in the order `tmux` sends them, up to `MSG_IDENTIFY_DONE`.
+/// The identify messages, up to `MSG_IDENTIFY_DONE`, as one piece.
 pub fn opening(identity: &Identity<'_>, standard: Standard) -> Vec<u8> {
     opening_parts(identity, standard).concat()
 }
 
-/// [`opening`] in three parts: up to the standard input's frame, the standard
-/// output's frame, and the rest. tmux takes at most one descriptor per read of its
-/// socket (imsg's rule), so each descriptor goes in a write of its own, with the part
-/// that ends in its frame.
-pub fn opening_parts(identity: &Identity<'_>, standard: Standard) -> [Vec<u8>; 3] {
-    let mut parts: [Vec<u8>; 3] = Default::default();
+/// The identify messages in four parts: up to the standard input's frame, the standard
+/// output's frame, the client's pid and environment, and last the flags with
+/// `MSG_IDENTIFY_DONE`.
+///
+/// tmux takes at most one descriptor per read of its socket (imsg's rule), so each
+/// descriptor goes in a write of its own, with the part that ends in its frame.
+///
+/// The flags go last, beside the end, unlike `tmux`'s own client, which sends them
+/// first. tmux 3.3a sets `CLIENT_CONTROL` as soon as it reads the flags but makes the
+/// control client's state only at `MSG_IDENTIFY_DONE`; a client that goes in between
+/// (a paneward killed during its first call) crashes the server, which stops a
+/// control client it never started (docs/tmux-quirks.md). tmux takes the identify
+/// messages in any order. The last part is a few dozen bytes, which the kernel queues
+/// whole in one write, so tmux reads the flags only where the end follows them.
+pub fn opening_parts(identity: &Identity<'_>, standard: Standard) -> [Vec<u8>; 4] {
+    let mut parts: [Vec<u8>; 4] = Default::default();
     let mut out = Vec::with_capacity(8 * 1024);
     let push_frame =
         |out: &mut Vec<u8>, kind, payload: &[u8]| push_versioned_frame(out, kind, identity.protocol, payload);
-    let mut flags = CLIENT_UTF8;
-    if identity.default_socket {
-        flags |= CLIENT_DEFAULTSOCKET;
-    }
-    if standard == Standard::Control {
-        flags |= CLIENT_CONTROL;
-    }
-    // The short form is a C int; these flags fit in it.
-    push_frame(&mut out, kind::IDENTIFY_FLAGS, &int(i32::try_from(flags).unwrap_or(0)));
-    push_frame(&mut out, kind::IDENTIFY_LONGFLAGS, &flags.to_ne_bytes());
     push_frame(&mut out, kind::IDENTIFY_TERM, &c_string(identity.term));
     push_frame(&mut out, kind::IDENTIFY_FEATURES, &int(0));
     // No terminal: an empty name.
@@ -229,8 +229,19 @@ pub fn opening_parts(identity: &Identity<'_>, standard: Standard) -> [Vec<u8>; 3
             push_frame(&mut out, kind::IDENTIFY_ENVIRON, &c_string(entry));
         }
     }
+    parts[2] = std::mem::take(&mut out);
+    let mut flags = CLIENT_UTF8;
+    if identity.default_socket {
+        flags |= CLIENT_DEFAULTSOCKET;
+    }
+    if standard == Standard::Control {
+        flags |= CLIENT_CONTROL;
+    }
+    // The short form is a C int; these flags fit in it.
+    push_frame(&mut out, kind::IDENTIFY_FLAGS, &int(i32::try_from(flags).unwrap_or(0)));
+    push_frame(&mut out, kind::IDENTIFY_LONGFLAGS, &flags.to_ne_bytes());
     push_frame(&mut out, kind::IDENTIFY_DONE, &[]);
-    parts[2] = out;
+    parts[3] = out;
     parts
 }
 
@@ -383,19 +394,58 @@ mod tests {
             term: b"screen",
             cwd: b"/",
         };
-        let [first, second, rest] = opening_parts(&identity, Standard::Control);
+        let [first, second, third, last] = opening_parts(&identity, Standard::Control);
         let first = kinds_and_flags(first);
         assert_eq!(first.last(), Some(&(kind::IDENTIFY_STDIN, 1)));
         assert!(first[..first.len() - 1].iter().all(|&(_, flags)| flags == 0));
         assert_eq!(kinds_and_flags(second), [(kind::IDENTIFY_STDOUT, 1)]);
-        let rest = kinds_and_flags(rest);
-        assert_eq!(rest.last(), Some(&(kind::IDENTIFY_DONE, 0)));
+        let third = kinds_and_flags(third);
+        assert!(third.iter().all(|&(_, flags)| flags == 0));
+        assert_eq!(
+            kinds_and_flags(last),
+            [
+                (kind::IDENTIFY_FLAGS, 0),
+                (kind::IDENTIFY_LONGFLAGS, 0),
+                (kind::IDENTIFY_DONE, 0)
+            ]
+        );
         assert!(
-            !rest.iter().any(|&(kind, _)| kind == kind::COMMAND),
+            !third.iter().any(|&(kind, _)| kind == kind::COMMAND),
             "a hidden client sends no command"
         );
         // The one-shot client's opening carries no descriptor at all.
         let plain = kinds_and_flags(opening(&identity, Standard::Unset));
         assert!(plain.iter().all(|&(_, flags)| flags == 0));
+    }
+
+    #[test]
+    fn the_control_flag_comes_only_in_a_small_last_part_beside_the_end() {
+        let environment = (0..500).map(|i| format!("VARIABLE_{i}=value").into_bytes()).collect();
+        let identity = Identity {
+            protocol: PROTOCOL_VERSION,
+            default_socket: true,
+            environment,
+            term: b"screen",
+            cwd: b"/",
+        };
+        let parts = opening_parts(&identity, Standard::Control);
+        let flag_kinds = [kind::IDENTIFY_FLAGS, kind::IDENTIFY_LONGFLAGS];
+        for part in &parts[..3] {
+            assert!(!kinds_and_flags(part.clone())
+                .iter()
+                .any(|(kind, _)| flag_kinds.contains(kind)));
+        }
+        let mut last = parts[3].clone();
+        // Small enough that the kernel queues it in one piece, however large the
+        // environment before it.
+        assert!(last.len() <= 64, "{} bytes", last.len());
+        let short = take_frame(&mut last).unwrap().unwrap();
+        let long = take_frame(&mut last).unwrap().unwrap();
+        let short = u64::try_from(i32::from_ne_bytes(short.payload[..].try_into().unwrap())).unwrap();
+        let long = u64::from_ne_bytes(long.payload[..].try_into().unwrap());
+        assert_eq!(short, long);
+        assert_eq!(long, CLIENT_UTF8 | CLIENT_DEFAULTSOCKET | CLIENT_CONTROL);
+        assert_eq!(take_frame(&mut last).unwrap().unwrap().kind, kind::IDENTIFY_DONE);
+        assert!(last.is_empty());
     }
 }

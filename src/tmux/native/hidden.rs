@@ -15,9 +15,10 @@
 //! loop pass over every pane's descriptor, and a count of its open descriptors before
 //! each read) is paid once here instead of once per call.
 
+use std::collections::VecDeque;
 use std::io::IoSlice;
 use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 
 use rustix::net::{SendAncillaryBuffer, SendAncillaryMessage, SendFlags};
@@ -44,22 +45,79 @@ pub struct Hidden {
 /// # Errors
 /// The socket could not be reached or written, or a pipe could not be made.
 pub async fn open(socket: &Path, identity: &Identity<'_>) -> std::io::Result<Hidden> {
-    let stream = UnixStream::connect(socket).await?;
-    // CLOEXEC: a child paneward starts must not hold the client open.
-    let (server_input, input) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    let (output, server_output) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-    let [with_input, with_output, rest] = opening_parts(identity, Standard::Control);
-    let mut stream = stream;
-    send_with_fd(&mut stream, &with_input, server_input.as_fd()).await?;
-    send_with_fd(&mut stream, &with_output, server_output.as_fd()).await?;
-    stream.write_all(&rest).await?;
-    // tmux holds its own copies now.
-    drop((server_input, server_output));
-    Ok(Hidden {
-        socket: stream,
-        input: pipe::Sender::from_owned_fd(input)?,
-        output: pipe::Receiver::from_owned_fd(output)?,
-    })
+    let mut client = Identifying::connect(socket, identity).await?;
+    while client.writes_left() > 0 {
+        client.write_next().await?;
+    }
+    client.identified()
+}
+
+/// A hidden control client part way through identifying itself: connected, its pipes
+/// made, and the writes of its opening sent one at a time. Dropping it ends the client
+/// wherever it stands (what a paneward that is killed meanwhile does).
+pub struct Identifying {
+    stream: UnixStream,
+    /// Our ends of the pipes.
+    input: OwnedFd,
+    output: OwnedFd,
+    /// The opening's writes still to send, in order, each with the descriptor that
+    /// goes with it: tmux's end of a pipe, with the write that ends in its frame.
+    writes: VecDeque<(Vec<u8>, Option<OwnedFd>)>,
+}
+
+impl Identifying {
+    /// Connects to the server at `socket` and makes the pipes; nothing is written yet.
+    ///
+    /// # Errors
+    /// The socket could not be reached, or a pipe could not be made.
+    pub async fn connect(socket: &Path, identity: &Identity<'_>) -> std::io::Result<Self> {
+        let stream = UnixStream::connect(socket).await?;
+        // CLOEXEC: a child paneward starts must not hold the client open.
+        let (server_input, input) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (output, server_output) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let [with_input, with_output, rest, flags_and_end] = opening_parts(identity, Standard::Control);
+        let writes = [
+            (with_input, Some(server_input)),
+            (with_output, Some(server_output)),
+            (rest, None),
+            (flags_and_end, None),
+        ];
+        Ok(Self {
+            stream,
+            input,
+            output,
+            writes: writes.into(),
+        })
+    }
+
+    /// How many writes of the opening are still to send.
+    pub fn writes_left(&self) -> usize {
+        self.writes.len()
+    }
+
+    /// Sends the next write of the opening, with the descriptor that goes with it.
+    ///
+    /// # Errors
+    /// The socket could not be written, or the opening was all sent already.
+    pub async fn write_next(&mut self) -> std::io::Result<()> {
+        let Some((bytes, descriptor)) = self.writes.pop_front() else {
+            return Err(std::io::Error::other("the opening was all sent"));
+        };
+        match descriptor {
+            Some(fd) => send_with_fd(&mut self.stream, &bytes, fd.as_fd()).await,
+            None => self.stream.write_all(&bytes).await,
+        }
+        // tmux holds its own copy of a descriptor sent; ours closes here.
+    }
+
+    /// The identified client.
+    fn identified(self) -> std::io::Result<Hidden> {
+        Ok(Hidden {
+            socket: self.stream,
+            input: pipe::Sender::from_owned_fd(self.input)?,
+            output: pipe::Receiver::from_owned_fd(self.output)?,
+        })
+    }
 }
 
 /// Writes `bytes` with `fd` attached to the first of them.

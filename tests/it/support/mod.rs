@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod control;
+pub mod descriptors;
 pub mod http;
 pub mod sshd;
 pub mod waits;
@@ -602,6 +603,15 @@ impl Client {
             assert!(start.elapsed() < PATIENCE, "paneward did not exit after EOF");
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+}
+
+impl Client {
+    /// Ends paneward with `signal`, as an MCP host that restarts or closes its server
+    /// does, whatever it is doing, and waits for it to exit.
+    pub fn end_with(mut self, signal: rustix::process::Signal) {
+        rustix::process::kill_process(rustix::process::Pid::from_child(&self.child), signal).expect("signal paneward");
+        self.child.wait().expect("wait for paneward");
     }
 }
 

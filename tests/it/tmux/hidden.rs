@@ -6,7 +6,11 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::support::control::{display, kill_and_wait, start_main_again, text, tmux_hidden, wait_for_async};
+use crate::support::descriptors::{back_to_or_died, descriptors, settled_descriptors};
 use crate::support::{wait_for, TmuxServer};
+use paneward::tmux::native::hidden::Identifying;
+use paneward::tmux::native::imsg::PROTOCOL_VERSION;
+use paneward::tmux::native::{Identity, Place};
 use paneward::tmux::{Command, ErrorKind, Transport};
 use serde_json::json;
 
@@ -21,25 +25,6 @@ fn visible(server: &TmuxServer) -> (String, String) {
             "#{session_name} #{session_attached} #{session_activity} #{session_last_attached}",
         ]),
     )
-}
-
-/// The tmux server's open descriptors: a client holds its socket and, for a control
-/// client, the two pipes it was handed.
-fn descriptors(pid: &str) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count()
-}
-
-/// [`descriptors`] once tmux has closed what clients that already ended left open
-/// (it closes a client's socket on its next pass, not at once): the same count on
-/// three reads in a row.
-fn settled_descriptors(pid: &str) -> usize {
-    let mut last = (descriptors(pid), 0);
-    wait_for("tmux's descriptors to settle", || {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        let now = descriptors(pid);
-        last = if now == last.0 { (now, last.1 + 1) } else { (now, 0) };
-        (last.1 >= 2).then_some(now)
-    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -128,4 +113,46 @@ fn the_hidden_client_goes_when_paneward_does() {
     wait_for("tmux to drop the hidden client", || {
         (descriptors(&pid) == alone).then_some(())
     });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_client_that_dies_part_way_through_identifying_leaves_the_server_up() {
+    // tmux 3.3a segfaults when a client that said it was a control client goes before
+    // it said it was done identifying (docs/tmux-quirks.md): what a paneward killed
+    // during its first call left. Cut the opening after each of its writes in turn.
+    let server = TmuxServer::start();
+    let pid = server.tmux(&["display-message", "-p", "#{pid}"]).trim().to_string();
+    let socket = std::path::PathBuf::from(server.tmux(&["display-message", "-p", "#{socket_path}"]).trim());
+    let place = Place::here();
+    let identity = || place.identity(PROTOCOL_VERSION, false, Identity::environment(true, true));
+    let alone = settled_descriptors(&pid);
+    let writes = Identifying::connect(&socket, &identity()).await.unwrap().writes_left();
+    assert_eq!(
+        settled_descriptors(&pid),
+        alone,
+        "tmux dropped the client that wrote nothing"
+    );
+    assert!(writes > 1, "the opening goes in several writes");
+    for cut in 1..writes {
+        let mut client = Identifying::connect(&socket, &identity()).await.unwrap();
+        for _ in 0..cut {
+            client.write_next().await.unwrap();
+        }
+        // Once tmux has taken the connection, it reads all that was written before it
+        // sees the client go.
+        wait_for("tmux to take the connection", || {
+            (descriptors(&pid) > alone).then_some(())
+        });
+        drop(client);
+        // tmux closes the client's socket and pipes once it has seen it go, or dies.
+        assert!(
+            back_to_or_died(&pid, alone),
+            "the tmux server died when a client went after {cut} of its {writes} opening writes"
+        );
+    }
+    assert_eq!(server.tmux(&["display-message", "-p", "#{pid}"]).trim(), pid);
+    // The whole opening still makes a client that answers.
+    let tmux = tmux_hidden(&server);
+    assert_eq!(text(&tmux.run(display("whole")).await.unwrap()), "whole\n");
+    assert_eq!(tmux.last_transport().await, Some(Transport::Control));
 }

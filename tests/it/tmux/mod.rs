@@ -3,5 +3,6 @@
 mod control;
 mod control_sessions;
 mod hidden;
+mod mid_call_end;
 mod native;
 mod remote;
