@@ -13,9 +13,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use crate::case::pascal_case;
 use crate::error::CodegenError;
 use crate::load::{Tier, ToolFile};
-use crate::naming::{pascal_case, titled_copy, NameRegistry};
+use crate::naming::{titled_copy, NameRegistry};
 use crate::shapes::Shape;
 
 /// The line that opens the generated file.

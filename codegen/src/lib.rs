@@ -11,6 +11,7 @@
 //! format, and [`diff`] says what changed and whether it breaks clients.
 
 pub mod canonical;
+pub mod case;
 pub mod cli;
 pub mod diff;
 pub mod generate;

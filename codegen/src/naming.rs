@@ -15,6 +15,7 @@ use std::path::Path;
 use paneward_contract::shape::{self, Child};
 use serde_json::Value;
 
+use crate::case::pascal_case;
 use crate::error::CodegenError;
 use crate::shapes::Shape;
 
@@ -96,28 +97,6 @@ impl NameRegistry {
             .find(|shape| shape.schema == *schema)
             .map(|shape| shape.name.as_str())
     }
-}
-
-/// `snapshot_pane`, `max-lines`, `paneId` → `SnapshotPane`, `MaxLines`, `PaneId`.
-pub fn pascal_case(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut upper_next = true;
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            if upper_next {
-                out.push(c.to_ascii_uppercase());
-            } else {
-                out.push(c);
-            }
-            upper_next = false;
-        } else {
-            upper_next = true;
-        }
-    }
-    if out.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-        out.insert(0, 'N');
-    }
-    out
 }
 
 /// Returns a copy of `schema` whose every sub-schema is titled after its path, starting
@@ -263,14 +242,6 @@ fn tool_const(variant: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pascal_case_joins_words_of_every_separator() {
-        assert_eq!(pascal_case("snapshot_pane"), "SnapshotPane");
-        assert_eq!(pascal_case("top-left"), "TopLeft");
-        assert_eq!(pascal_case("paneId"), "PaneId");
-        assert_eq!(pascal_case("9lives"), "N9lives");
-    }
 
     #[test]
     fn sibling_branches_get_names_from_their_tool_const() {

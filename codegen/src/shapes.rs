@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::case::pascal_case;
 use crate::error::CodegenError;
-use crate::naming::pascal_case;
 
 /// One shape file.
 #[derive(Debug, Clone)]
