@@ -88,6 +88,30 @@ fn a_bad_row_anywhere_refuses_the_batch_before_any_row_runs() {
 }
 
 #[test]
+fn a_set_option_row_whose_value_a_format_would_expand_again_refuses_the_batch() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let before = tmux.tmux(&["show-options", "-gw"]);
+    for value in ["#{E:pane_title}", "#{T:pane_title}", "#{=/9/…;E:pane_title}"] {
+        let error = client.call_err(
+            "call_mutating_tools_batch",
+            json!({"operations": [
+                set_user_option(&pane, "@untouched", "set"),
+                {"tool": "set_option", "arguments": {"name": "automatic-rename-format", "scope": "global", "value": value}},
+            ]}),
+        );
+        assert!(
+            error.contains("/operations/1/arguments") && error.contains("/value") && error.contains("format modifier"),
+            "{value}: {error}"
+        );
+        assert!(error.contains("so this batch ran nothing"), "{error}");
+        assert_eq!(user_option(&tmux, &pane, "@untouched"), "", "the first row ran: {error}");
+    }
+    assert_eq!(tmux.tmux(&["show-options", "-gw"]), before);
+}
+
+#[test]
 fn a_row_above_the_batch_tier_is_refused_before_anything_runs() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
