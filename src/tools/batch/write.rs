@@ -367,7 +367,7 @@ pub(super) async fn run_batch(
     for (index, call) in calls.by_ref() {
         let row_context = context.row_of();
         let outcomes: Vec<Outcome<'_>> = results.iter().map(outcome).collect();
-        let result = match refs::resolve(index, &call.arguments, &call.references, &outcomes) {
+        let result = match refs::resolve(index, &call.tool, &call.arguments, &call.references, &outcomes) {
             Ok(arguments) => rows.call(&call.tool, Some(arguments), &row_context).await,
             Err(error) => Err(error),
         };
