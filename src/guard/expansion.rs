@@ -157,6 +157,9 @@ mod tests {
         let (found, after) = runs_later("#{%pT:x}").unwrap_or((Runs::Job("none"), false));
         assert!(after);
         let rule = found.rule(after);
-        assert!(rule.contains("modifier T") && rule.contains("time conversions"), "{rule}");
+        assert!(
+            rule.contains("modifier T") && rule.contains("time conversions"),
+            "{rule}"
+        );
     }
 }

@@ -156,7 +156,11 @@ pub fn check(
                 format!("`{tool}` takes no argument `{argument}`"),
             ));
         };
-        let Some(kind) = property.get("pattern").and_then(Value::as_str).and_then(IdKind::of_pattern) else {
+        let Some(kind) = property
+            .get("pattern")
+            .and_then(Value::as_str)
+            .and_then(IdKind::of_pattern)
+        else {
             return Err(refused(
                 index,
                 argument,
@@ -304,7 +308,10 @@ mod tests {
             (one("session_id", 7, "sessionId"), "there is no row 7"),
             (one("session_id", 0, "sessionUuid"), "has no field `sessionUuid`"),
             (one("name", 0, "name"), "only ids take a reference"),
-            (one("session_id", 0, "name"), "`name` of the reply of row 0 (`create_session`) is not an id field"),
+            (
+                one("session_id", 0, "name"),
+                "`name` of the reply of row 0 (`create_session`) is not an id field",
+            ),
             (one("session_id", 0, "windowId"), "holds a window id, but `session_id`"),
             (one("target", 0, "sessionId"), "takes no argument `target`"),
         ];
@@ -368,16 +375,8 @@ mod tests {
         )
         .map_err(message);
         assert_eq!(resolved.map(Value::Object), Ok(json!({"session_id": "$4"})));
-        let failed = message(
-            resolve(
-                1,
-                "create_window",
-                &JsonObject::new(),
-                &references,
-                &[Outcome::Failed],
-            )
-            .unwrap_err(),
-        );
+        let failed =
+            message(resolve(1, "create_window", &JsonObject::new(), &references, &[Outcome::Failed]).unwrap_err());
         assert!(failed.contains("row 0 failed, so this row did not run"), "{failed}");
         let absent = message(resolve(1, "create_window", &JsonObject::new(), &references, &[]).unwrap_err());
         assert!(absent.contains("row 0 did not run"), "{absent}");

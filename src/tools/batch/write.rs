@@ -3,10 +3,10 @@
 //!
 //! Unlike the read batch, rows change tmux and tmux has no transactions, so the whole
 //! batch is checked before any row runs: every tool exists and sits at or below the
-//! batch's tier, is not a batch itself nor a wait, and its arguments pass the tool's
-//! own input schema, and a `set_option` row's value passes that tool's own checks; a
-//! destructive batch also refuses, before anything runs, a row that
-//! would end what holds the caller pane. Each row then runs through the same request
+//! batch's tier, is not a batch itself nor a wait, its arguments pass the tool's own
+//! input schema, and a `set_option` row's value passes that tool's own checks; a
+//! destructive batch also refuses, before anything runs, a row that would end what
+//! holds the caller pane. Each row then runs through the same request
 //! path as a direct call (so its own checks, the cohort check before input and the
 //! caller check of every ending still run, in tmux, at the row's turn).
 

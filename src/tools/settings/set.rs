@@ -447,7 +447,13 @@ mod tests {
         for name in COMMAND_OPTIONS.iter().chain(&["after-new-window"]) {
             assert!(check_option_request(name, Some("x"), false, false).is_err(), "{name}");
         }
-        for value in ["#(id)", "a #{l:#}(id)", "##(id)", "#{E:pane_title}", "#{b;T:pane_title}"] {
+        for value in [
+            "#(id)",
+            "a #{l:#}(id)",
+            "##(id)",
+            "#{E:pane_title}",
+            "#{b;T:pane_title}",
+        ] {
             assert!(
                 check_option_request("status-left", Some(value), false, false).is_err(),
                 "{value}"

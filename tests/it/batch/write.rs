@@ -106,7 +106,11 @@ fn a_set_option_row_whose_value_a_format_would_expand_again_refuses_the_batch() 
             "{value}: {error}"
         );
         assert!(error.contains("so this batch ran nothing"), "{error}");
-        assert_eq!(user_option(&tmux, &pane, "@untouched"), "", "the first row ran: {error}");
+        assert_eq!(
+            user_option(&tmux, &pane, "@untouched"),
+            "",
+            "the first row ran: {error}"
+        );
     }
     assert_eq!(tmux.tmux(&["show-options", "-gw"]), before);
 }
@@ -428,7 +432,9 @@ fn a_reference_takes_only_id_fields_never_a_title_a_program_set() {
         batch(json!({"pane_id": reference(0, "title")})),
     );
     assert!(
-        error.contains("/operations/1/references/pane_id") && error.contains("`title`") && error.contains("not an id field"),
+        error.contains("/operations/1/references/pane_id")
+            && error.contains("`title`")
+            && error.contains("not an id field"),
         "{error}"
     );
     assert!(error.contains("so this batch ran nothing"), "{error}");
@@ -440,7 +446,10 @@ fn a_reference_takes_only_id_fields_never_a_title_a_program_set() {
             {"tool": "send_keys", "arguments": {"keys": "echo x", "literal": true}, "references": {"pane_id": reference(0, "windowId")}},
         ]}),
     );
-    assert!(error.contains("holds a window id") && error.contains("ran nothing"), "{error}");
+    assert!(
+        error.contains("holds a window id") && error.contains("ran nothing"),
+        "{error}"
+    );
     assert_eq!(tmux.tmux(&["list-panes", "-t", &titled]).lines().count(), 1);
     // Nothing reached the pane the title named: a marker typed after is the first line.
     tmux.tmux(&["send-keys", "-t", &typed_into, "-l", "marker"]);

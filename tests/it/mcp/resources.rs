@@ -273,14 +273,21 @@ fn resources_follow_the_surface_and_pane_text_needs_a_served_capture_pane() {
     let content = format!("tmux://panes/{}/content", digits(&pane));
     let every = {
         let mut session = Session::open(&server, &[]);
-        assert!(session.read(&content)["text"].as_str().unwrap().contains("secret-marker-71"));
+        assert!(session.read(&content)["text"]
+            .as_str()
+            .unwrap()
+            .contains("secret-marker-71"));
         listed_names(&mut session)
     };
     for (args, left) in [
         (&["--toolsets", ""][..], vec!["capabilities"]),
         (
             &["--exclude-tools", "capture_pane"][..],
-            every.iter().filter(|name| *name != "pane_content").map(String::as_str).collect(),
+            every
+                .iter()
+                .filter(|name| *name != "pane_content")
+                .map(String::as_str)
+                .collect(),
         ),
     ] {
         let mut session = Session::open(&server, args);
@@ -307,7 +314,10 @@ fn resources_follow_the_surface_and_pane_text_needs_a_served_capture_pane() {
     // Excluding capture_pane keeps what other served tools read.
     let mut session = Session::open(&server, &["--exclude-tools", "capture_pane"]);
     let read = session.read(&format!("tmux://panes/{}", digits(&pane)));
-    assert!(read["text"].as_str().unwrap().contains(&format!("\"{pane}\"")), "{read}");
+    assert!(
+        read["text"].as_str().unwrap().contains(&format!("\"{pane}\"")),
+        "{read}"
+    );
 }
 
 #[test]

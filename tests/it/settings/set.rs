@@ -333,9 +333,7 @@ fn a_title_a_program_prints_stays_text_in_the_format_paneward_allows() {
     let canary = scratch.path("canary");
     let title = format!("#(touch {canary})");
     // A program sets its pane's title to a job; the window is renamed by tmux's timer.
-    let pane = tmux.window_running(&format!(
-        "printf '\\033]2;{title}\\033\\\\'; exec sleep 100000"
-    ));
+    let pane = tmux.window_running(&format!("printf '\\033]2;{title}\\033\\\\'; exec sleep 100000"));
     tmux.wait_for_value(&pane, "#{pane_title}", &title);
     let window = tmux.pane_value(&pane, "#{window_id}");
     let mut client = tmux.paneward();
@@ -353,8 +351,5 @@ fn a_title_a_program_prints_stays_text_in_the_format_paneward_allows() {
     // The window takes the title as its name: the format was expanded, and the title
     // in it was text.
     tmux.wait_for_value(&pane, "#{window_name}", &title);
-    assert!(
-        !std::path::Path::new(&canary).exists(),
-        "the title ran as a command"
-    );
+    assert!(!std::path::Path::new(&canary).exists(), "the title ran as a command");
 }

@@ -135,7 +135,11 @@ fn a_layout_string_in_a_later_window_is_refused_before_anything_is_created() {
             "{layout}: {error}"
         );
         assert!(error.contains("nothing was created"), "{error}");
-        assert_eq!((sessions(&tmux), windows()), before, "{layout}: a refused document changed tmux");
+        assert_eq!(
+            (sessions(&tmux), windows()),
+            before,
+            "{layout}: a refused document changed tmux"
+        );
     }
 }
 
