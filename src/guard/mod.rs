@@ -4,7 +4,8 @@
 //! builds the commands that type; ending anything passes the caller check of [`end`],
 //! and moving panes and windows that of [`moves`]. [`caller`] knows which pane paneward
 //! itself runs in; [`owner`] marks what paneward creates and [`scope`] keeps
-//! `--scope owned` calls to those objects. Gates hold [`state`], the narrow state a
+//! `--scope owned` calls to those objects; [`expansion`] finds what a format tmux expands
+//! later would run. Gates hold [`state`], the narrow state a
 //! handler may reach (never the whole `App`); [`key_input`] is the checked `keys` value
 //! that [`input`] types.
 
@@ -13,6 +14,7 @@ pub mod channel;
 pub mod cohort;
 pub mod consent;
 pub mod end;
+pub mod expansion;
 pub mod gate;
 mod input;
 pub mod key_input;

@@ -90,25 +90,32 @@ impl McpServer {
         ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect())
     }
 
-    /// The `resources/list` result, from `schemas/resources/` (every tier: they only read).
+    /// Whether the surface serves tool `name` (resources follow it).
+    fn serves(&self) -> impl Fn(&str) -> bool + '_ {
+        crate::resources::served::serves(&self.app.catalog, self.app.config.safety)
+    }
+
+    /// The `resources/list` result, from `schemas/resources/`: the resources a served
+    /// tool could read too (every tier serves the same: they only read).
     ///
     /// # Errors
     /// A declaration that does not load (a build fault).
     pub fn list_resources_result(&self) -> Result<ListResourcesResult, ErrorData> {
         let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
         Ok(ListResourcesResult::with_all_items(
-            crate::resources::declared::resources(declared),
+            crate::resources::declared::resources(declared, self.serves()),
         ))
     }
 
-    /// The `resources/templates/list` result, from `schemas/resources/`.
+    /// The `resources/templates/list` result, from `schemas/resources/`, as the surface
+    /// serves them.
     ///
     /// # Errors
     /// As [`McpServer::list_resources_result`].
     pub fn list_templates_result(&self) -> Result<ListResourceTemplatesResult, ErrorData> {
         let declared = crate::resources::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
         Ok(ListResourceTemplatesResult::with_all_items(
-            crate::resources::declared::templates(declared),
+            crate::resources::declared::templates(declared, self.serves()),
         ))
     }
 
@@ -364,6 +371,7 @@ impl ServerHandler for McpServer {
         if request.uri == crate::resources::capabilities::URI {
             return crate::resources::capabilities::read(&self.app.config, &self.app.catalog).map(Into::into);
         }
+        crate::resources::served::check(&request.uri, self.serves())?;
         crate::resources::read::read(&self.app.guard, &request.uri)
             .await
             .map(Into::into)
@@ -375,6 +383,7 @@ impl ServerHandler for McpServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        crate::resources::served::check(&request.uri, self.serves())?;
         let sink = crate::resources::watch::UpdateSink::Connection(context.peer.clone());
         self.subscriptions.subscribe(&self.app.guard, &sink, &request.uri).await
     }
@@ -387,7 +396,10 @@ impl ServerHandler for McpServer {
             .resource_subscriptions
             .iter()
             .flatten()
-            .filter(|spelled| crate::resources::uri::parse(spelled).is_ok())
+            .filter(|spelled| {
+                crate::resources::uri::parse(spelled).is_ok()
+                    && crate::resources::served::check(spelled, self.serves()).is_ok()
+            })
             .cloned()
             .collect();
         let mut accepted = SubscriptionFilter::new();
@@ -451,6 +463,7 @@ impl ServerHandler for McpServer {
             Reference::Resource(template) => {
                 crate::resources::complete::complete_template(
                     &self.app.guard,
+                    self.serves(),
                     &template.uri,
                     &request.argument,
                     request.context.as_ref(),

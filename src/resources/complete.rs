@@ -97,19 +97,22 @@ fn kind_of(variable: &str) -> Option<IdKind> {
 /// cannot answer.
 pub async fn complete_template(
     state: &GuardState,
+    serves: impl Fn(&str) -> bool,
     template: &str,
     argument: &ArgumentInfo,
     context: Option<&CompletionContext>,
 ) -> Result<CompletionInfo, ErrorData> {
     let declared = super::declared::all().map_err(|e| ErrorData::internal_error(e, None))?;
+    // A template the surface does not serve completes as one paneward does not have.
     let Some(uri_template) = declared
         .iter()
+        .filter(|d| d.served(&serves))
         .filter_map(|d| d.uri_template.as_deref())
         .find(|t| *t == template)
     else {
         return Err(ErrorData::invalid_params(
             format!(
-                "/params/ref/uri: {} is not one of paneward's resource templates (resources/templates/list)",
+                "/params/ref/uri: {} is not one of the resource templates served here (resources/templates/list)",
                 echo(template)
             ),
             None,

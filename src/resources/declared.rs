@@ -49,6 +49,10 @@ pub struct Declared {
     pub uri: Option<String>,
     pub uri_template: Option<String>,
     pub mime_type: String,
+    /// The tools that read the same thing (paneward's own field, never advertised): the
+    /// resource is served only while one of them is, so narrowing the tools narrows the
+    /// resources. Empty for a resource that reads nothing a tool guards (the surface).
+    pub served_with: Vec<String>,
     /// The JSON schema of the content, for JSON resources.
     pub content_schema: Option<Value>,
     /// The JSON schema of `_meta["paneward/text"]`, for text resources.
@@ -76,6 +80,13 @@ pub fn name_of(target: Target) -> &'static str {
         Target::Pane(_) => "pane",
         Target::PaneContent(_) => "pane_content",
         Target::Job(_) => "job",
+    }
+}
+
+impl Declared {
+    /// Whether this resource is served, `serves` saying whether a tool is.
+    pub fn served(&self, serves: impl Fn(&str) -> bool) -> bool {
+        self.served_with.is_empty() || self.served_with.iter().any(|tool| serves(tool))
     }
 }
 
@@ -118,15 +129,23 @@ fn load() -> Result<Vec<Declared>, String> {
                     "schemas/resources/{name}.json: needs its file name as `name` and exactly one of `uri`, `uriTemplate`"
                 ));
             }
+            if let Some(unknown) = declared
+                .served_with
+                .iter()
+                .find(|tool| !crate::generated::TOOLS.iter().any(|spec| spec.name == tool.as_str()))
+            {
+                return Err(format!("schemas/resources/{name}.json: servedWith names no tool {unknown:?}"));
+            }
             Ok(declared)
         })
         .collect()
 }
 
-/// The fixed resources, as `resources/list` advertises them.
-pub fn resources(declared: &[Declared]) -> Vec<Resource> {
+/// The fixed resources served, as `resources/list` advertises them.
+pub fn resources(declared: &[Declared], serves: impl Fn(&str) -> bool) -> Vec<Resource> {
     declared
         .iter()
+        .filter(|d| d.served(&serves))
         .filter_map(|d| {
             let uri = d.uri.as_ref()?;
             Some(
@@ -139,10 +158,11 @@ pub fn resources(declared: &[Declared]) -> Vec<Resource> {
         .collect()
 }
 
-/// The templates, as `resources/templates/list` advertises them.
-pub fn templates(declared: &[Declared]) -> Vec<ResourceTemplate> {
+/// The templates served, as `resources/templates/list` advertises them.
+pub fn templates(declared: &[Declared], serves: impl Fn(&str) -> bool) -> Vec<ResourceTemplate> {
     declared
         .iter()
+        .filter(|d| d.served(&serves))
         .filter_map(|d| {
             let template = d.uri_template.as_ref()?;
             Some(
@@ -181,6 +201,15 @@ mod tests {
                 d.name
             );
         }
-        assert_eq!(resources(declared).len() + templates(declared).len(), FILES.len());
+        let every = |_: &str| true;
+        assert_eq!(
+            resources(declared, every).len() + templates(declared, every).len(),
+            FILES.len()
+        );
+        // With no tool served, only what reads nothing a tool guards is left.
+        let none = |_: &str| false;
+        let left: Vec<String> = resources(declared, none).into_iter().map(|r| r.uri.clone()).collect();
+        assert_eq!(left, ["tmux://capabilities"]);
+        assert!(templates(declared, none).is_empty());
     }
 }

@@ -13,13 +13,17 @@ use serde_json::{Map, Value};
 
 use crate::limits::WORKSPACE_DOCUMENT_MAX_BYTES;
 use crate::runtime::error::ToolError;
+use crate::tools::workspace::layout::check_alone;
 
 const SESSION_KEYS: [&str; 4] = ["session_name", "start_directory", "environment", "windows"];
 const WINDOW_KEYS: [&str; 4] = ["window_name", "layout", "start_directory", "panes"];
 const PANE_KEYS: [&str; 4] = ["shell_command", "command", "shell", "start_directory"];
 
-/// tmux's preset layouts (3.3a); anything else must look like a layout string, which
-/// `select_layout` checks in full against the window before tmux sees it.
+/// tmux's preset layouts (3.3a, and every later tmux): the only layouts a document
+/// takes. A layout string is checked (its checksum, its cells, its pane count) and then
+/// refused all the same: it names the panes it was made for, the panes a document
+/// makes are new, and `select_layout` would refuse it at its step, after the session
+/// was created.
 const PRESET_LAYOUTS: [&str; 5] = [
     "even-horizontal",
     "even-vertical",
@@ -106,22 +110,40 @@ fn directory(map: &Map<String, Value>, at: &str) -> Result<Option<String>, ToolE
     Ok(directory)
 }
 
-fn layout(map: &Map<String, Value>, at: &str) -> Result<Option<String>, ToolError> {
+/// A window's `layout`, checked in full here, before anything is created (`panes`: how
+/// many the window has in the document).
+fn layout(map: &Map<String, Value>, at: &str, panes: usize) -> Result<Option<String>, ToolError> {
     let layout = string(map, "layout", at)?;
-    if let Some(text) = &layout {
-        let layout_string =
-            text.len() > 5 && text.as_bytes()[4] == b',' && text[..4].chars().all(|c| c.is_ascii_hexdigit());
-        if !PRESET_LAYOUTS.contains(&text.as_str()) && !layout_string {
-            return Err(bad(
-                &format!("{at}/layout"),
-                format!(
-                    "{text:?} is neither a preset ({}) nor a tmux layout string",
-                    PRESET_LAYOUTS.join(", ")
-                ),
-            ));
-        }
+    let Some(text) = &layout else {
+        return Ok(None);
+    };
+    if PRESET_LAYOUTS.contains(&text.as_str()) {
+        return Ok(layout);
     }
-    Ok(layout)
+    let at = format!("{at}/layout");
+    let presets = PRESET_LAYOUTS.join(", ");
+    let cells = match check_alone(text) {
+        Ok(cells) => cells,
+        Err(_) if !text.contains(',') => {
+            return Err(bad(
+                &at,
+                format!("{text:?} is neither a preset ({presets}) nor a tmux layout string"),
+            ))
+        }
+        Err(rule) => return Err(bad(&at, rule)),
+    };
+    if cells != panes {
+        return Err(bad(
+            &at,
+            format!("the layout string has {cells} pane cells but this window has {panes} panes in the document"),
+        ));
+    }
+    Err(bad(
+        &at,
+        format!(
+            "a layout string names the panes it was made for, and the panes a document makes are new, so select_layout would refuse it after the session was created; use a preset ({presets}), or select_layout with a string read from the window once it exists"
+        ),
+    ))
 }
 
 fn typed_line(value: &Value, at: &str) -> Result<String, ToolError> {
@@ -210,7 +232,7 @@ fn window(value: &Value, at: &str) -> Result<Window, ToolError> {
     };
     Ok(Window {
         name: string(map, "window_name", at)?,
-        layout: layout(map, at)?,
+        layout: layout(map, at, panes.len())?,
         start_directory: directory(map, at)?,
         panes,
     })
@@ -341,6 +363,18 @@ mod tests {
             ("windows: [{}]\n", "/session_name: is required"),
             ("session_name: a\n", "/windows: is required"),
             ("session_name: a\nwindows:\n  - layout: spiral\n", "neither a preset"),
+            (
+                "session_name: a\nwindows:\n  - layout: 0000,80x24,0,0,0\n",
+                "the layout string's checksum is 0000 but its body sums to b25d",
+            ),
+            (
+                "session_name: a\nwindows:\n  - layout: b25d,80x24,0,0,0\n    panes: [a, b]\n",
+                "has 1 pane cells but this window has 2 panes",
+            ),
+            (
+                "session_name: a\nwindows:\n  - layout: b25d,80x24,0,0,0\n",
+                "the panes a document makes are new",
+            ),
             (
                 "session_name: a\nstart_directory: ~/src\nwindows: [{}]\n",
                 "not an absolute directory",

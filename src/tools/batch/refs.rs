@@ -5,8 +5,11 @@
 //! never be mistaken for an id a caller typed.
 //!
 //! Checked before any row runs ([`check`]): the argument is an id argument of the row's
-//! tool that `arguments` leaves out, the row is an earlier one, and the field is one its
-//! tool's reply declares. Set at the row's turn ([`resolve`]), from the replies so far.
+//! tool that `arguments` leaves out, the row is an earlier one, and the field is an id
+//! field its tool's reply declares, of the argument's kind. Set at the row's turn
+//! ([`resolve`]), from the replies so far, only when the value read is an id of that
+//! kind. Only id fields take part: a free-text field (a pane's `title`, which the
+//! program in the pane sets) must never become the pane a later row types into.
 
 use std::collections::BTreeMap;
 
@@ -15,6 +18,7 @@ use serde_json::Value;
 
 use crate::generated::TOOLS;
 use crate::runtime::error::ToolError;
+use crate::tmux::{PaneId, SessionId, WindowId};
 
 /// One reference: the field `field` of the reply of row `row`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,15 +39,78 @@ pub enum Outcome<'a> {
     Failed,
 }
 
-/// The kind of id an argument's schema pattern names, with a stand-in that matches it
-/// (used to check the rest of the row's arguments before the real id exists).
-fn stand_in(pattern: &str) -> Option<&'static str> {
-    // The patterns of `guard::scope`'s id table; a mixed one takes any id.
-    match pattern {
-        "^%[0-9]+$" | "^%\\d+$" | "^[%@$][0-9]+$" => Some("%0"),
-        "^@[0-9]+$" => Some("@0"),
-        "^\\$[0-9]+$" | "^\\$\\d+$" => Some("$0"),
-        _ => None,
+/// The kind of id an argument takes, or a reply field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IdKind {
+    Pane,
+    Window,
+    Session,
+    /// An argument that takes any of the three.
+    Any,
+}
+
+impl IdKind {
+    /// The kind an argument's schema pattern names (the patterns of `guard::scope`'s id
+    /// table; a mixed one takes any id).
+    fn of_pattern(pattern: &str) -> Option<Self> {
+        match pattern {
+            "^%[0-9]+$" | "^%\\d+$" => Some(Self::Pane),
+            "^[%@$][0-9]+$" => Some(Self::Any),
+            "^@[0-9]+$" => Some(Self::Window),
+            "^\\$[0-9]+$" | "^\\$\\d+$" => Some(Self::Session),
+            _ => None,
+        }
+    }
+
+    /// The kind of id a reply field holds, by the name every reply gives its id fields:
+    /// `paneId`, `windowId`, `sessionId`, or one ending so (`splitPaneId`,
+    /// `previousWindowId`). Any other field is not an id field.
+    fn of_field(field: &str) -> Option<Self> {
+        [
+            ("paneId", "PaneId", Self::Pane),
+            ("windowId", "WindowId", Self::Window),
+            ("sessionId", "SessionId", Self::Session),
+        ]
+        .into_iter()
+        .find(|(name, suffix, _)| field == *name || field.ends_with(suffix))
+        .map(|(_, _, kind)| kind)
+    }
+
+    /// A stand-in id of this kind, to check the rest of the row's arguments before the
+    /// real id exists.
+    fn stand_in(self) -> &'static str {
+        match self {
+            Self::Pane | Self::Any => "%0",
+            Self::Window => "@0",
+            Self::Session => "$0",
+        }
+    }
+
+    /// Whether a field of kind `field` can fill an argument of this kind.
+    fn takes(self, field: Self) -> bool {
+        self == Self::Any || self == field
+    }
+
+    /// Whether `text` is an id this argument takes.
+    fn accepts(self, text: &str) -> bool {
+        let pane = text.parse::<PaneId>().is_ok();
+        let window = text.parse::<WindowId>().is_ok();
+        let session = text.parse::<SessionId>().is_ok();
+        match self {
+            Self::Pane => pane,
+            Self::Window => window,
+            Self::Session => session,
+            Self::Any => pane || window || session,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Pane => "pane id",
+            Self::Window => "window id",
+            Self::Session => "session id",
+            Self::Any => "pane, window or session id",
+        }
     }
 }
 
@@ -89,7 +156,11 @@ pub fn check(
                 format!("`{tool}` takes no argument `{argument}`"),
             ));
         };
-        let Some(placeholder) = property.get("pattern").and_then(Value::as_str).and_then(stand_in) else {
+        let Some(kind) = property
+            .get("pattern")
+            .and_then(Value::as_str)
+            .and_then(IdKind::of_pattern)
+        else {
             return Err(refused(
                 index,
                 argument,
@@ -129,7 +200,27 @@ pub fn check(
                 format!("the reply of row {row} (`{producer}`) has no field `{field}`"),
             ));
         }
-        standing.insert(argument.clone(), Value::String(placeholder.to_string()));
+        let Some(holds) = IdKind::of_field(field) else {
+            return Err(refused(
+                index,
+                argument,
+                format!(
+                    "`{field}` of the reply of row {row} (`{producer}`) is not an id field; only id fields (paneId, windowId, sessionId and those ending so) can be referenced, since other text can be set by programs in panes"
+                ),
+            ));
+        };
+        if !kind.takes(holds) {
+            return Err(refused(
+                index,
+                argument,
+                format!(
+                    "`{field}` holds a {}, but `{argument}` of `{tool}` takes a {}",
+                    holds.name(),
+                    kind.name()
+                ),
+            ));
+        }
+        standing.insert(argument.clone(), Value::String(kind.stand_in().to_string()));
     }
     Ok(standing)
 }
@@ -141,12 +232,20 @@ pub fn check(
 /// field: the message says which, and that this row did not run.
 pub fn resolve(
     index: usize,
+    tool: &str,
     arguments: &JsonObject,
     references: &References,
     outcomes: &[Outcome<'_>],
 ) -> Result<JsonObject, ToolError> {
     let mut resolved = arguments.clone();
+    let input = schema_of(tool, false);
     for (argument, Reference { row, field }) in references {
+        // Checked before any row ran; a kind missing here takes no value at all.
+        let kind = input
+            .as_ref()
+            .and_then(|schema| schema.pointer(&format!("/properties/{argument}/pattern")))
+            .and_then(Value::as_str)
+            .and_then(IdKind::of_pattern);
         let not_run = |why: String| {
             ToolError::invalid_argument(
                 &format!("/operations/{index}/references/{argument}"),
@@ -158,8 +257,9 @@ pub fn resolve(
             Some(Outcome::Failed) => return Err(not_run(format!("row {row} failed"))),
             Some(Outcome::Replied(reply)) => reply.get(field).and_then(Value::as_str),
         };
-        let Some(id) = id else {
-            return Err(not_run(format!("the reply of row {row} has no id in `{field}`")));
+        let Some(id) = id.filter(|id| kind.is_some_and(|kind| kind.accepts(id))) else {
+            let wanted = kind.map_or("id", IdKind::name);
+            return Err(not_run(format!("the reply of row {row} has no {wanted} in `{field}`")));
         };
         resolved.insert(argument.clone(), Value::String(id.to_string()));
     }
@@ -208,6 +308,11 @@ mod tests {
             (one("session_id", 7, "sessionId"), "there is no row 7"),
             (one("session_id", 0, "sessionUuid"), "has no field `sessionUuid`"),
             (one("name", 0, "name"), "only ids take a reference"),
+            (
+                one("session_id", 0, "name"),
+                "`name` of the reply of row 0 (`create_session`) is not an id field",
+            ),
+            (one("session_id", 0, "windowId"), "holds a window id, but `session_id`"),
             (one("target", 0, "sessionId"), "takes no argument `target`"),
         ];
         for (references, expected) in cases {
@@ -219,6 +324,25 @@ mod tests {
                 error.contains(&format!("/operations/1/references/{argument}")),
                 "{error}"
             );
+        }
+    }
+
+    #[test]
+    fn a_value_that_is_no_id_of_the_arguments_kind_is_not_set() {
+        let references = one("session_id", 0, "sessionId");
+        for value in ["%1", "main", "$1 ", ""] {
+            let reply = json!({ "sessionId": value });
+            let error = message(
+                resolve(
+                    1,
+                    "create_window",
+                    &JsonObject::new(),
+                    &references,
+                    &[Outcome::Replied(&reply)],
+                )
+                .unwrap_err(),
+            );
+            assert!(error.contains("has no session id in `sessionId`"), "{value}: {error}");
         }
     }
 
@@ -242,11 +366,19 @@ mod tests {
     fn resolving_says_when_the_row_failed_or_did_not_run() {
         let reply = json!({"sessionId": "$4"});
         let references = one("session_id", 0, "sessionId");
-        let resolved = resolve(1, &JsonObject::new(), &references, &[Outcome::Replied(&reply)]).map_err(message);
+        let resolved = resolve(
+            1,
+            "create_window",
+            &JsonObject::new(),
+            &references,
+            &[Outcome::Replied(&reply)],
+        )
+        .map_err(message);
         assert_eq!(resolved.map(Value::Object), Ok(json!({"session_id": "$4"})));
-        let failed = message(resolve(1, &JsonObject::new(), &references, &[Outcome::Failed]).unwrap_err());
+        let failed =
+            message(resolve(1, "create_window", &JsonObject::new(), &references, &[Outcome::Failed]).unwrap_err());
         assert!(failed.contains("row 0 failed, so this row did not run"), "{failed}");
-        let absent = message(resolve(1, &JsonObject::new(), &references, &[]).unwrap_err());
+        let absent = message(resolve(1, "create_window", &JsonObject::new(), &references, &[]).unwrap_err());
         assert!(absent.contains("row 0 did not run"), "{absent}");
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! Unlike the read batch, rows change tmux and tmux has no transactions, so the whole
 //! batch is checked before any row runs: every tool exists and sits at or below the
-//! batch's tier, is not a batch itself nor a wait, and its arguments pass the tool's
-//! own input schema; a destructive batch also refuses, before anything runs, a row that
-//! would end what holds the caller pane. Each row then runs through the same request
+//! batch's tier, is not a batch itself nor a wait, its arguments pass the tool's own
+//! input schema, and a `set_option` row's value passes that tool's own checks; a
+//! destructive batch also refuses, before anything runs, a row that would end what
+//! holds the caller pane. Each row then runs through the same request
 //! path as a direct call (so its own checks, the cohort check before input and the
 //! caller check of every ending still run, in tmux, at the row's turn).
 
@@ -16,7 +17,8 @@ use serde_json::Value;
 
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
-    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, WriteBatchRow,
+    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, SetOptionInput,
+    WriteBatchRow,
 };
 use crate::guard::end::Ending;
 use crate::guard::Rows;
@@ -320,8 +322,29 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
                 ));
             }
         }
+        if let Err(error) = own_checks(tool, &arguments) {
+            return Err(ToolError::invalid_argument(
+                &format!("/operations/{index}/arguments"),
+                format!("{}; so this batch ran nothing", error.message()),
+            ));
+        }
     }
     Ok(())
+}
+
+/// The checks a row's own tool makes before reaching tmux, where they can be made on
+/// the arguments alone: a value `set_option` refuses (one a format would run) stops the
+/// whole batch before any row runs, not at its row's turn.
+fn own_checks(tool: &str, arguments: &Value) -> Result<(), ToolError> {
+    match tool {
+        // The row passed the tool's schema above, so it decodes; if it did not, its own
+        // call refuses it at its turn.
+        "set_option" => match serde_json::from_value::<SetOptionInput>(arguments.clone()) {
+            Ok(input) => crate::tools::settings::set::check_input(&input),
+            Err(_) => Ok(()),
+        },
+        _ => Ok(()),
+    }
 }
 
 /// Checks every row, then runs them in order, each as a direct call at `tier`.
@@ -344,7 +367,7 @@ pub(super) async fn run_batch(
     for (index, call) in calls.by_ref() {
         let row_context = context.row_of();
         let outcomes: Vec<Outcome<'_>> = results.iter().map(outcome).collect();
-        let result = match refs::resolve(index, &call.arguments, &call.references, &outcomes) {
+        let result = match refs::resolve(index, &call.tool, &call.arguments, &call.references, &outcomes) {
             Ok(arguments) => rows.call(&call.tool, Some(arguments), &row_context).await,
             Err(error) => Err(error),
         };

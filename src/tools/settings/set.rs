@@ -2,9 +2,11 @@
 //!
 //! Hooks are options to tmux (`set-option pane-died 'run-shell …'` installs one), some
 //! options hold a command tmux runs later (`default-command`, `command-alias`, …), and
-//! `#(…)` in any value that a format later shows runs a shell on every redraw. So
-//! `set_option` refuses hook names, those options and such values; paneward has no
-//! other way to write a hook. `set_environment` never returns or logs the value, and
+//! a value that a format later shows is expanded on every redraw or timer: `#(…)` in it
+//! runs a shell, and `#{E:…}`/`#{T:…}` expand a pane's title or directory a second
+//! time (see `guard::expansion`). So `set_option` refuses hook names, those options
+//! and such values, appended ones as joined to what is stored; paneward has no other
+//! way to write a hook. `set_environment` never returns or logs the value, and
 //! refuses the variables that steer every shell tmux starts later unless `force`.
 
 use std::collections::HashMap;
@@ -13,6 +15,7 @@ use crate::generated::types::{
     SetEnvironmentInput, SetEnvironmentInputScope, SetEnvironmentOutput, SetEnvironmentOutputScope, SetOptionInput,
     SetOptionInputScope, SetOptionOutput, SetOptionOutputOptionScope, SetOptionOutputScope,
 };
+use crate::guard::expansion::runs_later;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{LISTED_MAX_ITEMS, OPTION_NAME_MAX_CHARS};
 use crate::runtime::error::ToolError;
@@ -39,10 +42,6 @@ const COMMAND_OPTIONS: [&str; 6] = [
 /// unattached session, `exit-unattached` the server once no client is attached): ending
 /// is the destructive tier's, through the caller check of `guard::end`, never an option.
 const ENDING_OPTIONS: [&str; 2] = ["destroy-unattached", "exit-unattached"];
-
-/// Value text that a format can turn into a shell command: `#(…)`, and `}(`, with
-/// which a format such as `#{l:#}(…)` rebuilds one for a later expansion.
-const COMMAND_MARKS: [&str; 2] = ["#(", "}("];
 
 /// Variables that steer the shells and programs tmux starts later: start-up files,
 /// prompts, the search path and the dynamic loader.
@@ -198,19 +197,34 @@ fn check_option_request(name: &str, value: Option<&str>, unset: bool, append: bo
         (_, true, true) => return Err(ToolError::invalid_argument("/append", "cannot be combined with unset")),
         _ => {}
     }
-    if let Some(mark) = value.and_then(|v| COMMAND_MARKS.iter().find(|mark| v.contains(**mark))) {
-        return Err(ToolError::invalid_argument(
-            "/value",
-            format!("must not contain {mark:?}: a format showing the option would run it as a shell command"),
-        ));
+    if let Some((runs, after_time)) = value.and_then(runs_later) {
+        return Err(ToolError::invalid_argument("/value", runs.rule(after_time)));
     }
-    // Appended text joins the stored value: a `(` at its start would meet a `#` or `}`
-    // at the end of the old value and make the `#(` or `}(` refused above.
-    if append && value.is_some_and(|v| v.starts_with('(')) {
-        return Err(ToolError::invalid_argument(
-            "/value",
-            "must not start with \"(\" when appending: joined to a stored value ending in # or } it would become a shell command",
-        ));
+    Ok(())
+}
+
+/// Appended text joins the value stored at the level (tmux keeps no separator that
+/// could part them): checks each stored text with `value` after it, so a `(` after a
+/// stored `#`, or `E:` after a stored `#{`, is refused like the whole would be.
+///
+/// # Errors
+/// A joined text a format would run.
+fn check_appended(stored: Option<&Value>, value: &str) -> Result<(), ToolError> {
+    let stored: Vec<&str> = match stored {
+        Some(Value::Scalar(text)) => vec![text.as_str()],
+        Some(Value::Array(items)) => items.iter().map(|(_, text)| text.as_str()).collect(),
+        None => Vec::new(),
+    };
+    for text in stored {
+        if let Some((runs, after_time)) = runs_later(&format!("{text}{value}")) {
+            return Err(ToolError::invalid_argument(
+                "/value",
+                format!(
+                    "appending to the stored value {text:?} is refused, since the joined text {}",
+                    runs.rule(after_time)
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -219,6 +233,20 @@ fn hook_refusal(name: &str) -> ToolError {
     ToolError::invalid_argument(
         "/name",
         format!("{name} is a hook: its value is a command tmux runs on an event, which outlives paneward; paneward writes no hooks (set them in the tmux configuration)"),
+    )
+}
+
+/// `set_option`'s checks that need no tmux, on a call's input: a write batch makes them
+/// on each `set_option` row before any row runs.
+///
+/// # Errors
+/// As [`check_option_request`].
+pub fn check_input(input: &SetOptionInput) -> Result<(), ToolError> {
+    check_option_request(
+        &input.name,
+        input.value.as_ref().map(|v| v.as_str()),
+        input.unset.unwrap_or(false),
+        input.append.unwrap_or(false),
     )
 }
 
@@ -264,6 +292,14 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
     })?;
     let source = source_for(table, &level, &name)?;
     let read_level = listing_command(ReadVerb::ShowOptions, source, &level);
+    if let (true, Some(value)) = (append, &value) {
+        // Its own round trip: the joined text is checked before anything is sent.
+        let outputs = gate.run_all(std::slice::from_ref(&read_level)).await?;
+        let stored = outputs
+            .first()
+            .map(|output| Listing::parse(&String::from_utf8_lossy(output), false));
+        check_appended(stored.as_ref().and_then(|l| l.get(&name)), value.as_str())?;
+    }
 
     let mut set = ChangeCommand::new(ChangeVerb::SetOption);
     for flag in level_flags(&level) {
@@ -411,7 +447,13 @@ mod tests {
         for name in COMMAND_OPTIONS.iter().chain(&["after-new-window"]) {
             assert!(check_option_request(name, Some("x"), false, false).is_err(), "{name}");
         }
-        for value in ["#(id)", "a #{l:#}(id)", "##(id)"] {
+        for value in [
+            "#(id)",
+            "a #{l:#}(id)",
+            "##(id)",
+            "#{E:pane_title}",
+            "#{b;T:pane_title}",
+        ] {
             assert!(
                 check_option_request("status-left", Some(value), false, false).is_err(),
                 "{value}"
@@ -419,6 +461,13 @@ mod tests {
         }
         assert!(check_option_request("status-left", Some("#{pane_id} (x)"), false, false).is_ok());
         assert!(check_option_request("status-left", None, true, false).is_ok());
+        let stored = |text: &str| Value::Scalar(text.to_string());
+        assert!(check_appended(Some(&stored("up #")), "(id)").is_err());
+        assert!(check_appended(Some(&stored("#{")), "E:pane_title}").is_err());
+        assert!(check_appended(Some(&stored("#{E")), ":pane_title}").is_err());
+        assert!(check_appended(Some(&Value::Array(vec![(0, "#".into())])), "(id)").is_err());
+        assert!(check_appended(Some(&stored("#{pane_id}")), " (x)").is_ok());
+        assert!(check_appended(None, "(x)").is_ok());
         assert!(check_option_request("status-left", Some("x"), true, false).is_err());
         assert!(check_option_request("status-left", None, false, false).is_err());
     }

@@ -143,7 +143,25 @@ enum CellKind {
     Split(Split, Vec<Cell>),
 }
 
-fn check_layout_string(text: &str, window: &WindowShape) -> Result<(), String> {
+/// Checks what a layout string says on its own, with no window to hold it to: its
+/// checksum, its cells, and that every split adds up. Returns how many panes it lays
+/// out.
+///
+/// # Errors
+/// Not a layout string, or the first of these rules it breaks.
+pub fn check_alone(text: &str) -> Result<usize, String> {
+    if !looks_like_layout_string(text) {
+        return Err("a layout string starts with a 4-hex-digit checksum and a comma".into());
+    }
+    let root = parsed(text)?;
+    fits(&root)?;
+    let mut panes = Vec::new();
+    leaves(&root, &mut panes);
+    Ok(panes.len())
+}
+
+/// The root cell of a layout string whose checksum holds.
+fn parsed(text: &str) -> Result<Cell, String> {
     if text.len() > LAYOUT_MAX_BYTES {
         return Err(format!("a layout string is at most {LAYOUT_MAX_BYTES} bytes"));
     }
@@ -161,6 +179,11 @@ fn check_layout_string(text: &str, window: &WindowShape) -> Result<(), String> {
     if !parser.rest.is_empty() {
         return Err("the layout string has text after its last cell".into());
     }
+    Ok(root)
+}
+
+fn check_layout_string(text: &str, window: &WindowShape) -> Result<(), String> {
+    let root = parsed(text)?;
     if (root.width, root.height, root.x, root.y) != (window.width, window.height, 0, 0) {
         return Err(format!(
             "the layout's root cell is {}x{} at {},{} but the window is {}x{} at 0,0 (a layout of another size would resize the window)",

@@ -88,6 +88,34 @@ fn a_bad_row_anywhere_refuses_the_batch_before_any_row_runs() {
 }
 
 #[test]
+fn a_set_option_row_whose_value_a_format_would_expand_again_refuses_the_batch() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut client = tmux.paneward();
+    let before = tmux.tmux(&["show-options", "-gw"]);
+    for value in ["#{E:pane_title}", "#{T:pane_title}", "#{=/9/…;E:pane_title}"] {
+        let error = client.call_err(
+            "call_mutating_tools_batch",
+            json!({"operations": [
+                set_user_option(&pane, "@untouched", "set"),
+                {"tool": "set_option", "arguments": {"name": "automatic-rename-format", "scope": "global", "value": value}},
+            ]}),
+        );
+        assert!(
+            error.contains("/operations/1/arguments") && error.contains("/value") && error.contains("format modifier"),
+            "{value}: {error}"
+        );
+        assert!(error.contains("so this batch ran nothing"), "{error}");
+        assert_eq!(
+            user_option(&tmux, &pane, "@untouched"),
+            "",
+            "the first row ran: {error}"
+        );
+    }
+    assert_eq!(tmux.tmux(&["show-options", "-gw"]), before);
+}
+
+#[test]
 fn a_row_above_the_batch_tier_is_refused_before_anything_runs() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
@@ -380,6 +408,53 @@ fn a_bad_reference_refuses_the_batch_before_any_row_runs_naming_row_and_field() 
     );
     assert!(error.contains("/operations/1/arguments"), "{error}");
     assert_eq!(server_state(&tmux), before, "a refused batch changed tmux");
+}
+
+#[test]
+fn a_reference_takes_only_id_fields_never_a_title_a_program_set() {
+    let tmux = TmuxServer::start();
+    let scratch = crate::support::Scratch::new();
+    let typed_into = tmux.recorder(&scratch.path("typed"));
+    // A program sets its own pane's title to the id of another pane.
+    let titled = tmux.window_running(&format!(
+        "printf '\\033]2;%s\\033\\\\' '{typed_into}'; exec sleep 100000"
+    ));
+    tmux.wait_for_value(&titled, "#{pane_title}", &typed_into);
+    let mut client = tmux.paneward();
+    let batch = |references: Value| {
+        json!({"operations": [
+            {"tool": "get_pane_info", "arguments": {"pane_id": titled}},
+            {"tool": "send_keys", "arguments": {"keys": "echo typed-by-reference", "literal": true}, "references": references},
+        ]})
+    };
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        batch(json!({"pane_id": reference(0, "title")})),
+    );
+    assert!(
+        error.contains("/operations/1/references/pane_id")
+            && error.contains("`title`")
+            && error.contains("not an id field"),
+        "{error}"
+    );
+    assert!(error.contains("so this batch ran nothing"), "{error}");
+    // An id field of another kind is refused too.
+    let error = client.call_err(
+        "call_mutating_tools_batch",
+        json!({"operations": [
+            {"tool": "split_window", "arguments": {"pane_id": titled}},
+            {"tool": "send_keys", "arguments": {"keys": "echo x", "literal": true}, "references": {"pane_id": reference(0, "windowId")}},
+        ]}),
+    );
+    assert!(
+        error.contains("holds a window id") && error.contains("ran nothing"),
+        "{error}"
+    );
+    assert_eq!(tmux.tmux(&["list-panes", "-t", &titled]).lines().count(), 1);
+    // Nothing reached the pane the title named: a marker typed after is the first line.
+    tmux.tmux(&["send-keys", "-t", &typed_into, "-l", "marker"]);
+    tmux.tmux(&["send-keys", "-t", &typed_into, "Enter"]);
+    assert_eq!(scratch.wait_for_lines("typed", 1), "marker\n");
 }
 
 #[test]

@@ -251,6 +251,75 @@ fn every_resource_reads_in_its_declared_shape() {
     assert_eq!(windows["windows"].as_array().unwrap().len(), 2, "{windows}");
 }
 
+/// The names `resources/list` and `resources/templates/list` give, sorted.
+fn listed_names(session: &mut Session) -> Vec<String> {
+    let resources = session.result("resources/list", json!({}));
+    let templates = session.result("resources/templates/list", json!({}));
+    let mut names: Vec<String> = resources["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(templates["resourceTemplates"].as_array().unwrap())
+        .map(|listed| listed["name"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn resources_follow_the_surface_and_pane_text_needs_a_served_capture_pane() {
+    let server = TmuxServer::start();
+    let pane = server.window_showing("echo secret-marker-71", "secret-marker-71");
+    let content = format!("tmux://panes/{}/content", digits(&pane));
+    let every = {
+        let mut session = Session::open(&server, &[]);
+        assert!(session.read(&content)["text"]
+            .as_str()
+            .unwrap()
+            .contains("secret-marker-71"));
+        listed_names(&mut session)
+    };
+    for (args, left) in [
+        (&["--toolsets", ""][..], vec!["capabilities"]),
+        (
+            &["--exclude-tools", "capture_pane"][..],
+            every
+                .iter()
+                .filter(|name| *name != "pane_content")
+                .map(String::as_str)
+                .collect(),
+        ),
+    ] {
+        let mut session = Session::open(&server, args);
+        assert_eq!(listed_names(&mut session), left, "{args:?}");
+        let error = session.error("resources/read", json!({"uri": content}));
+        assert_eq!(error["code"], -32602, "{args:?}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("not served here") && message.contains("capture_pane"),
+            "{message}"
+        );
+        assert!(!error.to_string().contains("secret-marker-71"), "{error}");
+        let error = session.error("resources/subscribe", json!({"uri": content}));
+        assert_eq!(error["code"], -32602, "{args:?}: {error}");
+        let error = session.error(
+            "completion/complete",
+            json!({"ref": {"type": "ref/resource", "uri": "tmux://panes/{pane}/content"},
+                   "argument": {"name": "pane", "value": ""}}),
+        );
+        assert_eq!(error["code"], -32602, "{args:?}: {error}");
+        // The surface itself is always there.
+        session.read("tmux://capabilities");
+    }
+    // Excluding capture_pane keeps what other served tools read.
+    let mut session = Session::open(&server, &["--exclude-tools", "capture_pane"]);
+    let read = session.read(&format!("tmux://panes/{}", digits(&pane)));
+    assert!(
+        read["text"].as_str().unwrap().contains(&format!("\"{pane}\"")),
+        "{read}"
+    );
+}
+
 #[test]
 fn a_uri_naming_nothing_is_32002_and_a_malformed_one_is_refused_clearly() {
     let server = TmuxServer::start();

@@ -374,6 +374,33 @@ fn set_option_refuses_an_unknown_option_and_what_paneward_never_sets() {
 }
 
 #[test]
+fn set_option_refuses_a_modifier_that_expands_a_pane_title_again() {
+    let tmux = TmuxServer::start();
+    let mut client = python(&tmux, None);
+    let before = tmux.tmux(&["show-options", "-gw"]) + &tmux.tmux(&["show-options", "-g"]);
+    for (option, value) in [
+        ("automatic-rename-format", "#{E:pane_title}"),
+        ("automatic-rename-format", "#{T:pane_title}"),
+        ("automatic-rename-format", "#{b;E:pane_current_path}"),
+        ("status-left", "#{?1,#{E:pane_title},}"),
+    ] {
+        let (text, _) = refused(
+            &mut client,
+            "set_option",
+            json!({"option": option, "value": value, "global_": true}),
+        );
+        assert!(
+            text.contains("/value") && text.contains("format modifier"),
+            "{option} = {value}: {text}"
+        );
+    }
+    assert_eq!(
+        tmux.tmux(&["show-options", "-gw"]) + &tmux.tmux(&["show-options", "-g"]),
+        before
+    );
+}
+
+#[test]
 fn buffers_are_loaded_shown_pasted_and_deleted_under_libtmux_mcps_names() {
     let tmux = TmuxServer::start();
     let cat = tmux.window_running("cat");

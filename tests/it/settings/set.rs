@@ -272,3 +272,84 @@ fn set_environment_refuses_variables_that_steer_every_shell_unless_forced() {
     );
     assert!(!tmux.try_tmux(&["show-environment", "-g", "BASH_ENV"]));
 }
+
+/// Every option table's global values and the server's, to show a refusal changed nothing.
+fn all_global_options(tmux: &TmuxServer) -> String {
+    tmux.tmux(&["show-options", "-g"]) + &tmux.tmux(&["show-options", "-gw"]) + &tmux.tmux(&["show-options", "-s"])
+}
+
+#[test]
+fn set_option_refuses_every_spelling_of_a_modifier_that_expands_a_value_again() {
+    let tmux = TmuxServer::start();
+    let window = tmux.pane_value(&tmux.first_pane(), "#{window_id}");
+    let mut client = tmux.paneward();
+    // A stored value that appended text could complete.
+    tmux.tmux(&["set-option", "-g", "status-right", "up #{"]);
+    let before = all_global_options(&tmux);
+    let window_before = tmux.tmux(&["show-options", "-w", "-t", &window]);
+    for value in [
+        "#{E:pane_title}",
+        "#{T:pane_title}",
+        "#{E:pane_current_path}",
+        "#{b;E:pane_title}",
+        "#{E;=/20:pane_title}",
+        "#{s/x/y/;T:pane_title}",
+        "up #{?pane_active,#{E:pane_title},}",
+        "#{W:#{E:@format}}",
+        "#{l:#}{E:pane_title}",
+        "#{%pE:pane_title}",
+    ] {
+        for (name, scope, target) in [
+            ("automatic-rename-format", "global", None),
+            ("automatic-rename-format", "window", Some(window.as_str())),
+            ("status-left", "global", None),
+            ("@format", "global", None),
+        ] {
+            let mut arguments = json!({"name": name, "scope": scope, "value": value});
+            if let Some(target) = target {
+                arguments["target"] = json!(target);
+            }
+            let text = client.call_err("set_option", arguments);
+            assert!(
+                text.contains("/value") && text.contains("format modifier") && text.contains("second time"),
+                "{name} = {value}: {text}"
+            );
+        }
+    }
+    // Appended text is checked joined to what is stored.
+    let text = client.call_err(
+        "set_option",
+        json!({"name": "status-right", "scope": "global", "value": "E:pane_title}", "append": true}),
+    );
+    assert!(text.contains("/value") && text.contains("appending"), "{text}");
+    assert_eq!(all_global_options(&tmux), before);
+    assert_eq!(tmux.tmux(&["show-options", "-w", "-t", &window]), window_before);
+}
+
+#[test]
+fn a_title_a_program_prints_stays_text_in_the_format_paneward_allows() {
+    let tmux = TmuxServer::start();
+    let scratch = crate::support::Scratch::new();
+    let canary = scratch.path("canary");
+    let title = format!("#(touch {canary})");
+    // A program sets its pane's title to a job; the window is renamed by tmux's timer.
+    let pane = tmux.window_running(&format!("printf '\\033]2;{title}\\033\\\\'; exec sleep 100000"));
+    tmux.wait_for_value(&pane, "#{pane_title}", &title);
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let mut client = tmux.paneward();
+    for value in ["#{E:pane_title}", "#{T:pane_title}"] {
+        let text = client.call_err(
+            "set_option",
+            json!({"name": "automatic-rename-format", "scope": "window", "target": window, "value": value}),
+        );
+        assert!(text.contains("/value") && text.contains("format modifier"), "{text}");
+    }
+    client.call_ok(
+        "set_option",
+        json!({"name": "automatic-rename-format", "scope": "window", "target": window, "value": "#{pane_title}"}),
+    );
+    // The window takes the title as its name: the format was expanded, and the title
+    // in it was text.
+    tmux.wait_for_value(&pane, "#{window_name}", &title);
+    assert!(!std::path::Path::new(&canary).exists(), "the title ran as a command");
+}

@@ -110,6 +110,40 @@ fn unsupported_keys_and_bad_steps_are_refused_before_anything_is_created() {
 }
 
 #[test]
+fn a_layout_string_in_a_later_window_is_refused_before_anything_is_created() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward();
+    let windows = || tmux.tmux(&["list-windows", "-a", "-F", "#{session_id} #{window_id}"]);
+    let before = (sessions(&tmux), windows());
+    for (layout, expected) in [
+        (
+            "0000,80x24,0,0{40x24,0,0,0,39x24,41,0,1}",
+            "the layout string's checksum is 0000 but its body sums to 8205",
+        ),
+        ("b25d,80x24,0,0,0", "has 1 pane cells but this window has 2 panes"),
+        (
+            "8205,80x24,0,0{40x24,0,0,0,39x24,41,0,1}",
+            "the panes a document makes are new",
+        ),
+    ] {
+        let text = format!(
+            "session_name: laid out\nwindows:\n  - window_name: first\n  - window_name: second\n    layout: '{layout}'\n    panes: [echo a, echo b]\n"
+        );
+        let error = client.call_err("load_workspace", json!({"document": text}));
+        assert!(
+            error.contains("/windows/1/layout") && error.contains(expected),
+            "{layout}: {error}"
+        );
+        assert!(error.contains("nothing was created"), "{error}");
+        assert_eq!(
+            (sessions(&tmux), windows()),
+            before,
+            "{layout}: a refused document changed tmux"
+        );
+    }
+}
+
+#[test]
 fn a_dry_run_of_a_document_says_each_step_and_changes_nothing() {
     let tmux = TmuxServer::start();
     let mut client = tmux.paneward();
