@@ -327,6 +327,20 @@ fn plan_tool(
     {
         document.insert("escalations".into(), escalations);
     }
+    // The facts are paneward's too: an existing file keeps its (checked against the
+    // imported schemas below). A profile's new tool is served through paneward's
+    // handler of its name, so it reaches what that tool reaches; its other facts (pane
+    // text, batches, dry runs) belong to paneward's own batches and stay there.
+    let facts = match old_tool.filter(|t| !t.facts.is_empty()) {
+        Some(old) => old.facts.clone(),
+        None if in_profile => default_tool
+            .as_ref()
+            .and_then(|t| t.facts.get("reaches"))
+            .map(|reaches| Map::from_iter([("reaches".to_string(), reaches.clone())]))
+            .unwrap_or_default(),
+        None => tool.facts.clone(),
+    };
+    document.extend(facts);
     document.insert("source".into(), Value::String(source_url));
     document.insert("inputSchema".into(), tool.input_schema.clone());
     if let Some(output_schema) = output_schema {

@@ -13,6 +13,7 @@
 pub mod canonical;
 pub mod cli;
 pub mod diff;
+pub mod facts;
 pub mod generate;
 pub mod import;
 pub mod naming;
