@@ -45,6 +45,8 @@ import options:
                     teardown (in a profile: the default tool's)
   --class NAME      access class of tools that have no file yet (upstream Go's seven;
                     in a profile: the default tool's)
+  --facts JSON      facts of tools that have no file yet, as a tool file writes them:
+                    '{\"reaches\": []}' (in a profile: the default tool's reaches)
   --source URL      source of tools whose page names none (else the existing file's)
   --dry-run         print the changes, write nothing
   --json            print the changes as JSON
@@ -208,6 +210,13 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--handler" => options.handler = Some(value("--handler")?),
             "--toolset" => options.toolset = Some(value("--toolset")?),
             "--class" => options.class = Some(value("--class")?),
+            "--facts" => {
+                let text = value("--facts")?;
+                options.facts = match serde_json::from_str(&text) {
+                    Ok(serde_json::Value::Object(facts)) => facts,
+                    _ => return Err(Failure::Usage("--facts takes a JSON object, like '{\"reaches\": []}'".into())),
+                };
+            }
             "--save" => options.save = Some(PathBuf::from(value("--save")?)),
             "--dry-run" => options.dry_run = true,
             "--json" => json = true,
