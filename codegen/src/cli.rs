@@ -214,7 +214,11 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
                 let text = value("--facts")?;
                 options.facts = match serde_json::from_str(&text) {
                     Ok(serde_json::Value::Object(facts)) => facts,
-                    _ => return Err(Failure::Usage("--facts takes a JSON object, like '{\"reaches\": []}'".into())),
+                    _ => {
+                        return Err(Failure::Usage(
+                            "--facts takes a JSON object, like '{\"reaches\": []}'".into(),
+                        ))
+                    }
                 };
             }
             "--save" => options.save = Some(PathBuf::from(value("--save")?)),

@@ -94,11 +94,14 @@ impl fmt::Display for Reach {
 impl FromStr for Reach {
     type Err = UnknownName;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Self::ALL.into_iter().find(|r| r.as_str() == text).ok_or_else(|| UnknownName {
-            what: "reach",
-            name: text.chars().take(40).collect(),
-            known: Self::ALL.iter().map(|r| r.as_str()).collect(),
-        })
+        Self::ALL
+            .into_iter()
+            .find(|r| r.as_str() == text)
+            .ok_or_else(|| UnknownName {
+                what: "reach",
+                name: text.chars().take(40).collect(),
+                known: Self::ALL.iter().map(|r| r.as_str()).collect(),
+            })
     }
 }
 
@@ -265,7 +268,10 @@ fn parse_reaches(
                 only: None,
             },
             Value::Object(object) => {
-                if let Some(key) = object.keys().find(|k| !["reach", "given", "omitted"].contains(&k.as_str())) {
+                if let Some(key) = object
+                    .keys()
+                    .find(|k| !["reach", "given", "omitted"].contains(&k.as_str()))
+                {
                     return Err(error(
                         path,
                         format!("{at}/{}", pointer_token(key)),
@@ -311,7 +317,10 @@ fn parse_reaches(
             return Err(error(
                 path,
                 at,
-                format!("`{}` stands for the whole call: it is the only reach, for every call", rule.reach),
+                format!(
+                    "`{}` stands for the whole call: it is the only reach, for every call",
+                    rule.reach
+                ),
             ));
         }
         rules.push(rule);
@@ -331,7 +340,11 @@ fn check_pane_text(path: &Path, output_schema: Option<&Value>) -> Result<(), Con
         Some(Value::Array(names)) => names.iter().any(|name| name.as_str() == Some(kind)),
         _ => false,
     };
-    let property = |name: &str| output_schema.and_then(|s| s.get("properties")).and_then(|p| p.get(name));
+    let property = |name: &str| {
+        output_schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(name))
+    };
     let lines = property("lines");
     if !is(lines, "array") || !is(lines.and_then(|l| l.get("items")), "string") {
         return Err(error(
@@ -395,7 +408,10 @@ fn parse_batch(
                 return Err(error(
                     path,
                     "/batch/unless/equals",
-                    format!("{equals} is not a value /inputSchema/properties/{} accepts", pointer_token(argument)),
+                    format!(
+                        "{equals} is not a value /inputSchema/properties/{} accepts",
+                        pointer_token(argument)
+                    ),
                 ));
             }
             Some((argument.to_string(), equals.clone()))
@@ -407,9 +423,16 @@ fn parse_batch(
 
 fn parse_dry_run(path: &Path, value: &Value, input_schema: &Value) -> Result<DryRun, ContractError> {
     let Some(object) = value.as_object() else {
-        return Err(error(path, "/dryRun", "must be an object {\"does\", \"tmux\"?, \"closes\"?}"));
+        return Err(error(
+            path,
+            "/dryRun",
+            "must be an object {\"does\", \"tmux\"?, \"closes\"?}",
+        ));
     };
-    if let Some(key) = object.keys().find(|k| !["does", "tmux", "closes"].contains(&k.as_str())) {
+    if let Some(key) = object
+        .keys()
+        .find(|k| !["does", "tmux", "closes"].contains(&k.as_str()))
+    {
         return Err(error(
             path,
             format!("/dryRun/{}", pointer_token(key)),
@@ -516,15 +539,24 @@ mod tests {
             (json!({"reaches": "closing"}), "/reaches"),
             (json!({"reaches": ["closed"]}), "/reaches/0"),
             (json!({"reaches": ["closing", "closing"]}), "/reaches/1"),
-            (json!({"reaches": [{"reach": "closing", "given": "nope"}]}), "/reaches/0/given"),
+            (
+                json!({"reaches": [{"reach": "closing", "given": "nope"}]}),
+                "/reaches/0/given",
+            ),
             (json!({"reaches": [{"reach": "closing"}]}), "/reaches/0"),
             (json!({"reaches": ["server", "closing"]}), "/reaches/0"),
             (json!({"paneText": "yes"}), "/paneText"),
             (json!({"batch": {"refused": "never"}}), "/batch/refused"),
-            (json!({"batch": {"refused": "waits", "unless": {"argument": "detach", "equals": 1}}}), "/batch/unless/equals"),
+            (
+                json!({"batch": {"refused": "waits", "unless": {"argument": "detach", "equals": 1}}}),
+                "/batch/unless/equals",
+            ),
             (json!({"dryRun": {"tmux": "x"}}), "/dryRun/does"),
             (json!({"dryRun": {"does": "end pane {pane}"}}), "/dryRun/does"),
-            (json!({"dryRun": {"does": "x", "closes": {"argument": "pane_id", "by": "killing"}}}), "/dryRun/closes/by"),
+            (
+                json!({"dryRun": {"does": "x", "closes": {"argument": "pane_id", "by": "killing"}}}),
+                "/dryRun/closes/by",
+            ),
         ];
         for (fields, pointer) in cases {
             let error = facts(fields.clone()).unwrap_err();

@@ -146,10 +146,11 @@ impl Parser<'_> {
             }
         }
         let properties = self.input_schema.get("properties");
-        let Some(first) = arguments.iter().find(|a| properties.and_then(|p| p.get(a.as_str())).is_some()) else {
-            return Err(format!(
-                "at {start}: {{{names}}} names no property of inputSchema"
-            ));
+        let Some(first) = arguments
+            .iter()
+            .find(|a| properties.and_then(|p| p.get(a.as_str())).is_some())
+        else {
+            return Err(format!("at {start}: {{{names}}} names no property of inputSchema"));
         };
         let form = match form {
             "" => Form::Plain,
@@ -198,12 +199,18 @@ mod tests {
 
     #[test]
     fn a_template_reads_into_text_values_and_optional_parts() {
-        let template = Template::parse("split {pane_id|paneId}[ named {name:quoted}] {direction:left=-h,*=-v}", &schema()).unwrap();
+        let template = Template::parse(
+            "split {pane_id|paneId}[ named {name:quoted}] {direction:left=-h,*=-v}",
+            &schema(),
+        )
+        .unwrap();
         assert_eq!(template.0.len(), 5, "{template:?}");
         assert_eq!(template.0[0], Piece::Text("split ".into()));
         let Piece::Value(first) = &template.0[1] else { panic!() };
         assert_eq!(first.arguments, ["pane_id", "paneId"]);
-        let Piece::Optional(part) = &template.0[2] else { panic!() };
+        let Piece::Optional(part) = &template.0[2] else {
+            panic!()
+        };
         assert!(matches!(&part[1], Piece::Value(Placeholder { form: Form::Quoted, .. })));
         let Piece::Value(choice) = &template.0[4] else { panic!() };
         assert_eq!(

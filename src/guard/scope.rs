@@ -379,10 +379,7 @@ mod tests {
         let named: Vec<String> = named.iter().map(|id| (*id).to_string()).collect();
         let spec = ToolSpec::find(&crate::generated::TOOLS, tool).unwrap();
         let reach = reaches_of(spec.reaches.unwrap_or_default(), arguments);
-        touched_by(&reach, &named, places)
-            .into_iter()
-            .map(|t| t.id)
-            .collect()
+        touched_by(&reach, &named, places).into_iter().map(|t| t.id).collect()
     }
 
     #[test]

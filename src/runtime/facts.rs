@@ -50,7 +50,10 @@ pub struct Equals {
 
 impl Equals {
     pub fn met_by(&self, arguments: &Map<String, Value>) -> bool {
-        arguments.get(self.argument).is_some_and(|value| value.to_string() == self.equals)
+        let equals = serde_json::from_str::<Value>(self.equals);
+        arguments
+            .get(self.argument)
+            .is_some_and(|value| equals.as_ref().is_ok_and(|equals| value == equals))
     }
 }
 

@@ -290,7 +290,9 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
     });
     assert_eq!(code, Some(3));
     assert!(
-        stderr.contains("<dir>/probe.json at /reaches: missing field `reaches`: a mutating tool says what a call touches"),
+        stderr.contains(
+            "<dir>/probe.json at /reaches: missing field `reaches`: a mutating tool says what a call touches"
+        ),
         "{stderr}"
     );
     let (code, stderr) = check_after(|t| {

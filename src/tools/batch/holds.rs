@@ -30,7 +30,10 @@ fn held_waits() -> String {
         .filter_map(|spec| {
             let batch = spec.batch.filter(|batch| batch.refused == BatchRefusal::Waits)?;
             let unless = batch.unless?;
-            Some(format!("{} only with {}: {}", spec.name, unless.argument, unless.equals))
+            Some(format!(
+                "{} only with {}: {}",
+                spec.name, unless.argument, unless.equals
+            ))
         })
         .collect();
     if held.is_empty() {

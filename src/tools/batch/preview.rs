@@ -263,7 +263,10 @@ mod tests {
         assert_eq!(does, "create a detached session named \"planned one\"");
         assert_eq!(tmux, ["new-session -d -s 'planned one' -- sleep '6 0'"]);
         let (does, tmux) = described("create_session", &arguments(json!({"shell": "make && make test"})));
-        assert_eq!(does, "create a detached session", "an optional part without its argument is left out");
+        assert_eq!(
+            does, "create a detached session",
+            "an optional part without its argument is left out"
+        );
         assert_eq!(tmux, ["new-session -d 'make && make test'"]);
         let (does, tmux) = described(
             "split_window",
@@ -272,12 +275,18 @@ mod tests {
         assert_eq!(does, "split pane <row0.paneId> and put the new pane left");
         assert_eq!(tmux, ["split-window -d -t <row0.paneId> -h"]);
         let (does, tmux) = described("split_window", &arguments(json!({"pane_id": "%1"})));
-        assert_eq!(does, "split pane %1 and put the new pane below", "the literal when not given");
+        assert_eq!(
+            does, "split pane %1 and put the new pane below",
+            "the literal when not given"
+        );
         assert_eq!(tmux, ["split-window -d -t %1 -v"], "the choice's word for none");
         let (_, tmux) = described("select_layout", &arguments(json!({"window_id": "@1"})));
         assert_eq!(tmux, ["select-layout -t @1 '?'"]);
         let (does, tmux) = described("send_keys", &arguments(json!({"paneId": "%4", "keys": "ls"})));
-        assert_eq!(does, "type into pane %4 through paneward's input check, at the row's turn");
+        assert_eq!(
+            does,
+            "type into pane %4 through paneward's input check, at the row's turn"
+        );
         assert!(tmux.is_empty(), "input's commands are chosen at its turn");
         let (does, tmux) = described("list_panes", &Map::new());
         assert_eq!(does, "call `list_panes` (its tmux commands are chosen as it runs)");
@@ -309,10 +318,16 @@ mod tests {
             )
         };
         let none = References::new();
-        assert_eq!(closes("kill_window", json!({"window_id": "@2"}), &none), ["%2", "%3", "@2"]);
+        assert_eq!(
+            closes("kill_window", json!({"window_id": "@2"}), &none),
+            ["%2", "%3", "@2"]
+        );
         assert_eq!(closes("kill_pane", json!({"pane_id": "%4"}), &none), ["%4", "@4", "$4"]);
         assert_eq!(closes("kill_pane", json!({"pane_id": "%2"}), &none), ["%2"]);
-        assert_eq!(closes("move_pane", json!({"pane_id": "%1", "to_window_id": "@2"}), &none), ["@1"]);
+        assert_eq!(
+            closes("move_pane", json!({"pane_id": "%1", "to_window_id": "@2"}), &none),
+            ["@1"]
+        );
         assert!(closes("rename_window", json!({"window_id": "@4", "name": "x"}), &none).is_empty());
         let referenced = References::from([(
             "session_id".to_string(),

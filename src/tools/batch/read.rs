@@ -436,10 +436,7 @@ pub fn fit<R: RowsReply>(context: &CallContext, mut output: R, limit: usize) -> 
             cut.push(result);
         }
     }
-    let textual = cut
-        .iter()
-        .filter(|r| is_pane_text(&output.rows()[r.row].tool))
-        .count();
+    let textual = cut.iter().filter(|r| is_pane_text(&output.rows()[r.row].tool)).count();
     let share = room / textual.max(1);
     let mut dropped = 0usize;
     for result in &cut {
