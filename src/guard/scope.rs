@@ -407,6 +407,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_reaches_what_its_file_says_for_the_arguments_it_is_given() {
+        let places = [
+            place("%1", "@1", "$1", (true, false)),
+            place("%2", "@2", "$1", (true, false)),
+        ];
+        let hows = |arguments: Value| {
+            let spec = ToolSpec::find(&crate::generated::TOOLS, "move_pane").unwrap();
+            let reach = reaches_of(spec.reaches.unwrap(), &arguments);
+            touched_by(&reach, &["%1".to_string()], &places)
+                .into_iter()
+                .map(|t| t.how)
+                .collect::<Vec<_>>()
+        };
+        // Joining another window takes the window's last pane: the window closes.
+        let joined = hows(json!({"pane_id": "%1", "to_window_id": "@2"}));
+        assert_eq!(joined[1], "would change window @1, which holds pane %1");
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        // Breaking out adds a window to the pane's session instead.
+        let broken = hows(json!({"pane_id": "%1"}));
+        assert_eq!(broken[2], "would add a window to session $1, which holds pane %1");
+        let server = ToolSpec::find(&crate::generated::TOOLS, "kill_server").unwrap();
+        assert_eq!(reaches_of(server.reaches.unwrap(), &json!({})), [Reach::Server]);
+    }
+
+    #[test]
     fn scopes_read_back_from_their_names() {
         for scope in [Scope::All, Scope::Owned] {
             assert_eq!(scope.as_str().parse::<Scope>(), Ok(scope));
