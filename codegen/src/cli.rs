@@ -17,8 +17,9 @@ paneward-codegen: check, generate, import and compare paneward's tool contracts
 usage:
   paneward-codegen check [DIR...]      check tool files (default: schemas/tools and every
                                        schemas/profiles/*): also that each declares its
-                                       toolset and class, and that paneward's own carry
-                                       the annotations their tier and class give
+                                       toolset and class (above readonly, what it
+                                       reaches), and that paneward's own carry the
+                                       annotations their tier and class give
   paneward-codegen generate [DIR]      print the Rust build.rs generates from DIR
                                        (default: schemas/tools)
   paneward-codegen import [OPTIONS] SOURCE... [--from-server -- COMMAND [ARG...]]
@@ -118,8 +119,9 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
-        // Served files declare their toolset and class, paneward's own carry the
-        // annotations the rule derives from tier and class, and few load on every turn.
+        // Served files declare their toolset and class (and above readonly what they
+        // reach), paneward's own carry the annotations the rule derives from tier and
+        // class, and few load on every turn.
         paneward_contract::surface::check_served(&tools)?;
         let count = tools.len();
         // What only generation finds: two schemas that would share one Rust name.
