@@ -14,7 +14,7 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 13] = [
+pub const KEY_ORDER: [&str; 17] = [
     "name",
     "title",
     "description",
@@ -23,6 +23,10 @@ pub const KEY_ORDER: [&str; 13] = [
     "class",
     "handler",
     "escalations",
+    "reaches",
+    "paneText",
+    "batch",
+    "dryRun",
     "source",
     "inputSchema",
     "outputSchema",
@@ -56,6 +60,11 @@ pub fn render(tool: &ToolFile) -> String {
             .map(paneward_contract::Escalation::to_value)
             .collect();
         fields.push(("escalations", Value::Array(escalations)));
+    }
+    for field in paneward_contract::facts::FIELDS {
+        if let Some(value) = tool.facts.written.get(field) {
+            fields.push((field, value.clone()));
+        }
     }
     fields.extend([
         ("source", Value::String(tool.source.clone())),

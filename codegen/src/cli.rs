@@ -17,8 +17,9 @@ paneward-codegen: check, generate, import and compare paneward's tool contracts
 usage:
   paneward-codegen check [DIR...]      check tool files (default: schemas/tools and every
                                        schemas/profiles/*): also that each declares its
-                                       toolset and class, and that paneward's own carry
-                                       the annotations their tier and class give
+                                       toolset and class (above readonly, what it
+                                       reaches), and that paneward's own carry the
+                                       annotations their tier and class give
   paneward-codegen generate [DIR]      print the Rust build.rs generates from DIR
                                        (default: schemas/tools)
   paneward-codegen import [OPTIONS] SOURCE... [--from-server -- COMMAND [ARG...]]
@@ -45,6 +46,8 @@ import options:
                     teardown (in a profile: the default tool's)
   --class NAME      access class of tools that have no file yet (upstream Go's seven;
                     in a profile: the default tool's)
+  --facts JSON      facts of tools that have no file yet, as a tool file writes them:
+                    '{\"reaches\": []}' (in a profile: the default tool's reaches)
   --source URL      source of tools whose page names none (else the existing file's)
   --dry-run         print the changes, write nothing
   --json            print the changes as JSON
@@ -116,8 +119,9 @@ fn check(args: &[String], err: &mut dyn Write) -> Result<u8, Failure> {
     };
     for dir in dirs {
         let tools = crate::load::load_dir(&dir)?;
-        // Served files declare their toolset and class, paneward's own carry the
-        // annotations the rule derives from tier and class, and few load on every turn.
+        // Served files declare their toolset and class (and above readonly what they
+        // reach), paneward's own carry the annotations the rule derives from tier and
+        // class, and few load on every turn.
         paneward_contract::surface::check_served(&tools)?;
         let count = tools.len();
         // What only generation finds: two schemas that would share one Rust name.
@@ -208,6 +212,17 @@ fn run_import(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Resu
             "--handler" => options.handler = Some(value("--handler")?),
             "--toolset" => options.toolset = Some(value("--toolset")?),
             "--class" => options.class = Some(value("--class")?),
+            "--facts" => {
+                let text = value("--facts")?;
+                options.facts = match serde_json::from_str(&text) {
+                    Ok(serde_json::Value::Object(facts)) => facts,
+                    _ => {
+                        return Err(Failure::Usage(
+                            "--facts takes a JSON object, like '{\"reaches\": []}'".into(),
+                        ))
+                    }
+                };
+            }
             "--save" => options.save = Some(PathBuf::from(value("--save")?)),
             "--dry-run" => options.dry_run = true,
             "--json" => json = true,

@@ -360,6 +360,7 @@ fn emit_table(typed: &[ToolTypes<'_>], contract: Contract<'_>) -> TokenStream {
                 crate::runtime::EscalationSpec { argument: #argument, equals: #equals, tier: #tier }
             }
         });
+        let facts = crate::facts::fields(&tool.facts);
         quote! {
             crate::runtime::ToolSpec {
                 name: #name,
@@ -373,6 +374,7 @@ fn emit_table(typed: &[ToolTypes<'_>], contract: Contract<'_>) -> TokenStream {
                 annotations: #annotations,
                 meta: #meta,
                 escalations: &[ #(#escalations),* ],
+                #facts
             }
         }
     });

@@ -38,6 +38,9 @@ pub struct Options {
     /// The toolset and access class of tools that have no file yet.
     pub toolset: Option<String>,
     pub class: Option<String>,
+    /// The facts of tools that have no file yet (`reaches`, `paneText`, `batch`,
+    /// `dryRun`; `paneward_contract::facts`), as a tool file writes them.
+    pub facts: Map<String, Value>,
     /// Where to keep what a server listed (`--save`), so the import can be repeated
     /// from the file.
     pub save: Option<PathBuf>,
@@ -56,6 +59,7 @@ impl Options {
             handler: None,
             toolset: None,
             class: None,
+            facts: Map::new(),
             save: None,
             dry_run: false,
         }
@@ -327,6 +331,25 @@ fn plan_tool(
     {
         document.insert("escalations".into(), escalations);
     }
+    // The facts are paneward's too: an existing file keeps its (checked against the
+    // imported schemas below); a new tool takes --facts or its source's. A profile's
+    // new tool is served through paneward's handler of its name, so it reaches what
+    // that tool reaches; its other facts (pane text, batches, dry runs) belong to
+    // paneward's own batches and stay there.
+    let stated = |facts: &Map<String, Value>| (!facts.is_empty()).then(|| facts.clone());
+    let default_reaches = default_tool
+        .as_ref()
+        .and_then(|t| t.facts.get("reaches"))
+        .map(|reaches| Map::from_iter([("reaches".to_string(), reaches.clone())]));
+    let kept = old_tool.and_then(|t| stated(&t.facts));
+    let facts = if in_profile {
+        kept.or_else(|| stated(&tool.facts))
+            .or(default_reaches)
+            .or_else(|| stated(&options.facts))
+    } else {
+        kept.or_else(|| stated(&options.facts)).or_else(|| stated(&tool.facts))
+    };
+    document.extend(facts.unwrap_or_default());
     document.insert("source".into(), Value::String(source_url));
     document.insert("inputSchema".into(), tool.input_schema.clone());
     if let Some(output_schema) = output_schema {

@@ -14,6 +14,7 @@ pub mod canonical;
 pub mod case;
 pub mod cli;
 pub mod diff;
+pub mod facts;
 pub mod generate;
 pub mod import;
 pub mod naming;

@@ -5,6 +5,8 @@
 //! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
 //! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares (raised for some argument values by
 //! [`escalation`]),
+//! [`facts`] are what the guards and batches know of a tool beyond its contract (what
+//! it reaches, pane text, batches, dry runs; [`template`] the dry run's text),
 //! [`pointer`] escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
 //! server advertises. Deliberately small: no code generation here, so that paneward does
 //! not compile typify or syn to use it.
@@ -12,14 +14,17 @@
 pub mod client;
 pub mod error;
 pub mod escalation;
+pub mod facts;
 pub mod load;
 pub mod pointer;
 pub mod shape;
 pub mod surface;
+pub mod template;
 pub mod tier;
 
 pub use error::ContractError;
 pub use escalation::Escalation;
+pub use facts::{BatchRefusal, CloseBy, Reach};
 pub use load::ToolFile;
 pub use pointer::{excerpt, pointer_token};
 pub use surface::{AccessClass, Toolset};

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ContractError;
 use crate::escalation::Escalation;
+use crate::facts::Facts;
 use crate::pointer::pointer_token;
 use crate::surface::{AccessClass, Toolset};
 /// The type of [`ToolFile::tier`], also reachable from here for the loader's callers.
@@ -38,6 +39,8 @@ pub struct ToolFile {
     pub handler: Option<String>,
     /// Argument values that need a higher tier than `tier` (see [`crate::escalation`]).
     pub escalations: Vec<Escalation>,
+    /// What paneward's guards and batches know of the tool (see [`crate::facts`]).
+    pub facts: Facts,
     pub source: String,
     pub input_schema: Value,
     /// None only where the upstream a profile mirrors advertises none (a tool whose
@@ -49,7 +52,7 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 13] = [
+const FIELDS: [(&str, bool); 17] = [
     ("name", true),
     ("title", false),
     ("description", true),
@@ -58,6 +61,10 @@ const FIELDS: [(&str, bool); 13] = [
     ("class", false),
     ("handler", false),
     ("escalations", false),
+    ("reaches", false),
+    ("paneText", false),
+    ("batch", false),
+    ("dryRun", false),
     ("source", true),
     ("inputSchema", true),
     ("outputSchema", false),
@@ -218,6 +225,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         None => Vec::new(),
         Some(value) => crate::escalation::parse(path, &value, &input_schema, tier)?,
     };
+    let facts = crate::facts::take(path, &mut doc, &input_schema, output_schema.as_ref())?;
     let annotations = doc.remove("annotations").unwrap_or(Value::Null);
     check_annotations(path, &annotations)?;
     let meta = take_meta(path, &mut doc)?;
@@ -231,6 +239,7 @@ pub fn check_tool_value(path: &Path, value: Value) -> Result<ToolFile, ContractE
         class,
         handler,
         escalations,
+        facts,
         source,
         input_schema,
         output_schema,

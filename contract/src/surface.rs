@@ -261,13 +261,15 @@ pub fn check_served(tools: &[ToolFile]) -> Result<(), ContractError> {
 }
 
 /// Checks what [`crate::load`] leaves optional so that imports and diffs can read any
-/// tool file: a file served by paneward declares its toolset and class, and a file of
+/// tool file: a file served by paneward declares its toolset and class (and, above
+/// readonly, what it reaches), and a file of
 /// paneward's own carries exactly the hints of [`expected_hints`] (a seeded file keeps
 /// the hints its upstream page published).
 ///
 /// # Errors
-/// A missing toolset or class, a change without `idempotentHint`, or a hint that
-/// differs from the rule's, naming the file and the pointer.
+/// A missing toolset or class, a tool above readonly that does not say what it
+/// reaches, a change without `idempotentHint`, or a hint that differs from the rule's,
+/// naming the file and the pointer.
 pub fn check_declared(tool: &ToolFile) -> Result<(), ContractError> {
     let Some(_) = tool.toolset else {
         return Err(ContractError::new(
@@ -289,6 +291,17 @@ pub fn check_declared(tool: &ToolFile) -> Result<(), ContractError> {
             ),
         ));
     };
+    let reach = crate::escalation::reach(tool.tier, &tool.escalations);
+    if reach > Tier::Readonly && tool.facts.reaches.is_none() {
+        return Err(ContractError::new(
+            &tool.path,
+            "/reaches",
+            format!(
+                "missing field `reaches`: a {reach} tool says what a call touches beyond the objects it names, so that --scope owned checks it ([] for nothing more; {})",
+                crate::facts::Reach::ALL.map(crate::facts::Reach::as_str).join(", ")
+            ),
+        ));
+    }
     if tool.source != OWN_SOURCE {
         return Ok(());
     }
@@ -301,7 +314,6 @@ pub fn check_declared(tool: &ToolFile) -> Result<(), ContractError> {
             "a tool above readonly states idempotentHint (whether a repeat of the same call changes nothing more)",
         ));
     }
-    let reach = crate::escalation::reach(tool.tier, &tool.escalations);
     let expected = expected_hints(tool.tier, reach, class, idempotent);
     for key in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
         if written.get(key) != expected.get(key) {

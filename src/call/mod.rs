@@ -75,7 +75,7 @@ async fn admit_beyond_schema(
     }
     // The one place --scope owned is enforced, from the ids the input schema declares.
     if app.config.scope == Scope::Owned && entry.tier > Tier::Readonly && ids == Ids::Given {
-        crate::guard::scope::check(&app.guard, name, entry.input.schema(), arguments).await?;
+        crate::guard::scope::check(&app.guard, entry.spec, entry.input.schema(), arguments).await?;
     }
     Ok(())
 }

@@ -3,14 +3,17 @@
 //! the request path, from the tool's input schema rather than per handler: every
 //! argument whose schema is a pane, window or session id pattern (at any depth, rows of
 //! arrays included) names an object. Beyond those, a call must not end, close or change
-//! anything paneward did not create ([`Reach`]: what a kill ends inside, what a move
-//! closes, the window a split or resize changes, the panes synchronize-panes copies
-//! input to). Each mark is read at its own level, never inherited (`guard::owner`).
+//! anything paneward did not create ([`Reach`], which the tool file's `reaches` names:
+//! what a kill ends inside, what a move closes, the window a split or resize changes,
+//! the panes synchronize-panes copies input to). Each mark is read at its own level,
+//! never inherited (`guard::owner`).
 //!
 //! What names no object:
 //! - a call that leaves out every id its tool could take (`set_option` or
 //!   `set_environment` at global scope) changes the whole server: refused;
-//! - the tools of [`SERVER_WIDE`] (`kill_server`): refused;
+//! - a tool that reaches [`Reach::Server`] (`kill_server`): refused;
+//! - a tool that reaches [`Reach::Granted`] (`request_pane`): its own question to the
+//!   person is its scope, so it names a pane outside the scope on purpose: allowed;
 //! - any other tool that takes no id at all (creating a session, paneward's own
 //!   buffers, the batches, whose rows are each checked like a call): allowed.
 
@@ -19,15 +22,10 @@ use serde_json::Value;
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
 use crate::guard::state::GuardState;
 use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::runtime::facts::{reaches_of, Reach};
+use crate::runtime::ToolSpec;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::Command;
-
-/// Tools that name no object yet change the whole server.
-const SERVER_WIDE: [&str; 1] = ["kill_server"];
-
-/// Tools whose own question to the person is their scope: `request_pane` names a pane
-/// outside the scope on purpose, and changes it only with the person's yes.
-const ASKS_THE_PERSON: [&str; 1] = ["request_pane"];
 
 /// The `pattern`s by which a tool schema says a string is a pane, window or session id.
 const ID_PATTERNS: [&str; 6] = [
@@ -135,39 +133,6 @@ struct Place {
     synchronized: bool,
 }
 
-/// What a tool does to objects beyond the ones it names, and so which of those must be
-/// paneward's too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
-    /// Ending a window or session ends everything inside it.
-    Contents,
-    /// Ending or moving away a window's last pane closes the window; a session's last
-    /// window, the session.
-    Closing,
-    /// The pane's window changes shape (a new pane, a size, zoom, a pane swapped in or out).
-    PaneWindow,
-    /// The window's sessions change (a window leaves one, or gains an index).
-    WindowSession,
-    /// A pane broken out becomes a new window of its session.
-    PaneSession,
-    /// Keys typed into a pane with `synchronize-panes` on reach its synchronized siblings.
-    Cohort,
-}
-
-/// The reaches of a call of `tool` with `arguments`.
-fn reaches(tool: &str, arguments: &Value) -> &'static [Reach] {
-    match tool {
-        "kill_pane" => &[Reach::Closing],
-        "kill_window" | "kill_session" => &[Reach::Contents, Reach::Closing],
-        "move_pane" if arguments.get("to_window_id").is_none() => &[Reach::PaneWindow, Reach::PaneSession],
-        "move_pane" => &[Reach::PaneWindow, Reach::Closing],
-        "move_window" => &[Reach::WindowSession],
-        "split_window" | "resize_pane" | "swap_pane" => &[Reach::PaneWindow],
-        "send_keys" | "send_keys_batch" | "paste_text" | "paste_buffer" | "run_command" => &[Reach::Cohort],
-        _ => &[],
-    }
-}
-
 /// An object the call would touch, and how, for the refusal.
 struct Touched {
     id: String,
@@ -240,6 +205,7 @@ fn touched_by(reach: &[Reach], ids: &[String], places: &[Place]) -> Vec<Touched>
                             format!("would add a window to session {}, which holds pane {id}", place.session)
                         });
                     }
+                    // Cohort is read below; Server and Granted decide the whole call.
                     _ => {}
                 }
             }
@@ -303,9 +269,10 @@ async fn owned(state: &GuardState, ids: &[&str]) -> Result<Vec<bool>, ToolError>
         .collect())
 }
 
-/// Refuses a call of `tool` (input `schema`, validated `arguments`) that would touch
-/// something paneward did not create: an object it names, or one it would end, close,
-/// reshape or type into beyond those (see [`Reach`]).
+/// Refuses a call of the tool of `spec` (input `schema`, validated `arguments`) that
+/// would touch something paneward did not create: an object it names, or one it would
+/// end, close, reshape or type into beyond those (what its file's `reaches` says; see
+/// [`Reach`]).
 ///
 /// Made in the request path just before the handler runs, from two reads: where every
 /// pane is, then each touched object's own mark. The marks are set only when paneward
@@ -318,11 +285,14 @@ async fn owned(state: &GuardState, ids: &[&str]) -> Result<Vec<bool>, ToolError>
 /// # Errors
 /// `notAllowed` naming the object (or the server-wide change) and the scope;
 /// `notFound` for an id that names nothing; tmux failing.
-pub async fn check(state: &GuardState, tool: &str, schema: &Value, arguments: &Value) -> Result<(), ToolError> {
-    if SERVER_WIDE.contains(&tool) {
+pub async fn check(state: &GuardState, spec: &ToolSpec, schema: &Value, arguments: &Value) -> Result<(), ToolError> {
+    let tool = spec.name;
+    // The build refuses a tool above readonly that does not say what it reaches.
+    let reach = reaches_of(spec.reaches.unwrap_or_default(), arguments);
+    if reach.contains(&Reach::Server) {
         return Err(refusal(tool, "changes the whole tmux server"));
     }
-    if ASKS_THE_PERSON.contains(&tool) {
+    if reach.contains(&Reach::Granted) {
         return Ok(());
     }
     let Some(ids) = named_ids(schema, arguments) else {
@@ -347,7 +317,7 @@ pub async fn check(state: &GuardState, tool: &str, schema: &Value, arguments: &V
             ));
         }
     }
-    let touched = touched_by(reaches(tool, arguments), &ids, &places);
+    let touched = touched_by(&reach, &ids, &places);
     let listed: Vec<&str> = touched.iter().map(|t| t.id.as_str()).collect();
     let marks = owned(state, &listed).await?;
     if let Some((touched, _)) = touched.iter().zip(marks).find(|(_, owned)| !owned) {
@@ -404,12 +374,12 @@ mod tests {
         }
     }
 
+    /// What a call of `tool` touches, by what its tool file says it reaches.
     fn ids_touched(tool: &str, arguments: &Value, named: &[&str], places: &[Place]) -> Vec<String> {
         let named: Vec<String> = named.iter().map(|id| (*id).to_string()).collect();
-        touched_by(reaches(tool, arguments), &named, places)
-            .into_iter()
-            .map(|t| t.id)
-            .collect()
+        let spec = ToolSpec::find(&crate::generated::TOOLS, tool).unwrap();
+        let reach = reaches_of(spec.reaches.unwrap_or_default(), arguments);
+        touched_by(&reach, &named, places).into_iter().map(|t| t.id).collect()
     }
 
     #[test]
@@ -434,6 +404,31 @@ mod tests {
         synced[0].synchronized = true;
         synced[1].synchronized = true;
         assert_eq!(ids_touched("send_keys", &json!({}), &["%1"], &synced), ["%1", "%2"]);
+    }
+
+    #[test]
+    fn a_move_reaches_what_its_file_says_for_the_arguments_it_is_given() {
+        let places = [
+            place("%1", "@1", "$1", (true, false)),
+            place("%2", "@2", "$1", (true, false)),
+        ];
+        let hows = |arguments: Value| {
+            let spec = ToolSpec::find(&crate::generated::TOOLS, "move_pane").unwrap();
+            let reach = reaches_of(spec.reaches.unwrap(), &arguments);
+            touched_by(&reach, &["%1".to_string()], &places)
+                .into_iter()
+                .map(|t| t.how)
+                .collect::<Vec<_>>()
+        };
+        // Joining another window takes the window's last pane: the window closes.
+        let joined = hows(json!({"pane_id": "%1", "to_window_id": "@2"}));
+        assert_eq!(joined[1], "would change window @1, which holds pane %1");
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        // Breaking out adds a window to the pane's session instead.
+        let broken = hows(json!({"pane_id": "%1"}));
+        assert_eq!(broken[2], "would add a window to session $1, which holds pane %1");
+        let server = ToolSpec::find(&crate::generated::TOOLS, "kill_server").unwrap();
+        assert_eq!(reaches_of(server.reaches.unwrap(), &json!({})), [Reach::Server]);
     }
 
     #[test]

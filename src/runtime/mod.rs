@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 pub mod ask;
 pub mod error;
+pub mod facts;
 pub mod hex;
 pub mod reentry;
 pub mod reply_text;
@@ -47,6 +48,25 @@ pub struct ToolSpec {
     pub meta: Option<&'static str>,
     /// The tool file's argument escalations.
     pub escalations: &'static [EscalationSpec],
+    /// What a call touches beyond the objects it names (`--scope owned` checks it too);
+    /// `None` only for a readonly tool that does not say (the build refuses it above).
+    pub reaches: Option<&'static [facts::ReachSpec]>,
+    /// Its result is pane text, which a batch cuts to its newest lines rather than drop.
+    pub pane_text: bool,
+    /// Why a batch refuses to hold it, if one does.
+    pub batch: Option<&'static facts::BatchSpec>,
+    /// How a write batch's dry run shows a row of it; `None`: by the tool's name alone.
+    pub dry_run: Option<&'static facts::DryRunSpec>,
+}
+
+impl ToolSpec {
+    /// The row of `table` (sorted by name, as generated) for tool `name`.
+    pub fn find(table: &'static [ToolSpec], name: &str) -> Option<&'static ToolSpec> {
+        table
+            .binary_search_by(|spec| spec.name.cmp(name))
+            .ok()
+            .and_then(|index| table.get(index))
+    }
 }
 
 /// One argument escalation of a tool file, as the generated table holds it.

@@ -2,7 +2,8 @@
 //! destructures its generated input exhaustively (so a field an upstream import adds is a
 //! compile error where it must be handled, not a silently ignored argument), every
 //! bound a tool file advertises either repeats its Rust limit or says why it has none,
-//! and every input of paneward's own tools is spelled in snake_case.
+//! every input of paneward's own tools is spelled in snake_case, every tool above
+//! readonly says what it reaches, and no guard or batch decides by a tool's name.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::collections::BTreeSet;
@@ -493,4 +494,112 @@ fn every_input_of_paneward_s_own_tools_is_snake_case() {
         "only {own} tool files of paneward's own: is `source` still \"paneward\"?"
     );
     assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The served tool files: paneward's own and every profile's, `(folder/stem, parsed file)`.
+fn served_tool_files() -> Vec<(String, Value)> {
+    let mut files: Vec<(String, Value)> = tool_files()
+        .into_iter()
+        .map(|(stem, tool)| (format!("schemas/tools/{stem}"), tool))
+        .collect();
+    for entry in std::fs::read_dir(Path::new(ROOT).join("schemas/profiles")).unwrap() {
+        let folder = format!("schemas/profiles/{}", entry.unwrap().file_name().to_string_lossy());
+        files.extend(
+            tool_files_in(&folder)
+                .into_iter()
+                .map(|(stem, tool)| (format!("{folder}/{stem}"), tool)),
+        );
+    }
+    files
+}
+
+/// The files of `tools` above readonly (by tier or by an escalation) that do not say
+/// what a call of them reaches.
+fn unstated_reaches(tools: &[(String, Value)]) -> Vec<String> {
+    tools
+        .iter()
+        .filter(|(_, tool)| {
+            let escalated = tool["escalations"].as_array().is_some_and(|e| !e.is_empty());
+            (tool["tier"] != "readonly" || escalated) && !tool["reaches"].is_array()
+        })
+        .map(|(file, tool)| format!("{file}.json: a {} tool says what it reaches", tool["tier"]))
+        .collect()
+}
+
+/// `--scope owned` checks what a call reaches beyond the ids it names by the file's
+/// `reaches`; a tool above readonly without one would be under-checked (the build
+/// refuses it too: `paneward_contract::surface::check_declared`).
+#[test]
+fn every_tool_above_readonly_says_what_it_reaches() {
+    let served = served_tool_files();
+    assert!(served.len() > 100, "the default and profile files were found");
+    let faults = unstated_reaches(&served);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The check itself: a mutating tool that says nothing is found.
+    let mut silent = served[0].1.clone();
+    silent["tier"] = "mutating".into();
+    silent.as_object_mut().unwrap().remove("reaches");
+    assert_eq!(unstated_reaches(&[("probe".into(), silent)]).len(), 1);
+}
+
+/// Where `source` (code before its `#[cfg(test)]` module) decides by a tool's name:
+/// a name in a match arm, compared with `==`/`!=`, or listed in a `const`/`static`
+/// array. Naming the tool a handler calls (`rows.call("list_panes", …)`) is not that.
+fn name_lists(file: &str, source: &str, names: &BTreeSet<String>) -> Vec<String> {
+    let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+    let literal = Regex::new(r#"(==|!=)?\s*"([a-z][a-z0-9_]*)"(\s*(=>|\|))?"#).unwrap();
+    let list_start = Regex::new(r"^\s*(pub(\([a-z]+\))? )?(const|static) [A-Z_]+: \[&str").unwrap();
+    let mut in_list = false;
+    let mut faults = Vec::new();
+    for (number, line) in code.lines().enumerate() {
+        let text = line.split("//").next().unwrap_or("");
+        if list_start.is_match(text) {
+            in_list = true;
+        }
+        for found in literal.captures_iter(text) {
+            let name = &found[2];
+            let decides = found.get(1).is_some() || found.get(4).is_some() || in_list;
+            if decides && names.contains(name) {
+                faults.push(format!(
+                    "{file}:{}: `{name}` decides by a tool's name; state it in the tool file (paneward_contract::facts)",
+                    number + 1
+                ));
+            }
+        }
+        if in_list && text.contains("];") {
+            in_list = false;
+        }
+    }
+    faults
+}
+
+/// What the guards and batches know of a tool is a field of its file (`reaches`,
+/// `paneText`, `batch`, `dryRun`), generated into the table they read: none of them
+/// keeps a list of tool names.
+#[test]
+fn no_guard_or_batch_decides_by_a_tool_s_name() {
+    let names: BTreeSet<String> = served_tool_files()
+        .into_iter()
+        .filter_map(|(_, tool)| tool["name"].as_str().map(str::to_string))
+        .collect();
+    let mut faults = Vec::new();
+    for folder in ["src/guard", "src/tools/batch"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join(folder))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .collect();
+        files.sort();
+        for path in files {
+            let file = path.strip_prefix(ROOT).unwrap().display().to_string();
+            faults.extend(name_lists(&file, &std::fs::read_to_string(&path).unwrap(), &names));
+        }
+    }
+    // Left for its own change: what a destructive batch row ends, for the caller check.
+    faults.retain(|fault| !fault.starts_with("src/tools/batch/write.rs:") || !fault.contains("`kill_"));
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The check itself, on the shapes it looks for.
+    let listed = "const WAITS: [&str; 2] = [\n    \"wait_for_text\",\n    \"run_command\",\n];\nfn f(t: &str) -> bool { t == \"kill_server\" }\nfn g(t: &str) { match t { \"send_keys\" | \"paste_text\" => {} _ => {} } }\nfn h(rows: R) { rows.call(\"list_panes\", None) }\n";
+    let found = name_lists("probe.rs", listed, &names);
+    assert_eq!(found.len(), 5, "{found:#?}");
 }

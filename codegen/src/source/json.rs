@@ -110,6 +110,10 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
         toolset: optional_string(&origin, object, "toolset")?.or_else(|| toolset_tag(object)),
         class: optional_string(&origin, object, "class")?,
         escalations: object.get("escalations").filter(|value| !value.is_null()).cloned(),
+        facts: paneward_contract::facts::FIELDS
+            .iter()
+            .filter_map(|field| Some((field.to_string(), object.get(*field)?.clone())))
+            .collect(),
         meta: object.get("_meta").filter(|value| !value.is_null()).cloned(),
         origin,
         name,

@@ -13,7 +13,7 @@ pub mod server;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::CodegenError;
 use crate::load::{Tier, ToolFile};
@@ -42,6 +42,9 @@ pub struct ContractTool {
     pub class: Option<String>,
     /// Only paneward's own tool files declare argument escalations (as written).
     pub escalations: Option<Value>,
+    /// Only paneward's own tool files state facts for the guards and batches
+    /// (`paneward_contract::facts::FIELDS`), as written.
+    pub facts: Map<String, Value>,
     /// The tool's `_meta` object, as the source gives it.
     pub meta: Option<Value>,
     /// Fields of an MCP `Tool` that a tool file cannot hold (`icons`, …).
@@ -89,6 +92,7 @@ impl ContractTool {
                         .collect(),
                 )
             }),
+            facts: tool.facts.written.clone(),
             meta: tool.meta.clone().map(Value::Object),
             ignored: Vec::new(),
         }

@@ -96,6 +96,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ContractTool, CodegenError> {
         toolset: None,
         class: None,
         escalations: None,
+        facts: serde_json::Map::new(),
         meta: None,
         ignored: Vec::new(),
     })

@@ -64,7 +64,7 @@ fn each_field_rule_names_its_pointer() {
         (Box::new(|t| t["tier"] = json!("godmode")), "<dir>/probe.json at /tier: unknown safety tier \"godmode\"; use readonly, mutating or destructive"),
         (Box::new(|t| t["name"] = json!("other")), "<dir>/probe.json at /name: tool `other` must live in a file named other.json"),
         (Box::new(|t| t["name"] = json!("Bad-Name")), "<dir>/probe.json at /name: tool name `Bad-Name` must match ^[a-z][a-z0-9_]*$"),
-        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, toolset, class, handler, escalations, source, inputSchema, outputSchema, annotations, _meta"),
+        (Box::new(|t| t["extra"] = json!(1)), "<dir>/probe.json at /extra: unknown field; a tool file has only name, title, description, tier, toolset, class, handler, escalations, reaches, paneText, batch, dryRun, source, inputSchema, outputSchema, annotations, _meta"),
         (Box::new(|t| t["annotations"]["dangerHint"] = json!(true)), "<dir>/probe.json at /annotations/dangerHint: unknown annotation; MCP defines title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"),
         (Box::new(|t| t["annotations"]["readOnlyHint"] = json!("yes")), "<dir>/probe.json at /annotations/readOnlyHint: must be a boolean"),
         (Box::new(|t| t["inputSchema"]["type"] = json!("array")), "<dir>/probe.json at /inputSchema/type: MCP requires a tool schema to describe an object: set \"type\": \"object\""),
@@ -280,10 +280,26 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         t["annotations"] = json!({"destructiveHint": true});
     });
     assert_eq!(code, Some(0));
+    // A tool above readonly says what a call reaches, or --scope owned could not check it.
     let (code, stderr) = check_after(|t| {
         t["tier"] = json!("mutating");
         t["toolset"] = json!("manage");
         t["class"] = json!("tmux-layout");
+        t["annotations"] =
+            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+    });
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains(
+            "<dir>/probe.json at /reaches: missing field `reaches`: a mutating tool says what a call touches"
+        ),
+        "{stderr}"
+    );
+    let (code, stderr) = check_after(|t| {
+        t["tier"] = json!("mutating");
+        t["toolset"] = json!("manage");
+        t["class"] = json!("tmux-layout");
+        t["reaches"] = json!([]);
         t["annotations"] = json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false});
     });
     assert_eq!(code, Some(3));
@@ -332,6 +348,7 @@ fn check_keeps_always_loaded_tools_few_and_read_only() {
         t["tier"] = json!("mutating");
         t["class"] = json!("tmux-layout");
         t["toolset"] = json!("manage");
+        t["reaches"] = json!([]);
         t["annotations"] =
             json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });

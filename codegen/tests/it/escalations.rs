@@ -14,6 +14,7 @@ fn tool(escalations: Value) -> Value {
         "toolset": "execute",
         "class": "workspace-create",
         "escalations": escalations,
+        "reaches": [],
         "source": "https://example.org/probe/",
         "inputSchema": {"type": "object", "additionalProperties": false, "properties": {"kill": {"type": "boolean"}}},
         "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},

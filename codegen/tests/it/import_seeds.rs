@@ -78,6 +78,11 @@ fn importing_each_seed_page_as_a_new_tool_writes_exactly_the_committed_file() {
         let committed_file: serde_json::Value = serde_json::from_str(&committed(seed.file)).unwrap();
         options.toolset = committed_file["toolset"].as_str().map(str::to_string);
         options.class = committed_file["class"].as_str().map(str::to_string);
+        for field in paneward_contract::facts::FIELDS {
+            if let Some(value) = committed_file.get(field) {
+                options.facts.insert(field.to_string(), value.clone());
+            }
+        }
         let outcome = import(&[Source::File(crate::common::seed(seed.page))], &options).unwrap();
         assert_eq!(outcome.planned.len(), 1, "{}", seed.page);
         assert_eq!(outcome.planned[0].path, target);

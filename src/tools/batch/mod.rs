@@ -1,6 +1,7 @@
 //! Batches: many calls in one reply, each row through the request path.
 
 pub mod document;
+pub mod holds;
 pub mod preview;
 pub mod read;
 pub mod refs;

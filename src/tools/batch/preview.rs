@@ -1,13 +1,16 @@
 //! A write batch's `dry_run`: what each row would do, said in words, with the tmux
 //! command it centres on and the objects it would close, read from tmux as it stands
-//! now. Nothing runs: the only call made is one `list_panes` (readonly), and only when a
+//! now. The words, the command and what closes are each tool file's `dryRun`
+//! (templates: `paneward_contract::template`), rendered here. Nothing runs: the only call made is one `list_panes` (readonly), and only when a
 //! row would close something.
 
 use serde_json::{json, Map, Value};
 
+use crate::generated::TOOLS;
 use crate::guard::Rows;
 use crate::runtime::error::ToolError;
-use crate::runtime::CallContext;
+use crate::runtime::facts::{CloseBy, DryRunSpec, Form, Piece, Placeholder};
+use crate::runtime::{CallContext, ToolSpec};
 use crate::tools::batch::refs::References;
 
 /// One row of the batch as the preview sees it.
@@ -40,38 +43,6 @@ fn text<'m>(arguments: &'m Map<String, Value>, name: &str) -> Option<&'m str> {
     arguments.get(name).and_then(Value::as_str)
 }
 
-/// `tmux VERB` with the flags and values the arguments give, one word each.
-struct Line(Vec<String>);
-
-impl Line {
-    fn new(verb: &str) -> Self {
-        Self(vec![verb.to_string()])
-    }
-    fn word(mut self, word: &str) -> Self {
-        self.0.push(word.to_string());
-        self
-    }
-    fn flag(mut self, flag: &str, value: Option<&str>) -> Self {
-        if let Some(value) = value {
-            self.0.push(flag.to_string());
-            self.0.push(quoted(value));
-        }
-        self
-    }
-    fn program(mut self, arguments: &Map<String, Value>) -> Self {
-        if let Some(argv) = arguments.get("command").and_then(Value::as_array) {
-            self.0.push("--".to_string());
-            self.0.extend(argv.iter().filter_map(Value::as_str).map(quoted));
-        } else if let Some(line) = text(arguments, "shell") {
-            self.0.push(quoted(line));
-        }
-        self
-    }
-    fn done(self) -> String {
-        self.0.join(" ")
-    }
-}
-
 /// A word as a person would type it: quoted when it holds anything but plain characters.
 fn quoted(word: &str) -> String {
     let plain = !word.is_empty()
@@ -85,160 +56,100 @@ fn quoted(word: &str) -> String {
     }
 }
 
-/// What the row would do, in a sentence, and the tmux command it centres on.
-fn described(tool: &str, a: &Map<String, Value>) -> (String, Vec<String>) {
-    let id = |name: &str| text(a, name).unwrap_or("?").to_string();
-    match tool {
-        "create_session" => (
-            format!(
-                "create a detached session{}",
-                text(a, "name").map(|n| format!(" named {n:?}")).unwrap_or_default()
-            ),
-            vec![Line::new("new-session")
-                .word("-d")
-                .flag("-s", text(a, "name"))
-                .flag("-n", text(a, "window_name"))
-                .flag("-c", text(a, "start_directory"))
-                .program(a)
-                .done()],
-        ),
-        "create_window" => (
-            format!("create a window in session {}", id("session_id")),
-            vec![Line::new("new-window")
-                .word("-d")
-                .flag("-t", text(a, "session_id"))
-                .flag("-n", text(a, "name"))
-                .flag("-c", text(a, "start_directory"))
-                .program(a)
-                .done()],
-        ),
-        "split_window" => {
-            let direction = text(a, "direction").unwrap_or("below");
-            (
-                format!("split pane {} and put the new pane {direction}", id("pane_id")),
-                vec![Line::new("split-window")
-                    .word("-d")
-                    .flag("-t", text(a, "pane_id"))
-                    .word(if matches!(direction, "left" | "right") {
-                        "-h"
-                    } else {
-                        "-v"
-                    })
-                    .flag("-c", text(a, "start_directory"))
-                    .program(a)
-                    .done()],
-            )
-        }
-        "select_layout" => (
-            format!("arrange window {} as {}", id("window_id"), id("layout")),
-            vec![Line::new("select-layout")
-                .flag("-t", text(a, "window_id"))
-                .word(&quoted(text(a, "layout").unwrap_or("?")))
-                .done()],
-        ),
-        // Input goes through guard::input, which picks its tmux commands (keys or a
-        // paste) at the row's turn, after the pane's cohort check: none to show here.
-        "send_keys" | "paste_text" | "run_command" => {
-            let pane = text(a, "pane_id").or_else(|| text(a, "paneId")).unwrap_or("?");
-            (
-                format!("type into pane {pane} through paneward's input check, at the row's turn"),
-                Vec::new(),
-            )
-        }
-        "kill_pane" => (
-            format!("end pane {}", id("pane_id")),
-            vec![Line::new("kill-pane").flag("-t", text(a, "pane_id")).done()],
-        ),
-        "kill_window" => (
-            format!("end window {}", id("window_id")),
-            vec![Line::new("kill-window").flag("-t", text(a, "window_id")).done()],
-        ),
-        "kill_session" => (
-            format!("end session {}", id("session_id")),
-            vec![Line::new("kill-session").flag("-t", text(a, "session_id")).done()],
-        ),
-        "respawn_pane" => (
-            format!("start a new program in pane {}", id("pane_id")),
-            vec![Line::new("respawn-pane")
-                .flag("-t", text(a, "pane_id"))
-                .program(a)
-                .done()],
-        ),
-        "rename_session" => (
-            format!("rename session {}", id("session_id")),
-            vec![Line::new("rename-session")
-                .flag("-t", text(a, "session_id"))
-                .word(&quoted(&id("name")))
-                .done()],
-        ),
-        "rename_window" => (
-            format!("rename window {}", id("window_id")),
-            vec![Line::new("rename-window")
-                .flag("-t", text(a, "window_id"))
-                .word(&quoted(&id("name")))
-                .done()],
-        ),
-        "select_pane" => (
-            format!("make pane {} active", id("pane_id")),
-            vec![Line::new("select-pane").flag("-t", text(a, "pane_id")).done()],
-        ),
-        "select_window" => (
-            format!("make window {} current", id("window_id")),
-            vec![Line::new("select-window").flag("-t", text(a, "window_id")).done()],
-        ),
-        "set_pane_title" => (
-            format!("set the title of pane {}", id("pane_id")),
-            vec![Line::new("select-pane")
-                .flag("-t", text(a, "pane_id"))
-                .flag("-T", text(a, "title"))
-                .done()],
-        ),
-        "set_option" => (
-            format!(
-                "set option {} at {} scope",
-                id("name"),
-                text(a, "scope").unwrap_or("its")
-            ),
-            vec![Line::new("set-option")
-                .flag("-t", text(a, "target"))
-                .word(&quoted(&id("name")))
-                .done()],
-        ),
-        "resize_pane" => (
-            format!("resize pane {}", id("pane_id")),
-            vec![Line::new("resize-pane").flag("-t", text(a, "pane_id")).done()],
-        ),
-        "swap_pane" => (
-            format!("swap pane {} with pane {}", id("pane_id"), id("with_pane_id")),
-            vec![Line::new("swap-pane")
-                .flag("-s", text(a, "pane_id"))
-                .flag("-t", text(a, "with_pane_id"))
-                .done()],
-        ),
-        "move_pane" => (
-            format!("move pane {} into window {}", id("pane_id"), id("to_window_id")),
-            vec![Line::new("join-pane")
-                .flag("-s", text(a, "pane_id"))
-                .flag("-t", text(a, "to_window_id"))
-                .done()],
-        ),
-        "move_window" => (
-            format!("move window {}", id("window_id")),
-            vec![Line::new("move-window")
-                .flag("-s", text(a, "window_id"))
-                .flag("-t", text(a, "to_session_id"))
-                .done()],
-        ),
-        _ => (
-            format!("call `{tool}` (its tmux commands are chosen as it runs)"),
-            Vec::new(),
-        ),
+/// How a template shows a value: as it is (what a row does), or as a person would type
+/// it (its tmux command).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    AsIs,
+    Typed,
+}
+
+/// The dry-run facts of `tool`'s file. The rows of a write batch are paneward's own
+/// tools, so the default table's.
+fn dry_run_of(tool: &str) -> Option<&'static DryRunSpec> {
+    ToolSpec::find(&TOOLS, tool)?.dry_run
+}
+
+/// The first argument of `placeholder` the row gives: a text, or a program's words.
+fn given<'m>(arguments: &'m Map<String, Value>, placeholder: &Placeholder) -> Option<&'m Value> {
+    placeholder
+        .arguments
+        .iter()
+        .filter_map(|name| arguments.get(*name))
+        .find(|value| value.is_string() || value.is_array())
+}
+
+fn shown_as(word: &str, shown: Shown) -> String {
+    match shown {
+        Shown::AsIs => word.to_string(),
+        Shown::Typed => quoted(word),
     }
 }
 
-/// What ending `pane`, `window` or `session` closes, as tmux stands now: the object, what
-/// is inside it, and a window or session left empty by it.
-fn closing(places: &[Place], pane: Option<&str>, window: Option<&str>, session: Option<&str>) -> Vec<String> {
+/// One placeholder's text: the value given (a program as `--` and its words), else
+/// the literal or `?`, in its form.
+fn value(placeholder: &Placeholder, arguments: &Map<String, Value>, shown: Shown) -> String {
+    let found = given(arguments, placeholder);
+    if let Some(Value::Array(words)) = found {
+        return std::iter::once("--")
+            .chain(words.iter().filter_map(Value::as_str))
+            .map(|word| shown_as(word, shown))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let chosen = found.and_then(Value::as_str).or(placeholder.fallback);
+    let text = match placeholder.form {
+        Form::Plain => chosen.unwrap_or("?").to_string(),
+        Form::Quoted => format!("{:?}", chosen.unwrap_or("?")),
+        Form::Choice { cases, otherwise } => cases
+            .iter()
+            .find(|(case, _)| Some(*case) == chosen)
+            .map_or(otherwise, |(_, word)| word)
+            .to_string(),
+    };
+    shown_as(&text, shown)
+}
+
+/// A template with the row's arguments in it; an optional part only when the row
+/// gives every argument it names.
+fn render(pieces: &[Piece], arguments: &Map<String, Value>, shown: Shown) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Value(placeholder) => out.push_str(&value(placeholder, arguments, shown)),
+            Piece::Optional(part) => {
+                let complete = part.iter().all(|piece| match piece {
+                    Piece::Value(placeholder) => given(arguments, placeholder).is_some(),
+                    _ => true,
+                });
+                if complete {
+                    out.push_str(&render(part, arguments, shown));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the row would do, in a sentence, and the tmux command it centres on, as the
+/// tool's file says (`dryRun`). Input goes through guard::input, which picks its tmux
+/// commands at the row's turn: those files name none.
+fn described(tool: &str, a: &Map<String, Value>) -> (String, Vec<String>) {
+    let Some(dry_run) = dry_run_of(tool) else {
+        return (
+            format!("call `{tool}` (its tmux commands are chosen as it runs)"),
+            Vec::new(),
+        );
+    };
+    let tmux = dry_run.tmux.map(|tmux| vec![render(tmux, a, Shown::Typed)]);
+    (render(dry_run.does, a, Shown::AsIs), tmux.unwrap_or_default())
+}
+
+/// What ending the object `id` names closes, as tmux stands now: the object, what is
+/// inside it, and a window or session left empty by it (ids of each kind differ in
+/// their first character, so one id matches one kind).
+fn closing(places: &[Place], id: Option<&str>) -> Vec<String> {
     let mut closes: Vec<String> = Vec::new();
     let mut add = |id: &str| {
         if !closes.iter().any(|c| c == id) {
@@ -247,9 +158,7 @@ fn closing(places: &[Place], pane: Option<&str>, window: Option<&str>, session: 
     };
     let panes: Vec<&Place> = places
         .iter()
-        .filter(|p| {
-            Some(p.pane.as_str()) == pane || Some(p.window.as_str()) == window || Some(p.session.as_str()) == session
-        })
+        .filter(|p| id.is_some_and(|id| p.pane == id || p.window == id || p.session == id))
         .collect();
     for place in &panes {
         add(&place.pane);
@@ -273,28 +182,27 @@ fn closing(places: &[Place], pane: Option<&str>, window: Option<&str>, session: 
     closes
 }
 
+/// What the row closes, as its file's `dryRun.closes` says.
 fn closes_of(row: &Planned<'_>, places: &[Place]) -> Vec<String> {
-    let a = row.arguments;
-    let referenced = |name: &str| row.references.get(name).map(|r| format!("<row{}.{}>", r.row, r.field));
-    let given = |name: &str| text(a, name);
-    match row.tool {
-        "kill_pane" => referenced("pane_id").map_or_else(|| closing(places, given("pane_id"), None, None), |r| vec![r]),
-        "kill_window" => {
-            referenced("window_id").map_or_else(|| closing(places, None, given("window_id"), None), |r| vec![r])
-        }
-        "kill_session" => {
-            referenced("session_id").map_or_else(|| closing(places, None, None, given("session_id")), |r| vec![r])
-        }
+    let Some(closes) = dry_run_of(row.tool).and_then(|dry_run| dry_run.closes) else {
+        return Vec::new();
+    };
+    let given = text(row.arguments, closes.argument);
+    match closes.by {
+        // A referenced id is not known yet: it shows as the row that will set it.
+        CloseBy::Ending => match row.references.get(closes.argument) {
+            Some(reference) => vec![format!("<row{}.{}>", reference.row, reference.field)],
+            None => closing(places, given),
+        },
         // The pane leaves its window: the window closes when it held only that pane.
-        "move_pane" => given("pane_id")
+        CloseBy::Leaving => given
             .map(|pane| {
-                closing(places, Some(pane), None, None)
+                closing(places, Some(pane))
                     .into_iter()
                     .filter(|id| id.starts_with('@'))
                     .collect()
             })
             .unwrap_or_default(),
-        _ => Vec::new(),
     }
 }
 
@@ -314,14 +222,15 @@ async fn places(rows: &Rows<'_>, context: &CallContext) -> Result<Vec<Place>, To
         .collect())
 }
 
-const CLOSING_TOOLS: [&str; 4] = ["kill_pane", "kill_window", "kill_session", "move_pane"];
-
 /// The preview of every row: `{does, tmux, closes}`.
 ///
 /// # Errors
 /// tmux could not be read for what the rows would close.
 pub async fn preview(rows: &Rows<'_>, context: &CallContext, planned: &[Planned<'_>]) -> Result<Vec<Value>, ToolError> {
-    let places = if planned.iter().any(|row| CLOSING_TOOLS.contains(&row.tool)) {
+    let closes_any = planned
+        .iter()
+        .any(|row| dry_run_of(row.tool).is_some_and(|dry_run| dry_run.closes.is_some()));
+    let places = if closes_any {
         places(rows, context).await?
     } else {
         Vec::new()
@@ -333,4 +242,100 @@ pub async fn preview(rows: &Rows<'_>, context: &CallContext, planned: &[Planned<
             json!({"does": does, "tmux": tmux, "closes": closes_of(row, &places)})
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn arguments(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_row_is_described_by_its_tool_file_s_templates() {
+        let (does, tmux) = described(
+            "create_session",
+            &arguments(json!({"name": "planned one", "command": ["sleep", "6 0"]})),
+        );
+        assert_eq!(does, "create a detached session named \"planned one\"");
+        assert_eq!(tmux, ["new-session -d -s 'planned one' -- sleep '6 0'"]);
+        let (does, tmux) = described("create_session", &arguments(json!({"shell": "make && make test"})));
+        assert_eq!(
+            does, "create a detached session",
+            "an optional part without its argument is left out"
+        );
+        assert_eq!(tmux, ["new-session -d 'make && make test'"]);
+        let (does, tmux) = described(
+            "split_window",
+            &arguments(json!({"pane_id": "<row0.paneId>", "direction": "left"})),
+        );
+        assert_eq!(does, "split pane <row0.paneId> and put the new pane left");
+        assert_eq!(tmux, ["split-window -d -t <row0.paneId> -h"]);
+        let (does, tmux) = described("split_window", &arguments(json!({"pane_id": "%1"})));
+        assert_eq!(
+            does, "split pane %1 and put the new pane below",
+            "the literal when not given"
+        );
+        assert_eq!(tmux, ["split-window -d -t %1 -v"], "the choice's word for none");
+        let (_, tmux) = described("select_layout", &arguments(json!({"window_id": "@1"})));
+        assert_eq!(tmux, ["select-layout -t @1 '?'"]);
+        let (does, tmux) = described("send_keys", &arguments(json!({"paneId": "%4", "keys": "ls"})));
+        assert_eq!(
+            does,
+            "type into pane %4 through paneward's input check, at the row's turn"
+        );
+        assert!(tmux.is_empty(), "input's commands are chosen at its turn");
+        let (does, tmux) = described("list_panes", &Map::new());
+        assert_eq!(does, "call `list_panes` (its tmux commands are chosen as it runs)");
+        assert!(tmux.is_empty());
+    }
+
+    #[test]
+    fn a_row_closes_what_it_ends_and_the_window_a_pane_leaves_empty() {
+        let place = |pane: &str, window: &str, session: &str| Place {
+            pane: pane.into(),
+            window: window.into(),
+            session: session.into(),
+        };
+        let places = [
+            place("%1", "@1", "$1"),
+            place("%2", "@2", "$1"),
+            place("%3", "@2", "$1"),
+            place("%4", "@4", "$4"),
+        ];
+        let closes = |tool: &str, args: Value, references: &References| {
+            let arguments = arguments(args);
+            closes_of(
+                &Planned {
+                    tool,
+                    arguments: &arguments,
+                    references,
+                },
+                &places,
+            )
+        };
+        let none = References::new();
+        assert_eq!(
+            closes("kill_window", json!({"window_id": "@2"}), &none),
+            ["%2", "%3", "@2"]
+        );
+        assert_eq!(closes("kill_pane", json!({"pane_id": "%4"}), &none), ["%4", "@4", "$4"]);
+        assert_eq!(closes("kill_pane", json!({"pane_id": "%2"}), &none), ["%2"]);
+        assert_eq!(
+            closes("move_pane", json!({"pane_id": "%1", "to_window_id": "@2"}), &none),
+            ["@1"]
+        );
+        assert!(closes("rename_window", json!({"window_id": "@4", "name": "x"}), &none).is_empty());
+        let referenced = References::from([(
+            "session_id".to_string(),
+            crate::tools::batch::refs::Reference {
+                row: 0,
+                field: "sessionId".into(),
+            },
+        )]);
+        assert_eq!(closes("kill_session", json!({}), &referenced), ["<row0.sessionId>"]);
+    }
 }

@@ -24,7 +24,8 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::guard::Rows;
 use crate::runtime::error::ToolError;
-use crate::runtime::{encode_output, CallContext, Encoded};
+use crate::runtime::facts::BatchRefusal;
+use crate::runtime::{encode_output, CallContext, Encoded, Tier, ToolSpec};
 
 /// What one row of a batch came to, before any envelope encodes it.
 pub struct RowOutcome {
@@ -47,7 +48,7 @@ fn call_nested<'a>(
 ) -> NestedCall<'a> {
     Box::pin(async move {
         let context = batch.row_of();
-        let result = if tool == "call_read_tools_batch" {
+        let result = if is_a_batch(tool, rows.tier()) {
             Err(ToolError::invalid_argument("/tool", "a batch cannot hold a batch"))
         } else {
             rows.call(tool, arguments, &context).await
@@ -57,6 +58,17 @@ fn call_nested<'a>(
             elapsed: started.elapsed(),
         }
     })
+}
+
+/// Whether `tool` is a batch (its file says so) that rows at `tier` could call, which
+/// no batch holds; one above `tier` is refused for its tier, as any tool there. Every
+/// envelope's rows are checked against paneward's own table: a profile's batch has
+/// its name.
+fn is_a_batch(tool: &str, tier: Tier) -> bool {
+    ToolSpec::find(&crate::generated::TOOLS, tool)
+        .filter(|spec| spec.tier <= tier)
+        .and_then(|spec| spec.batch)
+        .is_some_and(|batch| batch.refused == BatchRefusal::Batch)
 }
 
 /// The tool name and arguments of an operation, as the caller sent them (the typed
@@ -294,8 +306,12 @@ fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
-/// The tools whose results are pane text that may lose its oldest lines and say so.
-const TEXT_TOOLS: [&str; 3] = ["capture_pane", "snapshot_pane", "capture_since"];
+/// Whether `tool`'s results are pane text that may lose its oldest lines and say so
+/// (its file's `paneText`). The rows [`fit`] shortens are paneward's own batches', so
+/// their tools are the default table's.
+fn is_pane_text(tool: &str) -> bool {
+    ToolSpec::find(&crate::generated::TOOLS, tool).is_some_and(|spec| spec.pane_text)
+}
 
 fn measure_error(e: &serde_json::Error) -> ToolError {
     ToolError::internal(format!("cannot measure a result: {e}"))
@@ -339,7 +355,7 @@ fn with_cut(fields: &serde_json::Map<String, Value>, kept: &[Value], cut: usize,
 /// bytes to the response line, its truncation fields updated; `None` when it is not
 /// pane text or not even its fields fit.
 fn shorten(tool: &str, result: &Value, room: usize) -> Result<Option<Value>, ToolError> {
-    if !TEXT_TOOLS.contains(&tool) {
+    if !is_pane_text(tool) {
         return Ok(None);
     }
     let Some(fields) = result.as_object() else {
@@ -420,10 +436,7 @@ pub fn fit<R: RowsReply>(context: &CallContext, mut output: R, limit: usize) -> 
             cut.push(result);
         }
     }
-    let textual = cut
-        .iter()
-        .filter(|r| TEXT_TOOLS.contains(&output.rows()[r.row].tool.as_str()))
-        .count();
+    let textual = cut.iter().filter(|r| is_pane_text(&output.rows()[r.row].tool)).count();
     let share = room / textual.max(1);
     let mut dropped = 0usize;
     for result in &cut {

@@ -28,22 +28,10 @@ use crate::runtime::error::ToolError;
 use crate::runtime::reentry::{Ids, Refusal};
 use crate::runtime::{encode_output, CallContext};
 use crate::tmux::{PaneId, SessionId, WindowId};
+use crate::tools::batch::holds;
 use crate::tools::batch::preview::{preview, Planned};
 use crate::tools::batch::read::{fit, RowsReply};
 use crate::tools::batch::refs::{self, Outcome, Reference, References};
-
-/// Tools that hold a call for long (waits, and `run_command` unless detached): a batch
-/// would multiply them into one call with no useful deadline.
-const WAITS: [&str; 3] = ["wait_for_text", "wait_for_channel", "run_command"];
-
-/// Tools a write batch never runs: batches (nesting hides which call failed) and
-/// `kill_server` (it ends every other row's object at once; call it on its own).
-const NEVER_IN_A_BATCH: [&str; 4] = [
-    "call_read_tools_batch",
-    "call_mutating_tools_batch",
-    "call_destructive_tools_batch",
-    "kill_server",
-];
 
 /// A row as the write batches advertise it. Rows are kept as the read batch's
 /// [`BatchRow`] so that [`fit`] shortens both alike; only the `result` schema differs
@@ -267,20 +255,9 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
     let tools: Vec<&str> = calls.iter().map(|call| call.tool.as_str()).collect();
     for (index, call) in calls.iter().enumerate() {
         let tool = call.tool.as_str();
-        if NEVER_IN_A_BATCH.contains(&tool) {
-            return Err(ran_nothing(
-                index,
-                "tool",
-                format!("`{tool}` cannot run inside a batch"),
-            ));
-        }
-        let detached = call.arguments.get("detach") == Some(&Value::Bool(true));
-        if WAITS.contains(&tool) && !(tool == "run_command" && detached) {
-            return Err(ran_nothing(
-                index,
-                "tool",
-                format!("`{tool}` waits, and waits are not run inside a batch (run_command only with detach: true)"),
-            ));
+        // Batches, tools called on their own, and waits, as their files say.
+        if let Some(refusal) = holds::refusal(tool, &call.arguments) {
+            return Err(ran_nothing(index, "tool", refusal));
         }
         // A referenced id gets a stand-in of its kind here, and its real value at the row's turn.
         let arguments = Value::Object(refs::check(index, tool, &call.arguments, &call.references, &tools)?);

@@ -54,8 +54,8 @@ fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
     let copy = SchemasCopy::new();
     let tools = copy.schemas().join("tools");
     // Make every copy stale, keeping only what tools/list cannot tell: tier, toolset,
-    // class, handler, escalations and source (escalations are checked against the
-    // inputSchema, so a file with escalations keeps that too).
+    // class, handler, escalations, the facts and source (escalations are checked
+    // against the inputSchema, so a file with escalations keeps that too).
     for file in tool_files(&tools) {
         let committed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let mut stale = json!({
@@ -73,6 +73,12 @@ fn importing_from_the_paneward_binary_reproduces_every_tool_file_exactly() {
         if let Some(escalations) = committed.get("escalations") {
             stale["escalations"] = escalations.clone();
             stale["inputSchema"] = committed["inputSchema"].clone();
+        }
+        // The facts are paneward's own too: a re-import keeps them.
+        for field in paneward_contract::facts::FIELDS {
+            if let Some(fact) = committed.get(field) {
+                stale[field] = fact.clone();
+            }
         }
         std::fs::write(&file, stale.to_string()).unwrap();
     }
