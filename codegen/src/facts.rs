@@ -6,7 +6,7 @@ use paneward_contract::template::{Form, Piece, Template};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::naming::pascal_case;
+use crate::case::pascal_case;
 
 /// The four fields of a `ToolSpec` that carry `facts`.
 pub fn fields(facts: &Facts) -> TokenStream {
