@@ -6,7 +6,8 @@
 //! itself runs in; [`owner`] marks what paneward creates and [`scope`] keeps
 //! `--scope owned` calls to those objects. Gates hold [`state`], the narrow state a
 //! handler may reach (never the whole `App`); [`key_input`] is the checked `keys` value
-//! that [`input`] types.
+//! that [`input`] types. [`terminal`] tells whether a pane's program waits for input,
+//! the evidence a second key press needs.
 
 pub mod caller;
 pub mod channel;
@@ -20,6 +21,7 @@ pub mod moves;
 pub mod owner;
 pub mod scope;
 pub mod state;
+pub mod terminal;
 pub mod typed;
 mod verdict;
 mod zoom;

@@ -281,7 +281,7 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
     let outcome = match (confirm, &before) {
         (Some(confirm), Some(before)) => {
             let tail = confirm::text_tail(text);
-            Some(confirm::confirm(gate, pane, force, before, tail.as_deref(), confirm).await?)
+            Some(confirm::confirm(gate, pane, force, before, tail.as_deref(), confirm).await)
         }
         _ => None,
     };
