@@ -21,14 +21,14 @@ use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
 use crate::guard::state::GuardState;
-use crate::guard::{input, verdict};
+use crate::guard::{echo_look, input, verdict};
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every pane of the target's window.
-const COHORT_FIELDS: [&str; 10] = [
+const COHORT_FIELDS: [&str; 13] = [
     "pane_id",
     "window_id",
     "window_zoomed_flag",
@@ -41,6 +41,10 @@ const COHORT_FIELDS: [&str; 10] = [
     "pid",
     // Through tmux's inheritance, as the verdict reads it (`guard::verdict`).
     OwnedMark::Pane.option(),
+    // Where the input will land: the look for its echo starts there (`echo_look`).
+    "cursor_x",
+    "cursor_y",
+    "history_size",
 ];
 
 /// One pane of the target's window, as the check sees it.
@@ -56,6 +60,8 @@ pub struct PaneView {
     pub is_caller: bool,
     /// Under `--scope owned`: the pane does not carry paneward's pane mark.
     pub outside_scope: bool,
+    /// Its cursor and history just before the input.
+    pub at: ScreenAt,
 }
 
 /// The target's window at the moment of the check.
@@ -85,7 +91,7 @@ pub enum Rule {
 /// Where the target's cursor and history stood when a handler read its screen; input
 /// given with it goes in only if tmux still sees exactly this at the moment of typing,
 /// in the same indivisible step (a person's keystroke or new output moves one of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScreenAt {
     pub cursor_x: u64,
     pub cursor_y: u64,
@@ -189,6 +195,11 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>, owned_only: bool) ->
             synchronized: record.flag("synchronize-panes")?,
             is_caller,
             outside_scope: owned_only && !record.flag(OwnedMark::Pane.option())?,
+            at: ScreenAt {
+                cursor_x: record.count("cursor_x")?,
+                cursor_y: record.count("cursor_y")?,
+                history_size: record.count("history_size")?,
+            },
         });
     }
     Ok(view)
@@ -311,11 +322,24 @@ pub async fn deliver_at(
         reach: Reach::Cohort,
         at,
     };
-    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
-    if let KeyInput::Literal(text) = keys {
-        state.own_input.remember(&receivers, text);
+    // Recorded before the typing, so a wait reading the pane meanwhile knows to wait
+    // for the look at its echo; dropped unsettled (nothing shown) if the typing fails.
+    let typing = match keys {
+        KeyInput::Literal(text) => Some((state.own_input.begin(target, text), text)),
+        KeyInput::Names(_) => None,
+    };
+    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
+    if let Some((typing, text)) = typing {
+        echo_look::settle_all(state, typing, &reached, text).await;
     }
-    Ok(receivers)
+    Ok(reached.iter().map(|r| r.pane).collect())
+}
+
+/// A pane an input reached, and where its cursor stood just before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    pub pane: PaneId,
+    pub at: ScreenAt,
 }
 
 /// What one checked input is: its commands, which panes it can reach, and the screen
@@ -337,7 +361,7 @@ pub async fn paste(
     context: &CallContext,
     target: PaneId,
     force: bool,
-    buffer: &str,
+    (buffer, text): (&str, &str),
     (bracket, delete): (bool, bool),
     enter: bool,
 ) -> Result<Pasted, ToolError> {
@@ -352,10 +376,18 @@ pub async fn paste(
         reach,
         at: None,
     };
-    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
+    let typing = state.own_input.begin(target, text);
+    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
+    // The text went to the target alone (tmux copies no paste).
+    let target_reached: Vec<Reached> = reached.iter().filter(|r| r.pane == target).copied().collect();
+    echo_look::settle_all(state, typing, &target_reached, text).await;
     Ok(Pasted {
         text: vec![target],
-        enter: if enter { receivers } else { Vec::new() },
+        enter: if enter {
+            reached.iter().map(|r| r.pane).collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -377,7 +409,7 @@ async fn check_and_run(
     force: bool,
     plan: &Plan<'_>,
     what: &str,
-) -> Result<Vec<PaneId>, ToolError> {
+) -> Result<Vec<Reached>, ToolError> {
     let refusal = match attempt(state, target, force, plan, None).await? {
         Ok(receivers) => return Ok(receivers),
         Err(refusal) if refusal.rule == Rule::Caller => refusal,
@@ -406,7 +438,7 @@ async fn attempt(
     force: bool,
     plan: &Plan<'_>,
     consent: Option<&Consent>,
-) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
+) -> Result<Result<Vec<Reached>, Refusal>, ToolError> {
     let Plan { input, reach, at } = *plan;
     let caller = state.caller.as_ref().filter(|_| consent.is_none());
     let owned_only = state.settings.scope == Scope::Owned;
@@ -450,7 +482,15 @@ async fn attempt(
     match (evaluate(target, &window, force), allowed) {
         (Ok(cohort), true) => {
             tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-            Ok(Ok(cohort.receivers))
+            let at = |pane: PaneId| window.panes.iter().find(|p| p.id == pane).map(|p| p.at);
+            Ok(Ok(cohort
+                .receivers
+                .iter()
+                .map(|&pane| Reached {
+                    pane,
+                    at: at(pane).unwrap_or_default(),
+                })
+                .collect()))
         }
         (Err(refusal), false) => Ok(Err(refusal)),
         // Every rule held but the screen had moved: nothing went in.
@@ -485,6 +525,7 @@ mod tests {
             synchronized: false,
             is_caller: false,
             outside_scope: false,
+            at: ScreenAt::default(),
         }
     }
 

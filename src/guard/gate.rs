@@ -393,9 +393,9 @@ impl<'a> ChangeGate<'a> {
         super::cohort::deliver_at(self.read.state, self.read.context, target, force, keys, enter, Some(at)).await
     }
 
-    /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
-    /// buffer if `delete`, then Enter if `enter`) in one tmux step with the check of
-    /// `guard::cohort::paste`.
+    /// Pastes tmux buffer `buffer`, which holds `text`, into `target` (bracketed if
+    /// `bracket`, deleting the buffer if `delete`, then Enter if `enter`) in one tmux
+    /// step with the check of `guard::cohort::paste`; `text` is remembered as typed.
     ///
     /// # Errors
     /// As [`ChangeGate::deliver`].
@@ -403,7 +403,7 @@ impl<'a> ChangeGate<'a> {
         &self,
         target: PaneId,
         force: bool,
-        buffer: &str,
+        (buffer, text): (&str, &str),
         (bracket, delete): (bool, bool),
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
@@ -412,7 +412,7 @@ impl<'a> ChangeGate<'a> {
             self.read.context,
             target,
             force,
-            buffer,
+            (buffer, text),
             (bracket, delete),
             enter,
         )

@@ -13,6 +13,7 @@ pub mod caller;
 pub mod channel;
 pub mod cohort;
 pub mod consent;
+pub mod echo_look;
 pub mod end;
 pub mod gate;
 mod input;
