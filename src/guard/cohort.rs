@@ -28,7 +28,7 @@ use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every pane of the target's window.
-const COHORT_FIELDS: [&str; 13] = [
+const COHORT_FIELDS: [&str; 14] = [
     "pane_id",
     "window_id",
     "window_zoomed_flag",
@@ -45,6 +45,7 @@ const COHORT_FIELDS: [&str; 13] = [
     "cursor_x",
     "cursor_y",
     "history_size",
+    "pane_width",
 ];
 
 /// One pane of the target's window, as the check sees it.
@@ -62,6 +63,8 @@ pub struct PaneView {
     pub outside_scope: bool,
     /// Its cursor and history just before the input.
     pub at: ScreenAt,
+    /// Its width in columns.
+    pub width: u64,
 }
 
 /// The target's window at the moment of the check.
@@ -200,6 +203,7 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>, owned_only: bool) ->
                 cursor_y: record.count("cursor_y")?,
                 history_size: record.count("history_size")?,
             },
+            width: record.count("pane_width")?,
         });
     }
     Ok(view)
@@ -335,11 +339,12 @@ pub async fn deliver_at(
     Ok(reached.iter().map(|r| r.pane).collect())
 }
 
-/// A pane an input reached, and where its cursor stood just before.
+/// A pane an input reached, where its cursor stood just before, and its width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reached {
     pub pane: PaneId,
     pub at: ScreenAt,
+    pub width: u64,
 }
 
 /// What one checked input is: its commands, which panes it can reach, and the screen
@@ -482,13 +487,14 @@ async fn attempt(
     match (evaluate(target, &window, force), allowed) {
         (Ok(cohort), true) => {
             tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-            let at = |pane: PaneId| window.panes.iter().find(|p| p.id == pane).map(|p| p.at);
+            let view = |pane: PaneId| window.panes.iter().find(|p| p.id == pane);
             Ok(Ok(cohort
                 .receivers
                 .iter()
                 .map(|&pane| Reached {
                     pane,
-                    at: at(pane).unwrap_or_default(),
+                    at: view(pane).map(|p| p.at).unwrap_or_default(),
+                    width: view(pane).map_or(0, |p| p.width),
                 })
                 .collect()))
         }
@@ -526,6 +532,7 @@ mod tests {
             is_caller: false,
             outside_scope: false,
             at: ScreenAt::default(),
+            width: 80,
         }
     }
 
@@ -673,7 +680,9 @@ mod tests {
     fn the_window_record_is_parsed_and_the_caller_marked() {
         let caller = CallerPane::from_env(Some("/tmp/s,42,0"), Some("%2"));
         let line = |id: &str, sync: &str, owned: &str| {
-            format!("{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}{owned}\u{1e}\n")
+            format!(
+                "{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}{owned}\u{1f}5\u{1f}3\u{1f}100\u{1f}80\u{1e}\n"
+            )
         };
         let output = format!("{}{}", line("%1", "1", "1"), line("%2", "0", ""));
         let view = parse_window(output.as_bytes(), caller.as_ref(), false).unwrap();
@@ -682,6 +691,12 @@ mod tests {
         assert!(view.panes[0].synchronized && !view.panes[0].is_caller);
         assert!(!view.panes[1].synchronized && view.panes[1].is_caller);
         assert!(view.panes.iter().all(|p| !p.outside_scope), "no scope, no rule");
+        let at = ScreenAt {
+            cursor_x: 5,
+            cursor_y: 3,
+            history_size: 100,
+        };
+        assert!(view.panes.iter().all(|p| p.at == at && p.width == 80), "{view:?}");
         let view = parse_window(output.as_bytes(), caller.as_ref(), true).unwrap();
         assert!(!view.panes[0].outside_scope && view.panes[1].outside_scope);
     }

@@ -13,7 +13,8 @@
 //! Rows are numbered from the top of the history; once the history is full tmux drops
 //! its oldest rows and the numbers shift, so then the first line may be on any row
 //! down to the cursor (still at the typed column). An echo that wraps over rows is
-//! not found (no row holds the whole line), so it is not discounted.
+//! not found (no row holds the whole line), so it is not discounted, and typing whose
+//! first line would wrap is not looked at (`run_command`'s long line is one).
 
 use std::time::Instant;
 
@@ -116,12 +117,30 @@ async fn read_screen(state: &GuardState, pane: PaneId, history_rows: u64) -> Res
     })
 }
 
-/// Looks at `pane` until the echo of every one of `lines` (typed with the cursor at
-/// `at`) showed, or [`ECHO_LOOK_WAIT`] passed; one flag per line.
-async fn look(state: &GuardState, pane: PaneId, at: ScreenAt, lines: &[String]) -> Vec<bool> {
+/// How many of `lines`, from the first, fit on one row of a pane `width` columns wide
+/// (the first from the typed column): only those can be found, in order.
+fn findable(at: ScreenAt, width: u64, lines: &[String]) -> usize {
+    lines
+        .iter()
+        .enumerate()
+        .take_while(|(index, line)| {
+            let start = if *index == 0 { at.cursor_x } else { 0 };
+            start + line.chars().count() as u64 <= width
+        })
+        .count()
+}
+
+/// Looks at `pane` (`width` columns wide) until the echo of every one of `lines` (typed
+/// with the cursor at `at`) that can show on one row showed, or [`ECHO_LOOK_WAIT`]
+/// passed; one flag per line. Typing whose first line wraps is not looked at.
+async fn look(state: &GuardState, pane: PaneId, (at, width): (ScreenAt, u64), lines: &[String]) -> Vec<bool> {
     let deadline = Instant::now() + ECHO_LOOK_WAIT;
     let history_rows = ECHO_LOOK_HISTORY_ROWS + lines.len() as u64;
     let mut shown = vec![false; lines.len()];
+    let findable = findable(at, width, lines);
+    if findable == 0 {
+        return shown;
+    }
     let mut pause = ECHO_LOOK_POLL_FIRST;
     loop {
         // A failed look shows nothing: the lines then count as not echoed.
@@ -132,7 +151,7 @@ async fn look(state: &GuardState, pane: PaneId, at: ScreenAt, lines: &[String]) 
             *seen |= now;
         }
         let left = deadline.saturating_duration_since(Instant::now());
-        if shown.iter().all(|&seen| seen) || left.is_zero() {
+        if shown.iter().take(findable).all(|&seen| seen) || left.is_zero() {
             return shown;
         }
         tokio::time::sleep(pause.min(left)).await;
@@ -140,11 +159,11 @@ async fn look(state: &GuardState, pane: PaneId, at: ScreenAt, lines: &[String]) 
     }
 }
 
-/// Looks for the echo of `typing`'s lines, typed with the cursor at `at`, and records
-/// what showed.
-async fn settle(state: &GuardState, typing: Typing<'_>, at: ScreenAt) {
+/// Looks for the echo of `typing`'s lines, typed into `reached`, and records what
+/// showed.
+async fn settle(state: &GuardState, typing: Typing<'_>, reached: &Reached) {
     let lines: Vec<String> = typing.lines.iter().map(|(_, line)| line.clone()).collect();
-    let shown = look(state, typing.pane, at, &lines).await;
+    let shown = look(state, typing.pane, (reached.at, reached.width), &lines).await;
     typing.settle(&shown);
 }
 
@@ -154,10 +173,10 @@ async fn settle(state: &GuardState, typing: Typing<'_>, at: ScreenAt) {
 pub async fn settle_all(state: &GuardState, typing: Typing<'_>, reached: &[Reached], text: &str) {
     let target = typing.pane;
     if let Some(aimed) = reached.iter().find(|r| r.pane == target) {
-        settle(state, typing, aimed.at).await;
+        settle(state, typing, aimed).await;
     }
     for other in reached.iter().filter(|r| r.pane != target) {
-        settle(state, state.own_input.begin(other.pane, text), other.at).await;
+        settle(state, state.own_input.begin(other.pane, text), other).await;
     }
 }
 
@@ -196,7 +215,10 @@ mod tests {
         assert_eq!(echoed(at(2, 0, 0), &now, &lines(&["hi"])), [false]);
         // An echo-off reader's answer printed at the cursor's column 0 is at another
         // column than the typing's when the row held a prompt.
-        assert_eq!(echoed(at(2, 1, 0), &screen(0, &["x", "> ", "hi"], 2), &lines(&["hi"])), [false]);
+        assert_eq!(
+            echoed(at(2, 1, 0), &screen(0, &["x", "> ", "hi"], 2), &lines(&["hi"])),
+            [false]
+        );
     }
 
     #[test]
@@ -217,6 +239,14 @@ mod tests {
         let mut full = screen(2000, &["$ one", "$ "], 2001);
         full.history_full = true;
         assert_eq!(echoed(at(2, 5, 2000), &full, &lines(&["one"])), [true]);
+    }
+
+    #[test]
+    fn only_lines_that_fit_on_a_row_can_be_found() {
+        let texts = lines(&["0123456789", "abc"]);
+        assert_eq!(findable(at(0, 0, 0), 10, &texts), 2);
+        assert_eq!(findable(at(2, 0, 0), 10, &texts), 0);
+        assert_eq!(findable(at(0, 0, 0), 10, &lines(&["ok", "a line too long"])), 1);
     }
 
     #[test]

@@ -134,7 +134,10 @@ impl OwnInput {
     /// Records `text` as about to be typed into `pane`: one [`Echo::Pending`] entry per
     /// non-blank line, until the returned [`Typing`] is settled or dropped.
     pub fn begin(&self, pane: PaneId, text: &str) -> Typing<'_> {
-        let lines = self.0.lock().map_or_else(|_| Vec::new(), |mut memory| memory.add(pane, text));
+        let lines = self
+            .0
+            .lock()
+            .map_or_else(|_| Vec::new(), |mut memory| memory.add(pane, text));
         Typing {
             memory: self,
             pane,

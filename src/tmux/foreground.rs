@@ -44,7 +44,11 @@ impl TerminalRead {
 /// The number of `read(2)` on this architecture, as `/proc/<pid>/syscall` shows it.
 const READ_SYSCALL: Option<u64> = if cfg!(target_arch = "x86_64") {
     Some(0)
-} else if cfg!(any(target_arch = "aarch64", target_arch = "riscv64", target_arch = "loongarch64")) {
+} else if cfg!(any(
+    target_arch = "aarch64",
+    target_arch = "riscv64",
+    target_arch = "loongarch64"
+)) {
     Some(63)
 } else {
     None

@@ -312,7 +312,11 @@ fn look_failed(pane: PaneId, error: &ToolError, retried: bool) -> Outcome {
     } else {
         format!("looking at pane {pane} after the Enter failed: {}", error.message())
     };
-    let pressed = if retried { "text and two Enters" } else { "text and Enter" };
+    let pressed = if retried {
+        "text and two Enters"
+    } else {
+        "text and Enter"
+    };
     Outcome {
         submitted: None,
         evidence: format!(

@@ -39,7 +39,10 @@ pub async fn shown_lines(gate: &ReadGate<'_>, pane: PaneId) -> Vec<TypedLine> {
     let deadline = Instant::now() + ECHO_SETTLE_MAX;
     loop {
         let lines = gate.state().own_input.recent(pane);
-        let pending = lines.iter().any(|line| line.echo == Echo::Pending);
+        // A typing held up longer (a question to the person first) is not waited for.
+        let pending = lines
+            .iter()
+            .any(|line| line.echo == Echo::Pending && line.at.elapsed() < ECHO_SETTLE_MAX);
         if !pending || Instant::now() >= deadline {
             return lines
                 .into_iter()
@@ -104,8 +107,12 @@ impl Echoes {
     /// once the rows of a wait's first reading (taken at `instant`) were searched, so
     /// an echo that was no longer on the screen then hides nothing later.
     pub fn spend_shown_before(&mut self, typed: &[TypedLine], instant: Instant) {
-        self.counted
-            .extend(typed.iter().filter(|line| shown_before(line, instant)).map(|line| line.number));
+        self.counted.extend(
+            typed
+                .iter()
+                .filter(|line| shown_before(line, instant))
+                .map(|line| line.number),
+        );
     }
 
     /// `rows` without the echoes [`Echoes::find`] finds.
