@@ -379,3 +379,22 @@ pub const CONFIRM_POLL_MAX: Duration = Duration::from_millis(100);
 /// Characters of the typed text's last line that must still show on the cursor's row
 /// for an Enter to count as dropped: enough to be the text, few enough not to wrap.
 pub const CONFIRM_TAIL_CHARS: usize = 24;
+
+// The look for the echo of paneward's own typing (guard::echo_look).
+
+/// How long after typing paneward looks for the terminal's echo of it at the cursor: a
+/// terminal echoes at once and a TUI redraws its input row within tens of
+/// milliseconds; a copy that shows later is the program's output. Only typing whose
+/// echo does not show waits this long.
+pub const ECHO_LOOK_WAIT: Duration = Duration::from_millis(250);
+/// The first pause between two looks for the echo; it grows by half up to
+/// [`ECHO_LOOK_POLL_MAX`].
+pub const ECHO_LOOK_POLL_FIRST: Duration = Duration::from_millis(3);
+/// The longest pause between two looks for the echo.
+pub const ECHO_LOOK_POLL_MAX: Duration = Duration::from_millis(50);
+/// History rows each look reads besides the screen, for output that scrolled the typed
+/// row off the screen meanwhile.
+pub const ECHO_LOOK_HISTORY_ROWS: u64 = 8;
+/// How long a wait waits for the look at a line still being typed before it counts
+/// that line's echo as not shown: the look's own bound, and room for its last round trip.
+pub const ECHO_SETTLE_MAX: Duration = Duration::from_millis(2250);

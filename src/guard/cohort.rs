@@ -21,14 +21,14 @@ use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
 use crate::guard::state::GuardState;
-use crate::guard::{input, verdict};
+use crate::guard::{echo_look, input, verdict};
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every pane of the target's window.
-const COHORT_FIELDS: [&str; 10] = [
+const COHORT_FIELDS: [&str; 14] = [
     "pane_id",
     "window_id",
     "window_zoomed_flag",
@@ -41,6 +41,11 @@ const COHORT_FIELDS: [&str; 10] = [
     "pid",
     // Through tmux's inheritance, as the verdict reads it (`guard::verdict`).
     OwnedMark::Pane.option(),
+    // Where the input will land: the look for its echo starts there (`echo_look`).
+    "cursor_x",
+    "cursor_y",
+    "history_size",
+    "pane_width",
 ];
 
 /// One pane of the target's window, as the check sees it.
@@ -56,6 +61,10 @@ pub struct PaneView {
     pub is_caller: bool,
     /// Under `--scope owned`: the pane does not carry paneward's pane mark.
     pub outside_scope: bool,
+    /// Its cursor and history just before the input.
+    pub at: ScreenAt,
+    /// Its width in columns.
+    pub width: u64,
 }
 
 /// The target's window at the moment of the check.
@@ -85,7 +94,7 @@ pub enum Rule {
 /// Where the target's cursor and history stood when a handler read its screen; input
 /// given with it goes in only if tmux still sees exactly this at the moment of typing,
 /// in the same indivisible step (a person's keystroke or new output moves one of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScreenAt {
     pub cursor_x: u64,
     pub cursor_y: u64,
@@ -189,6 +198,12 @@ fn parse_window(output: &[u8], caller: Option<&CallerPane>, owned_only: bool) ->
             synchronized: record.flag("synchronize-panes")?,
             is_caller,
             outside_scope: owned_only && !record.flag(OwnedMark::Pane.option())?,
+            at: ScreenAt {
+                cursor_x: record.count("cursor_x")?,
+                cursor_y: record.count("cursor_y")?,
+                history_size: record.count("history_size")?,
+            },
+            width: record.count("pane_width")?,
         });
     }
     Ok(view)
@@ -315,11 +330,25 @@ pub async fn deliver_at(
         reach: Reach::Cohort,
         at,
     };
-    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
-    if let KeyInput::Literal(text) = keys {
-        state.own_input.remember(&receivers, text);
+    // Recorded before the typing, so a wait reading the pane meanwhile knows to wait
+    // for the look at its echo; dropped unsettled (nothing shown) if the typing fails.
+    let typing = match keys {
+        KeyInput::Literal(text) => Some((state.own_input.begin(target, text), text)),
+        KeyInput::Names(_) => None,
+    };
+    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
+    if let Some((typing, text)) = typing {
+        echo_look::settle_all(state, typing, &reached, text).await;
     }
-    Ok(receivers)
+    Ok(reached.iter().map(|r| r.pane).collect())
+}
+
+/// A pane an input reached, where its cursor stood just before, and its width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    pub pane: PaneId,
+    pub at: ScreenAt,
+    pub width: u64,
 }
 
 /// What one checked input is: its commands, which panes it can reach, and the screen
@@ -341,7 +370,7 @@ pub async fn paste(
     context: &CallContext,
     target: PaneId,
     force: bool,
-    buffer: &str,
+    (buffer, text): (&str, &str),
     (bracket, delete): (bool, bool),
     enter: bool,
 ) -> Result<Pasted, ToolError> {
@@ -356,10 +385,18 @@ pub async fn paste(
         reach,
         at: None,
     };
-    let receivers = check_and_run(state, context, target, force, &plan, &what).await?;
+    let typing = state.own_input.begin(target, text);
+    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
+    // The text went to the target alone (tmux copies no paste).
+    let target_reached: Vec<Reached> = reached.iter().filter(|r| r.pane == target).copied().collect();
+    echo_look::settle_all(state, typing, &target_reached, text).await;
     Ok(Pasted {
         text: vec![target],
-        enter: if enter { receivers } else { Vec::new() },
+        enter: if enter {
+            reached.iter().map(|r| r.pane).collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -381,7 +418,7 @@ async fn check_and_run(
     force: bool,
     plan: &Plan<'_>,
     what: &str,
-) -> Result<Vec<PaneId>, ToolError> {
+) -> Result<Vec<Reached>, ToolError> {
     let refusal = match attempt(state, target, force, plan, None).await? {
         Ok(receivers) => return Ok(receivers),
         Err(refusal) if refusal.rule == Rule::Caller => refusal,
@@ -410,7 +447,7 @@ async fn attempt(
     force: bool,
     plan: &Plan<'_>,
     consent: Option<&Consent>,
-) -> Result<Result<Vec<PaneId>, Refusal>, ToolError> {
+) -> Result<Result<Vec<Reached>, Refusal>, ToolError> {
     let Plan { input, reach, at } = *plan;
     let caller = state.caller.as_ref().filter(|_| consent.is_none());
     let owned_only = state.settings.scope == Scope::Owned;
@@ -454,7 +491,16 @@ async fn attempt(
     match (evaluate(target, &window, force), allowed) {
         (Ok(cohort), true) => {
             tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-            Ok(Ok(cohort.receivers))
+            let view = |pane: PaneId| window.panes.iter().find(|p| p.id == pane);
+            Ok(Ok(cohort
+                .receivers
+                .iter()
+                .map(|&pane| Reached {
+                    pane,
+                    at: view(pane).map(|p| p.at).unwrap_or_default(),
+                    width: view(pane).map_or(0, |p| p.width),
+                })
+                .collect()))
         }
         (Err(refusal), false) => Ok(Err(refusal)),
         // Every rule held but the screen had moved: nothing went in.
@@ -489,6 +535,8 @@ mod tests {
             synchronized: false,
             is_caller: false,
             outside_scope: false,
+            at: ScreenAt::default(),
+            width: 80,
         }
     }
 
@@ -636,7 +684,9 @@ mod tests {
     fn the_window_record_is_parsed_and_the_caller_marked() {
         let caller = CallerPane::from_env(Some("/tmp/s,42,0"), Some("%2"));
         let line = |id: &str, sync: &str, owned: &str| {
-            format!("{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}{owned}\u{1e}\n")
+            format!(
+                "{id}\u{1f}@7\u{1f}0\u{1f}1\u{1f}0\u{1f}0\u{1f}0\u{1f}{sync}\u{1f}42\u{1f}{owned}\u{1f}5\u{1f}3\u{1f}100\u{1f}80\u{1e}\n"
+            )
         };
         let output = format!("{}{}", line("%1", "1", "1"), line("%2", "0", ""));
         let view = parse_window(output.as_bytes(), caller.as_ref(), false).unwrap();
@@ -645,6 +695,12 @@ mod tests {
         assert!(view.panes[0].synchronized && !view.panes[0].is_caller);
         assert!(!view.panes[1].synchronized && view.panes[1].is_caller);
         assert!(view.panes.iter().all(|p| !p.outside_scope), "no scope, no rule");
+        let at = ScreenAt {
+            cursor_x: 5,
+            cursor_y: 3,
+            history_size: 100,
+        };
+        assert!(view.panes.iter().all(|p| p.at == at && p.width == 80), "{view:?}");
         let view = parse_window(output.as_bytes(), caller.as_ref(), true).unwrap();
         assert!(!view.panes[0].outside_scope && view.panes[1].outside_scope);
     }

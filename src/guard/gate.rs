@@ -430,9 +430,9 @@ impl<'a> ChangeGate<'a> {
         .await
     }
 
-    /// Pastes tmux buffer `buffer` into `target` (bracketed if `bracket`, deleting the
-    /// buffer if `delete`, then Enter if `enter`) in one tmux step with the check of
-    /// `guard::cohort::paste`.
+    /// Pastes tmux buffer `buffer`, which holds `text`, into `target` (bracketed if
+    /// `bracket`, deleting the buffer if `delete`, then Enter if `enter`) in one tmux
+    /// step with the check of `guard::cohort::paste`; `text` is remembered as typed.
     ///
     /// # Errors
     /// As [`ChangeGate::deliver`].
@@ -440,7 +440,7 @@ impl<'a> ChangeGate<'a> {
         &self,
         target: PaneId,
         force: bool,
-        buffer: &str,
+        (buffer, text): (&str, &str),
         (bracket, delete): (bool, bool),
         enter: bool,
     ) -> Result<super::cohort::Pasted, ToolError> {
@@ -449,7 +449,7 @@ impl<'a> ChangeGate<'a> {
             self.read.context,
             target,
             force,
-            buffer,
+            (buffer, text),
             (bracket, delete),
             enter,
         )

@@ -7,12 +7,14 @@
 //! `--scope owned` calls to those objects; [`expansion`] finds what a format tmux expands
 //! later would run. Gates hold [`state`], the narrow state a
 //! handler may reach (never the whole `App`); [`key_input`] is the checked `keys` value
-//! that [`input`] types.
+//! that [`input`] types. [`terminal`] tells whether a pane's program waits for input,
+//! the evidence a second key press needs.
 
 pub mod caller;
 pub mod channel;
 pub mod cohort;
 pub mod consent;
+pub mod echo_look;
 pub mod end;
 pub mod expansion;
 pub mod gate;
@@ -22,6 +24,7 @@ pub mod moves;
 pub mod owner;
 pub mod scope;
 pub mod state;
+pub mod terminal;
 pub mod typed;
 mod verdict;
 mod zoom;

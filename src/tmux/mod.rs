@@ -11,6 +11,7 @@ pub mod command;
 pub mod control;
 pub mod error;
 pub mod escape;
+pub mod foreground;
 pub mod format;
 pub mod framing;
 pub mod ids;
@@ -152,6 +153,12 @@ impl Tmux {
     /// (round trips that only read and go out together share one).
     pub async fn control_end_lines(&self) -> Option<usize> {
         self.executor.control_end_lines().await
+    }
+
+    /// Whether this tmux runs on another host (`--ssh`): its panes' processes are not
+    /// this machine's.
+    pub fn is_remote(&self) -> bool {
+        self.executor.target().0.ssh().is_some()
     }
 
     /// Whether round trips sent together reach tmux in the order they were sent (over

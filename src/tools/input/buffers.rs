@@ -270,18 +270,17 @@ pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<
         None => None,
     };
     let name = stage(gate, text, None).await?;
-    let pasted = gate.paste(pane, force, &name, (bracket, true), enter).await;
+    let pasted = gate.paste(pane, force, (&name, text), (bracket, true), enter).await;
     // The paste deletes the buffer (-d); after a refusal or a failure it is still there.
     match &pasted {
         Ok(_) => gate.state().staged_buffers.remove(&name),
         Err(_) => discard(gate, &name).await,
     }
     let pasted = pasted?;
-    gate.state().own_input.remember(&pasted.text, text);
     let outcome = match (confirm, &before) {
         (Some(confirm), Some(before)) => {
             let tail = confirm::text_tail(text);
-            Some(confirm::confirm(gate, pane, force, before, tail.as_deref(), confirm).await?)
+            Some(confirm::confirm(gate, pane, force, before, tail.as_deref(), confirm).await)
         }
         _ => None,
     };
@@ -348,15 +347,13 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
         )
     })?;
     let delete = delete.unwrap_or(false);
+    let content = String::from_utf8_lossy(&content);
     let pasted = gate
-        .paste(pane, force.unwrap_or(false), name, (bracket, delete), enter)
+        .paste(pane, force.unwrap_or(false), (name, &content), (bracket, delete), enter)
         .await?;
     if delete {
         gate.state().staged_buffers.remove(name);
     }
-    gate.state()
-        .own_input
-        .remember(&pasted.text, &String::from_utf8_lossy(&content));
     Ok(PasteBufferOutput {
         buffer_name: buffer_string(name)?,
         pane_id: pane_string(pane)?,

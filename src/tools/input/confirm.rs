@@ -10,20 +10,27 @@
 //!
 //! The Enter *provably did nothing* only when, at the end of the whole wait, the
 //! screen is what it was before the typing except for the cursor's row, which still
-//! holds the typed text. Then, and only then, Enter (never the text) is pressed once
-//! more, and only if the screen is still exactly that at the moment of typing (tmux
-//! checks it in the same step). Anything else is `unknown`. The measurements behind
-//! these rules are in `docs/driving-agents.md`.
+//! holds the typed text, **and** the pane's program is blocked reading its terminal
+//! again (`guard::terminal`): a program that took the line and is slow to show it
+//! leaves the same screen, but is not waiting for input. Then, and only then, Enter
+//! (never the text) is pressed once more, and only if the screen is still exactly that
+//! at the moment of typing (tmux checks it in the same step). Anything else, including
+//! a program whose state cannot be read (not Linux, tmux over `--ssh`), is `unknown`
+//! and nothing is pressed again. Once the keys are in, a failure to look is an
+//! `unknown` verdict that says so, never an error that invites sending them again.
+//! The measurements behind these rules are in `docs/driving-agents.md`.
 
 use std::time::{Duration, Instant};
 
 use crate::guard::cohort::ScreenAt;
+use crate::guard::terminal::terminal_read;
 use crate::guard::{ChangeGate, KeyInput, ReadGate};
 use crate::limits::{
     CONFIRM_DEFAULT_WAIT, CONFIRM_MAX_WAIT_MS, CONFIRM_POLL_FIRST, CONFIRM_POLL_MAX, CONFIRM_TAIL_CHARS,
     RUN_BATCH_MAX_WAIT,
 };
-use crate::runtime::error::ToolError;
+use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::tmux::foreground::TerminalRead;
 use crate::tmux::format::parse_one;
 use crate::tmux::{PaneId, TmuxError};
 use crate::tools::observe::text::facts_and_rows;
@@ -297,11 +304,33 @@ async fn watch(
     }
 }
 
+/// The verdict when looking at `pane` failed after the keys went in: they were typed,
+/// so the call is never reported as a failure that is safe to send again.
+fn look_failed(pane: PaneId, error: &ToolError, retried: bool) -> Outcome {
+    let what = if error.kind() == ToolErrorKind::NotFound {
+        format!("pane {pane} closed after the Enter (its program may have ended on the line)")
+    } else {
+        format!("looking at pane {pane} after the Enter failed: {}", error.message())
+    };
+    let pressed = if retried {
+        "text and two Enters"
+    } else {
+        "text and Enter"
+    };
+    Outcome {
+        submitted: None,
+        evidence: format!(
+            "the {pressed} were typed; {what}; whether the program took the input is unknown: read the pane \
+             before sending it again"
+        ),
+        retried,
+    }
+}
+
 /// Watches the Enter just typed into `pane` (whose screen was `before` before the
-/// typing) and presses Enter once more only if it provably did nothing.
-///
-/// # Errors
-/// A missing pane, or tmux failing while looking.
+/// typing) and presses Enter once more only if it provably did nothing. The keys are
+/// in, so nothing here fails the call: a look that fails is an `unknown` verdict that
+/// says the input was typed ([`look_failed`]).
 pub async fn confirm(
     gate: &ChangeGate<'_>,
     pane: PaneId,
@@ -309,26 +338,29 @@ pub async fn confirm(
     before: &Look,
     tail: Option<&str>,
     confirm: Confirm,
-) -> Result<Outcome, ToolError> {
-    let first = watch(gate, pane, before, tail, false, confirm.wait).await?;
+) -> Outcome {
+    let first = match watch(gate, pane, before, tail, false, confirm.wait).await {
+        Ok(first) => first,
+        Err(error) => return look_failed(pane, &error, false),
+    };
     let ms = first.waited.as_millis();
     match (&first.sign, tail) {
         (Sign::Taken(why), _) => {
-            return Ok(Outcome {
+            return Outcome {
                 submitted: Some(true),
                 evidence: format!("{why} within {ms} ms of the Enter"),
                 retried: false,
-            })
+            }
         }
         (Sign::Unclear, _) => {
-            return Ok(Outcome {
+            return Outcome {
                 submitted: None,
                 evidence: format!(
                     "the screen changed within {ms} ms, but in no way that shows the Enter was taken (the cursor \
                      stayed on its row, the typed text was not seen to leave it); not retried"
                 ),
                 retried: false,
-            })
+            }
         }
         (Sign::Unchanged, _) => {
             let why = if tail.is_some() {
@@ -336,11 +368,11 @@ pub async fn confirm(
             } else {
                 "with no literal text typed there is no input line to show the Enter was dropped"
             };
-            return Ok(Outcome {
+            return Outcome {
                 submitted: None,
                 evidence: format!("nothing on the screen changed within {ms} ms; {why}; not retried"),
                 retried: false,
-            });
+            };
         }
         (Sign::Dropped, _) => {}
     }
@@ -348,6 +380,22 @@ pub async fn confirm(
         "for {ms} ms after the Enter nothing changed but the typed text, still on the cursor's row {}",
         first.last.cursor_y
     );
+    // The screen alone is no proof: a program that took the line and is still at
+    // work shows exactly this. Only one seen waiting for input again is.
+    let reading = match terminal_read(gate, pane).await {
+        Ok(reading) => reading,
+        Err(error) => return look_failed(pane, &error.into(), false),
+    };
+    if !matches!(reading, TerminalRead::Reading { .. }) {
+        return Outcome {
+            submitted: None,
+            evidence: format!(
+                "{untouched}, and {}: it may have taken the line and still be at work; not pressed again",
+                reading.describe()
+            ),
+            retried: false,
+        };
+    }
     // A second Enter into the caller pane would need the person's consent again, and
     // a question put off to a repeat of the call would type the text twice.
     if !force
@@ -357,40 +405,73 @@ pub async fn confirm(
             .as_ref()
             .is_some_and(|caller| caller.is(pane, first.last.server_pid))
     {
-        return Ok(Outcome {
-            submitted: Some(false),
-            evidence: format!("{untouched}; not retried in the caller pane without force"),
+        return Outcome {
+            submitted: None,
+            evidence: format!(
+                "{untouched}, and {}; not pressed again in the caller pane without force",
+                reading.describe()
+            ),
             retried: false,
-        });
+        };
     }
     if let Err(error) = gate
         .deliver_at(pane, force, &KeyInput::Names(Vec::new()), true, first.last.at())
         .await
     {
-        return Ok(Outcome {
+        let typed = if error.kind() == ToolErrorKind::MayHaveRun {
+            "may or may not have been typed"
+        } else {
+            "was not typed"
+        };
+        return Outcome {
             submitted: None,
-            evidence: format!("{untouched}; the one retry of Enter was not typed: {}", error.message()),
+            evidence: format!(
+                "{untouched}, and {}; the one more Enter {typed}: {}",
+                reading.describe(),
+                error.message()
+            ),
             retried: false,
-        });
+        };
     }
-    let second = watch(gate, pane, &first.last, tail, true, confirm.wait).await?;
+    let untouched = format!("{untouched}, and {}", reading.describe());
+    let second = match watch(gate, pane, &first.last, tail, true, confirm.wait).await {
+        Ok(second) => second,
+        Err(error) => return look_failed(pane, &error, true),
+    };
     let again = second.waited.as_millis();
     let (submitted, then) = match second.sign {
         Sign::Taken(why) => (Some(true), format!("{why} within {again} ms")),
-        Sign::Dropped | Sign::Unchanged => (
-            Some(false),
-            format!("for {again} ms after it nothing changed either: the program did not take the input"),
-        ),
+        Sign::Dropped | Sign::Unchanged => match terminal_read(gate, pane).await {
+            // Both Enters were read, and the program reads on with the text unsent.
+            Ok(TerminalRead::Reading { .. }) => (
+                Some(false),
+                format!(
+                    "for {again} ms after it nothing changed either, and the program is reading the terminal \
+                     again: it did not take the input"
+                ),
+            ),
+            Ok(other) => (
+                None,
+                format!("for {again} ms after it nothing changed, and {}", other.describe()),
+            ),
+            Err(error) => (
+                None,
+                format!(
+                    "for {again} ms after it nothing changed; reading the program's state failed: {}",
+                    ToolError::from(error).message()
+                ),
+            ),
+        },
         Sign::Unclear => (
             None,
             format!("within {again} ms the screen changed, but in no way that shows it was taken"),
         ),
     };
-    Ok(Outcome {
+    Outcome {
         submitted,
         evidence: format!("{untouched}; Enter was pressed once more: {then}"),
         retried: true,
-    })
+    }
 }
 
 #[cfg(test)]

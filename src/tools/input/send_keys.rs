@@ -100,7 +100,7 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Se
     let before = confirm::look(gate, row.pane).await?;
     let received = row.deliver(gate).await?;
     let tail = confirm::tail(&row.keys);
-    let outcome = confirm::confirm(gate, row.pane, row.force, &before, tail.as_deref(), confirm).await?;
+    let outcome = confirm::confirm(gate, row.pane, row.force, &before, tail.as_deref(), confirm).await;
     reply(&row, &received, Some(outcome))
 }
 

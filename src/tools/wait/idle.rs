@@ -19,7 +19,7 @@ use crate::runtime::error::ToolError;
 use crate::tools::args;
 use crate::tools::run::ready::{self, PaneLook, Readiness};
 use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
-use crate::tools::wait::echo::without_own_echo;
+use crate::tools::wait::echo::{shown_lines, shown_since, without_own_echo};
 
 /// What of a look counts as the pane changing. With `own_input` (what paneward typed
 /// into the pane lately), a change that is only its echo (the rows as they were once
@@ -77,7 +77,9 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
     let context = gate.context();
     let mut progress = Progress::new(context);
     let what = format!("pane {pane}");
+    let started = Instant::now();
     let mut last = ready::look(gate, pane).await?;
+    let first_rows = last.rows.clone();
     let mut changed_at = Instant::now();
     let mut saw_change = false;
     let outcome = loop {
@@ -105,10 +107,11 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
             Err(error) if error.is_object_gone() => break WaitForIdleOutputOutcome::PaneDied,
             Err(error) => return Err(error.into()),
         };
+        // Only an echo seen at the typing, and not one gone before the wait began.
         let own_input = if include_own_input.unwrap_or(false) {
             Vec::new()
         } else {
-            gate.state().own_input.recent(pane)
+            shown_since(shown_lines(gate, pane).await, started, &first_rows)
         };
         if moved(&last, &now, &own_input) {
             changed_at = Instant::now();

@@ -24,6 +24,7 @@ use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use crate::tools::observe::search::Matcher;
 use crate::tools::observe::since::{read, saved_screen, scan, Reading, FIELDS};
 use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
+use crate::tools::wait::echo::shown_lines;
 use crate::tools::wait::watch::{reply_row, Seen, Watch};
 
 /// The patterns of one call, each with its text for the reply.
@@ -254,12 +255,14 @@ pub async fn wait_for_text_cased(
     };
     let idle = idle_seconds.map(Duration::from_secs_f64);
     let since_entry = since_entry.unwrap_or(true);
-    // What paneward typed into a pane lately; its echo is not the pane's output.
-    let own_input = |pane: PaneId| {
-        if include_own_input.unwrap_or(false) {
+    // What paneward typed into a pane lately whose echo showed; that echo is not the
+    // pane's output. Read after each reading (see `echo::shown_lines`).
+    let include_own_input = include_own_input.unwrap_or(false);
+    let own_input = |pane: PaneId| async move {
+        if include_own_input {
             Vec::new()
         } else {
-            gate.state().own_input.recent(pane)
+            shown_lines(gate, pane).await
         }
     };
     refuse_in_batch(gate.context(), "wait_for_text")?;
@@ -273,6 +276,7 @@ pub async fn wait_for_text_cased(
         .iter()
         .map(|&pane| (pane, crate::tools::wait::watch::QUIET_SCAN_ROWS))
         .collect();
+    let entry_at = Instant::now();
     let entry = match read_all(gate, &first).await? {
         Ok(readings) => readings,
         Err(pane) => {
@@ -293,7 +297,9 @@ pub async fn wait_for_text_cased(
         let mut watch = Watch::start(pane, reading);
         // The echoes already on screen are counted here, so the same text printed
         // later is output.
-        let shown = watch.echoes.drop_from(&own_input(pane), reading.visible.clone());
+        let typed = own_input(pane).await;
+        let shown = watch.echoes.drop_from(&typed, reading.visible.clone());
+        watch.echoes.spend_shown_before(&typed, entry_at);
         if let Some((outcome, pattern, lines)) = first_match(&patterns, &shown) {
             reply.already_on_screen |= outcome == Outcome::Matched;
             if !since_entry {
@@ -379,7 +385,8 @@ pub async fn wait_for_text_cased(
                 Seen::Rows(rows) => rows,
                 Seen::Lost { .. } => Vec::new(),
             };
-            let rows = watch.echoes.drop_from(&own_input(watch.pane), rows);
+            let typed = own_input(watch.pane).await;
+            let rows = watch.echoes.drop_from(&typed, rows);
             watch.note(&rows);
             if rows.is_empty() {
                 continue;

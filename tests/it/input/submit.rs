@@ -3,13 +3,47 @@
 //! first. Each test checks the verdict and that no line arrived twice.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::{root, wait_for, Scratch, TmuxServer};
+use crate::support::control::kill_and_wait;
+use crate::support::{root, wait_for, Client, Scratch, TmuxServer};
 use serde_json::{json, Value};
 
 /// The reader fixture, run by the system Python (a version manager's shim starts slowly).
 fn reader(window_seconds: u32, ignores: &str) -> String {
     let script = root().join("tests/fixtures/input/late_reader.py");
     format!("exec /usr/bin/python3 {} {window_seconds} {ignores}", script.display())
+}
+
+/// The slow reader fixture: it logs each line it takes to `log` at once, and is slow to
+/// show anything (see the script for `mode`); `channel` releases it.
+fn slow_reader(log: &str, channel: &str, mode: &str) -> String {
+    let script = root().join("tests/fixtures/input/slow_reader.py");
+    format!("exec /usr/bin/python3 {} {log} {channel} {mode}", script.display())
+}
+
+/// Starts a confirmed `send_keys` of `keys` to `pane` without waiting for its reply;
+/// returns the request's id.
+fn send_confirmed(client: &mut Client, pane: &str, keys: &str, timeout_ms: u64) -> Value {
+    let id = json!("confirmed");
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "send_keys", "arguments": {"pane_id": pane, "keys": keys, "literal": true,
+            "confirm_submit": true, "confirm_timeout_ms": timeout_ms}}}));
+    id
+}
+
+/// The reply to a confirmation whose pane or server went away after the keys went in:
+/// a success whose verdict is `unknown` and says the input was typed, never a failure
+/// that is safe to send again.
+#[track_caller]
+fn assert_typed_then_unknown(response: &Value, why: &str) {
+    let result = &response["result"];
+    assert_ne!(result["isError"], true, "a failure after the keys went in: {response}");
+    let reply = &result["structuredContent"];
+    assert_verdict(reply, "unknown", false);
+    let evidence = reply["evidence"].as_str().unwrap();
+    assert!(
+        evidence.contains("text and Enter were typed") && evidence.contains(why),
+        "{evidence}"
+    );
 }
 
 /// How many rows of `pane`'s screen are exactly `row`.
@@ -114,6 +148,7 @@ fn a_reader_that_drops_enter_at_first_gets_it_once_more_and_the_line_arrives_onc
     assert_verdict(&reply, "true", true);
     let evidence = reply["evidence"].as_str().unwrap();
     assert!(evidence.contains("nothing changed but the typed text"), "{evidence}");
+    assert!(evidence.contains("is blocked reading the terminal"), "{evidence}");
     tmux.wait_for_text(&pane, "got: hello reader");
     // Once the reader reads, a confirmed line goes in with no retry.
     let reply = client.call_ok(
@@ -205,4 +240,84 @@ fn a_paste_whose_enter_the_reader_dropped_gets_enter_once_more_and_the_text_once
         2,
         "the echo and the reply, once each"
     );
+}
+
+#[test]
+fn a_server_killed_during_the_confirmation_leaves_an_unknown_verdict_that_says_the_keys_were_typed() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let log = scratch.path("lines");
+    let pane = tmux.window_running(&slow_reader(&log, "never", "silent"));
+    tmux.wait_for_text(&pane, "reader>");
+    let mut client = tmux.paneward();
+    // The screen never changes, so the confirmation watches for all of its 10 s.
+    let id = send_confirmed(&mut client, &pane, "typed before the kill", 10_000);
+    assert_eq!(scratch.wait_for_lines("lines", 1), "typed before the kill\n");
+    kill_and_wait(&tmux);
+    assert_typed_then_unknown(&client.response(&id), "failed");
+}
+
+#[test]
+fn a_program_that_ends_on_the_line_leaves_an_unknown_verdict_not_a_missing_pane() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let log = scratch.path("lines");
+    let pane = tmux.window_running(&slow_reader(&log, "never", "exit"));
+    tmux.wait_for_text(&pane, "reader>");
+    let mut client = tmux.paneward();
+    // It ends without drawing anything, so no look before its pane closes shows a sign.
+    let id = send_confirmed(&mut client, &pane, "last words", 10_000);
+    assert_typed_then_unknown(&client.response(&id), &format!("pane {pane} closed"));
+    assert_eq!(scratch.read("lines"), "last words\n");
+
+    // bash on `exit`: whatever the looks saw before its pane closed, the reply is no failure.
+    let bash = tmux.window_running("exec bash --norc --noprofile -i");
+    tmux.wait_for_value(&bash, "#{pane_current_command}", "bash");
+    let result = client.call(
+        "send_keys",
+        json!({"pane_id": bash, "keys": "exit", "literal": true, "confirm_submit": true}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let submitted = &result["structuredContent"]["submitted"];
+    assert!(submitted == "true" || submitted == "unknown", "{result}");
+    assert_eq!(result["structuredContent"]["retried"], false, "{result}");
+}
+
+/// A reader that takes the line at once and is slow to show anything (`mode`) gets
+/// one Enter, and the verdict is `unknown`: the unchanged screen is no proof.
+fn a_slow_reader_gets_one_enter(mode: &str) {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let log = scratch.path("lines");
+    let channel = format!("slow-reader-{mode}");
+    let pane = tmux.window_running(&slow_reader(&log, &channel, mode));
+    tmux.wait_for_text(&pane, "reader>");
+    let mut client = tmux.paneward();
+    let reply = client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "slow line", "literal": true,
+               "confirm_submit": true, "confirm_timeout_ms": 200}),
+    );
+    assert_verdict(&reply, "unknown", false);
+    let evidence = reply["evidence"].as_str().unwrap();
+    assert!(evidence.contains("not reading the terminal"), "{evidence}");
+    // Released only now, so it was busy with the line for the whole confirmation.
+    tmux.tmux(&["wait-for", "-S", &channel]);
+    if mode == "redraw" {
+        tmux.wait_for_text(&pane, "got: slow line");
+    }
+    // A second Enter would sit in the terminal and come out as an empty line first.
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", "END"]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    assert_eq!(scratch.wait_for_lines("lines", 2), "slow line\nEND\n");
+}
+
+#[test]
+fn a_reader_that_redraws_only_after_the_wait_gets_one_enter_and_an_unknown_verdict() {
+    a_slow_reader_gets_one_enter("redraw");
+}
+
+#[test]
+fn a_reader_that_takes_the_line_and_shows_nothing_gets_one_enter_and_an_unknown_verdict() {
+    a_slow_reader_gets_one_enter("silent");
 }

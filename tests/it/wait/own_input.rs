@@ -3,7 +3,7 @@
 //! `include_own_input`; the same text printed by the program after the echo still is.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::waits::start_wait;
+use crate::support::waits::{finish_wait, start_wait};
 use crate::support::{assert_json_rpc, strings, Client, TmuxServer};
 use serde_json::{json, Value};
 
@@ -117,4 +117,60 @@ fn wait_for_cleared(tmux: &TmuxServer, pane: &str, keys: &str) {
     crate::support::wait_for("the typed line cleared", || {
         (!tmux.capture(pane).contains(keys)).then_some(())
     });
+}
+
+/// A pane whose program reads with the terminal's echo off and answers each line by
+/// printing it back once `channel` is signalled; returns the pane once it reads.
+fn echo_off_replier(tmux: &TmuxServer, channel: &str) -> String {
+    let pane = tmux.window_running(&format!(
+        "stty -echo; echo reading; while read l; do tmux wait-for {channel}; echo \"$l\"; done"
+    ));
+    tmux.wait_for_text(&pane, "reading\n");
+    pane
+}
+
+#[test]
+fn a_line_printed_back_by_a_program_with_echo_off_is_output_to_wait_for_text() {
+    let tmux = TmuxServer::start();
+    let pane = echo_off_replier(&tmux, "replier-text");
+    let mut client = tmux.paneward();
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "SAID-BACK", "literal": true, "enter": true}),
+    );
+    // Nothing showed at the typing; the program prints the word only once released,
+    // while the wait runs.
+    let (id, _) = start_wait(
+        &mut client,
+        "said-back",
+        "wait_for_text",
+        json!({"pane_ids": [pane], "patterns": ["SAID-BACK"], "timeout_seconds": 5}),
+    );
+    tmux.tmux(&["wait-for", "-S", "replier-text"]);
+    let reply = finish_wait(&mut client, &id, "wait_for_text");
+    assert_eq!(reply["outcome"], "matched", "{reply}");
+    assert_eq!(reply["sawNewOutput"], true, "{reply}");
+    assert_eq!(strings(&reply["lines"]), ["SAID-BACK"], "{reply}");
+}
+
+#[test]
+fn a_line_printed_back_by_a_program_with_echo_off_is_a_change_to_wait_for_idle() {
+    let tmux = TmuxServer::start();
+    let pane = echo_off_replier(&tmux, "replier-idle");
+    let mut client = tmux.paneward();
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "IDLE-BACK", "literal": true, "enter": true}),
+    );
+    let (id, _) = start_wait(
+        &mut client,
+        "idle-back",
+        "wait_for_idle",
+        json!({"pane_id": pane, "quiet_seconds": 4, "timeout_seconds": 30}),
+    );
+    tmux.tmux(&["wait-for", "-S", "replier-idle"]);
+    tmux.wait_for_text(&pane, "\nIDLE-BACK\n");
+    let reply = finish_wait(&mut client, &id, "wait_for_idle");
+    assert_eq!(reply["outcome"], "quiet", "{reply}");
+    assert_eq!(reply["sawChange"], true, "the printed line went unseen: {reply}");
 }
