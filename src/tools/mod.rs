@@ -6,10 +6,12 @@
 
 pub mod args;
 pub mod batch;
+pub mod budget;
 pub mod input;
 pub mod observe;
 pub mod python;
 pub mod run;
 pub mod settings;
+pub mod shells;
 pub mod wait;
 pub mod workspace;

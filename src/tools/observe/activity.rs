@@ -19,7 +19,7 @@ use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::objects::capped;
-use crate::tools::run::is_posix_shell;
+use crate::tools::shells::is_posix_shell;
 
 const ACTIVITY_FIELDS: [&str; 6] = [
     "pane_id",

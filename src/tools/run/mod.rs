@@ -36,7 +36,7 @@ pub mod pipe;
 mod prompt;
 pub mod ready;
 
-pub use record::{is_posix_shell, JobId};
+pub use record::JobId;
 mod record;
 mod rows;
 mod script;
@@ -57,8 +57,9 @@ use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
+use crate::tools::budget::{Budget, Progress};
 use crate::tools::observe::text::{keep_newest, split_rows};
-use crate::tools::wait::budget::{Budget, Progress};
+use crate::tools::shells::is_posix_shell;
 use prompt::NotAtPrompt;
 use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded, STAGED};
 

@@ -35,20 +35,6 @@ use sha2::{Digest, Sha256};
 /// Hex digits of a job's random part.
 const ID_HEX_DIGITS: usize = 32;
 
-/// The foreground programs `run_command` types into: shells whose grammar the wrapper
-/// uses (`( … )`, `$?`, `eval`, `trap`, `printf`, `;`). Others (fish, nu, pwsh, csh, a
-/// REPL, an editor) would misread it.
-pub const POSIX_SHELLS: [&str; 10] = [
-    "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "yash",
-];
-
-/// Whether `program` (tmux's `pane_current_command`) is one of [`POSIX_SHELLS`]; a login
-/// shell's leading `-` is ignored.
-pub fn is_posix_shell(program: &str) -> bool {
-    let name = program.strip_prefix('-').unwrap_or(program);
-    POSIX_SHELLS.contains(&name)
-}
-
 /// A program name as an error message repeats it: escaped and bounded (a program
 /// chooses its own name).
 pub fn shown_program(program: &str) -> String {
@@ -259,16 +245,6 @@ mod tests {
         ] {
             let error = JobId::parse("/job_id", bad).unwrap_err().to_string();
             assert!(error.contains("/job_id"), "{bad}: {error}");
-        }
-    }
-
-    #[test]
-    fn shells_are_told_from_other_programs() {
-        for shell in ["bash", "-bash", "dash", "zsh", "sh", "busybox"] {
-            assert!(is_posix_shell(shell), "{shell}");
-        }
-        for other in ["fish", "nu", "pwsh", "python3", "vim", "csh", "tcsh", ""] {
-            assert!(!is_posix_shell(other), "{other}");
         }
     }
 

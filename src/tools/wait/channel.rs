@@ -7,7 +7,7 @@ use crate::limits::WAIT_DEFAULT_TIMEOUT;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::channel::WaitEnd;
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
-use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
+use crate::tools::budget::{refuse_in_batch, Budget, Progress};
 
 /// The server's pid: which server answers, so a restart during a wait is seen.
 async fn server_pid(gate: &ReadGate<'_>) -> Result<String, TmuxError> {

@@ -17,8 +17,8 @@ use crate::guard::ReadGate;
 use crate::limits::{IDLE_DEFAULT_QUIET, WAIT_DEFAULT_TIMEOUT, WAIT_POLL_INTERVAL};
 use crate::runtime::error::ToolError;
 use crate::tools::args;
+use crate::tools::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::run::ready::{self, PaneLook, Readiness};
-use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::wait::echo::{shown_lines, shown_since, without_own_echo};
 
 /// What of a look counts as the pane changing. With `own_input` (what paneward typed

@@ -1,6 +1,5 @@
 //! Waiting: for text in panes, for a tmux channel; and the budget every wait shares.
 
-pub mod budget;
 pub mod channel;
 pub mod echo;
 pub mod idle;

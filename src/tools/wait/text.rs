@@ -20,10 +20,10 @@ use crate::limits::{
 use crate::runtime::error::ToolError;
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
+use crate::tools::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use crate::tools::observe::search::Matcher;
 use crate::tools::observe::since::{read, saved_screen, scan, Reading, FIELDS};
-use crate::tools::wait::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::wait::echo::shown_lines;
 use crate::tools::wait::watch::{reply_row, Seen, Watch};
 

@@ -1,5 +1,6 @@
-//! What every wait shares: its timeout (a default, clamped to a ceiling, reported),
-//! its refusal inside a batch, and throttled progress notifications.
+//! What every wait shares (the waits, `run_command`, `get_job`): its timeout (a default,
+//! clamped to a ceiling, reported), its refusal inside a batch, and throttled progress
+//! notifications. It sits beside the groups, not in `wait`, because `run` waits too.
 
 use std::time::{Duration, Instant};
 
