@@ -20,6 +20,7 @@ use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
+use crate::guard::screen::{Reached, ScreenAt};
 use crate::guard::state::GuardState;
 use crate::guard::{echo_look, input, verdict};
 use crate::runtime::error::ToolError;
@@ -89,16 +90,6 @@ pub enum Rule {
     /// The target's cursor or history moved since the caller read its screen
     /// ([`ScreenAt`]): someone typed, or output arrived.
     Moved,
-}
-
-/// Where the target's cursor and history stood when a handler read its screen; input
-/// given with it goes in only if tmux still sees exactly this at the moment of typing,
-/// in the same indivisible step (a person's keystroke or new output moves one of them).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ScreenAt {
-    pub cursor_x: u64,
-    pub cursor_y: u64,
-    pub history_size: u64,
 }
 
 impl Rule {
@@ -341,14 +332,6 @@ pub async fn deliver_at(
         echo_look::settle_all(state, typing, &reached, text).await;
     }
     Ok(reached.iter().map(|r| r.pane).collect())
-}
-
-/// A pane an input reached, where its cursor stood just before, and its width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reached {
-    pub pane: PaneId,
-    pub at: ScreenAt,
-    pub width: u64,
 }
 
 /// What one checked input is: its commands, which panes it can reach, and the screen

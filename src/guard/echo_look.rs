@@ -18,7 +18,7 @@
 
 use std::time::Instant;
 
-use crate::guard::cohort::{Reached, ScreenAt};
+use crate::guard::screen::{Reached, ScreenAt};
 use crate::guard::state::GuardState;
 use crate::guard::typed::Typing;
 use crate::limits::{ECHO_LOOK_HISTORY_ROWS, ECHO_LOOK_POLL_FIRST, ECHO_LOOK_POLL_MAX, ECHO_LOOK_WAIT};

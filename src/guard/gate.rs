@@ -62,36 +62,9 @@ use crate::runtime::error::ToolError;
 use crate::runtime::reentry::{Boxed, Ids, NoRequestPath, Refusal, RequestPath};
 use crate::runtime::{CallContext, Tier};
 use crate::tmux::script::command_line;
-use crate::tmux::{Command, PaneId, ReadCommand, Tmux, TmuxError, Transport, WindowId};
+use crate::tmux::{Command, PaneId, ReadCommand, TmuxError, WindowId};
 use rmcp::model::JsonObject;
 use serde_json::Value;
-
-/// The tmux server paneward drives, reachable for commands only through a gate.
-#[derive(Debug, Clone)]
-pub struct Backend {
-    tmux: Tmux,
-}
-
-impl Backend {
-    pub fn new(tmux: Tmux) -> Self {
-        Self { tmux }
-    }
-
-    /// Whether round trips sent together reach tmux in the order they were sent.
-    pub async fn keeps_order(&self) -> bool {
-        self.tmux.keeps_order().await
-    }
-
-    /// How the last round trip was sent, if one ran.
-    pub async fn last_transport(&self) -> Option<Transport> {
-        self.tmux.last_transport().await
-    }
-
-    /// The handle, for the gates' own checks in this module's siblings.
-    pub(super) fn tmux(&self) -> &Tmux {
-        &self.tmux
-    }
-}
 
 /// What a readonly handler can do: read tmux, read the settings handlers see.
 pub struct ReadGate<'a> {
@@ -378,7 +351,7 @@ impl<'a> ChangeGate<'a> {
     }
 
     /// [`ChangeGate::deliver`], typing only if `target`'s cursor and history are still
-    /// where `at` says, in the same tmux step (`guard::cohort::ScreenAt`).
+    /// where `at` says, in the same tmux step (`guard::screen::ScreenAt`).
     ///
     /// # Errors
     /// As [`ChangeGate::deliver`], and a refusal when the screen moved.
@@ -388,7 +361,7 @@ impl<'a> ChangeGate<'a> {
         force: bool,
         keys: &KeyInput,
         enter: bool,
-        at: super::cohort::ScreenAt,
+        at: super::screen::ScreenAt,
     ) -> Result<Vec<PaneId>, ToolError> {
         super::cohort::deliver_at(
             self.read.state,
@@ -414,7 +387,7 @@ impl<'a> ChangeGate<'a> {
         target: PaneId,
         force: bool,
         (keys, enter): (&KeyInput, bool),
-        at: super::cohort::ScreenAt,
+        at: super::screen::ScreenAt,
         record: &ChangeCommand,
     ) -> Result<Vec<PaneId>, ToolError> {
         let record = [record.0.clone()];
@@ -459,7 +432,7 @@ impl<'a> ChangeGate<'a> {
     /// Respawns a *dead* pane: `respawn-pane` without `-k`, which tmux refuses for a
     /// live pane ("still active"), so no program is ended. Ending a live one is
     /// `EndGate::end` with `Ending::RespawnLivePane`.
-    pub fn respawn_dead(respawn: &super::end::Respawn) -> ChangeCommand {
+    pub fn respawn_dead(respawn: &super::respawn::Respawn) -> ChangeCommand {
         ChangeCommand(respawn.command(false))
     }
 

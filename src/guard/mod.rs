@@ -10,6 +10,7 @@
 //! that [`input`] types. [`terminal`] tells whether a pane's program waits for input,
 //! the evidence a second key press needs.
 
+mod backend;
 pub mod caller;
 pub mod channel;
 pub mod cohort;
@@ -22,13 +23,16 @@ mod input;
 pub mod key_input;
 pub mod moves;
 pub mod owner;
+pub mod respawn;
 pub mod scope;
+pub mod screen;
 pub mod state;
 pub mod terminal;
 pub mod typed;
 mod verdict;
 mod zoom;
 
-pub use gate::{Backend, ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate, Rows};
+pub use backend::Backend;
+pub use gate::{ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate, Rows};
 pub use key_input::KeyInput;
 pub use state::{GuardState, Settings, StagedBuffers};

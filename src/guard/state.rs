@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::config::{Config, Scope, ServerStart};
+use crate::guard::backend::Backend;
 use crate::guard::caller::CallerPane;
-use crate::guard::gate::Backend;
 use crate::guard::typed::OwnInput;
 use crate::runtime::Tier;
 use crate::tmux::ServerAddress;

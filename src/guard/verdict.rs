@@ -57,7 +57,7 @@ pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>, ow
 
 /// `verdict`, and `0` as well unless `target`'s cursor and history are still `at`. Only
 /// numbers enter the format.
-pub(super) fn unless_moved(at: &super::cohort::ScreenAt, verdict: &str) -> String {
+pub(super) fn unless_moved(at: &super::screen::ScreenAt, verdict: &str) -> String {
     format!(
         "#{{?#{{&&:#{{==:#{{cursor_x}},{}}},#{{&&:#{{==:#{{cursor_y}},{}}},#{{==:#{{history_size}},{}}}}}}},{verdict},0}}",
         at.cursor_x, at.cursor_y, at.history_size

@@ -22,7 +22,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::guard::cohort::ScreenAt;
+use crate::guard::screen::ScreenAt;
 use crate::guard::terminal::terminal_read;
 use crate::guard::{ChangeGate, KeyInput, ReadGate};
 use crate::limits::{

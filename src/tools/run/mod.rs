@@ -46,8 +46,8 @@ use std::time::{Duration, Instant};
 use crate::generated::types::{
     GetJobInput, GetJobOutput, GetJobOutputState, RunCommandInput, RunCommandOutput, RunCommandOutputState,
 };
-use crate::guard::cohort::ScreenAt;
 use crate::guard::key_input::KeyInput;
+use crate::guard::screen::ScreenAt;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
 use crate::limits::{
     RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST, RUN_POLL_MAX,

@@ -16,7 +16,7 @@
 //!
 //! What it cannot tell apart: a person who typed text that itself ends in `$ ` and
 //! stopped there. The cursor position and history size read here are also required,
-//! by tmux, at the moment of typing (`guard::cohort::ScreenAt`), so a keystroke that
+//! by tmux, at the moment of typing (`guard::screen::ScreenAt`), so a keystroke that
 //! reached the screen in between refuses the typing.
 
 use crate::limits::ECHO_MAX_CHARS;

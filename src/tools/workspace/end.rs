@@ -19,7 +19,8 @@ use crate::generated::types::{
     KillSessionInput, KillSessionOutput, KillWindowInput, KillWindowOutput, RespawnPaneInput, RespawnPaneOutput,
     RespawnPaneOutputPrevious,
 };
-use crate::guard::end::{Ending, Respawn};
+use crate::guard::end::Ending;
+use crate::guard::respawn::Respawn;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, EndGate, ReadGate};
 use crate::limits::LISTED_MAX_ITEMS;
 use crate::runtime::error::{ToolError, ToolErrorKind};

@@ -1,0 +1,31 @@
+//! The tmux server paneward drives. It is held in the guard state and reachable for
+//! commands only by the gates and the checks beside them (`tmux` is the guard's own).
+
+use crate::tmux::{Tmux, Transport};
+
+/// The tmux server paneward drives, reachable for commands only through a gate.
+#[derive(Debug, Clone)]
+pub struct Backend {
+    tmux: Tmux,
+}
+
+impl Backend {
+    pub fn new(tmux: Tmux) -> Self {
+        Self { tmux }
+    }
+
+    /// Whether round trips sent together reach tmux in the order they were sent.
+    pub async fn keeps_order(&self) -> bool {
+        self.tmux.keeps_order().await
+    }
+
+    /// How the last round trip was sent, if one ran.
+    pub async fn last_transport(&self) -> Option<Transport> {
+        self.tmux.last_transport().await
+    }
+
+    /// The handle, for the gates' own checks in this module's siblings.
+    pub(super) fn tmux(&self) -> &Tmux {
+        &self.tmux
+    }
+}
