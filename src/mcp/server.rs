@@ -6,6 +6,7 @@
 //! stdio; that is the request path's job.
 
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
+use crate::runtime::error::short_echo;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -513,7 +514,7 @@ impl ServerHandler for McpServer {
         {
             Ok(result) => Ok(result.into()),
             Err(error) => {
-                let prompt: String = request.name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+                let prompt = short_echo(&request.name);
                 tracing::info!(target: CLIENT_LOG, %prompt, reason = %error, "prompts/get refused");
                 Err(ErrorData::invalid_params(error.to_string(), None))
             }
@@ -560,7 +561,7 @@ fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
 /// to a person watching: a refusal by a safety rule or the tier, or tmux not answering
 /// in time. The messages of these kinds name ids, rules and limits, never payload.
 fn tell_client_why(tool: &str, error: &ToolError) {
-    let tool: String = tool.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let tool = short_echo(tool);
     let kind = error.kind().as_str();
     match error.kind() {
         ToolErrorKind::Blocked | ToolErrorKind::NotAllowed => {
