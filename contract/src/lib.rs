@@ -5,7 +5,7 @@
 //! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
 //! generator cannot turn into Rust, [`Tier`] is the safety tier a tool file declares (raised for some argument values by
 //! [`escalation`]),
-//! [`pointer`] escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
+//! [`pointer`](mod@pointer) escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
 //! server advertises. Deliberately small: no code generation here, so that paneward does
 //! not compile typify or syn to use it.
 

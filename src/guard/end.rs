@@ -32,7 +32,7 @@ pub enum Ending {
 
 /// A `respawn-pane`: what the pane runs next. Built here only, so that `-k` (which ends
 /// a live program) is added by [`Ending::RespawnLivePane`] alone; a mutating tool
-/// respawns a dead pane with [`ChangeGate::respawn_dead`], which never adds it.
+/// respawns a dead pane with [`ChangeGate::respawn_dead`](super::ChangeGate::respawn_dead), which never adds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Respawn {
     pub pane: PaneId,

@@ -3,14 +3,14 @@
 //! the request path, from the tool's input schema rather than per handler: every
 //! argument whose schema is a pane, window or session id pattern (at any depth, rows of
 //! arrays included) names an object. Beyond those, a call must not end, close or change
-//! anything paneward did not create ([`Reach`]: what a kill ends inside, what a move
+//! anything paneward did not create (`Reach`: what a kill ends inside, what a move
 //! closes, the window a split or resize changes, the panes synchronize-panes copies
 //! input to). Each mark is read at its own level, never inherited (`guard::owner`).
 //!
 //! What names no object:
 //! - a call that leaves out every id its tool could take (`set_option` or
 //!   `set_environment` at global scope) changes the whole server: refused;
-//! - the tools of [`SERVER_WIDE`] (`kill_server`): refused;
+//! - the tools of `SERVER_WIDE` (`kill_server`): refused;
 //! - any other tool that takes no id at all (creating a session, paneward's own
 //!   buffers, the batches, whose rows are each checked like a call): allowed.
 
@@ -305,7 +305,7 @@ async fn owned(state: &GuardState, ids: &[&str]) -> Result<Vec<bool>, ToolError>
 
 /// Refuses a call of `tool` (input `schema`, validated `arguments`) that would touch
 /// something paneward did not create: an object it names, or one it would end, close,
-/// reshape or type into beyond those (see [`Reach`]).
+/// reshape or type into beyond those (see `Reach`).
 ///
 /// Made in the request path just before the handler runs, from two reads: where every
 /// pane is, then each touched object's own mark. The marks are set only when paneward

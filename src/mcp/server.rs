@@ -2,7 +2,7 @@
 //! and the resources (`resources/*`, `completion/complete`; see `crate::resources`).
 //!
 //! Tools are listed from the generated table with their raw schemas, never from Rust
-//! types, and calls go through [`crate::request::call`]. rmcp validates nothing on
+//! types, and calls go through [`crate::call::run`]. rmcp validates nothing on
 //! stdio; that is the request path's job.
 
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
@@ -245,9 +245,6 @@ impl McpServer {
         }
     }
 
-    /// What `initialize` tells the client: the server, the tier and what it allows,
-    /// the caller pane, and the rules a model most needs. At most
-    /// [`INSTRUCTIONS_MAX_BYTES`](crate::limits::INSTRUCTIONS_MAX_BYTES) (a test holds it to that).
     /// Whether tool `name` may change tmux (a tool above readonly).
     fn changes_tmux(&self, name: &str) -> bool {
         self.app
@@ -256,6 +253,9 @@ impl McpServer {
             .is_some_and(|entry| entry.spec.tier > Tier::Readonly)
     }
 
+    /// What `initialize` tells the client: the server, the tier and what it allows,
+    /// the caller pane, and the rules a model most needs. At most
+    /// [`INSTRUCTIONS_MAX_BYTES`](crate::limits::INSTRUCTIONS_MAX_BYTES) (a test holds it to that).
     pub fn instructions(&self) -> String {
         let tier = self.app.config.safety;
         let allows = match tier {
@@ -539,8 +539,6 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
-/// the version the handshake agreed).
 /// The level a 2026-07-28 request asked its log at (`io.modelcontextprotocol/logLevel`
 /// in its `_meta`); `None` for other revisions, whose log is the connection's.
 #[allow(deprecated)]
@@ -551,6 +549,8 @@ fn request_log_level(context: &RequestContext<RoleServer>) -> Option<rmcp::model
     context.meta.log_level()
 }
 
+/// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
+/// the version the handshake agreed).
 fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()

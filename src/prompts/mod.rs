@@ -74,7 +74,7 @@ impl Prompts {
     /// Loads and checks the compiled-in prompt files.
     ///
     /// # Errors
-    /// A file that does not parse or breaks a rule of [`check`] (a build fault,
+    /// A file that does not parse or breaks a rule of `check` (a build fault,
     /// reported at start-up and by the tests).
     pub fn load() -> Result<Self, String> {
         let mut specs = Vec::with_capacity(files::PROMPT_FILES.len());

@@ -34,7 +34,7 @@ pub const POSIX_SHELLS: [&str; 10] = [
     "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "ash", "busybox", "yash",
 ];
 
-/// Whether `program` (tmux's `pane_current_command`) is one of [`POSIX_SHELLS`]; a login
+/// Whether `program` (tmux's `pane_current_command`) is one of `POSIX_SHELLS`; a login
 /// shell's leading `-` is ignored.
 pub fn is_posix_shell(program: &str) -> bool {
     let name = program.strip_prefix('-').unwrap_or(program);
