@@ -32,8 +32,10 @@ pub mod runtime;
 pub mod tmux;
 pub mod tools;
 
-/// Generated from `schemas/tools/*.json` by `build.rs`; never edit by hand.
+/// Generated from `schemas/tools/*.json` by `build.rs`; never edit by hand. Its doc
+/// comments are the schemas' descriptions, whose brackets are no intra-doc links.
 #[allow(
+    rustdoc::broken_intra_doc_links,
     clippy::all,
     clippy::pedantic,
     clippy::unwrap_used,

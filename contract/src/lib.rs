@@ -7,7 +7,7 @@
 //! [`escalation`]),
 //! [`facts`] are what the guards and batches know of a tool beyond its contract (what
 //! it reaches, pane text, batches, dry runs; [`template`] the dry run's text),
-//! [`pointer`] escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
+//! [`pointer`](mod@pointer) escapes JSON pointer tokens (and cuts quoted text), and [`client`] lists the tools a running MCP
 //! server advertises. Deliberately small: no code generation here, so that paneward does
 //! not compile typify or syn to use it.
 

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use paneward_contract::Tier;
 
+use super::flags::var;
 use super::parse::{Parsed, RawArgs};
 use crate::catalog::profile::Profile;
 use crate::catalog::surface::{parse_tools, parse_toolsets, SurfaceChoice};
@@ -134,19 +135,79 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         private_config,
         start_server,
     } = raw;
-    let private = private.or_else(|| env("PANEWARD_PRIVATE").filter(|v| !v.is_empty()));
-    let private_config = private_config.or_else(|| {
-        env("PANEWARD_PRIVATE_CONFIG")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    });
-    let start_server = start_server || env_switch("PANEWARD_START_SERVER", env)?;
-    let (address, address_origin, server_start, private_name) = match private {
+    let (address, address_origin, server_start, private_name) =
+        resolve_server(private, private_config, start_server, socket_name, socket_path, env)?;
+    let profile = resolve_profile(profile, env)?;
+    let audit_log = resolve_audit_log(audit_log, env)?;
+    let safety = resolve_safety(safety, profile, env)?;
+    let scope = match scope.or_else(|| env(var::SCOPE).filter(|v| !v.is_empty())) {
+        Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
+        // On its own server paneward touches only what it made or was granted.
+        None if private_name.is_some() => Scope::Owned,
+        None => Scope::All,
+    };
+    let tmux_binary = tmux_binary
+        .or_else(|| env(var::TMUX).map(PathBuf::from))
+        .or_else(|| env("LIBTMUX_TMUX_BIN").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("tmux"));
+    let suppress_history = suppress_history_default(env)?;
+    let reveal_environment = reveal_environment || env_switch(var::REVEAL_ENVIRONMENT, env)?;
+    let show_commands = show_commands || env_switch(var::SHOW_COMMANDS, env)?;
+    let control_mode = !(no_control_mode || env_switch(var::NO_CONTROL_MODE, env)?);
+    let native_client = !(no_native_client || env_switch(var::NO_NATIVE_CLIENT, env)?);
+    let hidden_client = !(no_hidden_client || env_switch(var::NO_HIDDEN_CLIENT, env)?);
+    let max_tmux_clients = resolve_max_tmux_clients(max_tmux_clients, env)?;
+    let max_wait = resolve_max_wait(max_wait, env)?;
+    let ssh = resolve_ssh(ssh, ssh_options, env)?;
+    let surface = resolve_surface(profile, (toolsets, tools, exclude_tools), env)?;
+    let config = Config {
+        ssh,
+        tmux_binary,
+        address,
+        safety,
+        scope,
+        reveal_environment,
+        show_commands,
+        suppress_history,
+        control_mode,
+        native_client,
+        hidden_client,
+        max_tmux_clients,
+        max_wait,
+        profile,
+        surface,
+        audit_log,
+        address_origin,
+        private: private_name,
+        server_start,
+    };
+    if let Some(http) = resolve_http(subcommand.as_deref(), http, token_file, extra_origins, extra_hosts, env)? {
+        return Ok(Invocation::ServeHttp { config, http });
+    }
+    invocation(subcommand, positional, config, json, markdown)
+}
+
+/// Which tmux server, how it was chosen, whether paneward may start it, and the
+/// `--private` name: `--private` (or its variable) names its own socket and config,
+/// else the socket flags or variables, else tmux's default.
+fn resolve_server(
+    private: Option<String>,
+    private_config: Option<PathBuf>,
+    start_server: bool,
+    socket_name: Option<String>,
+    socket_path: Option<PathBuf>,
+    env: EnvLookup<'_>,
+) -> Result<(ServerAddress, &'static str, ServerStart, Option<String>), UsageError> {
+    let private = private.or_else(|| env(var::PRIVATE).filter(|v| !v.is_empty()));
+    let private_config =
+        private_config.or_else(|| env(var::PRIVATE_CONFIG).filter(|v| !v.is_empty()).map(PathBuf::from));
+    let start_server = start_server || env_switch(var::START_SERVER, env)?;
+    Ok(match private {
         Some(name) => {
             if socket_name.is_some()
                 || socket_path.is_some()
-                || env("PANEWARD_SOCKET_NAME").is_some_and(|v| !v.is_empty())
-                || env("PANEWARD_SOCKET_PATH").is_some_and(|v| !v.is_empty())
+                || env(var::SOCKET_NAME).is_some_and(|v| !v.is_empty())
+                || env(var::SOCKET_PATH).is_some_and(|v| !v.is_empty())
             {
                 return Err(UsageError(
                     "--private names its own socket; give it without --socket-name/--socket-path (or their variables)"
@@ -171,19 +232,36 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
             };
             (address, origin, start, None)
         }
-    };
-    let profile = match profile.or_else(|| env("PANEWARD_PROFILE").filter(|v| !v.is_empty())) {
+    })
+}
+
+/// The contract served: `--profile`, else its variable, else paneward's own.
+fn resolve_profile(profile: Option<String>, env: EnvLookup<'_>) -> Result<Profile, UsageError> {
+    Ok(match profile.or_else(|| env(var::PROFILE).filter(|v| !v.is_empty())) {
         Some(text) => text
             .parse::<Profile>()
             .map_err(|e| UsageError(format!("--profile: {e}")))?,
         None => Profile::Default,
-    };
-    let audit_log = match audit_log.or_else(|| env("PANEWARD_AUDIT_LOG").filter(|v| !v.is_empty())) {
-        Some(text) if text == "-" => Some(AuditTarget::Stderr),
-        Some(text) if text.is_empty() => return Err(UsageError("--audit-log needs a path, or - for stderr".into())),
-        Some(text) => Some(AuditTarget::File(PathBuf::from(text))),
-        None => None,
-    };
+    })
+}
+
+/// Where the audit log goes, if anywhere: a path, or `-` for stderr.
+fn resolve_audit_log(audit_log: Option<String>, env: EnvLookup<'_>) -> Result<Option<AuditTarget>, UsageError> {
+    Ok(
+        match audit_log.or_else(|| env(var::AUDIT_LOG).filter(|v| !v.is_empty())) {
+            Some(text) if text == "-" => Some(AuditTarget::Stderr),
+            Some(text) if text.is_empty() => {
+                return Err(UsageError("--audit-log needs a path, or - for stderr".into()))
+            }
+            Some(text) => Some(AuditTarget::File(PathBuf::from(text))),
+            None => None,
+        },
+    )
+}
+
+/// The tier: `--safety`, else paneward's variable, else libtmux-mcp's old one (which
+/// the python profile refuses, as libtmux-mcp does), else mutating.
+fn resolve_safety(safety: Option<String>, profile: Profile, env: EnvLookup<'_>) -> Result<Tier, UsageError> {
     // libtmux-mcp 0.1.0a22 refuses to start with LIBTMUX_SAFETY set (it removed the
     // setting); under its profile so does paneward, rather than guess what was meant.
     if profile == Profile::Python && env("LIBTMUX_SAFETY").is_some() {
@@ -194,38 +272,28 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
                 .into(),
         ));
     }
-    let safety_text = safety
-        .or_else(|| env("PANEWARD_SAFETY"))
-        .or_else(|| env("LIBTMUX_SAFETY"));
-    let safety = match safety_text {
+    let safety_text = safety.or_else(|| env(var::SAFETY)).or_else(|| env("LIBTMUX_SAFETY"));
+    Ok(match safety_text {
         Some(text) => text.parse::<Tier>().map_err(|e| UsageError(format!("--safety: {e}")))?,
         None => Tier::Mutating,
-    };
-    let scope = match scope.or_else(|| env("PANEWARD_SCOPE").filter(|v| !v.is_empty())) {
-        Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
-        // On its own server paneward touches only what it made or was granted.
-        None if private_name.is_some() => Scope::Owned,
-        None => Scope::All,
-    };
-    let tmux_binary = tmux_binary
-        .or_else(|| env("PANEWARD_TMUX").map(PathBuf::from))
-        .or_else(|| env("LIBTMUX_TMUX_BIN").filter(|v| !v.is_empty()).map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("tmux"));
-    let suppress_history = suppress_history_default(env)?;
-    let reveal_environment = reveal_environment || env_switch("PANEWARD_REVEAL_ENVIRONMENT", env)?;
-    let show_commands = show_commands || env_switch("PANEWARD_SHOW_COMMANDS", env)?;
-    let control_mode = !(no_control_mode || env_switch("PANEWARD_NO_CONTROL_MODE", env)?);
-    let native_client = !(no_native_client || env_switch("PANEWARD_NO_NATIVE_CLIENT", env)?);
-    let hidden_client = !(no_hidden_client || env_switch("PANEWARD_NO_HIDDEN_CLIENT", env)?);
-    let max_tmux_clients = match max_tmux_clients.or_else(|| env("PANEWARD_MAX_TMUX_CLIENTS")) {
+    })
+}
+
+/// How many tmux clients paneward keeps at once: 1 to 256.
+fn resolve_max_tmux_clients(max_tmux_clients: Option<String>, env: EnvLookup<'_>) -> Result<usize, UsageError> {
+    Ok(match max_tmux_clients.or_else(|| env(var::MAX_TMUX_CLIENTS)) {
         None => TMUX_CLIENTS_DEFAULT_MAX,
         Some(text) => text
             .parse::<usize>()
             .ok()
             .filter(|n| (1..=256).contains(n))
             .ok_or_else(|| UsageError("--max-tmux-clients must be a number from 1 to 256".into()))?,
-    };
-    let max_wait = match max_wait.or_else(|| env("PANEWARD_MAX_WAIT")) {
+    })
+}
+
+/// The longest wait a tool may ask for, in whole seconds.
+fn resolve_max_wait(max_wait: Option<String>, env: EnvLookup<'_>) -> Result<std::time::Duration, UsageError> {
+    Ok(match max_wait.or_else(|| env(var::MAX_WAIT)) {
         None => MAX_WAIT_DEFAULT,
         Some(text) => text
             .parse::<u64>()
@@ -237,8 +305,16 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
                     "--max-wait must be a whole number of seconds from 1 to {MAX_WAIT_CEILING_SECONDS}"
                 ))
             })?,
-    };
-    let ssh = match ssh.or_else(|| env("PANEWARD_SSH").filter(|v| !v.is_empty())) {
+    })
+}
+
+/// The ssh destination tmux runs behind, with its options, if any.
+fn resolve_ssh(
+    ssh: Option<String>,
+    ssh_options: Vec<String>,
+    env: EnvLookup<'_>,
+) -> Result<Option<SshTarget>, UsageError> {
+    Ok(match ssh.or_else(|| env(var::SSH).filter(|v| !v.is_empty())) {
         Some(destination) if destination.is_empty() || destination.starts_with('-') => {
             return Err(UsageError(
                 "--ssh needs a destination such as user@host or ssh://user@host:port".into(),
@@ -250,30 +326,20 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         }),
         None if !ssh_options.is_empty() => return Err(UsageError("--ssh-config and --ssh-option need --ssh".into())),
         None => None,
-    };
-    let surface = resolve_surface(profile, (toolsets, tools, exclude_tools), env)?;
-    let config = Config {
-        ssh,
-        tmux_binary,
-        address,
-        safety,
-        scope,
-        reveal_environment,
-        show_commands,
-        suppress_history,
-        control_mode,
-        native_client,
-        hidden_client,
-        max_tmux_clients,
-        max_wait,
-        profile,
-        surface,
-        audit_log,
-        address_origin,
-        private: private_name,
-        server_start,
-    };
-    let serving = matches!(subcommand.as_deref(), None | Some("serve"));
+    })
+}
+
+/// `serve --http`'s options: the address, and the bearer token from `--token-file` or
+/// `PANEWARD_TOKEN`; `None` without `--http`, whose companions are then refused.
+fn resolve_http(
+    subcommand: Option<&str>,
+    http: Option<String>,
+    token_file: Option<PathBuf>,
+    extra_origins: Vec<String>,
+    extra_hosts: Vec<String>,
+    env: EnvLookup<'_>,
+) -> Result<Option<HttpOptions>, UsageError> {
+    let serving = matches!(subcommand, None | Some("serve"));
     if http.is_some() && !serving {
         return Err(UsageError("--http goes with serve".into()));
     }
@@ -296,13 +362,24 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
             extra_origins,
             extra_hosts,
         };
-        return Ok(Invocation::ServeHttp { config, http });
+        return Ok(Some(http));
     }
     if token_file.is_some() || !extra_origins.is_empty() || !extra_hosts.is_empty() {
         return Err(UsageError(
             "--token-file, --allow-origin and --allow-host go with serve --http".into(),
         ));
     }
+    Ok(None)
+}
+
+/// What the subcommand asks for, with the configuration resolved.
+fn invocation(
+    subcommand: Option<String>,
+    positional: Vec<String>,
+    config: Config,
+    json: bool,
+    markdown: bool,
+) -> Result<Invocation, UsageError> {
     Ok(match subcommand.as_deref() {
         Some("tools") if json && markdown => {
             return Err(UsageError("give either --json or --markdown, not both".into()))
@@ -345,7 +422,7 @@ fn resolve_surface(
             .or_else(|| env(ours).map(|text| (text, ours)))
             .or_else(|| env(theirs).map(|text| (text, theirs)))
     };
-    let toolsets = match pick(toolsets, "--toolsets", "PANEWARD_TOOLSETS", "LIBTMUX_TOOLSETS") {
+    let toolsets = match pick(toolsets, "--toolsets", var::TOOLSETS, "LIBTMUX_TOOLSETS") {
         Some((text, origin)) => Some(parse_toolsets(&text, origin).map_err(UsageError)?),
         None => None,
     };
@@ -355,11 +432,11 @@ fn resolve_surface(
     };
     Ok(SurfaceChoice {
         toolsets,
-        tools: list(pick(tools, "--tools", "PANEWARD_TOOLS", "LIBTMUX_TOOLS"))?,
+        tools: list(pick(tools, "--tools", var::TOOLS, "LIBTMUX_TOOLS"))?,
         exclude: list(pick(
             exclude,
             "--exclude-tools",
-            "PANEWARD_EXCLUDE_TOOLS",
+            var::EXCLUDE_TOOLS,
             "LIBTMUX_EXCLUDE_TOOLS",
         ))?,
     })
@@ -401,12 +478,14 @@ fn resolve_address(
         )),
         (Some(name), None) => checked_name(name).map(from("--socket-name")),
         (None, Some(path)) => Ok((ServerAddress::Path(path), "--socket-path")),
-        (None, None) => match (non_empty("PANEWARD_SOCKET_NAME"), non_empty("PANEWARD_SOCKET_PATH")) {
-            (Some(_), Some(_)) => Err(UsageError(
-                "PANEWARD_SOCKET_NAME and PANEWARD_SOCKET_PATH are both set; unset one".into(),
-            )),
-            (Some(name), None) => checked_name(name).map(from("PANEWARD_SOCKET_NAME")),
-            (None, Some(path)) => Ok((ServerAddress::Path(PathBuf::from(path)), "PANEWARD_SOCKET_PATH")),
+        (None, None) => match (non_empty(var::SOCKET_NAME), non_empty(var::SOCKET_PATH)) {
+            (Some(_), Some(_)) => Err(UsageError(format!(
+                "{} and {} are both set; unset one",
+                var::SOCKET_NAME,
+                var::SOCKET_PATH
+            ))),
+            (Some(name), None) => checked_name(name).map(from(var::SOCKET_NAME)),
+            (None, Some(path)) => Ok((ServerAddress::Path(PathBuf::from(path)), var::SOCKET_PATH)),
             // libtmux hands tmux `-S` when it has a path, else `-L`: the path wins.
             (None, None) => match (non_empty("LIBTMUX_SOCKET_PATH"), non_empty("LIBTMUX_SOCKET")) {
                 (Some(path), _) => Ok((ServerAddress::Path(PathBuf::from(path)), "LIBTMUX_SOCKET_PATH")),

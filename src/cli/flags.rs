@@ -88,13 +88,39 @@ pub fn accepted_after(subcommand: Option<&str>) -> impl Iterator<Item = &'static
     })
 }
 
+/// The variable each flag reads when it is not given, named once: [`FLAGS`] lists
+/// them for `--help`, and `args.rs` reads them.
+pub mod var {
+    pub const SOCKET_NAME: &str = "PANEWARD_SOCKET_NAME";
+    pub const SOCKET_PATH: &str = "PANEWARD_SOCKET_PATH";
+    pub const PRIVATE: &str = "PANEWARD_PRIVATE";
+    pub const PRIVATE_CONFIG: &str = "PANEWARD_PRIVATE_CONFIG";
+    pub const START_SERVER: &str = "PANEWARD_START_SERVER";
+    pub const TMUX: &str = "PANEWARD_TMUX";
+    pub const SAFETY: &str = "PANEWARD_SAFETY";
+    pub const SCOPE: &str = "PANEWARD_SCOPE";
+    pub const REVEAL_ENVIRONMENT: &str = "PANEWARD_REVEAL_ENVIRONMENT";
+    pub const SHOW_COMMANDS: &str = "PANEWARD_SHOW_COMMANDS";
+    pub const NO_CONTROL_MODE: &str = "PANEWARD_NO_CONTROL_MODE";
+    pub const NO_NATIVE_CLIENT: &str = "PANEWARD_NO_NATIVE_CLIENT";
+    pub const NO_HIDDEN_CLIENT: &str = "PANEWARD_NO_HIDDEN_CLIENT";
+    pub const MAX_TMUX_CLIENTS: &str = "PANEWARD_MAX_TMUX_CLIENTS";
+    pub const MAX_WAIT: &str = "PANEWARD_MAX_WAIT";
+    pub const PROFILE: &str = "PANEWARD_PROFILE";
+    pub const TOOLSETS: &str = "PANEWARD_TOOLSETS";
+    pub const TOOLS: &str = "PANEWARD_TOOLS";
+    pub const EXCLUDE_TOOLS: &str = "PANEWARD_EXCLUDE_TOOLS";
+    pub const AUDIT_LOG: &str = "PANEWARD_AUDIT_LOG";
+    pub const SSH: &str = "PANEWARD_SSH";
+}
+
 /// Every flag, in `--help` order within each section.
 pub static FLAGS: &[Flag] = &[
     Flag {
         short: Some('L'),
         long: "socket-name",
         value_name: Some("NAME"),
-        env: Some("PANEWARD_SOCKET_NAME"),
+        env: Some(var::SOCKET_NAME),
         section: Section::Options,
         only_after: None,
         help: &["use tmux's socket NAME (as tmux -L)"],
@@ -107,7 +133,7 @@ pub static FLAGS: &[Flag] = &[
         short: Some('S'),
         long: "socket-path",
         value_name: Some("PATH"),
-        env: Some("PANEWARD_SOCKET_PATH"),
+        env: Some(var::SOCKET_PATH),
         section: Section::Options,
         only_after: None,
         help: &["use the socket at PATH (as tmux -S)"],
@@ -120,7 +146,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "private",
         value_name: Some("NAME"),
-        env: Some("PANEWARD_PRIVATE"),
+        env: Some(var::PRIVATE),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -137,7 +163,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "private-config",
         value_name: Some("FILE"),
-        env: Some("PANEWARD_PRIVATE_CONFIG"),
+        env: Some(var::PRIVATE_CONFIG),
         section: Section::Options,
         only_after: None,
         help: &["a private server started reads FILE (e.g. ~/.tmux.conf)"],
@@ -150,7 +176,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "start-server",
         value_name: None,
-        env: Some("PANEWARD_START_SERVER"),
+        env: Some(var::START_SERVER),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -163,7 +189,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "tmux",
         value_name: Some("PATH"),
-        env: Some("PANEWARD_TMUX"),
+        env: Some(var::TMUX),
         section: Section::Options,
         only_after: None,
         help: &["the tmux binary (default: tmux on PATH)"],
@@ -176,7 +202,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "safety",
         value_name: Some("TIER"),
-        env: Some("PANEWARD_SAFETY"),
+        env: Some(var::SAFETY),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -193,7 +219,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "scope",
         value_name: Some("SCOPE"),
-        env: Some("PANEWARD_SCOPE"),
+        env: Some(var::SCOPE),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -210,7 +236,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "reveal-environment",
         value_name: None,
-        env: Some("PANEWARD_REVEAL_ENVIRONMENT"),
+        env: Some(var::REVEAL_ENVIRONMENT),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -223,7 +249,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "show-commands",
         value_name: None,
-        env: Some("PANEWARD_SHOW_COMMANDS"),
+        env: Some(var::SHOW_COMMANDS),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -236,7 +262,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "no-control-mode",
         value_name: None,
-        env: Some("PANEWARD_NO_CONTROL_MODE"),
+        env: Some(var::NO_CONTROL_MODE),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -249,7 +275,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "no-native-client",
         value_name: None,
-        env: Some("PANEWARD_NO_NATIVE_CLIENT"),
+        env: Some(var::NO_NATIVE_CLIENT),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -262,7 +288,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "no-hidden-client",
         value_name: None,
-        env: Some("PANEWARD_NO_HIDDEN_CLIENT"),
+        env: Some(var::NO_HIDDEN_CLIENT),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -275,7 +301,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "max-tmux-clients",
         value_name: Some("N"),
-        env: Some("PANEWARD_MAX_TMUX_CLIENTS"),
+        env: Some(var::MAX_TMUX_CLIENTS),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -291,7 +317,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "max-wait",
         value_name: Some("SECONDS"),
-        env: Some("PANEWARD_MAX_WAIT"),
+        env: Some(var::MAX_WAIT),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -308,7 +334,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "profile",
         value_name: Some("NAME"),
-        env: Some("PANEWARD_PROFILE"),
+        env: Some(var::PROFILE),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -325,7 +351,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "toolsets",
         value_name: Some("LIST"),
-        env: Some("PANEWARD_TOOLSETS"),
+        env: Some(var::TOOLSETS),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -342,7 +368,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "tools",
         value_name: Some("LIST"),
-        env: Some("PANEWARD_TOOLS"),
+        env: Some(var::TOOLS),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -358,7 +384,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "exclude-tools",
         value_name: Some("LIST"),
-        env: Some("PANEWARD_EXCLUDE_TOOLS"),
+        env: Some(var::EXCLUDE_TOOLS),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -374,7 +400,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "audit-log",
         value_name: Some("PATH|-"),
-        env: Some("PANEWARD_AUDIT_LOG"),
+        env: Some(var::AUDIT_LOG),
         section: Section::Options,
         only_after: None,
         help: &[
@@ -435,7 +461,7 @@ pub static FLAGS: &[Flag] = &[
         short: None,
         long: "ssh",
         value_name: Some("DESTINATION"),
-        env: Some("PANEWARD_SSH"),
+        env: Some(var::SSH),
         section: Section::Remote,
         only_after: None,
         help: &[

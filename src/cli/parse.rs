@@ -1,4 +1,4 @@
-//! The walk over the arguments: each one a subcommand, a flag of [`FLAGS`] or a
+//! The walk over the arguments: each one a subcommand, a flag of [`FLAGS`](super::flags::FLAGS) or a
 //! positional, gathered as [`RawArgs`], what was typed, before any default, variable or
 //! check applies ([`super::args`] resolves them into a configuration).
 

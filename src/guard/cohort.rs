@@ -7,7 +7,7 @@
 //! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
 //! passed `force`; under `--scope owned` each must carry paneward's pane mark, `force`
 //! or not. The reading, tmux's own check and the input are one round trip that
-//! tmux runs without interleaving ([`super::verdict`]).
+//! tmux runs without interleaving (`super::verdict`).
 //!
 //! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
 //! only the target is checked and reported ([`paste`]); an Enter after it is a key
@@ -279,7 +279,7 @@ pub struct Pasted {
 }
 
 /// Checks `target`'s cohort and types `keys` (then Enter if `enter`) in one indivisible
-/// tmux step (see [`super::verdict`]), and returns the panes that received the input.
+/// tmux step (see `super::verdict`), and returns the panes that received the input.
 /// Where only the caller-pane rule refuses and the client can ask the person, the
 /// person is asked, and on their yes the step runs once more with that rule lifted.
 ///

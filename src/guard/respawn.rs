@@ -6,8 +6,8 @@ use crate::tmux::command::argv_without_shell;
 use crate::tmux::{Command, PaneId};
 
 /// A `respawn-pane`: what the pane runs next. Built here only, so that `-k` (which ends
-/// a live program) is added by [`Ending::RespawnLivePane`] alone; a mutating tool
-/// respawns a dead pane with [`ChangeGate::respawn_dead`], which never adds it.
+/// a live program) is added by [`Ending::RespawnLivePane`](super::end::Ending::RespawnLivePane) alone; a mutating tool
+/// respawns a dead pane with [`ChangeGate::respawn_dead`](super::ChangeGate::respawn_dead), which never adds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Respawn {
     pub pane: PaneId,

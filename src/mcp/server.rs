@@ -2,10 +2,11 @@
 //! and the resources (`resources/*`, `completion/complete`; see `crate::resources`).
 //!
 //! Tools are listed from the generated table with their raw schemas, never from Rust
-//! types, and calls go through [`crate::request::call`]. rmcp validates nothing on
+//! types, and calls go through [`crate::call::run`]. rmcp validates nothing on
 //! stdio; that is the request path's job.
 
 use crate::limits::{TEXT_DEFAULT_LINES, TEXT_MAX_LINES};
+use crate::runtime::error::short_echo;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -251,9 +252,6 @@ impl McpServer {
         }
     }
 
-    /// What `initialize` tells the client: the server, the tier and what it allows,
-    /// the caller pane, and the rules a model most needs. At most
-    /// [`INSTRUCTIONS_MAX_BYTES`](crate::limits::INSTRUCTIONS_MAX_BYTES) (a test holds it to that).
     /// Whether tool `name` may change tmux (a tool above readonly).
     fn changes_tmux(&self, name: &str) -> bool {
         self.app
@@ -262,6 +260,9 @@ impl McpServer {
             .is_some_and(|entry| entry.spec.tier > Tier::Readonly)
     }
 
+    /// What `initialize` tells the client: the server, the tier and what it allows,
+    /// the caller pane, and the rules a model most needs. At most
+    /// [`INSTRUCTIONS_MAX_BYTES`](crate::limits::INSTRUCTIONS_MAX_BYTES) (a test holds it to that).
     pub fn instructions(&self) -> String {
         let tier = self.app.config.safety;
         let allows = match tier {
@@ -526,7 +527,7 @@ impl ServerHandler for McpServer {
         {
             Ok(result) => Ok(result.into()),
             Err(error) => {
-                let prompt: String = request.name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+                let prompt = short_echo(&request.name);
                 tracing::info!(target: CLIENT_LOG, %prompt, reason = %error, "prompts/get refused");
                 Err(ErrorData::invalid_params(error.to_string(), None))
             }
@@ -551,8 +552,6 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
-/// the version the handshake agreed).
 /// The level a 2026-07-28 request asked its log at (`io.modelcontextprotocol/logLevel`
 /// in its `_meta`); `None` for other revisions, whose log is the connection's.
 #[allow(deprecated)]
@@ -563,6 +562,8 @@ fn request_log_level(context: &RequestContext<RoleServer>) -> Option<rmcp::model
     context.meta.log_level()
 }
 
+/// Whether the request of `context` speaks 2026-07-28 or later (its own `_meta`, else
+/// the version the handshake agreed).
 fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
@@ -573,7 +574,7 @@ fn is_current_revision(context: &RequestContext<RoleServer>) -> bool {
 /// to a person watching: a refusal by a safety rule or the tier, or tmux not answering
 /// in time. The messages of these kinds name ids, rules and limits, never payload.
 fn tell_client_why(tool: &str, error: &ToolError) {
-    let tool: String = tool.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let tool = short_echo(tool);
     let kind = error.kind().as_str();
     match error.kind() {
         ToolErrorKind::Blocked | ToolErrorKind::NotAllowed => {

@@ -14,6 +14,7 @@ pub mod complete;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::runtime::error::short_echo;
 use crate::runtime::Tier;
 pub use argument::Kind;
 
@@ -73,7 +74,7 @@ impl Prompts {
     /// Loads and checks the compiled-in prompt files.
     ///
     /// # Errors
-    /// A file that does not parse or breaks a rule of [`check`] (a build fault,
+    /// A file that does not parse or breaks a rule of `check` (a build fault,
     /// reported at start-up and by the tests).
     pub fn load() -> Result<Self, String> {
         let mut specs = Vec::with_capacity(files::PROMPT_FILES.len());
@@ -121,7 +122,7 @@ impl Prompts {
         tier: Tier,
     ) -> Result<rmcp::model::GetPromptResult, PromptError> {
         let Some(spec) = self.offered(name, tier) else {
-            let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+            let shown = short_echo(name);
             return Err(PromptError(match self.any(name) {
                 Some(spec) => format!(
                     "prompt `{shown}` needs safety tier `{}`, but this server runs at `{tier}`: its steps change tmux",

@@ -9,6 +9,12 @@ use std::fmt;
 
 use paneward_contract::Tier;
 
+/// A caller's text as a message repeats it: its first [`ECHO_MAX_CHARS`] characters,
+/// with `…` when more were cut. Every echo of caller text cuts it this way.
+pub fn short_echo(text: &str) -> String {
+    paneward_contract::excerpt(text, ECHO_MAX_CHARS)
+}
+
 /// The broad reason a call failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolErrorKind {
@@ -113,7 +119,7 @@ impl ToolError {
     }
 
     pub fn unknown_tool(name: &str) -> Self {
-        let name: String = name.chars().take(ECHO_MAX_CHARS).collect();
+        let name = short_echo(name);
         Self::new(
             ToolErrorKind::UnknownTool,
             format!("unknown tool `{name}`; call tools/list to see the tools this server offers"),
@@ -263,6 +269,17 @@ impl std::error::Error for ToolError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_echo_is_cut_at_the_limit_and_says_so() {
+        let long = "é".repeat(ECHO_MAX_CHARS + 1);
+        let echoed = short_echo(&long);
+        assert_eq!(echoed.chars().count(), ECHO_MAX_CHARS + 1);
+        assert!(echoed.ends_with('…'), "{echoed}");
+        assert_eq!(short_echo("short"), "short");
+        let unknown = ToolError::unknown_tool(&long);
+        assert!(unknown.message().contains(&echoed), "{}", unknown.message());
+    }
 
     #[test]
     fn the_meta_names_the_kind_and_the_retry_safety() {

@@ -52,6 +52,28 @@ impl TmuxError {
     pub fn is_object_gone(&self) -> bool {
         self.kind() == ErrorKind::ObjectGone
     }
+
+    /// Whether tmux refused a session name because another session has it
+    /// (`new-session -s`, `rename-session`).
+    pub fn is_duplicate_session(&self) -> bool {
+        self.refusal()
+            .is_some_and(|message| message.starts_with(DUPLICATE_SESSION))
+    }
+
+    /// Whether tmux refused `new-window -t S:N` because a window holds index N.
+    pub fn is_index_in_use(&self) -> bool {
+        let (before, after) = INDEX_IN_USE;
+        self.refusal()
+            .is_some_and(|message| message.contains(before) && message.ends_with(after))
+    }
+
+    /// tmux's own message, when tmux refused the command.
+    fn refusal(&self) -> Option<&str> {
+        match self {
+            Self::Refused { message, .. } => Some(message),
+            _ => None,
+        }
+    }
 }
 
 /// tmux 3.x wordings that mean the server is not there. Longer prefixes first.
@@ -73,6 +95,13 @@ const OBJECT_GONE: [&str; 7] = [
     "no such window",
     "no such session",
 ];
+
+/// tmux 3.x's refusal of a session name in use: `duplicate session: NAME`.
+const DUPLICATE_SESSION: &str = "duplicate session: ";
+
+/// tmux 3.x's refusal of a window index in use, around the index:
+/// `create window failed: index N in use`.
+const INDEX_IN_USE: (&str, &str) = ("index ", " in use");
 
 /// Sorts tmux's stderr for `command` into an error; `socket` is how we name the server.
 pub fn classify(command: &str, socket: &str, stderr: &str) -> TmuxError {
@@ -126,6 +155,20 @@ mod tests {
         assert_eq!(error.to_string(), "can't find pane: %99");
         let error = classify("show-environment", "-L x", "no such session: $9\n");
         assert!(error.is_object_gone());
+    }
+
+    #[test]
+    fn a_name_or_index_in_use_is_told_from_other_refusals_by_tmuxs_words() {
+        let duplicate = classify("new-session", "-L x", "duplicate session: work\n");
+        assert!(duplicate.is_duplicate_session());
+        assert!(!duplicate.is_index_in_use());
+        let taken = classify("new-window", "-L x", "create window failed: index 4 in use\n");
+        assert!(taken.is_index_in_use());
+        assert!(!taken.is_duplicate_session());
+        let other = classify("new-session", "-L x", "bad session name: duplicate session: x\n");
+        assert!(!other.is_duplicate_session());
+        let gone = classify("new-window", "-L x", "can't find session: index 4 in use\n");
+        assert!(!gone.is_index_in_use(), "a missing session is not an index in use");
     }
 
     #[test]

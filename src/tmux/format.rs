@@ -5,7 +5,7 @@
 //! unit separator and a record ends with the record separator, so a value holding a
 //! newline cannot shift the fields that follow it.
 //!
-//! Free text (directories, commands, titles, some names: see [`FREE_TEXT`]) can hold
+//! Free text (directories, commands, titles, some names: see `FREE_TEXT`) can hold
 //! those separators too, printed raw. Rather than have tmux rewrite every such field
 //! with a substitution (a regex compiled per field per object: about a fifth of the
 //! server's time on a pane listing), each free-text field is followed by a

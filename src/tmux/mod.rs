@@ -218,7 +218,7 @@ impl Tmux {
 
     /// [`Tmux::run_all`] as one tmux process that first starts the server when none
     /// runs, reading only the configuration `config_flags` choose
-    /// ([`subprocess::run_all_starting_server`]). Only a caller allowed to start the
+    /// (`subprocess::run_all_starting_server`). Only a caller allowed to start the
     /// server calls this (`crate::config::ServerStart`).
     ///
     /// # Errors

@@ -1,6 +1,6 @@
 //! Round trips outside control mode: one short-lived client of tmux each, speaking
 //! tmux's socket protocol ([`super::native`]) where it can, else a `tmux` process
-//! ([`super::subprocess`]); at most a configured number at once, so a burst of
+//! (`super::subprocess`); at most a configured number at once, so a burst of
 //! parallel calls queues here instead of flooding the tmux server.
 
 use std::path::PathBuf;

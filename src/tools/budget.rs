@@ -97,7 +97,7 @@ impl<'a> Progress<'a> {
         }
     }
 
-    /// Sends "12.0 s of 30.0 s, <what>" if the last one is old enough (a no-op when the
+    /// Sends "12.0 s of 30.0 s, `what`" if the last one is old enough (a no-op when the
     /// client gave no progress token).
     pub async fn tick(&mut self, budget: &Budget, what: &str) {
         if !self.context.wants_progress() || self.last.elapsed() < WAIT_PROGRESS_INTERVAL {

@@ -179,7 +179,17 @@ fn destructuring_faults(tools: &[(String, Value)], sources: &[(PathBuf, String)]
                 continue;
             }
         }
-        // A handler may hand its whole input to one helper of its file that destructures it.
+        // A handler may hand its whole input to one helper of its file that destructures it,
+        // and then reads none of its fields itself (the helper would ignore them as `_`).
+        if Regex::new(&format!(r"\b{binding}\.[a-z_]"))
+            .unwrap()
+            .is_match(handler.body)
+        {
+            faults.push(format!(
+                "{shown}: {stem} reads fields of its input besides handing it on: start it with `let {ty} {{ <every field> }} = {binding};`"
+            ));
+            continue;
+        }
         let helper = siblings
             .iter()
             .filter(|function| function.name != *stem)

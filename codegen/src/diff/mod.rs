@@ -4,7 +4,7 @@
 //! old one for what was removed) and classified from the client's side. The direction
 //! matters: a client *sends* inputs, so an input schema that accepts less breaks it; a
 //! client *receives* outputs, so an output schema that promises less (a field gone or
-//! optional, more values possible) breaks it. [`schema`] holds those rules.
+//! optional, more values possible) breaks it. The module `schema` holds those rules.
 
 mod annotations;
 pub mod report;

@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use crate::catalog::schema::SchemaCheck;
-use crate::runtime::error::{ToolErrorKind, UpstreamError};
+use crate::runtime::error::{short_echo, ToolErrorKind, UpstreamError};
 use crate::runtime::ToolError;
 
 /// `arguments` with Pydantic's lax conversions made where the schema wants a number or
@@ -139,17 +139,14 @@ fn report(tool: &str, schema: &Value, arguments: &Value) -> ToolError {
         ));
     }
     let plural = if entries.len() == 1 { "" } else { "s" };
-    let tool: String = tool.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let tool = short_echo(tool);
     let mut message = format!("{} validation error{plural} for call[{tool}]", entries.len());
     for (name, rule) in &entries {
-        let name: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+        let name = short_echo(name);
         message.push_str(&format!("\n{name}\n  {rule}"));
     }
     let suggestion = (!unknown.is_empty()).then(|| {
-        let names: Vec<String> = unknown
-            .iter()
-            .map(|name| name.chars().take(crate::limits::ECHO_MAX_CHARS).collect())
-            .collect();
+        let names: Vec<String> = unknown.iter().map(|name| short_echo(name)).collect();
         format!("Remove or correct the unrecognized argument(s): {}.", names.join(", "))
     });
     ToolError::new(ToolErrorKind::InvalidArguments, message).with_upstream(UpstreamError {

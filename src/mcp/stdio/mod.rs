@@ -76,7 +76,7 @@ where
     written.and(served)
 }
 
-/// Reads client lines, answers what [`triage`] settles, and passes the rest to rmcp,
+/// Reads client lines, answers what [`triage`](fn@triage) settles, and passes the rest to rmcp,
 /// until the client closes its end or is gone.
 async fn read_client<R: AsyncRead + Unpin>(
     input: R,
@@ -174,7 +174,7 @@ async fn read_client<R: AsyncRead + Unpin>(
     // Dropping the sender is how rmcp learns that the client has gone.
 }
 
-/// A line [`triage`] forwards as it is, as rmcp reads it: `Ok(None)` for a
+/// A line [`triage`](fn@triage) forwards as it is, as rmcp reads it: `Ok(None)` for a
 /// notification rmcp cannot read (JSON-RPC answers no notification), else the answer
 /// that says it is no message.
 fn forwarded(text: &[u8]) -> Result<Option<ClientJsonRpcMessage>, String> {

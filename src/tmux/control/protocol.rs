@@ -15,7 +15,7 @@
 //! 16 reads spends about a third of tmux's time on its end lines otherwise;
 //! docs/tmux-quirks.md), and it still runs after a failed command, as a line of its own.
 //! Round trips that only read and are written together share the last one's end line;
-//! [`super::shared`] says when the lines between them can be cut without it.
+//! `super::shared` says when the lines between them can be cut without it.
 
 use crate::limits::CONTROL_RETAINED_BYTES;
 use crate::tmux::command::Command;
@@ -72,7 +72,7 @@ impl Guard {
 /// (so tmux stops at the first failure, as in a subprocess), with separators between them
 /// unless `framing` counts lines instead. The connection follows it with the end nonce on
 /// a line of its own, as a command name tmux reports unknown, once for the round trips it
-/// ends together (see [`super::shared`]). Never an empty line: tmux detaches a control
+/// ends together (see `super::shared`). Never an empty line: tmux detaches a control
 /// client that sends one.
 #[derive(Debug, Clone)]
 pub struct RoundTrip {

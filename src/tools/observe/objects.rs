@@ -5,7 +5,7 @@
 //! named by its shape file in `schemas/shapes/`, so every tool returning one uses the
 //! same type and the compiler checks each reply's shape.
 
-use crate::limits::{ECHO_MAX_CHARS, LISTED_MAX_ITEMS};
+use crate::limits::LISTED_MAX_ITEMS;
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::str::FromStr;
@@ -13,7 +13,7 @@ use std::str::FromStr;
 use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::owner::OwnedMark;
-use crate::runtime::error::ToolError;
+use crate::runtime::error::{short_echo, ToolError};
 use crate::tmux::format::Record;
 use crate::tmux::PaneId;
 
@@ -31,12 +31,9 @@ where
         .map_err(|e| ToolError::internal(format!("tmux printed {} where the reply needs an id: {e}", echo(text))))
 }
 
-/// A caller's text for an error message: quoted, escaped, and cut at [`ECHO_MAX_CHARS`].
+/// A caller's text for an error message: quoted, escaped, and cut as [`short_echo`] cuts it.
 pub fn echo(text: &str) -> String {
-    format!(
-        "\"{}\"",
-        paneward_contract::excerpt(text, ECHO_MAX_CHARS).escape_debug()
-    )
+    format!("\"{}\"", short_echo(text).escape_debug())
 }
 
 /// A count for a reply, whose integers are `i64`.

@@ -3,7 +3,7 @@
 //! The pattern never reaches tmux: tmux formats run `#(...)` as a shell command, and its
 //! own search modifiers would put caller text in one. paneward lists the panes, reads
 //! every screen, and matches in Rust. The screens are read with no separator between
-//! the captures, cut by the pane heights (see [`counted_captures`]); the last search's
+//! the captures, cut by the pane heights (see `counted_captures`); the last search's
 //! listing saves the listing's own round trip while the panes stay as they were.
 
 use crate::limits::{

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::generated::python::types::{CallReadToolsBatchInput, CallReadToolsBatchOutput};
 use crate::generated::python::TOOLS;
 use crate::guard::ReadGate;
-use crate::runtime::error::ToolError;
+use crate::runtime::error::{short_echo, ToolError};
 use crate::runtime::reply_text::{error_result, tool_result, wrapped_result, ReplyText};
 use crate::runtime::{CallContext, Toolset};
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
@@ -111,7 +111,7 @@ fn refusal(tool: &str) -> Option<String> {
         return Some("Batch tools cannot call batch tools recursively.".into());
     }
     let Some(spec) = TOOLS.iter().find(|spec| spec.name == tool) else {
-        return Some(format!("Unknown tool: '{}'", echo(tool)));
+        return Some(format!("Unknown tool: '{}'", short_echo(tool)));
     };
     if spec.meta.is_some_and(|meta| meta.contains("\"self-bounded\"")) {
         return Some(format!(
@@ -224,10 +224,6 @@ fn reply_of(tool: &str, value: Value) -> CallToolResult {
         value if wraps => wrapped_result(value),
         value => tool_result(value, ReplyText::Json),
     }
-}
-
-fn echo(text: &str) -> String {
-    text.chars().take(crate::limits::ECHO_MAX_CHARS).collect()
 }
 
 /// Elides whole rows' payloads (`content` and `structured_content`), largest first,

@@ -13,6 +13,7 @@ use crate::generated::python::types::{DisplayMessageInput, DisplayMessageOutput}
 use crate::generated::types::GetTmuxVariablesInput;
 use crate::guard::ReadGate;
 use crate::limits::VARIABLE_NAMES_MAX;
+use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 use crate::tools::observe::server::get_tmux_variables;
 
@@ -103,7 +104,7 @@ fn pieces(format: &str) -> Result<Vec<Piece<'_>>, ToolError> {
                 "ExpectedToolError",
                 &format!(
                     "format_string reads variables named [A-Za-z][A-Za-z0-9_]* only under paneward; '#{{{}}}' is not one (user options and '-' are not read)",
-                    echo(name)
+                    short_echo(name)
                 ),
                 None,
             ));
@@ -137,7 +138,7 @@ fn refused(format: &str) -> ToolError {
         "ExpectedToolError",
         &format!(
             "format_string accepts literal text and '#{{variable}}' references only; {} carries other tmux format syntax. Modifiers such as '#{{E:...}}' expand a variable's value a second time, and a job '#(...)' runs a shell command.",
-            python_repr(&echo(format))
+            python_repr(&short_echo(format))
         ),
         None,
     )
@@ -165,10 +166,6 @@ fn python_repr(text: &str) -> String {
     }
     out.push(quote);
     out
-}
-
-fn echo(text: &str) -> String {
-    text.chars().take(crate::limits::ECHO_MAX_CHARS).collect()
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::target::upstream_error;
@@ -130,8 +131,8 @@ fn lookup(key: &str, value: Value, fields: &[(&'static str, &'static str)]) -> R
                     "ExpectedToolError",
                     &format!(
                         "Invalid filter operator '{}' in '{}'. Valid operators: {}",
-                        echo(op),
-                        echo(key),
+                        short_echo(op),
+                        short_echo(key),
                         LOOKUPS.join(", ")
                     ),
                     None,
@@ -148,8 +149,8 @@ fn lookup(key: &str, value: Value, fields: &[(&'static str, &'static str)]) -> R
             "ExpectedToolError",
             &format!(
                 "Unknown filter field '{}' in '{}'. Valid fields: {}",
-                echo(field),
-                echo(key),
+                short_echo(field),
+                short_echo(key),
                 names.join(", ")
             ),
             None,
@@ -181,7 +182,7 @@ fn lookup(key: &str, value: Value, fields: &[(&'static str, &'static str)]) -> R
                 .map_err(|e| {
                     upstream_error(
                         "ExpectedToolError",
-                        &format!("Invalid regular expression in '{}': {e}", echo(key)),
+                        &format!("Invalid regular expression in '{}': {e}", short_echo(key)),
                         None,
                     )
                 })?;
@@ -240,10 +241,6 @@ fn python_type(value: &Value) -> &'static str {
         Value::Array(_) => "list",
         Value::Object(_) => "dict",
     }
-}
-
-fn echo(text: &str) -> String {
-    text.chars().take(crate::limits::ECHO_MAX_CHARS).collect()
 }
 
 #[cfg(test)]

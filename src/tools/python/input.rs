@@ -13,6 +13,7 @@ use crate::generated::python::types::*;
 use crate::generated::types as own;
 use crate::guard::key_input::KeyInput;
 use crate::guard::{ChangeGate, ReadGate};
+use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 use crate::tmux::PaneId;
 use crate::tools::args;
@@ -225,7 +226,7 @@ fn is_logical_name(label: &str) -> bool {
 
 /// A name as Python's `repr` quotes a plain one, shortened for an error.
 fn quoted(name: &str) -> String {
-    let name: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let name = short_echo(name);
     format!("'{name}'")
 }
 
@@ -260,7 +261,7 @@ enum BufferUse {
 /// A paneward refusal naming a missing buffer, as libtmux-mcp's tmux failure.
 fn buffer_failed(error: ToolError, used: BufferUse, name: &str) -> ToolError {
     if matches!(error.kind(), crate::runtime::error::ToolErrorKind::NotFound) {
-        let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+        let shown = short_echo(name);
         // libtmux-mcp runs show-buffer itself but pastes through libtmux.
         return match used {
             BufferUse::Paste => upstream_error(
@@ -396,7 +397,7 @@ pub async fn delete_buffer(gate: &ChangeGate<'_>, input: DeleteBufferInput) -> R
     };
     let deleted = crate::tools::input::buffers::delete_buffer(gate, own_input).await?;
     if !deleted.existed {
-        let shown: String = buffer_name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+        let shown = short_echo(&buffer_name);
         return Err(upstream_error(
             "CalledProcessError",
             &format!(

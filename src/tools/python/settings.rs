@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::generated::python::types::*;
 use crate::generated::types as own;
 use crate::guard::{ChangeGate, ReadGate};
+use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::expected;
@@ -109,7 +110,7 @@ fn own_value<T: serde::de::DeserializeOwned>(field: &str, text: &str) -> Result<
 
 /// libtmux's `InvalidOption`, as libtmux-mcp reports tmux's refusal of a name.
 fn invalid_option(name: &str) -> ToolError {
-    let name: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let name = short_echo(name);
     upstream_error("InvalidOption", &format!("tmux error: invalid option: {name}"), None)
 }
 

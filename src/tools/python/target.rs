@@ -12,7 +12,7 @@
 
 use crate::generated::types::Pane;
 use crate::guard::ReadGate;
-use crate::runtime::error::{ToolErrorKind, UpstreamError};
+use crate::runtime::error::{short_echo, ToolErrorKind, UpstreamError};
 use crate::runtime::ToolError;
 use crate::tools::observe::tree::panes_listed;
 
@@ -131,7 +131,7 @@ pub fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<()
     if served.is_named_by(asked) {
         return Ok(());
     }
-    let asked: String = asked.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let asked = short_echo(asked);
     let flag = if asked.contains('/') {
         "--socket-path"
     } else {
@@ -155,7 +155,7 @@ pub fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<()
 
 /// libtmux's `TmuxObjectDoesNotExist`, as libtmux-mcp reports it.
 pub fn not_found(key: &str, id: &str, list_command: &str) -> ToolError {
-    let id: String = id.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let id = short_echo(id);
     upstream_error(
         "TmuxObjectDoesNotExist",
         &format!("Object not found: Could not find {key}={id} for {list_command} ()"),
@@ -166,7 +166,7 @@ pub fn not_found(key: &str, id: &str, list_command: &str) -> ToolError {
 
 /// libtmux's `PaneNotFound`, as libtmux-mcp reports it.
 pub fn pane_not_found(id: &str) -> ToolError {
-    let id: String = id.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let id = short_echo(id);
     let detail = if id.is_empty() {
         "Pane not found".to_string()
     } else {

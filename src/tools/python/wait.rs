@@ -10,6 +10,7 @@
 use crate::generated::python::types::*;
 use crate::generated::types as own;
 use crate::guard::{ChangeGate, ReadGate};
+use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::{expected, py_float, resolved_pane};
@@ -21,7 +22,7 @@ fn checked_channel(name: &str) -> Result<(), ToolError> {
     if ok {
         return Ok(());
     }
-    let shown: String = name.chars().take(crate::limits::ECHO_MAX_CHARS).collect();
+    let shown = short_echo(name);
     Err(expected(&format!("Invalid channel name: '{shown}'")))
 }
 

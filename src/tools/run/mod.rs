@@ -2,10 +2,10 @@
 //! output and exit status read back; and the jobs it leaves when it does not finish in
 //! time.
 //!
-//! How a command travels and is marked: [`script`]. Where a job lives: [`record`] (pane
+//! How a command travels and is marked: `script`. Where a job lives: `record` (pane
 //! user options and, until the shell fetches it, a buffer; never files, never
-//! paneward's memory). How its output is found: [`rows`]. When a shell may be typed
-//! into at all: [`prompt`].
+//! paneward's memory). How its output is found: `rows`. When a shell may be typed
+//! into at all: `prompt`.
 //!
 //! A pane runs one job at a time: while a job is pending (typed, not fetched) or
 //! running, another `run_command` there is refused (`force` abandons the earlier
@@ -427,7 +427,7 @@ pub struct JobProgress {
     pub exit_status: Option<i64>,
 }
 
-/// The read that tells a job's progress: its pane's options, as [`read_job`] reads
+/// The read that tells a job's progress: its pane's options, as `read_job` reads
 /// them (it fails for a pane that is gone).
 pub fn progress_read(pane: PaneId) -> ReadCommand {
     show_pane_options(pane)

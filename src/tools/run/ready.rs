@@ -3,7 +3,7 @@
 //! its first prompt, and a line typed before then waits unseen or goes to whatever
 //! program the startup runs.
 //!
-//! "Ready" is the one rule of [`super::prompt::empty_prompt`]: an empty primary prompt
+//! "Ready" is the one rule of `super::prompt::empty_prompt`: an empty primary prompt
 //! at the cursor. "Still starting" is what a pane shows before it: nothing at the
 //! cursor's row. A pane that has never shown anything (its screen blank, its history
 //! empty) and has no prompt yet is one whose shell has not finished starting; that is

@@ -27,8 +27,7 @@
 //! only with a seal whose hash is the job's id ([`Recorded::sealed_exit`]), so no other
 //! key, no memory of paneward's and nothing the command can read is needed to check it.
 
-use crate::limits::ECHO_MAX_CHARS;
-use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::runtime::error::{short_echo, ToolError, ToolErrorKind};
 use crate::tmux::PaneId;
 use sha2::{Digest, Sha256};
 
@@ -38,7 +37,7 @@ const ID_HEX_DIGITS: usize = 32;
 /// A program name as an error message repeats it: escaped and bounded (a program
 /// chooses its own name).
 pub fn shown_program(program: &str) -> String {
-    let shown: String = program.chars().take(ECHO_MAX_CHARS).collect();
+    let shown = short_echo(program);
     format!("{:?}", shown)
 }
 

@@ -2,7 +2,7 @@
 //!
 //! It polls, over paneward's one connection to tmux (the control client where it is
 //! attached, else the native client): every [`WAIT_POLL_INTERVAL`] one small round trip
-//! probes each watched pane's state ([`PROBE`]); a pane whose state moved, or that was
+//! probes each watched pane's state (`PROBE`); a pane whose state moved, or that was
 //! not read for [`WAIT_FULL_READ_INTERVAL`] (a row rewritten in place moves nothing),
 //! is then read in full: its newest rows (a few history rows and the screen).
 //! No client is attached for a wait, so nothing shows in `list-clients` and no hook

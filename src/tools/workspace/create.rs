@@ -337,7 +337,7 @@ pub async fn create_session(
         other => other,
     };
     let outputs = outputs.map_err(|error| {
-        if error.to_string().contains("duplicate session") {
+        if error.is_duplicate_session() {
             ToolError::new(
                 crate::runtime::error::ToolErrorKind::Refused,
                 format!(
@@ -547,11 +547,6 @@ async fn current_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32,
     session_number(session, &printed, "window index")
 }
 
-fn index_taken(error: &TmuxError) -> bool {
-    let text = error.to_string();
-    text.contains("index") && text.contains("in use")
-}
-
 /// Creates a window at a free index (or the caller's), marks it and its pane there,
 /// in one tmux step.
 ///
@@ -684,14 +679,14 @@ pub async fn create_window_placed(
                     not_ready_reason,
                 });
             }
-            Err(error) if index_taken(&error) && asked_index.is_some() => {
+            Err(error) if error.is_index_in_use() && asked_index.is_some() => {
                 return Err(ToolError::invalid_argument(
                     "/index",
                     format!("session {session} already has a window at index {index}; nothing was created"),
                 ))
             }
             // Another client took the index paneward chose: choose again.
-            Err(error) if index_taken(&error) && attempt < CREATE_ATTEMPTS => {}
+            Err(error) if error.is_index_in_use() && attempt < CREATE_ATTEMPTS => {}
             Err(error) => return Err(error.into()),
         }
     }

@@ -12,12 +12,13 @@
 
 use crate::guard::GuardState;
 use crate::tools::args::{is_variable_name, start_directory_of};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::generated::types::{
     ClearPaneInput, ClearPaneOutput, KillPaneInput, KillPaneOutput, KillServerInput, KillServerOutput,
-    KillSessionInput, KillSessionOutput, KillWindowInput, KillWindowOutput, RespawnPaneInput, RespawnPaneOutput,
-    RespawnPaneOutputPrevious,
+    KillSessionInput, KillSessionOutput, KillWindowInput, KillWindowOutput, RespawnPaneInput,
+    RespawnPaneInputCommandItem, RespawnPaneInputEnvironmentValue, RespawnPaneInputShell,
+    RespawnPaneInputStartDirectory, RespawnPaneOutput, RespawnPaneOutputPrevious,
 };
 use crate::guard::end::Ending;
 use crate::guard::respawn::Respawn;
@@ -279,15 +280,14 @@ async fn pane_state(gate: &ReadGate<'_>, pane: PaneId) -> Result<PaneState, Tool
 }
 
 /// The respawn the arguments ask for.
-fn respawn_of(state: &GuardState, pane: PaneId, input: RespawnPaneInput) -> Result<Respawn, ToolError> {
-    let RespawnPaneInput {
-        pane_id: _,
-        kill: _,
-        command,
-        shell,
-        start_directory,
-        environment,
-    } = input;
+fn respawn_of(
+    state: &GuardState,
+    pane: PaneId,
+    command: Vec<RespawnPaneInputCommandItem>,
+    shell: Option<RespawnPaneInputShell>,
+    start_directory: Option<RespawnPaneInputStartDirectory>,
+    environment: HashMap<String, RespawnPaneInputEnvironmentValue>,
+) -> Result<Respawn, ToolError> {
     let mut respawn = Respawn::new(pane);
     match (command.is_empty(), shell) {
         (false, Some(_)) => {
@@ -327,9 +327,16 @@ fn respawn_of(state: &GuardState, pane: PaneId, input: RespawnPaneInput) -> Resu
 /// Bad arguments, a missing pane, a live pane without `kill`, the caller pane, or tmux
 /// failing.
 pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
-    let pane = args::pane_id("/pane_id", &input.pane_id)?;
-    let kill = input.kill;
-    let respawn = respawn_of(gate.state(), pane, input)?;
+    let RespawnPaneInput {
+        pane_id,
+        kill,
+        command,
+        shell,
+        start_directory,
+        environment,
+    } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let respawn = respawn_of(gate.state(), pane, command, shell, start_directory, environment)?;
     let before = pane_state(gate, pane).await?;
     if kill {
         gate.end(&Ending::RespawnLivePane(respawn)).await?;

@@ -131,7 +131,7 @@ pub async fn rename_session(
     let around = read_change_read(gate, &[read(&target, &SESSION_NAME)], [rename])
         .await
         .map_err(|error| {
-            if error.to_string().contains("duplicate session") {
+            if error.is_duplicate_session() {
                 ToolError::invalid_argument(
                     "/name",
                     format!(

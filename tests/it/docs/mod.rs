@@ -9,6 +9,8 @@ use std::process::Command;
 
 use crate::support::{clean_env, root, TmuxServer};
 
+mod citations;
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
