@@ -14,7 +14,7 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 17] = [
+pub const KEY_ORDER: [&str; 18] = [
     "name",
     "title",
     "description",
@@ -27,6 +27,7 @@ pub const KEY_ORDER: [&str; 17] = [
     "paneText",
     "batch",
     "dryRun",
+    "checkedAlone",
     "source",
     "inputSchema",
     "outputSchema",

@@ -443,7 +443,44 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
             }
         }
     });
+    // Tools whose file says `checkedAlone`: their handler module's `check_<tool>`.
+    let checks = typed.iter().filter(|t| t.tool.facts.checked_alone).map(|t| {
+        let name = &t.tool.name;
+        let module = t
+            .tool
+            .handler
+            .as_deref()
+            .unwrap_or(name)
+            .split("::")
+            .map(|segment| format_ident!("{}", segment));
+        let check = format_ident!("check_{}", name);
+        let input = format_ident!("{}", t.input);
+        quote! {
+            #name => {
+                let input: types::#input = crate::runtime::decode_arguments(arguments.clone())?;
+                crate::tools::#(#module::)*#check(&input)
+            }
+        }
+    });
     quote! {
+        /// The check of `tool`'s arguments alone (no tmux) that its file declares
+        /// (`checkedAlone`: its handler module's `check_<tool>`); the request path runs
+        /// it when it admits a call. `Ok` for a tool that declares none.
+        ///
+        /// # Errors
+        /// The check's refusal, or arguments that do not decode.
+        // A contract none of whose tools declares a check reads no arguments.
+        #[allow(unused_variables)]
+        pub fn check_alone(
+            tool: &str,
+            arguments: &::serde_json::Value,
+        ) -> ::std::result::Result<(), crate::runtime::ToolError> {
+            match tool {
+                #(#checks)*
+                _ => ::std::result::Result::Ok(()),
+            }
+        }
+
         /// Decodes `arguments` (already validated against the input schema) into the
         /// tool's input type, calls its handler (`crate::tools::<handler>::<tool>`, as the
         /// tool file names it) with the gate of the tool's tier, made from `state` and

@@ -8,6 +8,9 @@
 //!   its newest lines rather than drop.
 //! - `batch`: why a batch refuses to hold it, when it does.
 //! - `dryRun`: how a write batch's dry run shows a row of it ([`crate::template`]).
+//! - `checkedAlone`: its handler module has `check_<tool>`, a check of the arguments
+//!   alone (no tmux) that the request path runs before the call is admitted, so that a
+//!   write batch refuses a bad row before any row runs.
 //!
 //! ```json
 //! "reaches": ["pane-window", {"reach": "closing", "given": "to_window_id"}],
@@ -28,7 +31,7 @@ use crate::surface::UnknownName;
 use crate::template::Template;
 
 /// The top-level fields of a tool file that hold facts, in file order.
-pub const FIELDS: [&str; 4] = ["reaches", "paneText", "batch", "dryRun"];
+pub const FIELDS: [&str; 5] = ["reaches", "paneText", "batch", "dryRun", "checkedAlone"];
 
 /// What a call touches beyond the objects it names. The guards give each its meaning
 /// (`guard::scope`); a tool file only says which apply.
@@ -194,6 +197,7 @@ pub struct Facts {
     pub pane_text: bool,
     pub batch: Option<BatchRule>,
     pub dry_run: Option<DryRun>,
+    pub checked_alone: bool,
     /// The fields of [`FIELDS`] the file has, as written.
     pub written: Map<String, Value>,
 }
@@ -240,6 +244,11 @@ pub fn take(
     }
     if let Some(value) = facts.written.get("batch") {
         facts.batch = Some(parse_batch(path, value, &property)?);
+    }
+    if let Some(value) = facts.written.get("checkedAlone") {
+        facts.checked_alone = value
+            .as_bool()
+            .ok_or_else(|| error(path, "/checkedAlone", "must be a boolean"))?;
     }
     if let Some(value) = facts.written.get("dryRun") {
         facts.dry_run = Some(parse_dry_run(path, value, input_schema)?);

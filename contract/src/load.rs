@@ -52,7 +52,7 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 17] = [
+const FIELDS: [(&str, bool); 18] = [
     ("name", true),
     ("title", false),
     ("description", true),
@@ -65,6 +65,7 @@ const FIELDS: [(&str, bool); 17] = [
     ("paneText", false),
     ("batch", false),
     ("dryRun", false),
+    ("checkedAlone", false),
     ("source", true),
     ("inputSchema", true),
     ("outputSchema", false),

@@ -165,6 +165,11 @@ impl RequestPath for Reentry<'_> {
                 Envelope::Python => python::arguments::admit(tool, &entry.input, arguments),
             }
             .map_err(Refusal::Input)?;
+            // What the tool's file says its handler checks of the arguments alone, so a
+            // batch refuses such a row before any row runs, not at its turn.
+            if entry.envelope == Envelope::Native {
+                generated::check_alone(tool, &arguments).map_err(Refusal::Input)?;
+            }
             admit_beyond_schema(app, tier, entry, tool, &arguments, ids)
                 .await
                 .map_err(Refusal::BeyondSchema)

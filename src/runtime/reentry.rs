@@ -54,7 +54,8 @@ pub enum Refusal {
     AboveTier(Tier),
     /// The operator's toolsets and tool lists do not serve the tool.
     NotServed,
-    /// The arguments break the tool's input schema.
+    /// The arguments break the tool's input schema, or the check of them alone its
+    /// file declares (`checkedAlone`).
     Input(ToolError),
     /// An argument escalation or `--scope owned` refused the call.
     BeyondSchema(ToolError),

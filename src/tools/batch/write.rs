@@ -17,8 +17,7 @@ use serde_json::Value;
 
 use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
-    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, SetOptionInput,
-    WriteBatchRow,
+    CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, WriteBatchRow,
 };
 use crate::guard::end::Ending;
 use crate::guard::Rows;
@@ -299,29 +298,8 @@ async fn check_all(rows: &Rows<'_>, calls: &[Call]) -> Result<(), ToolError> {
                 ));
             }
         }
-        if let Err(error) = own_checks(tool, &arguments) {
-            return Err(ToolError::invalid_argument(
-                &format!("/operations/{index}/arguments"),
-                format!("{}; so this batch ran nothing", error.message()),
-            ));
-        }
     }
     Ok(())
-}
-
-/// The checks a row's own tool makes before reaching tmux, where they can be made on
-/// the arguments alone: a value `set_option` refuses (one a format would run) stops the
-/// whole batch before any row runs, not at its row's turn.
-fn own_checks(tool: &str, arguments: &Value) -> Result<(), ToolError> {
-    match tool {
-        // The row passed the tool's schema above, so it decodes; if it did not, its own
-        // call refuses it at its turn.
-        "set_option" => match serde_json::from_value::<SetOptionInput>(arguments.clone()) {
-            Ok(input) => crate::tools::settings::set::check_input(&input),
-            Err(_) => Ok(()),
-        },
-        _ => Ok(()),
-    }
 }
 
 /// Checks every row, then runs them in order, each as a direct call at `tier`.

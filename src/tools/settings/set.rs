@@ -241,7 +241,7 @@ fn hook_refusal(name: &str) -> ToolError {
 ///
 /// # Errors
 /// As [`check_option_request`].
-pub fn check_input(input: &SetOptionInput) -> Result<(), ToolError> {
+pub fn check_set_option(input: &SetOptionInput) -> Result<(), ToolError> {
     check_option_request(
         &input.name,
         input.value.as_ref().map(|v| v.as_str()),

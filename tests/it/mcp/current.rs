@@ -530,8 +530,10 @@ fn an_id_refused_as_in_flight_is_echoed_as_written() {
     let mut client = tmux.paneward();
     client.initialize();
     // A wait that lasts until the test types its word: the id stays in flight till then.
+    // It matches the word wherever it stands on the screen, so it cannot miss a word
+    // typed before its first look.
     let wait = |id: &str, word: &str| {
-        let arguments = json!({"pane_ids": [pane], "patterns": [word], "timeout_seconds": 120});
+        let arguments = json!({"pane_ids": [pane], "patterns": [word], "since_entry": false, "timeout_seconds": 120});
         let params = json!({"name": "wait_for_text", "arguments": arguments});
         format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#)
     };
