@@ -16,8 +16,14 @@ use serde_json::{json, Value};
 use crate::support::descriptors::{back_to_or_died, descriptors_while_running, settled_descriptors};
 use crate::support::TmuxServer;
 
-/// The ways paneward reaches tmux: command-line arguments and a name for messages.
-const MODES: [(&str, &[&str]); 2] = [("control mode", &[]), ("--no-control-mode", &["--no-control-mode"])];
+/// The ways paneward reaches tmux: a name for messages and command-line arguments.
+/// `--no-hidden-client` makes the control client a `tmux -C attach-session` process,
+/// tmux's own client, which sends its flags first.
+const MODES: [(&str, &[&str]); 3] = [
+    ("control mode", &[]),
+    ("control mode through `tmux -C`", &["--no-hidden-client"]),
+    ("--no-control-mode", &["--no-control-mode"]),
+];
 
 /// A large environment, as some hosts pass: a control client sends its whole
 /// environment while identifying (a `tmux -C` process does too), so the opening takes
