@@ -1,12 +1,13 @@
 //! Ending paneward a few milliseconds into a call, as an MCP host does when it restarts
 //! or closes its server (SIGKILL or SIGTERM): the tmux server outlives it every time,
-//! in control mode (the hidden client is made during the first call) and without it
+//! and lets its connections go, in control mode (the hidden client is made during the
+//! first call), in control mode through a `tmux -C` process, and without control mode
 //! (issue 51; docs/tmux-quirks.md, "A control client that goes before it is done
 //! identifying crashes the server").
 //!
 //! The short form runs in CI; `soak_of_ends_mid_call` ends paneward 500 times in each
-//! mode (250 with the test's own environment, 250 with a large one) and runs on demand
-//! (BENCHMARKS.md, "Ending paneward mid-call").
+//! of the three modes (250 with the test's own environment, 250 with a large one) and
+//! runs on demand (BENCHMARKS.md, "Ending paneward mid-call").
 
 use std::time::{Duration, Instant};
 
@@ -110,7 +111,7 @@ fn ending_paneward_mid_call_leaves_the_tmux_server_up() {
 }
 
 #[test]
-#[ignore = "a soak: 1000 ends, about four and a half minutes; run on demand (BENCHMARKS.md)"]
+#[ignore = "a soak: 1500 ends, about five minutes; run on demand (BENCHMARKS.md)"]
 fn soak_of_ends_mid_call() {
     end_mid_call(250, &[]);
     end_mid_call(250, &large_environment());
