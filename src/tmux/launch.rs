@@ -42,7 +42,7 @@ pub struct ControlProcess {
 
 /// The relay between a `tmux -C` process's output and paneward: it copies until a
 /// write fails (paneward is gone), then reads and drops the rest until tmux closes
-/// its end. A fixed script run as `sh -c`: no argument of paneward's reaches it.
+/// its end. A fixed script run by `/bin/sh -c`: no argument of paneward's reaches it.
 const RELAY_SCRIPT: &str = "cat; exec cat >/dev/null";
 
 /// Starts tmux processes, with their arguments as a vector.
@@ -95,13 +95,7 @@ impl Launcher {
     /// # Errors
     /// The process could not be started.
     pub fn spawn(&self, address: &ServerAddress, process: TmuxProcess) -> std::io::Result<tokio::process::Child> {
-        // -u: without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our
-        // \x1f/\x1e field separators and for every non-ASCII character; -u makes it
-        // write UTF-8.
-        let mut args = vec!["-u".to_string()];
-        args.extend(address.flags());
-        args.extend(process.args);
-        let mut command = tokio::process::Command::from(self.command(&args));
+        let mut command = tokio::process::Command::from(self.command(&with_global_flags(address, process.args)));
         if !process.keep_tmux_pane {
             command.env_remove("TMUX_PANE");
         }
@@ -135,12 +129,9 @@ impl Launcher {
     /// # Errors
     /// A process could not be started.
     pub fn spawn_control(&self, address: &ServerAddress, args: Vec<String>) -> std::io::Result<ControlProcess> {
-        let mut full = vec!["-u".to_string()];
-        full.extend(address.flags());
-        full.extend(args);
         // Both ends are close-on-exec here, so only the relay and tmux hold them.
         let (relay_reads, tmux_writes) = std::io::pipe()?;
-        let mut relay = tokio::process::Command::new("sh");
+        let mut relay = tokio::process::Command::new("/bin/sh");
         relay
             .args(["-c", RELAY_SCRIPT])
             .stdin(relay_reads)
@@ -148,7 +139,7 @@ impl Launcher {
             .stderr(Stdio::null())
             .kill_on_drop(false);
         let mut relay = relay.spawn()?;
-        let mut command = tokio::process::Command::from(self.command(&full));
+        let mut command = tokio::process::Command::from(self.command(&with_global_flags(address, args)));
         // A pane id from another server must not decide which session is current.
         command
             .env_remove("TMUX_PANE")
@@ -175,4 +166,16 @@ impl Launcher {
             Some(link) => format!("{} on {} (through ssh)", self.binary.display(), link.destination()),
         }
     }
+}
+
+/// `-u SERVER-FLAGS ARGS...`, the arguments of every tmux process that talks to the
+/// server at `address`.
+fn with_global_flags(address: &ServerAddress, args: Vec<String>) -> Vec<String> {
+    // -u: without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our
+    // \x1f/\x1e field separators and for every non-ASCII character; -u makes it
+    // write UTF-8.
+    let mut all = vec!["-u".to_string()];
+    all.extend(address.flags());
+    all.extend(args);
+    all
 }

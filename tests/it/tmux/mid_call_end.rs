@@ -111,7 +111,7 @@ fn ending_paneward_mid_call_leaves_the_tmux_server_up() {
 }
 
 #[test]
-#[ignore = "a soak: 1500 ends, about five minutes; run on demand (BENCHMARKS.md)"]
+#[ignore = "a soak: 1500 ends, one to five minutes; run on demand (BENCHMARKS.md)"]
 fn soak_of_ends_mid_call() {
     end_mid_call(250, &[]);
     end_mid_call(250, &large_environment());
