@@ -45,7 +45,6 @@ pub async fn wait_for(
             stderr: true,
         },
         keep_tmux_pane: false,
-        dies_with_paneward: false,
     };
     let spawn_error = |source| TmuxError::Spawn {
         binary: launcher.describe(),

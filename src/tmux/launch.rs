@@ -2,7 +2,7 @@
 //! ([`super::ssh`]). Everything that runs tmux (one-shot processes, the control
 //! client, `paneward doctor`) starts it here, so no path can reach the wrong host.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 
@@ -27,10 +27,23 @@ pub struct TmuxProcess {
     /// Pass on `TMUX_PANE`; without it a command with no target sees the session tmux
     /// itself would pick, not the pane paneward runs in (nor a pane of another server).
     pub keep_tmux_pane: bool,
-    /// End the process when paneward dies: it runs under util-linux
-    /// `setpriv --pdeathsig KILL` where that is installed.
-    pub dies_with_paneward: bool,
 }
+
+/// A started `tmux -C` process ([`Launcher::spawn_control`]): commands go to `input`,
+/// tmux's output comes from `output`, through a relay that outlives paneward.
+#[derive(Debug)]
+pub struct ControlProcess {
+    /// The tmux process (for a remote tmux, `ssh`). Not killed on drop: see
+    /// [`Launcher::spawn_control`].
+    pub child: tokio::process::Child,
+    pub input: tokio::process::ChildStdin,
+    pub output: tokio::process::ChildStdout,
+}
+
+/// The relay between a `tmux -C` process's output and paneward: it copies until a
+/// write fails (paneward is gone), then reads and drops the rest until tmux closes
+/// its end. A fixed script run by `/bin/sh -c`: no argument of paneward's reaches it.
+const RELAY_SCRIPT: &str = "cat; exec cat >/dev/null";
 
 /// Starts tmux processes, with their arguments as a vector.
 #[derive(Debug, Clone)]
@@ -82,21 +95,14 @@ impl Launcher {
     /// # Errors
     /// The process could not be started.
     pub fn spawn(&self, address: &ServerAddress, process: TmuxProcess) -> std::io::Result<tokio::process::Child> {
-        // -u: without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our
-        // \x1f/\x1e field separators and for every non-ASCII character; -u makes it
-        // write UTF-8.
-        let mut args = vec!["-u".to_string()];
-        args.extend(address.flags());
-        args.extend(process.args);
-        let wrapper = process.dies_with_paneward.then(death_signal_wrapper).flatten();
-        let mut command = tokio::process::Command::from(match wrapper {
-            Some(setpriv) => self.command_under(setpriv, &["--pdeathsig", "KILL", "--"], &args),
-            None => self.command(&args),
-        });
+        let mut command = tokio::process::Command::from(self.command(&with_global_flags(address, process.args)));
         if !process.keep_tmux_pane {
             command.env_remove("TMUX_PANE");
         }
         let stream = |piped: bool| if piped { Stdio::piped() } else { Stdio::null() };
+        // Killed when dropped, and left alone when paneward dies: a one-shot client
+        // never sets CLIENT_CONTROL, so tmux drops it like any command client whenever
+        // it goes (docs/tmux-quirks.md), and it ends by itself when its pipes close.
         command
             .stdin(stream(process.pipes.stdin))
             .stdout(stream(process.pipes.stdout))
@@ -105,16 +111,47 @@ impl Launcher {
             .spawn()
     }
 
-    /// [`Launcher::command`] wrapped so the process also gets `wrapper_args` first
-    /// (as in `setpriv --pdeathsig KILL -- tmux ...`).
-    fn command_under(&self, wrapper: &Path, wrapper_args: &[&str], args: &[String]) -> std::process::Command {
-        let inner = self.command(args);
-        let mut process = std::process::Command::new(wrapper);
-        process
-            .args(wrapper_args)
-            .arg(inner.get_program())
-            .args(inner.get_args());
-        process
+    /// Starts `tmux -u SERVER-FLAGS ARGS...` for `address` as a control client (`ARGS`
+    /// hold `-C`), its output read through a relay ([`RELAY_SCRIPT`]).
+    ///
+    /// tmux before 3.7 crashes when a control client goes between sending its flags
+    /// and finishing its identify messages, and tmux's own client sends its flags
+    /// first; a client that is signalled (SIGKILL, or SIGTERM or SIGHUP before it is
+    /// attached) stops part way. So nothing signals this process unless paneward has
+    /// seen it attached: it is not killed on drop and gets no death signal. When
+    /// paneward dies, the kernel closes its end of the input, and tmux ends the client
+    /// once it has read that end of file, after the identify is done. tmux sends that
+    /// client its exit only when all its output has been written; written to a pipe
+    /// nobody reads, it fails (`EPIPE`) and the client would stay attached for ever,
+    /// which is why the relay, not paneward, holds the pipe tmux writes to, and goes
+    /// on reading it after paneward is gone (docs/tmux-quirks.md).
+    ///
+    /// # Errors
+    /// A process could not be started.
+    pub fn spawn_control(&self, address: &ServerAddress, args: Vec<String>) -> std::io::Result<ControlProcess> {
+        // Both ends are close-on-exec here, so only the relay and tmux hold them.
+        let (relay_reads, tmux_writes) = std::io::pipe()?;
+        let mut relay = tokio::process::Command::new("/bin/sh");
+        relay
+            .args(["-c", RELAY_SCRIPT])
+            .stdin(relay_reads)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(false);
+        let mut relay = relay.spawn()?;
+        let mut command = tokio::process::Command::from(self.command(&with_global_flags(address, args)));
+        // A pane id from another server must not decide which session is current.
+        command
+            .env_remove("TMUX_PANE")
+            .stdin(Stdio::piped())
+            .stdout(tmux_writes)
+            .stderr(Stdio::null())
+            .kill_on_drop(false);
+        let mut child = command.spawn()?;
+        let (Some(input), Some(output)) = (child.stdin.take(), relay.stdout.take()) else {
+            return Err(std::io::Error::other("tmux started without pipes"));
+        };
+        Ok(ControlProcess { child, input, output })
     }
 
     /// The ssh link, shared, if tmux runs on another host.
@@ -131,15 +168,14 @@ impl Launcher {
     }
 }
 
-/// util-linux's `setpriv`, if installed, to give a process a parent-death signal: a
-/// `tmux -C` client that outlives paneward (killed with SIGKILL) can, in tmux 3.3a, stay
-/// attached forever and keep its server from exiting (docs/tmux-quirks.md).
-fn death_signal_wrapper() -> Option<&'static Path> {
-    static SETPRIV: std::sync::OnceLock<Option<&'static Path>> = std::sync::OnceLock::new();
-    *SETPRIV.get_or_init(|| {
-        ["/usr/bin/setpriv", "/bin/setpriv"]
-            .into_iter()
-            .map(Path::new)
-            .find(|path| path.is_file())
-    })
+/// `-u SERVER-FLAGS ARGS...`, the arguments of every tmux process that talks to the
+/// server at `address`.
+fn with_global_flags(address: &ServerAddress, args: Vec<String>) -> Vec<String> {
+    // -u: without a UTF-8 locale (MCP hosts pass none) tmux prints `_` for our
+    // \x1f/\x1e field separators and for every non-ASCII character; -u makes it
+    // write UTF-8.
+    let mut all = vec!["-u".to_string()];
+    all.extend(address.flags());
+    all.extend(args);
+    all
 }

@@ -81,7 +81,6 @@ async fn run_script(
             stderr: true,
         },
         keep_tmux_pane: !clientless,
-        dies_with_paneward: false,
     };
     let spawn_error = |source| TmuxError::Spawn {
         binary: launcher.describe(),

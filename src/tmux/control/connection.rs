@@ -28,7 +28,7 @@ use super::protocol::{
 };
 use super::shared;
 use crate::tmux::framing::Framing;
-use crate::tmux::launch::{Launcher, Pipes, TmuxProcess};
+use crate::tmux::launch::{ControlProcess, Launcher};
 use crate::tmux::native::{hidden, Identity};
 use crate::tmux::ServerAddress;
 
@@ -147,30 +147,18 @@ pub async fn open(
         "-f",
         "ignore-size,no-output",
     ];
-    let process = TmuxProcess {
-        args: args.map(String::from).into(),
-        pipes: Pipes {
-            stdin: true,
-            stdout: true,
-            stderr: false,
-        },
-        // A pane id from another server must not decide which session is current.
-        keep_tmux_pane: false,
-        dies_with_paneward: true,
-    };
-    let mut child = launcher
-        .spawn(address, process)
+    let ControlProcess { child, input, output } = launcher
+        .spawn_control(address, args.map(String::from).into())
         .map_err(|e| format!("cannot start {}: {e}", launcher.describe()))?;
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err("tmux started without pipes".into());
-    };
-    let mut reader = LineReader::new(Box::new(stdout));
+    // On a failure below the process is dropped, not killed: it may not have finished
+    // identifying, and its closed input ends it (Launcher::spawn_control).
+    let mut reader = LineReader::new(Box::new(output));
     match tokio::time::timeout(timeout, read_opening_block(&mut reader)).await {
         Ok(Ok(())) => {}
         Ok(Err(message)) => return Err(message),
         Err(_) => return Err(format!("tmux did not attach within {timeout:?}")),
     }
-    Ok(start(Keeper::Process(child), Box::new(stdin), reader, false))
+    Ok(start(Keeper::Process(child), Box::new(input), reader, false))
 }
 
 /// Identifies a hidden control client (see [`hidden`]) on the server at `socket`. It
@@ -421,6 +409,8 @@ impl Task {
             let _ = request.reply.send(Err(Failure::Lost { written: false }));
         }
         match &mut self.keeper {
+            // tmux answered the attach, so the client is fully identified and a
+            // signal cannot catch it part way (Launcher::spawn_control).
             Keeper::Process(child) => {
                 let _ = child.start_kill();
                 let _ = child.wait().await;

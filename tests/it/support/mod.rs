@@ -609,6 +609,11 @@ impl Client {
 impl Client {
     /// Ends paneward with `signal`, as an MCP host that restarts or closes its server
     /// does, whatever it is doing, and waits for it to exit.
+    /// Sends paneward `signal` and goes on (SIGSTOP, say).
+    pub fn signal(&self, signal: rustix::process::Signal) {
+        rustix::process::kill_process(rustix::process::Pid::from_child(&self.child), signal).expect("signal paneward");
+    }
+
     pub fn end_with(mut self, signal: rustix::process::Signal) {
         rustix::process::kill_process(rustix::process::Pid::from_child(&self.child), signal).expect("signal paneward");
         self.child.wait().expect("wait for paneward");

@@ -1,12 +1,13 @@
 //! Ending paneward a few milliseconds into a call, as an MCP host does when it restarts
 //! or closes its server (SIGKILL or SIGTERM): the tmux server outlives it every time,
-//! in control mode (the hidden client is made during the first call) and without it
+//! and lets its connections go, in control mode (the hidden client is made during the
+//! first call), in control mode through a `tmux -C` process, and without control mode
 //! (issue 51; docs/tmux-quirks.md, "A control client that goes before it is done
 //! identifying crashes the server").
 //!
 //! The short form runs in CI; `soak_of_ends_mid_call` ends paneward 500 times in each
-//! mode (250 with the test's own environment, 250 with a large one) and runs on demand
-//! (BENCHMARKS.md, "Ending paneward mid-call").
+//! of the three modes (250 with the test's own environment, 250 with a large one) and
+//! runs on demand (BENCHMARKS.md, "Ending paneward mid-call").
 
 use std::time::{Duration, Instant};
 
@@ -16,8 +17,14 @@ use serde_json::{json, Value};
 use crate::support::descriptors::{back_to_or_died, descriptors_while_running, settled_descriptors};
 use crate::support::TmuxServer;
 
-/// The ways paneward reaches tmux: command-line arguments and a name for messages.
-const MODES: [(&str, &[&str]); 2] = [("control mode", &[]), ("--no-control-mode", &["--no-control-mode"])];
+/// The ways paneward reaches tmux: a name for messages and command-line arguments.
+/// `--no-hidden-client` makes the control client a `tmux -C attach-session` process,
+/// tmux's own client, which sends its flags first.
+const MODES: [(&str, &[&str]); 3] = [
+    ("control mode", &[]),
+    ("control mode through `tmux -C`", &["--no-hidden-client"]),
+    ("--no-control-mode", &["--no-control-mode"]),
+];
 
 /// A large environment, as some hosts pass: a control client sends its whole
 /// environment while identifying (a `tmux -C` process does too), so the opening takes
@@ -104,7 +111,7 @@ fn ending_paneward_mid_call_leaves_the_tmux_server_up() {
 }
 
 #[test]
-#[ignore = "a soak: 1000 ends, about four and a half minutes; run on demand (BENCHMARKS.md)"]
+#[ignore = "a soak: 1500 ends, one to five minutes; run on demand (BENCHMARKS.md)"]
 fn soak_of_ends_mid_call() {
     end_mid_call(250, &[]);
     end_mid_call(250, &large_environment());
