@@ -18,6 +18,7 @@ pub mod error;
 pub mod hex;
 pub mod reentry;
 pub mod reply_text;
+pub mod targeting;
 
 use crate::runtime::ask::Asker;
 use crate::runtime::reply_text::ReplyText;

@@ -460,42 +460,6 @@ fn duplicate(stored: &str) -> ToolError {
     )
 }
 
-/// The variables that keep a new shell's history out of its history file (bash, zsh
-/// and fish read these; other shells ignore them), each with the value it must hold.
-const HISTORY_OFF: [(&str, &str); 3] = [("HISTFILE", ""), ("fish_history", ""), ("fish_private_mode", "1")];
-
-/// Adds to `environment` what keeps a new shell's history from being saved: an empty
-/// `HISTFILE` (and fish's equivalents), and `ignorespace` in `HISTCONTROL`, so a
-/// command typed with a leading space is not kept in memory either.
-///
-/// # Errors
-/// The caller set one of those variables to something else: its name, and the value it
-/// must have (nothing is overridden silently).
-pub fn without_saved_history(
-    environment: &mut serde_json::Map<String, serde_json::Value>,
-) -> Result<(), (String, String)> {
-    for (name, required) in HISTORY_OFF {
-        match environment.get(name) {
-            Some(serde_json::Value::String(value)) if value == required => {}
-            Some(_) => return Err((name.to_string(), required.to_string())),
-            None => {
-                environment.insert(name.to_string(), required.into());
-            }
-        }
-    }
-    let control = environment
-        .get("HISTCONTROL")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or("");
-    let mut words: Vec<&str> = control.split(':').filter(|word| !word.is_empty()).collect();
-    if !words.iter().any(|word| *word == "ignorespace" || *word == "ignoreboth") {
-        words.push("ignorespace");
-    }
-    let control = words.join(":");
-    environment.insert("HISTCONTROL".into(), control.into());
-    Ok(())
-}
-
 /// A number `display-message` prints for `session` (`#{base-index}`, the current
 /// window's `#{window_index}`), checked to be that session's: display-message falls
 /// back to another session when the target is missing.
