@@ -21,7 +21,10 @@ pub const FIELDS: [&str; 6] = [
 
 /// The targeting properties of `tool`'s input schema, in [`FIELDS`]' order.
 pub fn fields_of(tool: &ToolFile) -> Vec<&'static str> {
-    let properties = tool.input_schema.get("properties").and_then(serde_json::Value::as_object);
+    let properties = tool
+        .input_schema
+        .get("properties")
+        .and_then(serde_json::Value::as_object);
     FIELDS
         .into_iter()
         .filter(|field| properties.is_some_and(|properties| properties.contains_key(*field)))

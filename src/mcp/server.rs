@@ -116,7 +116,9 @@ impl McpServer {
         let arguments = request.arguments.clone();
         match crate::call::run(&self.app, tier, &request.name, arguments, call).await {
             #[cfg(feature = "conformance-fault")]
-            Ok(value) => call.reply_text().success(crate::fault::break_reply(&request.name, value)),
+            Ok(value) => call
+                .reply_text()
+                .success(crate::fault::break_reply(&request.name, value)),
             #[cfg(not(feature = "conformance-fault"))]
             Ok(value) => call.reply_text().tool_success(&request.name, value),
             Err(error) => {

@@ -40,7 +40,9 @@ fn generated(files: &[(&str, String)]) -> String {
 fn impl_for(source: &str, input: &str) -> Option<String> {
     let head = format!("impl crate::runtime::targeting::Targeted for types::{input} {{");
     let start = source.find(&head)?;
-    let end = source[start..].find("\n    }\n").map_or(source.len(), |end| start + end);
+    let end = source[start..]
+        .find("\n    }\n")
+        .map_or(source.len(), |end| start + end);
     Some(source[start..end].chars().filter(|c| !c.is_whitespace()).collect())
 }
 
@@ -56,13 +58,19 @@ fn every_profile_input_with_a_targeting_property_reads_exactly_those() {
                 &["pane_id", "keys"],
             ),
         ),
-        ("plain.json", profile_tool("plain", json!({"keys": {"type": "string"}}), &["keys"])),
+        (
+            "plain.json",
+            profile_tool("plain", json!({"keys": {"type": "string"}}), &["keys"]),
+        ),
     ]);
     let aim = impl_for(&source, "AimInput").unwrap_or_else(|| panic!("no impl for AimInput in\n{source}"));
     for present in ["pane_id", "session_name", "socket_name"] {
         assert!(
-            aim.contains(&format!("{present}:crate::runtime::targeting::TargetField::target(&self.{present},)"))
-                || aim.contains(&format!("{present}:crate::runtime::targeting::TargetField::target(&self.{present})")),
+            aim.contains(&format!(
+                "{present}:crate::runtime::targeting::TargetField::target(&self.{present},)"
+            )) || aim.contains(&format!(
+                "{present}:crate::runtime::targeting::TargetField::target(&self.{present})"
+            )),
             "{present} is read from the input:\n{aim}"
         );
     }
@@ -84,7 +92,8 @@ fn the_default_tools_get_no_targeting() {
     let dir = TempDir::new();
     dir.file(
         "probe.json",
-        &profile_tool("probe", json!({"pane_id": {"type": "string"}}), &["pane_id"]).replace(",\"handler\":\"flavour::observe\"", ""),
+        &profile_tool("probe", json!({"pane_id": {"type": "string"}}), &["pane_id"])
+            .replace(",\"handler\":\"flavour::observe\"", ""),
     );
     let source = paneward_codegen::generate_from_dir(dir.path()).unwrap();
     assert!(source.contains("pub struct ProbeInput"), "{source}");

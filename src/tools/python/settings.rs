@@ -266,10 +266,7 @@ fn entries<T>(hooks: Vec<own::ShowHooksOutputHooksItem>, entry: impl Fn(String, 
 pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
     checked(gate, &input)?;
     let ShowHooksInput {
-        global,
-        scope,
-        target,
-        ..
+        global, scope, target, ..
     } = input;
     let scope = scope.map(|scope| match scope {
         ShowHooksInputScopeVariant0::Server => PyScope::Server,
