@@ -315,7 +315,7 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     };
     crate::tools::input::buffers::paste_buffer(gate, own_input)
         .await
-        .map_err(|error| buffer_failed(error, BufferUse::Paste, &buffer_name))?;
+        .map_err(|error| buffer_failed(error, BufferUse::Paste, buffer_name))?;
     Ok(PasteBufferOutput {
         result: format!("Buffer {} pasted to pane {pane}", quoted(buffer_name)),
     })
