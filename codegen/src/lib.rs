@@ -20,6 +20,7 @@ pub mod import;
 pub mod naming;
 pub mod shapes;
 pub mod source;
+pub mod targeting;
 
 use std::path::Path;
 

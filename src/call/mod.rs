@@ -17,6 +17,7 @@ use crate::catalog::profile::Envelope;
 use crate::config::Scope;
 use crate::generated;
 use crate::runtime::reentry::{Boxed, Ids, Refusal, RequestPath};
+use crate::runtime::reply_text::ReplyText;
 use crate::runtime::{CallContext, Tier, ToolError};
 
 /// Calls tool `name` as a server at `tier` would.
@@ -47,6 +48,17 @@ pub async fn run(
         arguments: &logged,
     });
     result
+}
+
+/// How results of the contract `app` serves are written for the client (the text
+/// beside the structured content, an error's `_meta`): paneward's own, or, for a
+/// profile's contract, as its upstream writes them. The transport sets it on every
+/// call's context; a batch's rows inherit it.
+pub fn reply_text(app: &App) -> ReplyText {
+    match app.config.profile.envelope() {
+        Envelope::Native => ReplyText::COMPACT,
+        Envelope::Python => ReplyText::new(&python::fastmcp::FastMcp),
+    }
 }
 
 /// Whether the audit log records this call: a tool that may change tmux, or a batch row.

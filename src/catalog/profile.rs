@@ -37,15 +37,6 @@ impl Profile {
         }
     }
 
-    /// The text beside a structured result: a profile that mirrors another server
-    /// writes what that server writes (libtmux-mcp's FastMCP: the JSON).
-    pub fn reply_text(self) -> crate::runtime::reply_text::ReplyText {
-        match self {
-            Self::Default => crate::runtime::reply_text::ReplyText::Compact,
-            Self::Python => crate::runtime::reply_text::ReplyText::Json,
-        }
-    }
-
     /// The toolsets served when the operator names none (`--toolsets` unset): the one
     /// place a profile sets its own default surface.
     pub fn default_toolsets(self) -> &'static [paneward_contract::Toolset] {

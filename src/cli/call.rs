@@ -50,7 +50,8 @@ fn call(config: Config, tool: &str, arguments: Option<&str>) -> Result<Value, St
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let context = CallContext::for_request(RequestId::String("paneward-call".into()));
+    let context = CallContext::for_request(RequestId::String("paneward-call".into()))
+        .with_reply_text(crate::call::reply_text(&app));
     let tier = app.config.safety;
     let result = runtime.block_on(crate::call::run(&app, tier, tool, Some(arguments), &context));
     runtime.shutdown_background();

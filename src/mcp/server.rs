@@ -27,7 +27,6 @@ use crate::app::App;
 use crate::mcp::client_log::{ClientLog, TARGET as CLIENT_LOG};
 use crate::mcp::flight::{Flight, NotStarted, TurnGuard};
 use crate::resources::watch::Subscriptions;
-use crate::runtime::reply_text::{error_result, tool_result};
 use crate::runtime::ToolErrorKind;
 use crate::runtime::{CallContext, Tier, ToolError};
 
@@ -120,33 +119,20 @@ impl McpServer {
         ))
     }
 
-    /// Whether tool `name` of the contract served answers a bare value wrapped as
-    /// `{"result": …}` (a profile's tool whose upstream says so in its output schema).
-    fn wraps_result(&self, name: &str) -> bool {
-        self.app.catalog.get(name).is_some_and(|entry| {
-            entry.envelope == crate::catalog::profile::Envelope::Python
-                && entry
-                    .tool
-                    .output_schema
-                    .as_ref()
-                    .is_some_and(|schema| schema.get("x-fastmcp-wrap-result") == Some(&serde_json::Value::Bool(true)))
-        })
-    }
-
     async fn run(&self, request: &CallToolRequestParams, call: &CallContext) -> CallToolResult {
         let tier = self.app.config.safety;
         let arguments = request.arguments.clone();
         match crate::call::run(&self.app, tier, &request.name, arguments, call).await {
             #[cfg(feature = "conformance-fault")]
-            Ok(value) => tool_result(crate::fault::break_reply(&request.name, value), call.reply_text()),
+            Ok(value) => call
+                .reply_text()
+                .success(crate::fault::break_reply(&request.name, value)),
             #[cfg(not(feature = "conformance-fault"))]
-            Ok(value) if self.wraps_result(&request.name) => crate::runtime::reply_text::wrapped_result(value),
-            #[cfg(not(feature = "conformance-fault"))]
-            Ok(value) => tool_result(value, call.reply_text()),
+            Ok(value) => call.reply_text().tool_success(&request.name, value),
             Err(error) => {
                 tracing::debug!(tool = %request.name, kind = ?error.kind(), "tool call failed");
                 tell_client_why(&request.name, &error);
-                error_result(&error, call.reply_text())
+                call.reply_text().failure(&error)
             }
         }
     }
@@ -159,7 +145,7 @@ impl McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let mut call = CallContext::for_request(context.id.clone())
             .with_cancellation(context.ct.clone())
-            .with_reply_text(self.app.config.profile.reply_text());
+            .with_reply_text(crate::call::reply_text(&self.app));
         if let Some(token) = context.meta.get_progress_token() {
             call = call.with_progress(token, context.peer.clone());
         }
@@ -180,7 +166,7 @@ impl McpServer {
             None if !self.changes_tmux(&request.name) => {
                 tokio::select! {
                     result = self.run(&request, &call) => result,
-                    () = call.cancelled() => error_result(&ToolError::cancelled(), call.reply_text()),
+                    () = call.cancelled() => call.reply_text().failure(&ToolError::cancelled()),
                 }
             }
             None => self.run(&request, &call).await,
@@ -218,7 +204,7 @@ impl McpServer {
             Ok(()) => {}
             Err(NotStarted::Cancelled) => {
                 tracing::info!(%id, %tool, "request cancelled before it started: not run");
-                return error_result(&ToolError::cancelled(), call.reply_text());
+                return call.reply_text().failure(&ToolError::cancelled());
             }
             Err(NotStarted::ClientGone) => {
                 tracing::debug!(%id, %tool, "the client is gone: not run");

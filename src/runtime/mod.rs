@@ -19,6 +19,7 @@ pub mod facts;
 pub mod hex;
 pub mod reentry;
 pub mod reply_text;
+pub mod targeting;
 
 use crate::runtime::ask::Asker;
 use crate::runtime::reply_text::ReplyText;
@@ -303,7 +304,7 @@ impl CallContext {
             (None, Some(id)) => (id.clone(), 1),
             (None, None) => (RequestId::Number(0), 1),
         };
-        let result = reply_text::tool_result(structured, self.reply_text);
+        let result = self.reply_text.success(structured);
         let message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
         let bytes =
             serde_json::to_vec(&message).map_err(|e| ToolError::internal(format!("cannot measure a reply: {e}")))?;
@@ -436,7 +437,7 @@ mod tests {
         ] {
             let context = CallContext::for_request(RequestId::Number(123_456)).with_reply_id(client_id.to_string());
             let line = json!({"jsonrpc": "2.0", "id": client_id,
-                "result": serde_json::to_value(reply_text::tool_result(structured.clone(), ReplyText::Compact)).unwrap()});
+                "result": serde_json::to_value(reply_text::tool_result(structured.clone())).unwrap()});
             let expected = serde_json::to_vec(&line).unwrap().len() + 1;
             assert_eq!(
                 context.reply_line_len(structured.clone()).unwrap(),

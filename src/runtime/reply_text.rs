@@ -21,85 +21,104 @@
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
-/// Which text accompanies a structured result.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum ReplyText {
-    /// The rendering of this module, or the compact JSON where that is shorter.
-    #[default]
-    Compact,
-    /// As libtmux-mcp (FastMCP) writes replies, for the profile that mirrors it: the
-    /// compact JSON of the structured content; a reply that is a string (a tool whose
-    /// upstream declares no output schema) is that text alone; an error's `_meta` is
-    /// `{error_type, expected, suggestion}` and its text ends with the suggestion.
-    Json,
+/// How the contract served writes a tool's result for the client: paneward's own
+/// ([`Compact`]), or, under a profile that mirrors another server, that server's way
+/// (the profile's request path supplies it: `call::reply_text`). The transport and the
+/// runtime only call it, so what a profile writes is decided in the profile's rooms.
+pub trait ReplyStyle: Send + Sync {
+    /// A short name, for debugging output.
+    fn name(&self) -> &'static str;
+
+    /// The successful result carrying `structured` (an object, or the text of a tool
+    /// without an output schema as a JSON string).
+    fn success(&self, structured: Value) -> CallToolResult;
+
+    /// The successful result of tool `tool`: as [`ReplyStyle::success`], unless the
+    /// style writes some tools' replies otherwise.
+    fn tool_success(&self, tool: &str, structured: Value) -> CallToolResult {
+        let _ = tool;
+        self.success(structured)
+    }
+
+    /// The `isError` result of a failed call: its message for the model and, for
+    /// programs, `_meta`.
+    fn failure(&self, error: &crate::runtime::ToolError) -> CallToolResult;
 }
 
-/// The successful tool result that carries `structured`, with its text as `style` says.
-pub fn tool_result(structured: Value, style: ReplyText) -> CallToolResult {
-    match style {
-        // A structured reply is always an object, so a string is the reply of a tool
-        // that declares no output schema. FastMCP still sends structured content for
-        // it: an object's text as that object, any other text wrapped as `{result}`.
-        ReplyText::Json => match structured {
-            Value::String(text) => match serde_json::from_str::<Value>(&text) {
-                Ok(object @ Value::Object(_)) => {
-                    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                    result.structured_content = Some(object);
-                    result
-                }
-                _ => wrapped_result(serde_json::json!({ "result": text })),
-            },
-            structured => CallToolResult::structured(structured),
-        },
-        ReplyText::Compact => {
-            let text = render(&structured);
-            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-            result.structured_content = Some(structured);
-            result
-        }
+/// Which text accompanies a structured result: a handle on the [`ReplyStyle`] of the
+/// contract served, carried by every call's context.
+#[derive(Clone, Copy)]
+pub struct ReplyText(&'static dyn ReplyStyle);
+
+impl ReplyText {
+    /// paneward's own: the rendering of this module, or the compact JSON where that is
+    /// shorter.
+    pub const COMPACT: Self = Self(&Compact);
+
+    /// The handle on `style`.
+    pub const fn new(style: &'static dyn ReplyStyle) -> Self {
+        Self(style)
+    }
+
+    /// As [`ReplyStyle::success`].
+    pub fn success(self, structured: Value) -> CallToolResult {
+        self.0.success(structured)
+    }
+
+    /// As [`ReplyStyle::tool_success`].
+    pub fn tool_success(self, tool: &str, structured: Value) -> CallToolResult {
+        self.0.tool_success(tool, structured)
+    }
+
+    /// As [`ReplyStyle::failure`].
+    pub fn failure(self, error: &crate::runtime::ToolError) -> CallToolResult {
+        self.0.failure(error)
+    }
+
+    /// The style's name.
+    pub fn name(self) -> &'static str {
+        self.0.name()
     }
 }
 
-/// libtmux-mcp's reply for a tool whose upstream declares a bare value wrapped as
-/// `{"result": …}` (`x-fastmcp-wrap-result` in its output schema): the structured
-/// content is the wrapper, the text is the bare value (a string as it is, anything else
-/// as JSON, an empty list as no text at all, as FastMCP writes them), and `_meta` says
-/// the result was wrapped.
-pub fn wrapped_result(structured: Value) -> CallToolResult {
-    let content = match structured.get("result") {
-        Some(Value::String(text)) => vec![ContentBlock::text(text.clone())],
-        Some(Value::Array(items)) if items.is_empty() => Vec::new(),
-        Some(value) => vec![ContentBlock::text(value.to_string())],
-        None => vec![ContentBlock::text(structured.to_string())],
-    };
-    let mut result = CallToolResult::success(content);
+impl Default for ReplyText {
+    fn default() -> Self {
+        Self::COMPACT
+    }
+}
+
+impl std::fmt::Debug for ReplyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ReplyText({})", self.name())
+    }
+}
+
+/// paneward's own replies: the text is this module's rendering of the structured
+/// content; an error's `_meta` is `{"paneward/error": {kind, retrySafe}}`.
+pub struct Compact;
+
+impl ReplyStyle for Compact {
+    fn name(&self) -> &'static str {
+        "compact"
+    }
+
+    fn success(&self, structured: Value) -> CallToolResult {
+        tool_result(structured)
+    }
+
+    fn failure(&self, error: &crate::runtime::ToolError) -> CallToolResult {
+        CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
+            .with_meta(Some(rmcp::model::MetaObject(error.meta())))
+    }
+}
+
+/// The successful result that carries `structured`, with its text rendered by this
+/// module.
+pub fn tool_result(structured: Value) -> CallToolResult {
+    let text = render(&structured);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(structured);
-    let mut meta = Map::new();
-    meta.insert("fastmcp".into(), serde_json::json!({"wrap_result": true}));
-    result.with_meta(Some(rmcp::model::MetaObject(meta)))
-}
-
-/// The `isError` result of a failed call: its message for the model and, for programs,
-/// `_meta` as `style`'s server writes it (paneward's `{"paneward/error": {kind,
-/// retrySafe}}`, or libtmux-mcp's `{error_type, expected, suggestion}`).
-pub fn error_result(error: &crate::runtime::ToolError, style: ReplyText) -> CallToolResult {
-    match style {
-        ReplyText::Compact => CallToolResult::error(vec![ContentBlock::text(error.message().to_string())])
-            .with_meta(Some(rmcp::model::MetaObject(error.meta()))),
-        ReplyText::Json => {
-            let upstream = error.upstream();
-            let mut meta = Map::new();
-            meta.insert("error_type".into(), Value::String(upstream.error_type.into()));
-            meta.insert("expected".into(), Value::Bool(upstream.expected));
-            let mut text = error.message().to_string();
-            if let Some(suggestion) = upstream.suggestion {
-                text.push('\n');
-                text.push_str(&suggestion);
-                meta.insert("suggestion".into(), Value::String(suggestion));
-            }
-            CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(rmcp::model::MetaObject(meta)))
-        }
-    }
+    result
 }
 
 /// The text of `value`: its rendering, or its compact JSON where that is no longer.
@@ -495,17 +514,12 @@ mod tests {
     }
 
     #[test]
-    fn json_text_is_the_compact_json_and_the_structured_content_is_untouched() {
+    fn the_compact_text_is_the_rendering_and_the_structured_content_is_untouched() {
         let value = json!({"sessions": [{"id": "$1", "name": "work"}], "total": 1});
-        for style in [ReplyText::Compact, ReplyText::Json] {
-            let result = tool_result(value.clone(), style);
-            assert_eq!(result.structured_content, Some(value.clone()));
-            assert_eq!(result.is_error, Some(false));
-            let text = result.content[0].as_text().unwrap().text.clone();
-            match style {
-                ReplyText::Json => assert_eq!(text, value.to_string()),
-                ReplyText::Compact => assert_eq!(text, "sessions[1]{id,name}:\n$1,work\ntotal: 1\n"),
-            }
-        }
+        let result = ReplyText::COMPACT.success(value.clone());
+        assert_eq!(result.structured_content, Some(value));
+        assert_eq!(result.is_error, Some(false));
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert_eq!(text, "sessions[1]{id,name}:\n$1,work\ntotal: 1\n");
     }
 }

@@ -12,3 +12,4 @@ mod import_seeds;
 mod output;
 mod pages;
 mod shapes;
+mod targeting;

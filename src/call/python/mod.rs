@@ -1,6 +1,8 @@
 //! The request path's part of `--profile python`: arguments taken and refused as
-//! libtmux-mcp's Pydantic takes and refuses them ([`arguments`]), and replies written
-//! with every field Pydantic writes ([`reply`]). The handlers are `crate::tools::python`.
+//! libtmux-mcp's Pydantic takes and refuses them ([`arguments`]), replies written with
+//! every field Pydantic writes ([`reply`]), and results written as its FastMCP server
+//! writes them ([`fastmcp`]). The handlers are `crate::tools::python`.
 
 pub mod arguments;
+pub mod fastmcp;
 pub mod reply;

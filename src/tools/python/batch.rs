@@ -5,14 +5,13 @@
 //! 1,000,000-byte response line.
 
 use crate::limits::{BATCH_MAX_OPERATIONS, REPLY_LINE_MAX_BYTES};
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
 use crate::generated::python::types::{CallReadToolsBatchInput, CallReadToolsBatchOutput};
 use crate::generated::python::TOOLS;
 use crate::guard::ReadGate;
 use crate::runtime::error::{short_echo, ToolError};
-use crate::runtime::reply_text::{error_result, tool_result, wrapped_result, ReplyText};
 use crate::runtime::{CallContext, Toolset};
 use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
 
@@ -63,7 +62,7 @@ pub async fn call_read_tools_batch(
             break;
         }
     }
-    let output = encode(&calls, rows, stop_on_error)?;
+    let output = encode(context, &calls, rows, stop_on_error)?;
     let output = fit(context, output, REPLY_LINE_MAX_BYTES)?;
     serde_json::from_value(output)
         .map_err(|e| ToolError::internal(format!("the batch reply does not fit its type: {e}")))
@@ -139,10 +138,11 @@ impl Row {
 }
 
 /// The Python envelope of the rows: attempted rows in order, up to the first failure
-/// when stopping on errors. A row that ran carries the tool's reply as libtmux-mcp's
-/// server writes it (content, structured content, `_meta`); a refused one only its
-/// error.
-fn encode(calls: &Calls, rows: Vec<Row>, stop_on_error: bool) -> Result<Value, ToolError> {
+/// when stopping on errors. A row that ran carries the tool's reply as the served
+/// style writes it (`context`'s: libtmux-mcp's FastMCP under the profile; content,
+/// structured content, `_meta`), as the tool's own call would carry it; a refused one
+/// only its error.
+fn encode(context: &CallContext, calls: &Calls, rows: Vec<Row>, stop_on_error: bool) -> Result<Value, ToolError> {
     let mut results = Vec::with_capacity(rows.len());
     let (mut succeeded, mut failed, mut stopped_at) = (0u64, 0u64, Value::Null);
     for (index, ((tool, _), row)) in calls.iter().zip(rows).enumerate() {
@@ -152,8 +152,8 @@ fn encode(calls: &Calls, rows: Vec<Row>, stop_on_error: bool) -> Result<Value, T
                 let elapsed = outcome.elapsed.as_secs_f64();
                 let success = outcome.result.is_ok();
                 let reply = match outcome.result {
-                    Ok(value) => reply_of(tool, value),
-                    Err(error) => error_result(&error, ReplyText::Json),
+                    Ok(value) => context.reply_text().tool_success(tool, value),
+                    Err(error) => context.reply_text().failure(&error),
                 };
                 let mut reply = serde_json::to_value(&reply)
                     .map_err(|e| ToolError::internal(format!("a batch row could not be encoded: {e}")))?;
@@ -205,25 +205,6 @@ fn encode(calls: &Calls, rows: Vec<Row>, stop_on_error: bool) -> Result<Value, T
         "response_truncated": false,
         "response_truncated_bytes": 0,
     }))
-}
-
-/// A row's successful reply as the tool's own call would carry it: a wrapped value as
-/// `{result}` with FastMCP's `wrap_result`; a tool's text reply as libtmux-mcp's batch
-/// sees it, a model's JSON as its structured content and anything else wrapped.
-fn reply_of(tool: &str, value: Value) -> CallToolResult {
-    let wraps = TOOLS
-        .iter()
-        .find(|spec| spec.name == tool)
-        .and_then(|spec| spec.output_schema)
-        .is_some_and(|schema| schema.contains("\"x-fastmcp-wrap-result\":true"));
-    match value {
-        Value::String(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(object @ Value::Object(_)) => tool_result(object, ReplyText::Json),
-            _ => wrapped_result(json!({ "result": text })),
-        },
-        value if wraps => wrapped_result(value),
-        value => tool_result(value, ReplyText::Json),
-    }
 }
 
 /// Elides whole rows' payloads (`content` and `structured_content`), largest first,

@@ -18,30 +18,13 @@ use crate::tools::observe::capture::read_range;
 use crate::tools::observe::pane_state::{capture_range, describe_pane, pane_record};
 use crate::tools::observe::text::{keep_newest_within, split_capture};
 
-use super::target::{check_socket, Server, Targeting};
+use super::target::{checked, Server, Targeting};
 
 pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<String, ToolError> {
-    let CapturePaneInput {
-        end,
-        max_lines,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        start,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let max_lines = line_cap("/max_lines", max_lines)?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let targeting = checked(gate, &input)?;
+    let max_lines = line_cap("/max_lines", input.max_lines)?;
     let pane = resolved_pane(gate, &targeting).await?;
-    let lines = read_range(gate, pane, start, end).await?;
+    let lines = read_range(gate, pane, input.start, input.end).await?;
     let (kept, dropped) = newest(lines, max_lines);
     let text = kept.join("\n");
     Ok(if dropped > 0 {
@@ -89,23 +72,8 @@ enum Shape {
 }
 
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<String, ToolError> {
-    let SnapshotPaneInput {
-        max_lines,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let max_lines = line_cap("/max_lines", max_lines)?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let targeting = checked(gate, &input)?;
+    let max_lines = line_cap("/max_lines", input.max_lines)?;
     let server = Server::read(gate).await?;
     let listed = server.pane(&targeting)?;
     let pane = args::pane_id("/pane_id", listed.id.as_str())?;

@@ -18,7 +18,7 @@ use crate::runtime::ToolError;
 use crate::tools::observe::server::get_tmux_variables;
 
 use super::capture::resolved_pane;
-use super::target::{check_socket, upstream_error, Targeting};
+use super::target::{checked, upstream_error};
 
 /// A piece of a format string: text kept as it is, or a variable to read.
 #[derive(Debug, PartialEq, Eq)]
@@ -31,24 +31,8 @@ pub async fn display_message(
     gate: &ReadGate<'_>,
     input: DisplayMessageInput,
 ) -> Result<DisplayMessageOutput, ToolError> {
-    let DisplayMessageInput {
-        format_string,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    let pieces = pieces(&format_string)?;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pieces = pieces(&input.format_string)?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let mut names: Vec<String> = Vec::new();
     for piece in &pieces {
         if let Piece::Variable(name) = piece {

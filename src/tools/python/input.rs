@@ -20,7 +20,7 @@ use crate::tools::args;
 use crate::tools::input::keys::is_key_name;
 
 use super::models::{self, Scope};
-use super::target::{check_socket, upstream_error, Server, Targeting};
+use super::target::{checked, upstream_error, Server, Targeting};
 
 /// Whether to keep what paneward submits out of the shell's history (a leading space).
 /// Taken from the call as asked; the one place a server-wide default is to be wired.
@@ -59,26 +59,15 @@ fn key_input(field: &str, keys: &str, literal: bool, suppress: bool, enter: bool
 }
 
 pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
+    let targeting = checked(gate, &input)?;
     let SendKeysInput {
         enter,
-        keys,
+        ref keys,
         literal,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
         suppress_history: asked,
-        window_id,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let typed = key_input("/keys", &keys, literal, suppress_history(gate, asked), enter)?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let typed = key_input("/keys", keys, literal, suppress_history(gate, asked), enter)?;
     let pane = resolved_pane(gate, &targeting).await?;
     gate.deliver(pane, false, &typed, enter).await?;
     Ok(SendKeysOutput {
@@ -116,16 +105,16 @@ pub async fn send_keys_batch(
     gate: &ChangeGate<'_>,
     input: SendKeysBatchInput,
 ) -> Result<SendKeysBatchOutput, ToolError> {
+    if input.operations.is_empty() {
+        return Err(expected("operations must not be empty"));
+    }
+    checked(gate, &input)?;
     let SendKeysBatchInput {
         on_error,
         operations,
-        socket_name,
         timeout,
+        ..
     } = input;
-    if operations.is_empty() {
-        return Err(expected("operations must not be empty"));
-    }
-    check_socket(gate, socket_name.as_deref())?;
     let suppress = |asked| suppress_history(gate, asked);
     let typed = operations
         .iter()
@@ -155,7 +144,7 @@ pub async fn send_keys_batch(
                     session_id: op.session_id.as_deref(),
                     session_name: op.session_name.as_deref(),
                     window_id: op.window_id.as_deref(),
-                    window_index: None,
+                    ..Targeting::default()
                 };
                 match resolved_pane(gate, &targeting).await {
                     Err(error) => Err((None, row_error(&error))),
@@ -284,17 +273,12 @@ fn own_string<T: TryFrom<String>>(field: &str, text: &str, rule: &str) -> Result
 }
 
 pub async fn load_buffer(gate: &ChangeGate<'_>, input: LoadBufferInput) -> Result<LoadBufferOutput, ToolError> {
-    let LoadBufferInput {
-        content,
-        logical_name,
-        socket_name,
-    } = input;
-    let label = match logical_name.as_deref() {
+    let label = match input.logical_name.as_deref() {
         None | Some("") => "buf",
         Some(label) if is_logical_name(label) => label,
         Some(label) => return Err(expected(&format!("Invalid logical buffer name: {}", quoted(label)))),
     };
-    check_socket(gate, socket_name.as_deref())?;
+    checked(gate, &input)?;
     let staged = crate::tools::input::buffers::load_buffer(
         gate,
         own::LoadBufferInput {
@@ -303,35 +287,24 @@ pub async fn load_buffer(gate: &ChangeGate<'_>, input: LoadBufferInput) -> Resul
                 label,
                 "must be 1 to 64 of A-Z a-z 0-9 _ . -",
             )?),
-            text: own_string("/content", &content, "must be 1 byte to 1 MiB of text")?,
+            text: own_string("/content", &input.content, "must be 1 byte to 1 MiB of text")?,
         },
     )
     .await?;
     Ok(LoadBufferOutput {
         buffer_name: py_buffer_name(&staged.buffer_name.to_string())?,
-        logical_name,
+        logical_name: input.logical_name,
     })
 }
 
 pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Result<PasteBufferOutput, ToolError> {
+    let targeting = checked(gate, &input)?;
     let PasteBufferInput {
         bracket,
-        buffer_name,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
+        ref buffer_name,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let own_name = own_buffer_name(&buffer_name)?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let own_name = own_buffer_name(buffer_name)?;
     let pane = resolved_pane(gate, &targeting).await?;
     let own_input = own::PasteBufferInput {
         bracket: Some(bracket),
@@ -343,21 +316,19 @@ pub async fn paste_buffer(gate: &ChangeGate<'_>, input: PasteBufferInput) -> Res
     };
     crate::tools::input::buffers::paste_buffer(gate, own_input)
         .await
-        .map_err(|error| buffer_failed(error, BufferUse::Paste, &buffer_name))?;
+        .map_err(|error| buffer_failed(error, BufferUse::Paste, buffer_name))?;
     Ok(PasteBufferOutput {
-        result: format!("Buffer {} pasted to pane {pane}", quoted(&buffer_name)),
+        result: format!("Buffer {} pasted to pane {pane}", quoted(buffer_name)),
     })
 }
 
 /// libtmux-mcp's `BufferContent`, written as its JSON text (this tool has no
 /// outputSchema upstream).
 pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<String, ToolError> {
+    checked(gate, &input)?;
     let ShowBufferInput {
-        buffer_name,
-        max_lines,
-        socket_name,
+        buffer_name, max_lines, ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     let own_name = own_buffer_name(&buffer_name)?;
     // No limit asked: as many lines as paneward shows at most.
     let limit = max_lines.unwrap_or(crate::limits::TEXT_MAX_LINES);
@@ -386,11 +357,8 @@ pub async fn show_buffer(gate: &ReadGate<'_>, input: ShowBufferInput) -> Result<
 }
 
 pub async fn delete_buffer(gate: &ChangeGate<'_>, input: DeleteBufferInput) -> Result<DeleteBufferOutput, ToolError> {
-    let DeleteBufferInput {
-        buffer_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
+    checked(gate, &input)?;
+    let buffer_name = input.buffer_name;
     let own_name = own_buffer_name(&buffer_name)?;
     let own_input = own::DeleteBufferInput {
         buffer_name: own_string("/buffer_name", &own_name, "must be a buffer load_buffer returned")?,
@@ -415,32 +383,16 @@ pub async fn delete_buffer(gate: &ChangeGate<'_>, input: DeleteBufferInput) -> R
 /// Pastes through paneward's `paste_text`: staged in a buffer of its own, pasted with
 /// the input check, the buffer deleted by the paste; never submitted (no Enter).
 pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<PasteTextOutput, ToolError> {
-    let PasteTextInput {
-        bracket,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        text,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let targeting = checked(gate, &input)?;
     let pane = resolved_pane(gate, &targeting).await?;
     let own_input = own::PasteTextInput {
-        bracket: Some(bracket),
+        bracket: Some(input.bracket),
         confirm_submit: None,
         confirm_timeout_ms: None,
         enter: Some(false),
         force: None,
         pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
-        text: own_string("/text", &text, "must be 1 byte to 1 MiB of text")?,
+        text: own_string("/text", &input.text, "must be 1 byte to 1 MiB of text")?,
     };
     crate::tools::input::buffers::paste_text(gate, own_input).await?;
     Ok(PasteTextOutput {
@@ -462,50 +414,19 @@ pub async fn enter_copy_mode(
     gate: &ChangeGate<'_>,
     input: EnterCopyModeInput,
 ) -> Result<EnterCopyModeOutput, ToolError> {
-    let EnterCopyModeInput {
-        pane_id,
-        scroll_up,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let own_input = own::EnterCopyModeInput {
         force: None,
         pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
         // libtmux-mcp scrolls only for a positive count.
-        scroll_up_lines: scroll_up.filter(|lines| *lines > 0),
+        scroll_up_lines: input.scroll_up.filter(|lines| *lines > 0),
     };
     crate::tools::input::copy_mode::enter_copy_mode(gate, own_input).await?;
     pane_info(gate, pane).await
 }
 
 pub async fn exit_copy_mode(gate: &ChangeGate<'_>, input: ExitCopyModeInput) -> Result<ExitCopyModeOutput, ToolError> {
-    let ExitCopyModeInput {
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let own_input = own::ExitCopyModeInput {
         pane_id: own_string("/pane_id", &pane.to_string(), "must be a pane id")?,
     };

@@ -17,6 +17,7 @@ pub mod search;
 pub mod served;
 pub mod settings;
 pub mod since;
+pub mod spawn;
 pub mod target;
 pub mod wait;
 pub mod workspace;

@@ -9,7 +9,7 @@ use crate::tmux::{ReadCommand, ReadVerb};
 use super::filters::Filters;
 use super::models::{self, Scope};
 use super::served::Served;
-use super::target::{check_socket, upstream_error, Server, Targeting};
+use super::target::{checked, session_id, upstream_error, window_id, Server};
 
 pub use super::capture::{capture_pane, snapshot_pane};
 
@@ -21,24 +21,8 @@ pub async fn find_pane_by_position(
     gate: &ReadGate<'_>,
     input: FindPaneByPositionInput,
 ) -> Result<FindPaneByPositionOutput, ToolError> {
-    let FindPaneByPositionInput {
-        corner,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: window_index.as_deref(),
-        pane_id: None,
-    };
-    let server = Server::read(gate).await?;
-    let window = server.window(&targeting)?.window_id.to_string();
+    let window = window_id(gate, &checked(gate, &input)?).await?;
+    let corner = input.corner;
     let (vertical, horizontal) = match corner {
         FindPaneByPositionInputCorner::TopLeft => ("pane_at_top", "pane_at_left"),
         FindPaneByPositionInputCorner::TopRight => ("pane_at_top", "pane_at_right"),
@@ -76,21 +60,7 @@ pub async fn find_pane_by_position(
 }
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
-    let GetPaneInfoInput {
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
+    let targeting = checked(gate, &input)?;
     let server = Server::read(gate).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();
@@ -99,8 +69,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
 }
 
 pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> Result<GetServerInfoOutput, ToolError> {
-    let GetServerInfoInput { socket_name } = input;
-    check_socket(gate, socket_name.as_deref())?;
+    checked(gate, &input)?;
     models::typed(server_info(gate).await)
 }
 
@@ -108,40 +77,12 @@ pub async fn get_session_info(
     gate: &ReadGate<'_>,
     input: GetSessionInfoInput,
 ) -> Result<GetSessionInfoOutput, ToolError> {
-    let GetSessionInfoInput {
-        session_id,
-        session_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        ..Targeting::default()
-    };
-    let server = Server::read(gate).await?;
-    let id = server.session(&targeting)?.session_id.to_string();
+    let id = session_id(gate, &checked(gate, &input)?).await?;
     models::typed(models::one(models::sessions(gate).await?, "session_id", &id)?)
 }
 
 pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
-    let GetWindowInfoInput {
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: window_index.as_deref(),
-        pane_id: None,
-    };
-    let server = Server::read(gate).await?;
-    let id = server.window(&targeting)?.window_id.to_string();
+    let id = window_id(gate, &checked(gate, &input)?).await?;
     // `list-windows -t @N` lists the windows of the session holding @N.
     models::typed(models::one(
         models::windows(gate, Scope::Target(&id)).await?,
@@ -151,30 +92,13 @@ pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> 
 }
 
 pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
-    let ListPanesInput {
-        filters,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let filters = Filters::parse(&filters, &models::pane_filter_fields())?;
-    let targeting = Targeting {
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: window_index.as_deref(),
-        pane_id: None,
-    };
+    let targeting = checked(gate, &input)?;
+    let filters = Filters::parse(&input.filters, &models::pane_filter_fields())?;
     // The scope, resolved to an id: a window, a session, or the whole server.
-    let scope = if window_id.is_some() || window_index.is_some() {
-        let server = Server::read(gate).await?;
-        Some(("window_id", server.window(&targeting)?.window_id.to_string()))
-    } else if session_id.is_some() || session_name.is_some() {
-        let server = Server::read(gate).await?;
-        Some(("session_id", server.session(&targeting)?.session_id.to_string()))
+    let scope = if targeting.window_id.is_some() || targeting.window_index.is_some() {
+        Some(("window_id", window_id(gate, &targeting).await?))
+    } else if targeting.session_id.is_some() || targeting.session_name.is_some() {
+        Some(("session_id", session_id(gate, &targeting).await?))
     } else {
         None
     };
@@ -199,30 +123,17 @@ pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Resul
 }
 
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
-    let ListSessionsInput { filters, socket_name } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let filters = Filters::parse(&filters, &models::session_filter_fields())?;
+    checked(gate, &input)?;
+    let filters = Filters::parse(&input.filters, &models::session_filter_fields())?;
     let result = typed_all(filters.keep(models::sessions(gate).await?))?;
     Ok(ListSessionsOutput { result })
 }
 
 pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
-    let ListWindowsInput {
-        filters,
-        session_id,
-        session_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let filters = Filters::parse(&filters, &models::window_filter_fields())?;
-    let windows = if session_id.is_some() || session_name.is_some() {
-        let targeting = Targeting {
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            ..Targeting::default()
-        };
-        let server = Server::read(gate).await?;
-        let session = server.session(&targeting)?.session_id.to_string();
+    let targeting = checked(gate, &input)?;
+    let filters = Filters::parse(&input.filters, &models::window_filter_fields())?;
+    let windows = if targeting.session_id.is_some() || targeting.session_name.is_some() {
+        let session = session_id(gate, &targeting).await?;
         models::windows(gate, Scope::Target(&session)).await?
     } else {
         models::windows(gate, Scope::Server).await?

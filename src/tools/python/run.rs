@@ -13,35 +13,21 @@ use crate::guard::ChangeGate;
 use crate::runtime::ToolError;
 
 use super::input::{expected, py_float, resolved_pane, suppress_history};
-use super::target::{check_socket, Targeting};
+use super::target::checked;
 
 /// Through paneward's `pipe_pane`: the caller names a file, never a command (paneward
 /// quotes the path for `cat` itself); a new pipe replaces the pane's pipe as tmux's
 /// `pipe-pane` does for libtmux. paneward takes only an absolute path.
 pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<PipePaneOutput, ToolError> {
-    let PipePaneInput {
-        append,
-        output_path,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    if output_path.as_deref().is_some_and(|path| path.trim().is_empty()) {
+    if input.output_path.as_deref().is_some_and(|path| path.trim().is_empty()) {
         return Err(expected(
             "output_path must be a non-empty path, or None to stop piping.",
         ));
     }
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
+    let PipePaneInput {
+        append, output_path, ..
+    } = input;
     let own_input = own::PipePaneInput {
         append: Some(append),
         pane_id: pane
@@ -68,15 +54,10 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
 
 pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Result<RunCommandOutput, ToolError> {
     let RunCommandInput {
-        command,
-        max_lines,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
+        ref command,
         suppress_history: asked,
         timeout,
-        window_id,
+        ..
     } = input;
     if command.trim().is_empty() {
         return Err(expected("command must not be empty"));
@@ -89,24 +70,17 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     if timeout <= 0.0 || timeout.is_nan() {
         return Err(expected("timeout must be positive"));
     }
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let own_input = own::RunCommandInput {
-        command: command
+        command: input
+            .command
             .trim_end()
             .to_string()
             .try_into()
             .map_err(|_| expected("command is longer than paneward runs (16000 characters)"))?,
         detach: None,
         force: None,
-        max_lines,
+        max_lines: input.max_lines,
         pane_id: pane
             .to_string()
             .try_into()

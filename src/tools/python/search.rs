@@ -21,7 +21,7 @@ use crate::tools::observe::pane_state::capture_range;
 use crate::tools::observe::text::split_capture;
 
 use super::models::{self, Scope};
-use super::target::{check_socket, upstream_error, Server, Targeting};
+use super::target::{checked, session_id, upstream_error};
 
 /// libtmux-mcp's bound on a pattern's length.
 const PATTERN_MAX_CHARS: usize = 1_000;
@@ -44,31 +44,21 @@ const PANE_FIELDS: [&str; 13] = [
 ];
 
 pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<String, ToolError> {
+    let compiled = compiled(&input.pattern, input.regex, input.match_case)?;
+    let targeting = checked(gate, &input)?;
+    let session = if targeting.session_id.is_some() || targeting.session_name.is_some() {
+        Some(session_id(gate, &targeting).await?)
+    } else {
+        None
+    };
     let SearchPanesInput {
         content_end,
         content_start,
         limit,
-        match_case,
         max_matched_lines_per_pane,
         offset,
-        pattern,
-        regex,
-        session_id,
-        session_name,
-        socket_name,
+        ..
     } = input;
-    let compiled = compiled(&pattern, regex, match_case)?;
-    check_socket(gate, socket_name.as_deref())?;
-    let session = if session_id.is_some() || session_name.is_some() {
-        let targeting = Targeting {
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            ..Targeting::default()
-        };
-        Some(Server::read(gate).await?.session(&targeting)?.session_id.to_string())
-    } else {
-        None
-    };
     let mut panes = models::panes(gate, Scope::Server).await?;
     if let Some(session) = &session {
         panes.retain(|pane| pane.get("session_id").and_then(Value::as_str) == Some(session.as_str()));

@@ -18,7 +18,7 @@ use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::expected;
-use super::target::{check_socket, upstream_error, Server, Targeting};
+use super::target::{checked, session_id, upstream_error, Server, Targeting};
 
 /// Python's option scopes, one enum for both tools.
 #[derive(Clone, Copy)]
@@ -151,14 +151,14 @@ async fn read_option(
 }
 
 pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
+    checked(gate, &input)?;
     let ShowOptionInput {
         global,
         option,
         scope,
-        socket_name,
         target,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     let scope = scope.map(|scope| match scope {
         ShowOptionInputScopeVariant0::Server => PyScope::Server,
         ShowOptionInputScopeVariant0::Session => PyScope::Session,
@@ -180,15 +180,15 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
 }
 
 pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<SetOptionOutput, ToolError> {
+    checked(gate, &input)?;
     let SetOptionInput {
         global,
         option,
         scope,
-        socket_name,
         target,
         value,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     let scope = scope.map(|scope| match scope {
         SetOptionInputScopeVariant0::Server => PyScope::Server,
         SetOptionInputScopeVariant0::Session => PyScope::Session,
@@ -265,13 +265,10 @@ fn entries<T>(hooks: Vec<own::ShowHooksOutputHooksItem>, entry: impl Fn(String, 
 }
 
 pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
+    checked(gate, &input)?;
     let ShowHooksInput {
-        global,
-        scope,
-        socket_name,
-        target,
+        global, scope, target, ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     let scope = scope.map(|scope| match scope {
         ShowHooksInputScopeVariant0::Server => PyScope::Server,
         ShowHooksInputScopeVariant0::Session => PyScope::Session,
@@ -298,14 +295,14 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Sh
 }
 
 pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<ShowHookOutput, ToolError> {
+    checked(gate, &input)?;
     let ShowHookInput {
         global,
         hook_name,
         scope,
-        socket_name,
         target,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     let scope = scope.map(|scope| match scope {
         ShowHookInputScopeVariant0::Server => PyScope::Server,
         ShowHookInputScopeVariant0::Session => PyScope::Session,
@@ -336,21 +333,11 @@ pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<Show
 ///
 /// # Errors
 /// A session that does not exist by that exact id or name.
-async fn named_session(
-    gate: &ReadGate<'_>,
-    session_id: Option<&str>,
-    session_name: Option<&str>,
-) -> Result<Option<String>, ToolError> {
-    if session_id.is_none() && session_name.is_none() {
+async fn named_session(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<Option<String>, ToolError> {
+    if targeting.session_id.is_none() && targeting.session_name.is_none() {
         return Ok(None);
     }
-    let server = Server::read(gate).await?;
-    let targeting = Targeting {
-        session_id,
-        session_name,
-        ..Targeting::default()
-    };
-    Ok(Some(server.session(&targeting)?.session_id.to_string()))
+    Ok(Some(session_id(gate, targeting).await?))
 }
 
 /// Values as libtmux reads them: text, or a variable marked removed as `-NAME: true`. Read only where paneward reveals environment values.
@@ -359,13 +346,7 @@ pub async fn show_environment(
     input: ShowEnvironmentInput,
 ) -> Result<ShowEnvironmentOutput, ToolError> {
     use crate::tools::settings::show_environment::{revealed_environment, EnvironmentOf};
-    let ShowEnvironmentInput {
-        session_id,
-        session_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let session = named_session(gate, session_id.as_deref(), session_name.as_deref()).await?;
+    let session = named_session(gate, &checked(gate, &input)?).await?;
     let of = session.as_deref().map_or(EnvironmentOf::Global, EnvironmentOf::Session);
     let variables = revealed_environment(gate, of)
         .await?
@@ -388,15 +369,8 @@ pub async fn set_environment(
     gate: &ChangeGate<'_>,
     input: SetEnvironmentInput,
 ) -> Result<SetEnvironmentOutput, ToolError> {
-    let SetEnvironmentInput {
-        name,
-        session_id,
-        session_name,
-        socket_name,
-        value,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let session = named_session(gate, session_id.as_deref(), session_name.as_deref()).await?;
+    let session = named_session(gate, &checked(gate, &input)?).await?;
+    let SetEnvironmentInput { name, value, .. } = input;
     let own_input = own::SetEnvironmentInput {
         force: None,
         name: own_value("/name", &name)?,

@@ -19,18 +19,11 @@ use crate::tools::observe::cursor::CursorKey;
 use crate::tools::observe::since::capture_since as own_capture_since;
 
 use super::capture::resolved_pane;
-use super::target::{check_socket, upstream_error, Targeting};
+use super::target::{checked, upstream_error, Targeting};
 
 pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<String, ToolError> {
     let CaptureSinceInput {
-        cursor,
-        max_bytes,
-        max_lines,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
+        max_bytes, max_lines, ..
     } = input;
     for (name, limit) in [("max_lines", max_lines), ("max_bytes", max_bytes)] {
         if let Some(n) = limit.filter(|n| *n <= 0) {
@@ -41,10 +34,10 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
             ));
         }
     }
-    check_socket(gate, socket_name.as_deref())?;
+    let targeting = checked(gate, &input)?;
     let started = Instant::now();
     // A cursor alone names its pane.
-    let cursor_pane = match cursor.as_deref() {
+    let cursor_pane = match input.cursor.as_deref() {
         Some(text) => Some(
             CursorKey::process()?
                 .open(text)
@@ -53,18 +46,18 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         ),
         None => None,
     };
-    let targeted = pane_id.is_some() || session_name.is_some() || session_id.is_some() || window_id.is_some();
+    let targeted = targeting.pane_id.is_some()
+        || targeting.session_name.is_some()
+        || targeting.session_id.is_some()
+        || targeting.window_id.is_some();
     let cursor_id = cursor_pane.map(|pane| pane.to_string());
     let targeting = Targeting {
         pane_id: if targeted {
-            pane_id.as_deref()
+            targeting.pane_id
         } else {
             cursor_id.as_deref()
         },
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
+        ..targeting
     };
     let pane = resolved_pane(gate, &targeting).await?;
     if let Some(from) = cursor_pane.filter(|from| *from != pane) {
@@ -75,7 +68,7 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         ));
     }
     let own = OwnInput {
-        cursor,
+        cursor: input.cursor,
         max_lines: Some(max_lines.map_or(TEXT_MAX_LINES, |n| n.min(TEXT_MAX_LINES))),
         pane_id: pane.to_string(),
     };

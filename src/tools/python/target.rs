@@ -18,15 +18,42 @@ use crate::tools::observe::tree::panes_listed;
 
 use super::served::Served;
 
-/// The targeting arguments of one call, as libtmux-mcp's tools name them.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Targeting<'a> {
-    pub session_name: Option<&'a str>,
-    pub session_id: Option<&'a str>,
-    pub window_id: Option<&'a str>,
-    /// A window index, as Python takes it: a string (`"1"`).
-    pub window_index: Option<&'a str>,
-    pub pane_id: Option<&'a str>,
+/// The targeting arguments of one call, as libtmux-mcp's tools name them; every
+/// profile input that has any implements [`Targeted`] (generated from its schema).
+pub use crate::runtime::targeting::{Targeted, Targeting};
+
+/// The targeting of `input`, its `socket_name` checked first: how every adapter begins.
+///
+/// # Errors
+/// `socket_name` names another tmux server ([`check_socket`]).
+pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targeting<'a>, ToolError> {
+    let targeting = input.targeting();
+    check_socket(gate, targeting.socket_name)?;
+    Ok(targeting)
+}
+
+/// The id of the session `targeting` names, read from the server now.
+///
+/// # Errors
+/// As [`Server::session`], or tmux failed.
+pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
+    Ok(Server::read(gate).await?.session(targeting)?.session_id.to_string())
+}
+
+/// The id of the window `targeting` names, read from the server now.
+///
+/// # Errors
+/// As [`Server::window`], or tmux failed.
+pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
+    Ok(Server::read(gate).await?.window(targeting)?.window_id.to_string())
+}
+
+/// The id of the pane `targeting` names, read from the server now.
+///
+/// # Errors
+/// As [`Server::pane`], or tmux failed.
+pub async fn pane_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
+    Ok(Server::read(gate).await?.pane(targeting)?.id.to_string())
 }
 
 /// Every pane of the server in tmux's order (sessions, then windows by index, then
@@ -123,7 +150,7 @@ impl Server {
 ///
 /// # Errors
 /// `socket_name` names another tmux server.
-pub fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<(), ToolError> {
+fn check_socket(gate: &ReadGate<'_>, socket_name: Option<&str>) -> Result<(), ToolError> {
     let Some(asked) = socket_name else {
         return Ok(());
     };

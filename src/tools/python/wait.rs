@@ -14,7 +14,7 @@ use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::{expected, py_float, resolved_pane};
-use super::target::{check_socket, Targeting};
+use super::target::checked;
 
 /// Whether `name` is a channel name libtmux-mcp accepts: 1 to 128 of `A-Za-z0-9_.:-`.
 fn checked_channel(name: &str) -> Result<(), ToolError> {
@@ -32,9 +32,9 @@ pub async fn signal_channel(
     gate: &ChangeGate<'_>,
     input: SignalChannelInput,
 ) -> Result<SignalChannelOutput, ToolError> {
-    let SignalChannelInput { channel, socket_name } = input;
-    checked_channel(&channel)?;
-    check_socket(gate, socket_name.as_deref())?;
+    checked_channel(&input.channel)?;
+    checked(gate, &input)?;
+    let channel = input.channel;
     let own_input = own::SignalChannelInput {
         channel: channel
             .clone()
@@ -53,13 +53,9 @@ pub async fn wait_for_channel(
     gate: &ReadGate<'_>,
     input: WaitForChannelInput,
 ) -> Result<WaitForChannelOutput, ToolError> {
-    let WaitForChannelInput {
-        channel,
-        socket_name,
-        timeout,
-    } = input;
-    checked_channel(&channel)?;
-    check_socket(gate, socket_name.as_deref())?;
+    checked_channel(&input.channel)?;
+    checked(gate, &input)?;
+    let WaitForChannelInput { channel, timeout, .. } = input;
     if timeout.is_nan() || timeout <= 0.0 {
         return Err(expected(&format!(
             "timeout must be positive (received {})",
@@ -108,19 +104,13 @@ fn index_of(texts: &[String], pattern: Option<&str>) -> Option<i64> {
         .and_then(|i| i64::try_from(i).ok())
 }
 
-pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Result<WaitForTextOutput, ToolError> {
+pub async fn wait_for_text(gate: &ReadGate<'_>, mut input: WaitForTextInput) -> Result<WaitForTextOutput, ToolError> {
     let WaitForTextInput {
         interval,
         match_case,
-        pane_id,
-        patterns,
         regex,
-        session_id,
-        session_name,
-        socket_name,
-        stop,
         timeout,
-        window_id,
+        ..
     } = input;
     if interval.is_nan() || interval < 0.01 {
         return Err(expected(&format!(
@@ -134,24 +124,16 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
             py_float(timeout)
         )));
     }
-    if patterns.as_ref().is_some_and(Vec::is_empty) {
+    if input.patterns.as_ref().is_some_and(Vec::is_empty) {
         return Err(expected(
             "patterns must be a non-empty list, or null to wait for any new output",
         ));
     }
-    let wanted = patterns.unwrap_or_default();
-    let stop = stop.unwrap_or_default();
+    let wanted = input.patterns.take().unwrap_or_default();
+    let stop = input.stop.take().unwrap_or_default();
     let own_wanted = own_patterns("patterns", &wanted)?;
     let own_stop = own_patterns("stop", &stop)?;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: None,
-    };
-    let pane = resolved_pane(gate, &targeting).await?;
+    let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let own_input = own::WaitForTextInput {
         idle_seconds: None,
         include_own_input: None,

@@ -1,10 +1,12 @@
 //! libtmux-mcp's tools for creating, arranging and ending sessions, windows and panes,
 //! under `--profile python`. Each resolves Python's targeting to ids
 //! ([`super::target`]), calls paneward's own handler in `tools::workspace` with its
-//! default input, so names stay data, layouts are checked, objects are marked and the
-//! caller pane is never ended, and answers with libtmux-mcp's record read after the
-//! change or its sentence.
+//! default input, built as a typed literal, so names stay data, layouts are checked,
+//! objects are marked and the caller pane is never ended, and answers with
+//! libtmux-mcp's record read after the change or its sentence.
 
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::generated::python::types::*;
@@ -16,65 +18,25 @@ use crate::tools::workspace::relative::{self, PaneStep, WindowStep};
 use crate::tools::workspace::{arrange, create, end, moves, rename};
 
 use super::models::{self, Scope};
-use super::target::{check_socket, pane_not_found, upstream_error, Server, Targeting};
-
-/// An argument libtmux-mcp takes that paneward cannot honour as asked: refused by name,
-/// nothing changed.
-fn unsupported(tool: &str, argument: &str, why: &str) -> ToolError {
-    upstream_error(
-        "ExpectedToolError",
-        &format!("{tool}: `{argument}` {why}; nothing changed"),
-        None,
-    )
-}
+use super::spawn::{environment, unsupported};
+use super::target::{checked, pane_id, pane_not_found, session_id, upstream_error, window_id, Server, Targeting};
 
 /// A value of the profile's input as JSON (an enum's spelling, a map), `null` when absent.
 fn json_of<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// The environment libtmux-mcp takes as a map or as a JSON string of one, with the
-/// history controls added when `suppress_persistent_history` asks for them.
-fn environment(tool: &str, value: Value, suppress_persistent_history: bool) -> Result<Value, ToolError> {
-    let not_strings = || unsupported(tool, "environment", "must be an object of strings, or its JSON");
-    let mut map = match value {
-        Value::Null => serde_json::Map::new(),
-        Value::Object(map) => map,
-        Value::String(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(map)) => map,
-            _ => return Err(not_strings()),
-        },
-        _ => return Err(not_strings()),
-    };
-    if suppress_persistent_history {
-        if map.values().any(|value| !value.is_string()) {
-            return Err(upstream_error(
-                "ExpectedToolError",
-                "environment keys and values must be strings",
-                None,
-            ));
-        }
-        create::without_saved_history(&mut map).map_err(|(name, required)| {
-            let correction = match required.as_str() {
-                "" => "omit it or set it to an empty string".to_string(),
-                value => format!("omit it or set it to '{value}'"),
-            };
-            upstream_error(
-                "ExpectedToolError",
-                &format!("environment variable {name} conflicts with suppress_persistent_history=True; {correction}"),
-                None,
-            )
-        })?;
-    }
-    Ok(Value::Object(map))
-}
-
-/// Drops absent members, so paneward's handler sees only what was asked.
-fn present(mut arguments: Value) -> Value {
-    if let Value::Object(fields) = &mut arguments {
-        fields.retain(|_, value| !value.is_null() && value != &json!({}));
-    }
-    arguments
+/// `value` as field `name` of paneward's own input (its type inferred from the
+/// literal it fills): refused exactly as decoding the whole input refuses it, by the
+/// field's pointer and the type's rule. Fields are converted in name order, the order
+/// a whole input's decoding meets them.
+fn own<T: DeserializeOwned>(name: &str, value: impl Serialize) -> Result<T, ToolError> {
+    let mut field = serde_json::Map::new();
+    field.insert(name.to_string(), json_of(&value));
+    let mut decoded: std::collections::BTreeMap<String, T> = decode_arguments(Value::Object(field))?;
+    decoded
+        .remove(name)
+        .ok_or_else(|| ToolError::internal(format!("{name} did not decode")))
 }
 
 async fn session_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
@@ -93,17 +55,17 @@ pub async fn create_session(
     gate: &ChangeGate<'_>,
     input: CreateSessionInput,
 ) -> Result<CreateSessionOutput, ToolError> {
+    checked(gate, &input)?;
     let CreateSessionInput {
         environment: env,
         session_name,
-        socket_name,
         start_directory,
         suppress_persistent_history,
         window_name,
         x,
         y,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
     if let Some(name) = &session_name {
         let exists = models::sessions(gate)
             .await?
@@ -117,91 +79,71 @@ pub async fn create_session(
             ));
         }
     }
-    let arguments = present(json!({
-        "name": session_name,
-        "window_name": window_name,
-        "start_directory": start_directory,
-        "environment": environment("create_session", json_of(&env), suppress_persistent_history)?,
-        "width": x,
-        "height": y,
-    }));
-    let made = create::create_session(gate, decode_arguments::<own::CreateSessionInput>(arguments)?).await?;
+    let env = environment("create_session", json_of(&env), suppress_persistent_history)?;
+    let input = own::CreateSessionInput {
+        environment: own("environment", env)?,
+        height: own("height", y)?,
+        name: own("name", session_name)?,
+        start_directory: own("start_directory", start_directory)?,
+        width: own("width", x)?,
+        window_name: own("window_name", window_name)?,
+        ..Default::default()
+    };
+    let made = create::create_session(gate, input).await?;
     models::typed(session_record(gate, &made.session_id).await?)
 }
 
 pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
+    let session = session_id(gate, &checked(gate, &input)?).await?;
     let CreateWindowInput {
         attach,
         direction,
         environment: env,
-        session_id,
-        session_name,
-        socket_name,
         start_directory,
         suppress_persistent_history,
         window_name,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let server = Server::read(gate).await?;
-    let session = server
-        .session(&Targeting {
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            ..Targeting::default()
-        })?
-        .session_id
-        .to_string();
-    let arguments = present(json!({
-        "session_id": session,
-        "name": window_name,
-        "start_directory": start_directory,
-        "environment": environment("create_window", json_of(&env), suppress_persistent_history)?,
-        "select": attach,
-    }));
+    let env = environment("create_window", json_of(&env), suppress_persistent_history)?;
+    let input = own::CreateWindowInput {
+        command: Vec::new(),
+        environment: own("environment", env)?,
+        history_limit: None,
+        index: None,
+        name: own("name", window_name)?,
+        select: Some(attach),
+        session_id: own("session_id", session)?,
+        shell: None,
+        start_directory: own("start_directory", start_directory)?,
+        wait_ready: None,
+    };
     let placement = match direction {
         None => create::Placement::Index,
         Some(CreateWindowInputDirectionVariant0::Before) => create::Placement::BeforeCurrent,
         Some(CreateWindowInputDirectionVariant0::After) => create::Placement::AfterCurrent,
     };
-    let input = decode_arguments::<own::CreateWindowInput>(arguments)?;
     let made = create::create_window_placed(gate, input, placement).await?;
     models::typed(window_record(gate, &made.window_id).await?)
 }
 
 pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<SplitWindowOutput, ToolError> {
+    let pane = pane_id(gate, &checked(gate, &input)?).await?;
     let SplitWindowInput {
         direction,
         environment: env,
-        pane_id,
-        session_id,
-        session_name,
         shell,
         size,
-        socket_name,
         start_directory,
         suppress_persistent_history,
-        window_id,
-        window_index,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let server = Server::read(gate).await?;
-    let pane = server
-        .pane(&Targeting {
-            pane_id: pane_id.as_deref(),
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: window_index.as_deref(),
-        })?
-        .id
-        .to_string();
-    let (size_cells, size_percent) = match json_of(&size) {
-        Value::Null => (Value::Null, Value::Null),
-        Value::Number(cells) => (Value::Number(cells), Value::Null),
-        Value::String(text) => match text.strip_suffix('%').map(str::parse::<u64>) {
-            Some(Ok(percent)) => (Value::Null, json!(percent)),
+    let (size_cells, size_percent) = match size {
+        SplitWindowInputSize::Null => (None, None),
+        SplitWindowInputSize::Integer(cells) => (Some(json!(cells)), None),
+        SplitWindowInputSize::String(text) => match text.strip_suffix('%').map(str::parse::<u64>) {
+            Some(Ok(percent)) => (None, Some(json!(percent))),
             _ => match text.parse::<u64>() {
-                Ok(cells) => (json!(cells), Value::Null),
+                Ok(cells) => (Some(json!(cells)), None),
                 Err(_) => {
                     return Err(unsupported(
                         "split_window",
@@ -211,29 +153,28 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
                 }
             },
         },
-        _ => (Value::Null, Value::Null),
     };
-    let arguments = present(json!({
-        "pane_id": pane,
-        "direction": json_of(&direction),
-        "environment": environment("split_window", json_of(&env), suppress_persistent_history)?,
-        "shell": shell,
-        "size_cells": size_cells,
-        "size_percent": size_percent,
-        "start_directory": start_directory,
-    }));
-    let made = create::split_window(gate, decode_arguments::<own::SplitWindowInput>(arguments)?).await?;
+    let env = environment("split_window", json_of(&env), suppress_persistent_history)?;
+    let input = own::SplitWindowInput {
+        command: Vec::new(),
+        direction: own("direction", direction)?,
+        environment: own("environment", env)?,
+        history_limit: None,
+        pane_id: own("pane_id", pane)?,
+        select: None,
+        shell: own("shell", shell)?,
+        size_cells: own("size_cells", size_cells)?,
+        size_percent: own("size_percent", size_percent)?,
+        start_directory: own("start_directory", start_directory)?,
+        wait_ready: None,
+    };
+    let made = create::split_window(gate, input).await?;
     models::typed(pane_record(gate, &made.pane_id).await?)
 }
 
 pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<KillSessionOutput, ToolError> {
-    let KillSessionInput {
-        session_id,
-        session_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    if session_id.is_none() && session_name.is_none() {
+    let targeting = checked(gate, &input)?;
+    if targeting.session_id.is_none() && targeting.session_name.is_none() {
         return Err(upstream_error(
             "ExpectedToolError",
             "Refusing to kill without an explicit target. Provide session_name or session_id.",
@@ -241,56 +182,42 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
         ));
     }
     let server = Server::read(gate).await?;
-    let session = server.session(&Targeting {
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        ..Targeting::default()
-    })?;
+    let session = server.session(&targeting)?;
     let (id, name) = (session.session_id.to_string(), session.session.clone());
-    end::kill_session(gate, decode_arguments(json!({"session_id": id}))?).await?;
+    let input = own::KillSessionInput {
+        session_id: own("session_id", id)?,
+    };
+    end::kill_session(gate, input).await?;
     Ok(KillSessionOutput {
         result: format!("Session killed: {name}"),
     })
 }
 
 pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<KillWindowOutput, ToolError> {
-    let KillWindowInput { socket_name, window_id } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let server = Server::read(gate).await?;
-    let window = server
-        .window(&Targeting {
-            window_id: Some(&window_id),
-            ..Targeting::default()
-        })?
-        .window_id
-        .to_string();
-    end::kill_window(gate, decode_arguments(json!({"window_id": window}))?).await?;
+    let window = window_id(gate, &checked(gate, &input)?).await?;
+    let input = own::KillWindowInput {
+        window_id: own("window_id", &window)?,
+    };
+    end::kill_window(gate, input).await?;
     Ok(KillWindowOutput {
         result: format!("Window killed: {window}"),
     })
 }
 
 pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillPaneOutput, ToolError> {
-    let KillPaneInput { pane_id, socket_name } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let server = Server::read(gate).await?;
-    let pane = server
-        .pane(&Targeting {
-            pane_id: Some(&pane_id),
-            ..Targeting::default()
-        })?
-        .id
-        .to_string();
-    end::kill_pane(gate, decode_arguments(json!({"pane_id": pane}))?).await?;
+    let pane = pane_id(gate, &checked(gate, &input)?).await?;
+    let input = own::KillPaneInput {
+        pane_id: own("pane_id", &pane)?,
+    };
+    end::kill_pane(gate, input).await?;
     Ok(KillPaneOutput {
         result: format!("Pane killed: {pane}"),
     })
 }
 
 pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<KillServerOutput, ToolError> {
-    let KillServerInput { socket_name } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    end::kill_server(gate, decode_arguments(json!({"confirm": true}))?).await?;
+    checked(gate, &input)?;
+    end::kill_server(gate, own::KillServerInput { confirm: true }).await?;
     Ok(KillServerOutput {
         result: "Server killed successfully".into(),
     })
@@ -300,95 +227,38 @@ pub async fn rename_session(
     gate: &ChangeGate<'_>,
     input: RenameSessionInput,
 ) -> Result<RenameSessionOutput, ToolError> {
-    let RenameSessionInput {
-        new_name,
-        session_id,
-        session_name,
-        socket_name,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let server = Server::read(gate).await?;
-    let id = server
-        .session(&Targeting {
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            ..Targeting::default()
-        })?
-        .session_id
-        .to_string();
-    rename::rename_session(gate, decode_arguments(json!({"session_id": id, "name": new_name}))?).await?;
+    let id = session_id(gate, &checked(gate, &input)?).await?;
+    let input = own::RenameSessionInput {
+        name: own("name", input.new_name)?,
+        session_id: own("session_id", &id)?,
+    };
+    rename::rename_session(gate, input).await?;
     models::typed(session_record(gate, &id).await?)
 }
 
 pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
-    let RenameWindowInput {
-        new_name,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
-    rename::rename_window(gate, decode_arguments(json!({"window_id": id, "name": new_name}))?).await?;
+    let id = window_id(gate, &checked(gate, &input)?).await?;
+    let input = own::RenameWindowInput {
+        name: own("name", input.new_name)?,
+        window_id: own("window_id", &id)?,
+    };
+    rename::rename_window(gate, input).await?;
     models::typed(window_record(gate, &id).await?)
 }
 
-/// The id of the window Python's targeting names.
-async fn window_of(
-    gate: &ReadGate<'_>,
-    session_id: Option<String>,
-    session_name: Option<String>,
-    window_id: Option<String>,
-    window_index: Option<String>,
-) -> Result<String, ToolError> {
-    let server = Server::read(gate).await?;
-    Ok(server
-        .window(&Targeting {
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: window_index.as_deref(),
-            pane_id: None,
-        })?
-        .window_id
-        .to_string())
-}
-
-/// The id of the pane Python's targeting names.
-async fn pane_of(gate: &ReadGate<'_>, targeting: Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.pane(&targeting)?.id.to_string())
-}
-
 pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> Result<SelectWindowOutput, ToolError> {
-    let SelectWindowInput {
-        direction,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    if window_id.is_none() && window_index.is_none() && direction.is_none() {
-        return Err(upstream_error(
-            "ExpectedToolError",
-            "Provide window_id, window_index, or direction.",
-            None,
-        ));
-    }
-    let id = match direction {
-        Some(step) if window_id.is_none() && window_index.is_none() => {
-            let server = Server::read(gate).await?;
-            let session = server
-                .session(&Targeting {
-                    session_id: session_id.as_deref(),
-                    session_name: session_name.as_deref(),
-                    ..Targeting::default()
-                })?
-                .session_id
-                .to_string();
+    let targeting = checked(gate, &input)?;
+    let by_place = targeting.window_id.is_none() && targeting.window_index.is_none();
+    let id = match input.direction {
+        None if by_place => {
+            return Err(upstream_error(
+                "ExpectedToolError",
+                "Provide window_id, window_index, or direction.",
+                None,
+            ))
+        }
+        Some(step) if by_place => {
+            let session = session_id(gate, &targeting).await?;
             let (step, command, nothing) = match step {
                 SelectWindowInputDirectionVariant0::Next => (WindowStep::Next, "next-window", "no next window"),
                 SelectWindowInputDirectionVariant0::Previous => {
@@ -401,9 +271,12 @@ pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> R
                 .await?
                 .ok_or_else(|| no_such_step(command, nothing))?
         }
-        _ => window_of(gate, session_id, session_name, window_id, window_index).await?,
+        _ => window_id(gate, &targeting).await?,
     };
-    arrange::select_window(gate, decode_arguments(json!({"window_id": id}))?).await?;
+    let input = own::SelectWindowInput {
+        window_id: own("window_id", &id)?,
+    };
+    arrange::select_window(gate, input).await?;
     models::typed(window_record(gate, &id).await?)
 }
 
@@ -414,25 +287,9 @@ fn no_such_step(command: &str, tmux_says: &str) -> ToolError {
 }
 
 pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<SelectPaneOutput, ToolError> {
-    let SelectPaneInput {
-        direction,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let targeting = Targeting {
-        pane_id: pane_id.as_deref(),
-        session_id: session_id.as_deref(),
-        session_name: session_name.as_deref(),
-        window_id: window_id.as_deref(),
-        window_index: window_index.as_deref(),
-    };
-    let id = match (pane_id.is_some(), direction) {
-        (true, _) => pane_of(gate, targeting).await?,
+    let targeting = checked(gate, &input)?;
+    let id = match (targeting.pane_id.is_some(), input.direction) {
+        (true, _) => pane_id(gate, &targeting).await?,
         (false, None) => {
             return Err(upstream_error(
                 "ExpectedToolError",
@@ -440,231 +297,167 @@ pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Resul
                 None,
             ))
         }
-        (false, Some(step)) => {
-            let window = Server::read(gate).await?.window(&targeting)?.window_id.to_string();
-            let layout = relative::Window::read(gate, args::window_id("/window_id", &window)?).await?;
-            let step = match step {
-                SelectPaneInputDirectionVariant0::Up => PaneStep::Up,
-                SelectPaneInputDirectionVariant0::Down => PaneStep::Down,
-                SelectPaneInputDirectionVariant0::Left => PaneStep::Left,
-                SelectPaneInputDirectionVariant0::Right => PaneStep::Right,
-                SelectPaneInputDirectionVariant0::Last => PaneStep::Last,
-                SelectPaneInputDirectionVariant0::Next => PaneStep::Next,
-                SelectPaneInputDirectionVariant0::Previous => PaneStep::Previous,
-            };
-            match layout.step(step) {
-                Some(pane) => pane.id.clone(),
-                // tmux refuses a last pane that does not exist; a geometric or
-                // ordinal step with nowhere to go leaves the active pane active.
-                None if step == PaneStep::Last => return Err(no_such_step("select-pane", "no last pane")),
-                None => layout
-                    .panes
-                    .iter()
-                    .find(|pane| pane.active)
-                    .map(|pane| pane.id.clone())
-                    .ok_or_else(|| pane_not_found(""))?,
-            }
-        }
+        (false, Some(step)) => pane_stepped(gate, &targeting, step).await?,
     };
-    arrange::select_pane(gate, decode_arguments(json!({"pane_id": id}))?).await?;
+    let input = own::SelectPaneInput {
+        pane_id: own("pane_id", &id)?,
+    };
+    arrange::select_pane(gate, input).await?;
     models::typed(pane_record(gate, &id).await?)
 }
 
+/// The id of the pane one `step` from the active pane of the window `targeting` names.
+async fn pane_stepped(
+    gate: &ReadGate<'_>,
+    targeting: &Targeting<'_>,
+    step: SelectPaneInputDirectionVariant0,
+) -> Result<String, ToolError> {
+    let window = window_id(gate, targeting).await?;
+    let layout = relative::Window::read(gate, args::window_id("/window_id", &window)?).await?;
+    let step = match step {
+        SelectPaneInputDirectionVariant0::Up => PaneStep::Up,
+        SelectPaneInputDirectionVariant0::Down => PaneStep::Down,
+        SelectPaneInputDirectionVariant0::Left => PaneStep::Left,
+        SelectPaneInputDirectionVariant0::Right => PaneStep::Right,
+        SelectPaneInputDirectionVariant0::Last => PaneStep::Last,
+        SelectPaneInputDirectionVariant0::Next => PaneStep::Next,
+        SelectPaneInputDirectionVariant0::Previous => PaneStep::Previous,
+    };
+    match layout.step(step) {
+        Some(pane) => Ok(pane.id.clone()),
+        // tmux refuses a last pane that does not exist; a geometric or ordinal step
+        // with nowhere to go leaves the active pane active.
+        None if step == PaneStep::Last => Err(no_such_step("select-pane", "no last pane")),
+        None => layout
+            .panes
+            .iter()
+            .find(|pane| pane.active)
+            .map(|pane| pane.id.clone())
+            .ok_or_else(|| pane_not_found("")),
+    }
+}
+
 pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<SetPaneTitleOutput, ToolError> {
-    let SetPaneTitleInput {
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        title,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = pane_of(
-        gate,
-        Targeting {
-            pane_id: pane_id.as_deref(),
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: None,
-        },
-    )
-    .await?;
-    rename::set_pane_title(gate, decode_arguments(json!({"pane_id": id, "title": title}))?).await?;
+    let id = pane_id(gate, &checked(gate, &input)?).await?;
+    let input = own::SetPaneTitleInput {
+        pane_id: own("pane_id", &id)?,
+        title: own("title", input.title)?,
+    };
+    rename::set_pane_title(gate, input).await?;
     models::typed(pane_record(gate, &id).await?)
 }
 
 pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
-    let ResizePaneInput {
-        height,
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        width,
-        window_id,
-        zoom,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = pane_of(
-        gate,
-        Targeting {
-            pane_id: pane_id.as_deref(),
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: None,
-        },
-    )
-    .await?;
-    let arguments = present(json!({"pane_id": id, "height": height, "width": width, "zoom": zoom}));
-    arrange::resize_pane(gate, decode_arguments(arguments)?).await?;
+    let id = pane_id(gate, &checked(gate, &input)?).await?;
+    let input = own::ResizePaneInput {
+        height: own("height", input.height)?,
+        height_by: None,
+        pane_id: own("pane_id", &id)?,
+        width: own("width", input.width)?,
+        width_by: None,
+        zoom: input.zoom,
+    };
+    arrange::resize_pane(gate, input).await?;
     models::typed(pane_record(gate, &id).await?)
 }
 
 pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
-    let ResizeWindowInput {
-        height,
-        session_id,
-        session_name,
-        socket_name,
-        width,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
-    let arguments = present(json!({"window_id": id, "height": height, "width": width}));
-    arrange::resize_window(gate, decode_arguments(arguments)?).await?;
+    let id = window_id(gate, &checked(gate, &input)?).await?;
+    let input = own::ResizeWindowInput {
+        height: own("height", input.height)?,
+        reset_size: None,
+        width: own("width", input.width)?,
+        window_id: own("window_id", &id)?,
+    };
+    arrange::resize_window(gate, input).await?;
     models::typed(window_record(gate, &id).await?)
 }
 
 pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> Result<SelectLayoutOutput, ToolError> {
-    let SelectLayoutInput {
-        layout,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
-    arrange::select_layout(gate, decode_arguments(json!({"window_id": id, "layout": layout}))?).await?;
+    let id = window_id(gate, &checked(gate, &input)?).await?;
+    let input = own::SelectLayoutInput {
+        layout: own("layout", input.layout)?,
+        window_id: own("window_id", &id)?,
+    };
+    arrange::select_layout(gate, input).await?;
     models::typed(window_record(gate, &id).await?)
 }
 
 pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
-    let SwapPaneInput {
-        socket_name,
-        source_pane_id,
-        target_pane_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
+    checked(gate, &input)?;
     let server = Server::read(gate).await?;
-    let source = server.pane(&Targeting {
-        pane_id: Some(&source_pane_id),
+    let by_id = |id| Targeting {
+        pane_id: Some(id),
         ..Targeting::default()
-    })?;
-    let target = server.pane(&Targeting {
-        pane_id: Some(&target_pane_id),
-        ..Targeting::default()
-    })?;
-    let (source, target) = (source.id.to_string(), target.id.to_string());
-    arrange::swap_pane(
-        gate,
-        decode_arguments(json!({"pane_id": source, "with_pane_id": target}))?,
-    )
-    .await?;
+    };
+    let source = server.pane(&by_id(&input.source_pane_id))?.id.to_string();
+    let target = server.pane(&by_id(&input.target_pane_id))?.id.to_string();
+    let swap = own::SwapPaneInput {
+        pane_id: own("pane_id", &source)?,
+        with_pane_id: own("with_pane_id", &target)?,
+    };
+    arrange::swap_pane(gate, swap).await?;
     models::typed(pane_record(gate, &source).await?)
 }
 
 pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
-    let MoveWindowInput {
-        destination_index,
-        destination_session,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-        window_index,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = window_of(gate, session_id, session_name, window_id, window_index).await?;
-    let index: u64 = destination_index
+    let id = window_id(gate, &checked(gate, &input)?).await?;
+    let index: u64 = input
+        .destination_index
         .trim()
         .parse()
         .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?;
-    let to_session = match destination_session {
-        None => Value::Null,
+    let to_session = match &input.destination_session {
+        None => None,
         Some(name) => {
-            let server = Server::read(gate).await?;
             let by_id = name.starts_with('$');
-            let session = server.session(&Targeting {
+            let destination = Targeting {
                 session_id: by_id.then_some(name.as_str()),
                 session_name: (!by_id).then_some(name.as_str()),
                 ..Targeting::default()
-            })?;
-            json!(session.session_id.as_str())
+            };
+            Some(session_id(gate, &destination).await?)
         }
     };
-    let arguments = present(json!({"window_id": id, "to_index": index, "to_session_id": to_session}));
-    moves::move_window(gate, decode_arguments(arguments)?).await?;
+    let input = own::MoveWindowInput {
+        to_index: own("to_index", index)?,
+        to_session_id: own("to_session_id", to_session)?,
+        window_id: own("window_id", &id)?,
+    };
+    moves::move_window(gate, input).await?;
     models::typed(window_record(gate, &id).await?)
 }
 
 pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
+    let id = pane_id(gate, &checked(gate, &input)?).await?;
     let RespawnPaneInput {
         environment: env,
         kill,
-        pane_id,
         shell,
-        socket_name,
         start_directory,
         suppress_persistent_history,
+        ..
     } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = pane_of(
-        gate,
-        Targeting {
-            pane_id: Some(&pane_id),
-            ..Targeting::default()
-        },
-    )
-    .await?;
-    let arguments = present(json!({
-        "pane_id": id,
-        "kill": kill,
-        "shell": shell,
-        "start_directory": start_directory,
-        "environment": environment("respawn_pane", json_of(&env), suppress_persistent_history)?,
-    }));
-    end::respawn_pane(gate, decode_arguments(arguments)?).await?;
+    let env = environment("respawn_pane", json_of(&env), suppress_persistent_history)?;
+    let input = own::RespawnPaneInput {
+        command: Vec::new(),
+        environment: own("environment", env)?,
+        kill,
+        pane_id: own("pane_id", &id)?,
+        shell: own("shell", shell)?,
+        start_directory: own("start_directory", start_directory)?,
+    };
+    end::respawn_pane(gate, input).await?;
     models::typed(pane_record(gate, &id).await?)
 }
 
 pub async fn clear_pane(gate: &EndGate<'_>, input: ClearPaneInput) -> Result<ClearPaneOutput, ToolError> {
-    let ClearPaneInput {
-        pane_id,
-        session_id,
-        session_name,
-        socket_name,
-        window_id,
-    } = input;
-    check_socket(gate, socket_name.as_deref())?;
-    let id = pane_of(
-        gate,
-        Targeting {
-            pane_id: pane_id.as_deref(),
-            session_id: session_id.as_deref(),
-            session_name: session_name.as_deref(),
-            window_id: window_id.as_deref(),
-            window_index: None,
-        },
-    )
-    .await?;
-    end::clear_pane(gate, decode_arguments(json!({"pane_id": id}))?).await?;
+    let id = pane_id(gate, &checked(gate, &input)?).await?;
+    let input = own::ClearPaneInput {
+        history: false,
+        pane_id: own("pane_id", &id)?,
+    };
+    end::clear_pane(gate, input).await?;
     Ok(ClearPaneOutput {
         result: format!("Pane cleared: {id}"),
     })

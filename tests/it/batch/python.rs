@@ -82,7 +82,7 @@ fn the_python_batch_answers_in_the_python_envelope() {
     );
     assert_ne!(result["isError"], json!(true), "{result}");
     // The profile mirrors libtmux-mcp, whose text (FastMCP's) is the JSON of the reply.
-    crate::support::assert_text_of(&result, paneward::runtime::reply_text::ReplyText::Json);
+    crate::support::assert_text_of(&result, crate::support::TextStyle::Json);
     let reply = &result["structuredContent"];
     assert_valid_python_batch(reply);
     assert_eq!(

@@ -268,7 +268,7 @@ fn results_of_several_megabytes_are_kept_smallest_first_and_the_rest_shortened_t
     assert_ne!(result["isError"], json!(true));
     let reply = result["structuredContent"].clone();
     assert_valid_output("call_read_tools_batch", &reply);
-    crate::support::assert_text_of(&result, paneward::runtime::reply_text::ReplyText::Compact);
+    crate::support::assert_text_of(&result, crate::support::TextStyle::Compact);
     assert_eq!(
         (reply["succeeded"].clone(), reply["truncated"].clone()),
         (json!(16), json!(true))

@@ -3,9 +3,7 @@
 
 use serde_json::{json, Value};
 
-use paneward::runtime::reply_text::ReplyText;
-
-use crate::support::{assert_text_of, assert_valid_output, fact_missing_from, TmuxServer};
+use crate::support::{assert_text_of, assert_valid_output, fact_missing_from, TextStyle, TmuxServer};
 
 #[test]
 fn every_list_and_read_reply_text_holds_every_fact_of_its_structured_content() {
@@ -38,7 +36,7 @@ fn every_list_and_read_reply_text_holds_every_fact_of_its_structured_content() {
         let result = client.call(tool, arguments);
         assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
         assert_valid_output(tool, &result["structuredContent"]);
-        assert_text_of(&result, ReplyText::Compact);
+        assert_text_of(&result, TextStyle::Compact);
         let text = result["content"][0]["text"].as_str().unwrap();
         if let Some(missing) = fact_missing_from(text, &result["structuredContent"]) {
             panic!("{tool}: the text lacks {missing}:\n{text}");

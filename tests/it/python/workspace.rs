@@ -1,7 +1,7 @@
 //! `--profile python`: the workspace tools' relative selection, window placement and
 //! history-less shells, built in paneward's own layer (`tools::workspace::relative`,
-//! `create::Placement`, `create::without_saved_history`) and checked against what
-//! tmux itself does.
+//! `create::Placement`; the history variables in `tools::python::spawn`) and checked
+//! against what tmux itself does.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use serde_json::json;

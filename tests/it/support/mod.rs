@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use paneward::runtime::reply_text::{self, ReplyText};
+use paneward::runtime::reply_text;
 use serde_json::{json, Value};
 
 /// How long any wait in a test may take before it fails instead of hanging.
@@ -355,19 +355,28 @@ pub fn strings(value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Which text a server writes beside a structured result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextStyle {
+    /// paneward's own rendering (`runtime::reply_text::render`).
+    Compact,
+    /// The compact JSON, as libtmux-mcp's FastMCP writes it (`--profile python`).
+    Json,
+}
+
 /// Fails the test unless the text of a successful `CallToolResult` is what paneward
 /// writes beside its structured content: the model's text, or the JSON for a profile
 /// that mirrors another server.
 #[track_caller]
-pub fn assert_text_of(result: &Value, style: ReplyText) {
+pub fn assert_text_of(result: &Value, style: TextStyle) {
     let structured = &result["structuredContent"];
     let text = result["content"][0]["text"].as_str().expect("a text block");
     match style {
-        ReplyText::Json => assert_eq!(
+        TextStyle::Json => assert_eq!(
             &serde_json::from_str::<Value>(text).expect("the text is JSON"),
             structured
         ),
-        ReplyText::Compact => assert_eq!(text, reply_text::render(structured), "the text of {structured}"),
+        TextStyle::Compact => assert_eq!(text, reply_text::render(structured), "the text of {structured}"),
     }
 }
 
@@ -408,7 +417,7 @@ pub struct Client {
     lines: Receiver<String>,
     next_id: i64,
     /// Which text its successful replies carry (`--profile python` keeps the JSON).
-    reply_text: ReplyText,
+    reply_text: TextStyle,
 }
 
 impl Client {
@@ -444,7 +453,7 @@ impl Client {
             || command
                 .get_envs()
                 .any(|(k, v)| k == "PANEWARD_PROFILE" && v.is_some_and(|v| v == "python"));
-        let reply_text = if python { ReplyText::Json } else { ReplyText::Compact };
+        let reply_text = if python { TextStyle::Json } else { TextStyle::Compact };
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
