@@ -26,8 +26,8 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use crate::error::ContractError;
+use crate::names::UnknownName;
 use crate::pointer::pointer_token;
-use crate::surface::UnknownName;
 use crate::template::Template;
 
 /// The top-level fields of a tool file that hold facts, in file order.

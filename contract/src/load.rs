@@ -14,9 +14,9 @@ use crate::error::ContractError;
 use crate::escalation::Escalation;
 use crate::facts::Facts;
 use crate::pointer::pointer_token;
-use crate::surface::{AccessClass, Toolset};
 /// The type of [`ToolFile::tier`], also reachable from here for the loader's callers.
 pub use crate::tier::Tier;
+use crate::toolset::{AccessClass, Toolset};
 
 /// One checked tool file; `input_schema`, `output_schema` and `annotations` are exactly
 /// as written, which is what paneward advertises.
@@ -438,5 +438,28 @@ mod tests {
         assert!(error.to_string().contains("must be a boolean"), "{error}");
         let error = check_tool_value(path, file_with_meta(json!(true))).unwrap_err();
         assert!(error.to_string().contains("/_meta: must be an object"), "{error}");
+    }
+
+    #[test]
+    fn the_tuple_items_of_a_draft_07_schema_are_checked_too() {
+        // The 2020-12 metaschema refuses the array form of `items`; draft-07 allows it.
+        let tool = json!({
+            "name": "probe",
+            "description": "A probe.",
+            "tier": "readonly",
+            "source": "paneward",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"not": {}}]}}
+            },
+            "outputSchema": {"type": "object"},
+            "annotations": {}
+        });
+        let error = check_tool_value(Path::new("probe.json"), tool).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "probe.json at /inputSchema/properties/pair/items/1/not: not is not supported by the code generator"
+        );
     }
 }

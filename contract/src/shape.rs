@@ -181,27 +181,4 @@ mod tests {
         // `additionalProperties: false` is a rule, not a schema of values.
         assert!(children(&json!({"additionalProperties": false})).is_empty());
     }
-
-    #[test]
-    fn the_tuple_items_of_a_draft_07_schema_are_checked_too() {
-        // The 2020-12 metaschema refuses the array form of `items`; draft-07 allows it.
-        let tool = json!({
-            "name": "probe",
-            "description": "A probe.",
-            "tier": "readonly",
-            "source": "paneward",
-            "inputSchema": {
-                "$schema": "http://json-schema.org/draft-07/schema#",
-                "type": "object",
-                "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"not": {}}]}}
-            },
-            "outputSchema": {"type": "object"},
-            "annotations": {}
-        });
-        let error = crate::load::check_tool_value(Path::new("probe.json"), tool).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "probe.json at /inputSchema/properties/pair/items/1/not: not is not supported by the code generator"
-        );
-    }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use paneward_contract::surface::did_you_mean;
+use paneward_contract::names::did_you_mean;
 use paneward_contract::Toolset;
 
 use crate::catalog::profile::Profile;

@@ -8,13 +8,14 @@
 
 use crate::limits::{MAX_WAIT_CEILING_SECONDS, MAX_WAIT_DEFAULT, PRIVATE_NAME_MAX_CHARS, TMUX_CLIENTS_DEFAULT_MAX};
 use std::ffi::OsString;
-use std::fmt;
 use std::path::PathBuf;
 
 use paneward_contract::Tier;
 
 use super::flags::var;
-use super::parse::{Parsed, RawArgs};
+use super::parse::Parsed;
+use super::raw::RawArgs;
+use super::usage::UsageError;
 use crate::catalog::profile::Profile;
 use crate::catalog::surface::{parse_tools, parse_toolsets, SurfaceChoice};
 use crate::config::Scope;
@@ -62,18 +63,6 @@ pub enum Invocation {
     Help(Option<String>),
     Version,
 }
-
-/// A command line or environment that cannot start the server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// Reads the environment through a function so tests can supply their own.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;

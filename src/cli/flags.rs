@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use super::args::UsageError;
-use super::parse::RawArgs;
+use super::raw::RawArgs;
+use super::usage::UsageError;
 use crate::mcp::http::options::checked_origin;
 
 /// The `--help` section a flag is listed under, in this order.

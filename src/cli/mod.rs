@@ -8,8 +8,10 @@ pub mod grant;
 pub mod help;
 pub mod out;
 pub mod parse;
+pub mod raw;
 pub mod suggest;
 pub mod tools_doc;
+pub mod usage;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! "Did you mean": the known word closest to a mistyped one, if it is close enough to
 //! be a typo rather than another word.
 
-use paneward_contract::surface::edit_distance;
+use paneward_contract::names::edit_distance;
 
 /// The candidate nearest to `typed` by edit distance, when at most a third of its
 /// letters (and at least one) differ; ties go to the first candidate.

@@ -410,7 +410,7 @@ impl ServerHandler for McpServer {
                     }
                 }
                 Err(error) => {
-                    let uri = crate::tools::observe::objects::echo(spelled);
+                    let uri = crate::runtime::error::echo(spelled);
                     tracing::info!(target: CLIENT_LOG, %uri, reason = %error.message, "subscriptions/listen: not watched");
                 }
             }

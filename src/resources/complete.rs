@@ -13,12 +13,12 @@ use rmcp::model::{ArgumentInfo, CompletionContext, CompletionInfo, ErrorData};
 
 use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::id_digits;
+use crate::runtime::error::echo;
 use crate::runtime::error::ToolError;
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::ids::IdKind;
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::observe::objects::echo;
 
 /// What the ids are narrowed to: the numbers of a chosen session and window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

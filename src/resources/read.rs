@@ -264,7 +264,7 @@ pub fn as_protocol_error(target: Target, uri: &str, error: &ToolError) -> ErrorD
         ToolErrorKind::NotFound => ErrorData::resource_not_found(
             format!(
                 "resource not found: {} ({}); {}",
-                crate::tools::observe::objects::echo(uri),
+                crate::runtime::error::echo(uri),
                 error.message(),
                 target.where_to_look()
             ),

@@ -8,8 +8,8 @@ use rmcp::model::ErrorData;
 
 use crate::catalog::Catalog;
 use crate::resources::{declared, uri};
+use crate::runtime::error::echo;
 use crate::runtime::Tier;
-use crate::tools::observe::objects::echo;
 
 /// Whether `catalog` serves the tool `name` to a server at `tier`.
 pub fn serves(catalog: &Catalog, tier: Tier) -> impl Fn(&str) -> bool + '_ {

@@ -9,9 +9,9 @@
 
 use std::fmt;
 
+use crate::runtime::error::echo;
 use crate::tmux::ids::IdKind;
 use crate::tmux::{PaneId, SessionId, WindowId};
-use crate::tools::observe::objects::echo;
 use crate::tools::run::JobId;
 
 /// What a resource URI names.

@@ -25,8 +25,8 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::guard::{GuardState, ReadGate};
 use crate::resources::probe::{self, Fingerprint, GONE};
 use crate::resources::uri::{self, Target};
+use crate::runtime::error::echo;
 use crate::runtime::CallContext;
-use crate::tools::observe::objects::echo;
 
 /// One connection's subscriptions (kept in its `McpServer`, never shared between
 /// connections), or one `subscriptions/listen` request's.

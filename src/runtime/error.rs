@@ -15,6 +15,11 @@ pub fn short_echo(text: &str) -> String {
     paneward_contract::excerpt(text, ECHO_MAX_CHARS)
 }
 
+/// A caller's text for an error message: quoted, escaped, and cut as [`short_echo`] cuts it.
+pub fn echo(text: &str) -> String {
+    format!("\"{}\"", short_echo(text).escape_debug())
+}
+
 /// The broad reason a call failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolErrorKind {

@@ -84,7 +84,7 @@ pub fn start_directory_of(state: &GuardState, directory: &str) -> Result<String,
             FIELD,
             format!(
                 "no directory {} exists (tmux would silently start the pane elsewhere); nothing was changed",
-                crate::tools::observe::objects::echo(directory)
+                crate::runtime::error::echo(directory)
             ),
         ));
     }

@@ -151,7 +151,7 @@ fn destructuring_faults(tools: &[(String, Value)], sources: &[(PathBuf, String)]
         sources.iter().map(|(path, source)| (path, functions(source))).collect();
     assert!(tools.len() > 50, "the tool files were found");
     let mut faults = Vec::new();
-    for (stem, _) in tools {
+    for (stem, file) in tools {
         let ty = input_type(stem);
         let ty_ref = ty.as_str();
         let handlers: Vec<_> = parsed
@@ -171,6 +171,33 @@ fn destructuring_faults(tools: &[(String, Value)], sources: &[(PathBuf, String)]
             continue;
         };
         let shown = path.strip_prefix(ROOT).unwrap_or(path).display();
+        // A profile's adapter reads its targeting through the trait codegen derives from
+        // the schema (`checked(gate, &input)`); every other property of its input must be
+        // named in its body, destructured or read, so an imported property is never
+        // ignored without the test saying so.
+        if handler.body.contains(&format!("checked(gate, &{binding})")) {
+            let properties = file["inputSchema"]["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            let ignored: Vec<&String> = properties
+                .keys()
+                .filter(|property| !paneward_codegen::targeting::FIELDS.contains(&property.as_str()))
+                .filter(|property| {
+                    // The Rust field, as typify names it (`global_` is `global`).
+                    let field = property.trim_end_matches('_').replace('-', "_");
+                    !Regex::new(&format!(r"\b{field}\b")).unwrap().is_match(handler.body)
+                })
+                .collect();
+            if !ignored.is_empty() {
+                let ignored: Vec<&str> = ignored.iter().map(|p| p.as_str()).collect();
+                faults.push(format!(
+                    "{shown}: {stem} reads its targeting through `checked` and ignores {}: name each in its body",
+                    ignored.join(", ")
+                ));
+            }
+            continue;
+        }
         match destructures(handler.body, &ty, binding) {
             Ok(true) => continue,
             Ok(false) => {}

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use crate::generated::types::{Client, Pane, PaneGeometry, Session, Window};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::owner::OwnedMark;
-use crate::runtime::error::{short_echo, ToolError};
+use crate::runtime::error::{echo, ToolError};
 use crate::tmux::format::Record;
 use crate::tmux::PaneId;
 
@@ -29,11 +29,6 @@ where
 {
     text.parse()
         .map_err(|e| ToolError::internal(format!("tmux printed {} where the reply needs an id: {e}", echo(text))))
-}
-
-/// A caller's text for an error message: quoted, escaped, and cut as [`short_echo`] cuts it.
-pub fn echo(text: &str) -> String {
-    format!("\"{}\"", short_echo(text).escape_debug())
 }
 
 /// A count for a reply, whose integers are `i64`.

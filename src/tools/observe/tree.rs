@@ -12,14 +12,14 @@ use crate::generated::types::{
     ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput, PaneGeometry,
 };
 use crate::guard::ReadGate;
-use crate::runtime::error::{ToolError, ToolErrorKind};
+use crate::runtime::error::{echo, ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::filter;
 use crate::tools::observe::objects::{
-    capped, echo, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS,
-    PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
+    capped, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS, PANE_FIELDS,
+    SESSION_FIELDS, WINDOW_FIELDS,
 };
 use crate::tools::observe::pane_state::{describe_pane, exit_status, pane_record};
 

@@ -8,11 +8,11 @@
 use crate::generated::types::{PipePaneInput, PipePaneOutput};
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
 use crate::limits::{PIPE_NAME_MAX_BYTES, PIPE_PATH_MAX_BYTES};
+use crate::runtime::error::echo;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::literal;
 use crate::tmux::PaneId;
 use crate::tools::args;
-use crate::tools::observe::objects::echo;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use std::path::Path;
 

@@ -10,10 +10,11 @@ use crate::generated::types::{
 };
 use crate::guard::ReadGate;
 use crate::limits::NAMES_IN_ERRORS_MAX;
+use crate::runtime::error::echo;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::observe::objects::{capped, checked, echo};
+use crate::tools::observe::objects::{capped, checked};
 
 /// Each session's id and name.
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];

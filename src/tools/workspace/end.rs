@@ -346,7 +346,7 @@ pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result
                 ToolErrorKind::Refused,
                 format!(
                     "pane {pane} is live (running {}); respawning it would end that program: pass kill: true (destructive tier); nothing changed",
-                    crate::tools::observe::objects::echo(&before.command)
+                    crate::runtime::error::echo(&before.command)
                 ),
             ));
         }

@@ -9,10 +9,10 @@ use crate::generated::types::{RequestPaneInput, RequestPaneOutput, RequestPaneOu
 use crate::guard::consent::{self, NoConsent};
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
 use crate::guard::ChangeGate;
+use crate::runtime::error::echo;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_one, record_format};
 use crate::tools::args;
-use crate::tools::observe::objects::echo;
 use crate::tools::workspace::readback::display;
 
 /// What the question and the reply say of the pane.

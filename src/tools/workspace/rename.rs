@@ -10,11 +10,11 @@ use crate::generated::types::{
     SetPaneTitleOutput,
 };
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb};
+use crate::runtime::error::echo;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{literal, parse_one, record_format};
 use crate::tmux::ReadCommand;
 use crate::tools::args;
-use crate::tools::observe::objects::echo;
 use crate::tools::workspace::readback::{display, read_change_read};
 
 /// Refuses a session or window name that tmux 3.3a would not store as written.

@@ -64,7 +64,6 @@ async fn current_index(gate: &ChangeGate<'_>, session: SessionId) -> Result<u32,
     session_number(session, &printed, "window index")
 }
 
-
 /// Creates a window at a free index (or the caller's), marks it and its pane there,
 /// in one tmux step.
 ///
