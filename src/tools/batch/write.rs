@@ -19,13 +19,15 @@ use crate::generated::types::{
     BatchRow, CallDestructiveToolsBatchInput, CallDestructiveToolsBatchInputOnError, CallDestructiveToolsBatchOutput,
     CallMutatingToolsBatchInput, CallMutatingToolsBatchInputOnError, CallMutatingToolsBatchOutput, WriteBatchRow,
 };
+use crate::generated::TOOLS;
 use crate::guard::end::Ending;
 use crate::guard::Rows;
 use crate::guard::{ChangeGate, EndGate};
 use crate::limits::REPLY_LINE_MAX_BYTES;
 use crate::runtime::error::ToolError;
+use crate::runtime::facts::CloseBy;
 use crate::runtime::reentry::{Ids, Refusal};
-use crate::runtime::{encode_output, CallContext};
+use crate::runtime::{encode_output, CallContext, ToolSpec};
 use crate::tmux::{PaneId, SessionId, WindowId};
 use crate::tools::batch::holds;
 use crate::tools::batch::preview::{preview, Planned};
@@ -226,15 +228,20 @@ pub async fn call_destructive_tools_batch(
 }
 
 /// What a row would end, read from its arguments (already checked against the tool's
-/// schema); `None` for a row that ends nothing.
+/// schema) and its file's `dryRun.closes` (the object an argument names, when the row
+/// ends it); `None` for a row that ends nothing.
 fn ending_of(call: &Call) -> Option<Ending> {
     // A live respawn ends the pane's program but keeps the pane; its own call is
     // refused for the caller pane when it runs.
-    let id = |field: &str| call.arguments.get(field).and_then(Value::as_str);
-    match call.tool.as_str() {
-        "kill_pane" => id("pane_id")?.parse::<PaneId>().ok().map(Ending::KillPane),
-        "kill_window" => id("window_id")?.parse::<WindowId>().ok().map(Ending::KillWindow),
-        "kill_session" => id("session_id")?.parse::<SessionId>().ok().map(Ending::KillSession),
+    let closes = ToolSpec::find(&TOOLS, &call.tool)?.dry_run?.closes?;
+    if closes.by != CloseBy::Ending {
+        return None;
+    }
+    let id = call.arguments.get(closes.argument).and_then(Value::as_str)?;
+    match id.chars().next()? {
+        '%' => id.parse::<PaneId>().ok().map(Ending::KillPane),
+        '@' => id.parse::<WindowId>().ok().map(Ending::KillWindow),
+        '$' => id.parse::<SessionId>().ok().map(Ending::KillSession),
         _ => None,
     }
 }
