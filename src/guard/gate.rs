@@ -14,7 +14,7 @@
 //! so such a handler may rely on its gate only for calls that met the escalation, and
 //! must keep the other calls within the tool's own tier (it does so by what it sends).
 //!
-//! The tmux handle itself sits in [`Backend`], whose field only this module can read.
+//! The tmux handle itself sits in [`Backend`](super::Backend), whose handle only the guard can read.
 //!
 //! What each gate refuses is a compile error. A readonly handler cannot change tmux,
 //! nor send a command outside the read allowlist:

@@ -112,7 +112,7 @@ impl Launcher {
     }
 
     /// Starts `tmux -u SERVER-FLAGS ARGS...` for `address` as a control client (`ARGS`
-    /// hold `-C`), its output read through a relay ([`RELAY_SCRIPT`]).
+    /// hold `-C`), its output read through a relay (`RELAY_SCRIPT`).
     ///
     /// tmux before 3.7 crashes when a control client goes between sending its flags
     /// and finishing its identify messages, and tmux's own client sends its flags

@@ -330,7 +330,7 @@ fn look_failed(pane: PaneId, error: &ToolError, retried: bool) -> Outcome {
 /// Watches the Enter just typed into `pane` (whose screen was `before` before the
 /// typing) and presses Enter once more only if it provably did nothing. The keys are
 /// in, so nothing here fails the call: a look that fails is an `unknown` verdict that
-/// says the input was typed ([`look_failed`]).
+/// says the input was typed (`look_failed`).
 pub async fn confirm(
     gate: &ChangeGate<'_>,
     pane: PaneId,

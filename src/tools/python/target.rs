@@ -25,7 +25,7 @@ pub use crate::runtime::targeting::{Targeted, Targeting};
 /// The targeting of `input`, its `socket_name` checked first: how every adapter begins.
 ///
 /// # Errors
-/// `socket_name` names another tmux server ([`check_socket`]).
+/// `socket_name` names another tmux server (`check_socket`).
 pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targeting<'a>, ToolError> {
     let targeting = input.targeting();
     check_socket(gate, targeting.socket_name)?;

@@ -28,7 +28,7 @@
 //!
 //! A paneward that stops mid-call leaves nothing that holds a pane for nothing: its job
 //! is recorded as staged before its buffer is written, and marked typed in the tmux
-//! step that types its line ([`record`]). A staged record (with whatever of its buffer
+//! step that types its line (`record`). A staged record (with whatever of its buffer
 //! was written) is certain proof that nothing was typed, so the next `run_command` in
 //! the pane removes both and goes on; a typed record still holds the pane.
 

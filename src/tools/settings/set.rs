@@ -240,7 +240,7 @@ fn hook_refusal(name: &str) -> ToolError {
 /// on each `set_option` row before any row runs.
 ///
 /// # Errors
-/// As [`check_option_request`].
+/// As `check_option_request`.
 pub fn check_set_option(input: &SetOptionInput) -> Result<(), ToolError> {
     check_option_request(
         &input.name,
