@@ -23,9 +23,8 @@ use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{
-    notification_name, parse_counted, parse_reply, Guard, GuardKind, Nonce, Reply, RoundTrip, Transcript,
-};
+use super::protocol::{Guard, GuardKind, Nonce, RoundTrip, Transcript};
+use super::reply::{notification_name, parse_counted, parse_reply, Reply};
 use super::shared;
 use crate::tmux::framing::Framing;
 use crate::tmux::launch::{ControlProcess, Launcher};
