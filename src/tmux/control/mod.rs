@@ -4,6 +4,7 @@
 //! Which transport a round trip takes is chosen in [`super::transport`].
 
 pub(super) mod connection;
+mod lines;
 pub mod policy;
 pub mod protocol;
 pub mod reply;
