@@ -9,6 +9,7 @@ pub mod help;
 pub mod out;
 pub mod parse;
 pub mod raw;
+pub mod resolve;
 pub mod suggest;
 pub mod tools_doc;
 pub mod usage;

@@ -10,21 +10,15 @@
 //! tmux runs without interleaving (`super::verdict`).
 //!
 //! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
-//! only the target is checked and reported ([`paste`]); an Enter after it is a key
-//! press again, copied like any other.
+//! only the target is checked and reported ([`super::deliver::paste`]); an Enter after
+//! it is a key press again, copied like any other. Delivering input through the check
+//! is `super::deliver`.
 
 use std::fmt;
 
-use crate::config::Scope;
 use crate::guard::caller::{is_caller, CallerPane};
-use crate::guard::consent::{self, Consent};
-use crate::guard::key_input::KeyInput;
 use crate::guard::owner::OwnedMark;
-use crate::guard::screen::{Reached, ScreenAt};
-use crate::guard::state::GuardState;
-use crate::guard::{echo_look, input, verdict};
-use crate::runtime::error::ToolError;
-use crate::runtime::CallContext;
+use crate::guard::screen::ScreenAt;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{Command, PaneId, TmuxError};
 
@@ -152,7 +146,7 @@ pub struct Cohort {
 }
 
 /// The command that reads the target's window; it fails for a missing pane.
-fn read_window(target: PaneId) -> Command {
+pub(super) fn read_window(target: PaneId) -> Command {
     Command::new("list-panes")
         .arg("-t")
         .arg(target.to_string())
@@ -164,7 +158,11 @@ fn read_window(target: PaneId) -> Command {
 ///
 /// # Errors
 /// A malformed record.
-fn parse_window(output: &[u8], caller: Option<&CallerPane>, owned_only: bool) -> Result<WindowView, TmuxError> {
+pub(super) fn parse_window(
+    output: &[u8],
+    caller: Option<&CallerPane>,
+    owned_only: bool,
+) -> Result<WindowView, TmuxError> {
     let text = String::from_utf8_lossy(output);
     let records = parse_records("list-panes", &COHORT_FIELDS, &text)?;
     let mut view = WindowView {
@@ -258,250 +256,6 @@ pub fn evaluate(target: PaneId, window: &WindowView, force: bool) -> Result<Coho
         );
     }
     Ok(Cohort { receivers })
-}
-
-/// Which panes an input can reach besides its target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
-    /// The target and the panes `synchronize-panes` copies keys to (`send-keys`).
-    Cohort,
-    /// The target alone (`paste-buffer`, which tmux does not copy).
-    TargetOnly,
-}
-
-/// What a paste reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pasted {
-    /// The panes that received the pasted text: the target.
-    pub text: Vec<PaneId>,
-    /// The panes that received the Enter after it (empty without one).
-    pub enter: Vec<PaneId>,
-}
-
-/// Checks `target`'s cohort and types `keys` (then Enter if `enter`) in one indivisible
-/// tmux step (see `super::verdict`), and returns the panes that received the input.
-/// Where only the caller-pane rule refuses and the client can ask the person, the
-/// person is asked, and on their yes the step runs once more with that rule lifted.
-///
-/// # Errors
-/// A [`ToolError::blocked`] naming the pane and rule (nothing was typed), or the tmux
-/// failure.
-pub async fn deliver(
-    state: &GuardState,
-    context: &CallContext,
-    target: PaneId,
-    force: bool,
-    keys: &KeyInput,
-    enter: bool,
-) -> Result<Vec<PaneId>, ToolError> {
-    deliver_at(state, context, target, force, (keys, enter), None, &[]).await
-}
-
-/// [`deliver`], and only while `target`'s screen is still `at` (see [`ScreenAt`]).
-/// `record` (commands that neither type nor end anything) runs in the same tmux step,
-/// just before the keys and only if they are typed: a record that says they were typed
-/// never stands without them, nor they without it, whenever paneward stops.
-///
-/// # Errors
-/// As [`deliver`]; [`Rule::Moved`] when the screen moved.
-pub async fn deliver_at(
-    state: &GuardState,
-    context: &CallContext,
-    target: PaneId,
-    force: bool,
-    (keys, enter): (&KeyInput, bool),
-    at: Option<ScreenAt>,
-    record: &[Command],
-) -> Result<Vec<PaneId>, ToolError> {
-    let mut input = record.to_vec();
-    input.extend(input::send_commands(keys, target, enter));
-    let what = describe_keys(keys, enter);
-    let plan = Plan {
-        input: &input,
-        reach: Reach::Cohort,
-        at,
-    };
-    // Recorded before the typing, so a wait reading the pane meanwhile knows to wait
-    // for the look at its echo; dropped unsettled (nothing shown) if the typing fails.
-    let typing = match keys {
-        KeyInput::Literal(text) => Some((state.own_input.begin(target, text), text)),
-        KeyInput::Names(_) => None,
-    };
-    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
-    if let Some((typing, text)) = typing {
-        echo_look::settle_all(state, typing, &reached, text).await;
-    }
-    Ok(reached.iter().map(|r| r.pane).collect())
-}
-
-/// What one checked input is: its commands, which panes it can reach, and the screen
-/// it needs.
-struct Plan<'a> {
-    input: &'a [Command],
-    reach: Reach,
-    at: Option<ScreenAt>,
-}
-
-/// Checks `target` and pastes tmux buffer `buffer` into it (then Enter if `enter`) in
-/// one indivisible tmux step. Only the target is checked for the paste itself; with
-/// `enter`, the Enter reaches the whole cohort, so the whole cohort is checked.
-///
-/// # Errors
-/// As [`deliver`].
-pub async fn paste(
-    state: &GuardState,
-    context: &CallContext,
-    target: PaneId,
-    force: bool,
-    (buffer, text): (&str, &str),
-    (bracket, delete): (bool, bool),
-    enter: bool,
-) -> Result<Pasted, ToolError> {
-    let input = input::paste_commands(buffer, target, bracket, delete, enter);
-    let reach = if enter { Reach::Cohort } else { Reach::TargetOnly };
-    let what = format!(
-        "a paste of text staged in a paneward buffer{}",
-        if enter { ", then Enter" } else { "" }
-    );
-    let plan = Plan {
-        input: &input,
-        reach,
-        at: None,
-    };
-    let typing = state.own_input.begin(target, text);
-    let reached = check_and_run(state, context, target, force, &plan, &what).await?;
-    // The text went to the target alone (tmux copies no paste).
-    let target_reached: Vec<Reached> = reached.iter().filter(|r| r.pane == target).copied().collect();
-    echo_look::settle_all(state, typing, &target_reached, text).await;
-    Ok(Pasted {
-        text: vec![target],
-        enter: if enter {
-            reached.iter().map(|r| r.pane).collect()
-        } else {
-            Vec::new()
-        },
-    })
-}
-
-/// What `keys` would type, for a question to the person: its kind and length only.
-fn describe_keys(keys: &KeyInput, enter: bool) -> String {
-    let then = if enter { ", then Enter" } else { "" };
-    match keys {
-        KeyInput::Literal(text) => format!("literal text of {} characters{then}", text.chars().count()),
-        KeyInput::Names(names) => format!("{} key presses{then}", names.len()),
-    }
-}
-
-/// Runs the checked input; on a refusal for the caller-pane rule alone, asks the
-/// person (where the client can) and, on their yes, runs it once more without that rule.
-async fn check_and_run(
-    state: &GuardState,
-    context: &CallContext,
-    target: PaneId,
-    force: bool,
-    plan: &Plan<'_>,
-    what: &str,
-) -> Result<Vec<Reached>, ToolError> {
-    let refusal = match attempt(state, target, force, plan, None).await? {
-        Ok(receivers) => return Ok(receivers),
-        Err(refusal) if refusal.rule == Rule::Caller => refusal,
-        Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
-    };
-    let question = consent::input_question(refusal.pane, refusal.synchronized_window.as_deref(), what);
-    match consent::ask(context, question).await {
-        Ok(consent) => match attempt(state, target, force, plan, Some(&consent)).await? {
-            Ok(receivers) => {
-                tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into the caller pane with the person's consent");
-                Ok(receivers)
-            }
-            // Something else changed in between (a mode, a dead pane): that rule stands.
-            Err(refusal) => Err(ToolError::blocked(refusal.to_string())),
-        },
-        Err(no) => Err(ToolError::blocked(format!("{refusal}{}", no.note()))),
-    }
-}
-
-/// Reads `target`'s window, prints tmux's verdict and runs `input` only if it holds,
-/// all in one round trip; returns the panes the input reached, or the rule that
-/// refused it. With the person's `consent`, the caller pane is an ordinary pane.
-async fn attempt(
-    state: &GuardState,
-    target: PaneId,
-    force: bool,
-    plan: &Plan<'_>,
-    consent: Option<&Consent>,
-) -> Result<Result<Vec<Reached>, Refusal>, ToolError> {
-    let Plan { input, reach, at } = *plan;
-    let caller = state.caller.as_ref().filter(|_| consent.is_none());
-    let owned_only = state.settings.scope == Scope::Owned;
-    let verdict = match reach {
-        Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only),
-        Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only),
-    };
-    let verdict = match at {
-        Some(at) => verdict::unless_moved(&at, &verdict),
-        None => verdict,
-    };
-    let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
-    if !input.is_empty() {
-        commands.push(verdict::type_if(target, &verdict, input));
-    }
-    let outputs = match state.backend.tmux().run_all(&commands).await {
-        Ok(outputs) => outputs,
-        Err(error) if error.is_object_gone() => {
-            return Ok(Err(Refusal {
-                target,
-                pane: target,
-                rule: Rule::Missing,
-                synchronized_window: None,
-            }));
-        }
-        Err(error) => return Err(error.into()),
-    };
-    let [window, printed, ..] = outputs.as_slice() else {
-        return Err(ToolError::internal("the cohort check came back without its verdict"));
-    };
-    let mut window = parse_window(window, caller, owned_only)?;
-    if reach == Reach::TargetOnly {
-        // No pane but the target is reached, whatever synchronize-panes says.
-        for pane in &mut window.panes {
-            pane.synchronized = false;
-        }
-    }
-    // tmux's verdict: whether the input went in (it did when `input` holds anything).
-    let allowed = verdict::parse_verdict(printed)
-        .ok_or_else(|| ToolError::internal("tmux printed no verdict for the cohort check"))?;
-    match (evaluate(target, &window, force), allowed) {
-        (Ok(cohort), true) => {
-            tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
-            let view = |pane: PaneId| window.panes.iter().find(|p| p.id == pane);
-            Ok(Ok(cohort
-                .receivers
-                .iter()
-                .map(|&pane| Reached {
-                    pane,
-                    at: view(pane).map(|p| p.at).unwrap_or_default(),
-                    width: view(pane).map_or(0, |p| p.width),
-                })
-                .collect()))
-        }
-        (Err(refusal), false) => Ok(Err(refusal)),
-        // Every rule held but the screen had moved: nothing went in.
-        (Ok(_), false) if at.is_some() => Ok(Err(Refusal {
-            target,
-            pane: target,
-            rule: Rule::Moved,
-            synchronized_window: None,
-        })),
-        // The two readings of one state disagree: a paneward fault, reported as such.
-        (Ok(_), false) => Err(ToolError::internal(format!(
-            "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"
-        ))),
-        (Err(refusal), true) => Err(ToolError::internal(format!(
-            "tmux typed into pane {target} although paneward's check refused it: pane {} broke the rule {:?}",
-            refusal.pane, refusal.rule
-        ))),
-    }
 }
 
 #[cfg(test)]

@@ -347,7 +347,7 @@ impl<'a> ChangeGate<'a> {
         keys: &KeyInput,
         enter: bool,
     ) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver(self.read.state, self.read.context, target, force, keys, enter).await
+        super::deliver::deliver(self.read.state, self.read.context, target, force, keys, enter).await
     }
 
     /// [`ChangeGate::deliver`], typing only if `target`'s cursor and history are still
@@ -363,7 +363,7 @@ impl<'a> ChangeGate<'a> {
         enter: bool,
         at: super::screen::ScreenAt,
     ) -> Result<Vec<PaneId>, ToolError> {
-        super::cohort::deliver_at(
+        super::deliver::deliver_at(
             self.read.state,
             self.read.context,
             target,
@@ -391,7 +391,7 @@ impl<'a> ChangeGate<'a> {
         record: &ChangeCommand,
     ) -> Result<Vec<PaneId>, ToolError> {
         let record = [record.0.clone()];
-        super::cohort::deliver_at(
+        super::deliver::deliver_at(
             self.read.state,
             self.read.context,
             target,
@@ -405,7 +405,7 @@ impl<'a> ChangeGate<'a> {
 
     /// Pastes tmux buffer `buffer`, which holds `text`, into `target` (bracketed if
     /// `bracket`, deleting the buffer if `delete`, then Enter if `enter`) in one tmux
-    /// step with the check of `guard::cohort::paste`; `text` is remembered as typed.
+    /// step with the check of `guard::deliver::paste`; `text` is remembered as typed.
     ///
     /// # Errors
     /// As [`ChangeGate::deliver`].
@@ -416,8 +416,8 @@ impl<'a> ChangeGate<'a> {
         (buffer, text): (&str, &str),
         (bracket, delete): (bool, bool),
         enter: bool,
-    ) -> Result<super::cohort::Pasted, ToolError> {
-        super::cohort::paste(
+    ) -> Result<super::deliver::Pasted, ToolError> {
+        super::deliver::paste(
             self.read.state,
             self.read.context,
             target,

@@ -1,7 +1,7 @@
 //! The only place that builds the tmux commands which type into a pane.
 //!
 //! They are visible to `guard` alone, so no handler can type around the cohort check:
-//! every input goes through [`super::cohort::deliver`].
+//! every input goes through [`super::deliver::deliver`].
 
 use crate::guard::key_input::KeyInput;
 use crate::tmux::{Command, PaneId};

@@ -15,6 +15,7 @@ pub mod caller;
 pub mod channel;
 pub mod cohort;
 pub mod consent;
+pub mod deliver;
 pub mod echo_look;
 pub mod end;
 pub mod expansion;

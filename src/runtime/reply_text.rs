@@ -221,7 +221,7 @@ fn write_table(out: &mut String, path: &str, items: &[Value]) {
 /// object of scalars (such as a pane's geometry) becomes the columns of its members;
 /// any other member is one column. Deeper values stay whole (compact JSON), so that a
 /// batch row's result is its compact JSON in the text as in `structuredContent`, and
-/// dropping it (`null`) saves the same bytes in both, as `tools::batch::read::fit`
+/// dropping it (`null`) saves the same bytes in both, as `tools::batch::fit::fit`
 /// counts.
 fn collect_columns(rows: &[&Map<String, Value>], prefix: &mut Vec<String>, columns: &mut Vec<Vec<String>>) {
     let mut names: Vec<&String> = Vec::new();

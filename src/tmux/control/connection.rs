@@ -11,21 +11,20 @@
 //! Reading is done with `fill_buf`/`consume`, so a read interrupted by another branch of
 //! the loop loses nothing.
 
-use crate::limits::CONTROL_LINE_MAX_BYTES;
 use crate::limits::{CONTROL_IDLE_TIMER, CONTROL_QUEUE_DEPTH, CONTROL_REPLY_MAX_BYTES, CONTROL_WRITE_COALESCE};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::protocol::{
-    notification_name, parse_counted, parse_reply, Guard, GuardKind, Nonce, Reply, RoundTrip, Transcript,
-};
+use super::lines::{LineReader, Read};
+use super::protocol::{Guard, GuardKind, Nonce, RoundTrip, Transcript};
+use super::reply::{notification_name, parse_counted, parse_reply, Reply};
 use super::shared;
 use crate::tmux::framing::Framing;
 use crate::tmux::launch::{ControlProcess, Launcher};
@@ -34,8 +33,6 @@ use crate::tmux::ServerAddress;
 
 /// Where command lines go.
 type Input = Box<dyn AsyncWrite + Send + Unpin>;
-/// Where tmux's control-mode output comes from.
-type Output = Box<dyn AsyncRead + Send + Unpin>;
 
 /// What keeps the client alive, ended with the task.
 enum Keeper {
@@ -60,7 +57,8 @@ pub enum Failure {
     Lost { written: bool },
     /// The front request outlived its deadline; the connection was closed.
     TimedOut,
-    /// The reply went past [`CONTROL_REPLY_MAX_BYTES`] or a line past [`CONTROL_LINE_MAX_BYTES`].
+    /// The reply went past [`CONTROL_REPLY_MAX_BYTES`] or a line past
+    /// [`CONTROL_LINE_MAX_BYTES`](crate::limits::CONTROL_LINE_MAX_BYTES).
     TooLarge,
     /// The reply's blocks did not match the commands.
     Malformed(String),
@@ -235,107 +233,6 @@ async fn read_opening_block(reader: &mut LineReader) -> Result<(), String> {
                 message.push(b'\n');
             }
             (None, _) => {}
-        }
-    }
-}
-
-/// Lines from tmux's standard output, bounded, kept across interrupted reads.
-struct LineReader {
-    stdout: BufReader<Output>,
-    /// The part of a line read so far.
-    pending: Vec<u8>,
-    /// The current line went past [`CONTROL_LINE_MAX_BYTES`]; the rest of it is skipped.
-    overlong: bool,
-}
-
-/// What one read produced.
-enum Read {
-    /// A line ended; it is in [`LineReader::line`] until [`LineReader::done`].
-    Line,
-    /// A line too long to keep ended.
-    Overlong,
-    Eof,
-}
-
-impl LineReader {
-    fn new(stdout: Output) -> Self {
-        Self {
-            stdout: BufReader::with_capacity(64 * 1024, stdout),
-            pending: Vec::new(),
-            overlong: false,
-        }
-    }
-
-    /// The next line already in the buffer, without waiting; `None` when no whole line
-    /// is buffered (a partial one is kept in `pending`).
-    fn buffered(&mut self) -> Option<Read> {
-        let buffer = self.stdout.buffer();
-        if buffer.is_empty() {
-            return None;
-        }
-        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buffer.len(), false),
-        };
-        let body = &buffer[..if done { taken - 1 } else { taken }];
-        if !self.overlong {
-            if self.pending.len() + body.len() > CONTROL_LINE_MAX_BYTES {
-                self.overlong = true;
-                self.pending.clear();
-            } else {
-                self.pending.extend_from_slice(body);
-            }
-        }
-        self.stdout.consume(taken);
-        if !done {
-            return None;
-        }
-        Some(if std::mem::take(&mut self.overlong) {
-            Read::Overlong
-        } else {
-            Read::Line
-        })
-    }
-
-    /// Waits until a line ends. Cancel-safe: the only wait is `fill_buf`, which
-    /// consumes nothing, and bytes leave the buffer only once copied into `pending`.
-    async fn read(&mut self) -> Result<Read, String> {
-        loop {
-            if let Some(read) = self.buffered() {
-                return Ok(read);
-            }
-            let filled = self
-                .stdout
-                .fill_buf()
-                .await
-                .map_err(|e| format!("reading from tmux: {e}"))?;
-            if filled.is_empty() {
-                return Ok(Read::Eof);
-            }
-        }
-    }
-
-    /// The line the last [`Read::Line`] ended.
-    fn line(&self) -> &[u8] {
-        &self.pending
-    }
-
-    /// Forgets the current line, keeping its memory for the next.
-    fn done(&mut self) {
-        self.pending.clear();
-    }
-
-    async fn next_line(&mut self) -> Result<Option<Vec<u8>>, String> {
-        loop {
-            match self.read().await? {
-                Read::Line => {
-                    let line = self.line().to_vec();
-                    self.done();
-                    return Ok(Some(line));
-                }
-                Read::Overlong => continue,
-                Read::Eof => return Ok(None),
-            }
         }
     }
 }

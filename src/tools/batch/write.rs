@@ -29,9 +29,9 @@ use crate::runtime::facts::CloseBy;
 use crate::runtime::reentry::{Ids, Refusal};
 use crate::runtime::{encode_output, CallContext, ToolSpec};
 use crate::tmux::{PaneId, SessionId, WindowId};
+use crate::tools::batch::fit::{fit, RowsReply};
 use crate::tools::batch::holds;
 use crate::tools::batch::preview::{preview, Planned};
-use crate::tools::batch::read::{fit, RowsReply};
 use crate::tools::batch::refs::{self, Outcome, Reference, References};
 
 /// A row as the write batches advertise it. Rows are kept as the read batch's

@@ -1,6 +1,6 @@
 //! `call_read_tools_batch` in the envelope of libtmux-mcp's Python server
 //! (`--profile python`, `schemas/profiles/python/call_read_tools_batch.json`): the same
-//! rows as the default batch ([`crate::tools::batch::read::run_rows`]), each row a call
+//! rows as the default batch ([`crate::tools::batch::rows::run_rows`]), each row a call
 //! of the profile's own tool, encoded the Python way, and held to the same
 //! 1,000,000-byte response line.
 
@@ -13,7 +13,8 @@ use crate::generated::python::TOOLS;
 use crate::guard::ReadGate;
 use crate::runtime::error::{short_echo, ToolError};
 use crate::runtime::{CallContext, Toolset};
-use crate::tools::batch::read::{line_bound, run_rows, RowOutcome};
+use crate::tools::batch::fit::line_bound;
+use crate::tools::batch::rows::{run_rows, RowOutcome};
 
 use super::target::upstream_error;
 

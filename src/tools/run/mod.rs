@@ -5,7 +5,7 @@
 //! How a command travels and is marked: `script`. Where a job lives: `record` (pane
 //! user options and, until the shell fetches it, a buffer; never files, never
 //! paneward's memory). How its output is found: `rows`. When a shell may be typed
-//! into at all: `prompt`.
+//! into at all: `prompt`; what is checked before typing: `check`.
 //!
 //! A pane runs one job at a time: while a job is pending (typed, not fetched) or
 //! running, another `run_command` there is refused (`force` abandons the earlier
@@ -13,10 +13,11 @@
 //! the shell has not read yet.
 //!
 //! Waiting is polling: the exit-status option is read over paneward's own connection,
-//! first after [`RUN_POLL_FIRST`], then a quarter later each time up to
-//! [`RUN_POLL_MAX`]. No `wait-for` channel and no helper process is involved, so a wait
-//! that ends (finished, timed out, cancelled) leaves no pending signal or child behind,
-//! and a restarted paneward reads a job exactly as the one that typed it would.
+//! first after [`RUN_POLL_FIRST`](crate::limits::RUN_POLL_FIRST), then a quarter later
+//! each time up to [`RUN_POLL_MAX`](crate::limits::RUN_POLL_MAX) (`wait`). No
+//! `wait-for` channel and no helper process is involved, so a wait that ends
+//! (finished, timed out, cancelled) leaves no pending signal or child behind, and a
+//! restarted paneward reads a job exactly as the one that typed it would.
 //!
 //! Collection: a job `run_command` sees finish is collected at once (its options are
 //! removed before the reply). A job that outlives its `run_command` stays recorded, so
@@ -32,6 +33,7 @@
 //! was written) is certain proof that nothing was typed, so the next `run_command` in
 //! the pane removes both and goes on; a typed record still holds the pane.
 
+mod check;
 pub mod pipe;
 mod prompt;
 pub mod ready;
@@ -40,37 +42,23 @@ pub use record::JobId;
 mod record;
 mod rows;
 mod script;
+mod wait;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::generated::types::{
     GetJobInput, GetJobOutput, GetJobOutputState, RunCommandInput, RunCommandOutput, RunCommandOutputState,
 };
 use crate::guard::key_input::KeyInput;
-use crate::guard::screen::ScreenAt;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, ReadGate};
-use crate::limits::{
-    RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, RUN_END_MARKER_GRACE, RUN_POLL_FIRST, RUN_POLL_MAX,
-    RUN_PROMPT_GRACE, SET_BUFFER_SLICE_BYTES,
-};
+use crate::limits::{RUN_BATCH_MAX_WAIT, RUN_COMMAND_MAX_CHARS, RUN_DEFAULT_TIMEOUT, SET_BUFFER_SLICE_BYTES};
 use crate::runtime::error::{ToolError, ToolErrorKind};
-use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
-use crate::tools::budget::{Budget, Progress};
-use crate::tools::observe::text::{keep_newest, split_rows};
-use crate::tools::shells::is_posix_shell;
-use prompt::NotAtPrompt;
-use record::{now_ms, recorded_jobs, shown_program, Exit, Recorded, STAGED};
-
-/// Where a job stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Typed; the shell has not fetched the wrapper yet.
-    Pending,
-    Running,
-    Finished,
-}
+use crate::tools::budget::Budget;
+use check::{check_pane, Checked};
+use record::{now_ms, recorded_jobs, Exit, Recorded, STAGED};
+use wait::{finished, unfinished, wait_for_exit, State, Waited};
 
 /// Where a recorded job stands, from its options and whether its buffer still waits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,17 +82,6 @@ fn standing(recorded: &Recorded, buffer_waits: bool) -> Standing {
     }
 }
 
-/// What a reply says about a job.
-struct Report {
-    state: State,
-    exit_status: Option<i64>,
-    lines: Vec<String>,
-    lines_missed: bool,
-    truncated_lines: i64,
-    truncated_bytes: i64,
-    elapsed: Duration,
-}
-
 /// Refuses a long wait in a batch row: a batch holds the connection's turn for all its
 /// rows.
 ///
@@ -123,18 +100,6 @@ fn batch_wait(gate: &ReadGate<'_>, field: &str, wait: Duration) -> Result<(), To
     }
     Ok(())
 }
-
-/// The pane facts `run_command` checks before typing.
-const PANE_FIELDS: [&str; 8] = [
-    "pane_id",
-    "pane_current_command",
-    "synchronize-panes",
-    "pane_in_mode",
-    "alternate_on",
-    "cursor_x",
-    "cursor_y",
-    "history_size",
-];
 
 /// The options of `pane` (the read fails for a missing pane).
 fn show_pane_options(pane: PaneId) -> ReadCommand {
@@ -181,158 +146,6 @@ fn forget_commands(pane: PaneId, random: &str, with_buffer: bool) -> Vec<ChangeC
         commands.push(ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(job.buffer()));
     }
     commands
-}
-
-/// One look at a pane before typing.
-struct Look {
-    options: String,
-    buffers: Vec<u8>,
-    described: String,
-    screen: Vec<String>,
-}
-
-async fn look(gate: &ChangeGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
-    let describe = ReadCommand::new(ReadVerb::DisplayMessage)
-        .arg("-t")
-        .arg(pane.to_string())
-        .arg(record_format(&PANE_FIELDS));
-    let capture = ReadCommand::new(ReadVerb::CapturePane)
-        .arg("-p")
-        .arg("-t")
-        .arg(pane.to_string());
-    let [options, described, buffers, screen] = gate
-        .run_each([show_pane_options(pane), describe, pending_buffers(), capture])
-        .await?;
-    Ok(Look {
-        options: String::from_utf8_lossy(&options).into_owned(),
-        buffers,
-        described: String::from_utf8_lossy(&described).into_owned(),
-        screen: split_rows(&screen),
-    })
-}
-
-/// What a look says: the jobs to remove, or the one that blocks.
-fn earlier_jobs(pane: PaneId, look: &Look, force: bool) -> Result<Vec<ChangeCommand>, ToolError> {
-    let mut cleanup = Vec::new();
-    for job in recorded_jobs(&look.options) {
-        let id = JobId {
-            pane,
-            random: job.random.clone(),
-        };
-        let waits = is_listed(&look.buffers, &id.buffer());
-        if job.staged && !job.fetched && job.exit.is_none() {
-            // Staged by a paneward that stopped before typing (its typing step would
-            // have overwritten the record): nothing was typed, so it holds nothing.
-            tracing::info!(job = %id, "removing a job staged but never typed");
-            cleanup.extend(forget_commands(pane, &job.random, waits));
-            continue;
-        }
-        let since = job
-            .started_ms
-            .map(|started| format!(" (typed {} s ago)", now_ms().saturating_sub(started) / 1000))
-            .unwrap_or_default();
-        let blocked = match standing(&job, waits) {
-            Standing::Pending => Some(format!(
-                "pane {pane} holds job {id}{since}, typed but not yet fetched by its shell (a slow shell, or one \
-                 whose `tmux` cannot reach this server: is $TMUX set there?); a second line would be typed behind \
-                 it, so nothing was typed; wait for it with get_job, or pass force: true to abandon it"
-            )),
-            Standing::Running => Some(format!(
-                "pane {pane} is still running job {id}{since}; read it with get_job, interrupt it with send_keys \
-                 C-c, or pass force: true to abandon its record; nothing was typed"
-            )),
-            Standing::Finished(_) | Standing::Lost => None,
-        };
-        if let Some(reason) = blocked.filter(|_| !force) {
-            return Err(ToolError::blocked(reason));
-        }
-        if waits {
-            // Abandoned before its shell fetched it: only the buffer goes, so the
-            // record stays to tell get_job (and a caller still waiting) that it never
-            // ran; the next run_command here removes it as lost.
-            cleanup.push(ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(id.buffer()));
-        } else {
-            cleanup.extend(forget_commands(pane, &job.random, false));
-        }
-    }
-    Ok(cleanup)
-}
-
-fn number(record: &Record<'_>, field: &str) -> Result<u64, ToolError> {
-    record
-        .text(field)?
-        .parse()
-        .map_err(|_| ToolError::internal(format!("tmux gave a {field} that is not a number")))
-}
-
-/// What the check before typing found.
-enum Checked {
-    /// Type: after removing these earlier jobs' records, at this screen.
-    Ready(Vec<ChangeCommand>, ScreenAt),
-    /// The pane's shell is still starting; the sentence says so.
-    NotReady(String),
-}
-
-/// Checks the pane before anything is typed; returns the jobs of earlier calls to
-/// remove (finished or lost; with `force`, any) and the screen the typing requires.
-///
-/// The order of the rules: an earlier job first (its message says the most), then a
-/// pane still starting ([`ready`]: not a refusal, a "not ready yet"), then the program
-/// (a POSIX-like shell), synchronize-panes, modes and full-screen programs, and last
-/// the prompt itself ([`prompt`]). A shell that has not drawn its prompt yet (just
-/// after the last job, a pane still starting) and the tail of an earlier wrapper (a
-/// `tmux` process) are waited out for [`RUN_PROMPT_GRACE`], never the whole timeout.
-///
-/// # Errors
-/// A missing pane, or any rule broken, with nothing typed.
-async fn check_pane(gate: &ChangeGate<'_>, pane: PaneId, force: bool) -> Result<Checked, ToolError> {
-    let deadline = Instant::now() + RUN_PROMPT_GRACE;
-    let mut pause = RUN_POLL_FIRST;
-    loop {
-        let look = look(gate, pane).await?;
-        let cleanup = earlier_jobs(pane, &look, force)?;
-        let record = parse_one("display-message", &PANE_FIELDS, &look.described)?;
-        let program = record.text("pane_current_command")?;
-        let at = ScreenAt {
-            cursor_x: number(&record, "cursor_x")?,
-            cursor_y: number(&record, "cursor_y")?,
-            history_size: number(&record, "history_size")?,
-        };
-        let at_prompt = prompt::empty_prompt(&look.screen, at.cursor_x, at.cursor_y);
-        let settling = program == "tmux" || at_prompt == Err(NotAtPrompt::NotDrawn);
-        if settling && Instant::now() < deadline {
-            // A prompt usually follows the last job within milliseconds.
-            tokio::time::sleep(pause).await;
-            pause = (pause + pause / 4).min(RUN_POLL_MAX);
-            continue;
-        }
-        let in_mode = record.flag("pane_in_mode")? || record.flag("alternate_on")?;
-        if at_prompt == Err(NotAtPrompt::NotDrawn) && !in_mode && ready::never_drawn(&look.screen, at.history_size) {
-            // A shell still reading its startup files: whatever runs in the foreground
-            // (`mesg`, a `sleep` in an rc file) is the startup's, not a refusal's reason.
-            return Ok(Checked::NotReady(ready::not_ready_sentence(pane, program)));
-        }
-        if !is_posix_shell(program) {
-            return Err(ToolError::blocked(format!(
-                "pane {pane} runs {} in the foreground, not a POSIX-like shell (sh, bash, dash, zsh, ksh, mksh, ash, \
-                 busybox); run_command types shell syntax, so nothing was typed (use send_keys for other programs)",
-                shown_program(program)
-            )));
-        }
-        if record.flag("synchronize-panes")? {
-            return Err(ToolError::blocked(format!(
-                "pane {pane} has synchronize-panes on, so the command would also run in other panes; nothing was typed"
-            )));
-        }
-        if in_mode {
-            return Err(ToolError::blocked(format!(
-                "pane {pane} is in a mode (such as copy mode) or shows a full-screen program's screen, so its shell \
-                 is not at its prompt; nothing was typed (leave the mode first; force does not change this)"
-            )));
-        }
-        at_prompt.map_err(|why| ToolError::blocked(why.sentence(&pane.to_string())))?;
-        return Ok(Checked::Ready(cleanup, at));
-    }
 }
 
 /// The staging commands: the job's record as [`STAGED`] first, so that whatever part of
@@ -480,114 +293,6 @@ fn vanished(job: &JobId) -> ToolError {
             job.pane
         ),
     )
-}
-
-/// How a wait ended.
-enum Waited {
-    Finished(Exit),
-    TimedOut,
-    Cancelled,
-}
-
-/// Polls job `job` until it finishes, `budget` runs out, or the client cancels; sends
-/// progress meanwhile when the client asked for it.
-///
-/// # Errors
-/// A missing pane, a job whose record went or that never ran, or tmux failing.
-async fn wait_for_exit(gate: &ReadGate<'_>, job: &JobId, budget: &Budget) -> Result<Waited, ToolError> {
-    let context = gate.context();
-    let mut progress = Progress::new(context);
-    let what = format!("pane {}", job.pane);
-    let mut pause = RUN_POLL_FIRST;
-    loop {
-        match read_job(gate, job).await? {
-            None => return Err(vanished(job)),
-            Some((_, Standing::Finished(exit))) => return Ok(Waited::Finished(exit)),
-            Some((_, Standing::Lost)) => return Err(lost(job)),
-            Some((_, Standing::Pending | Standing::Running)) => {}
-        }
-        if budget.is_over() {
-            return Ok(Waited::TimedOut);
-        }
-        progress.tick(budget, &what).await;
-        let sleep = pause.min(budget.left());
-        tokio::select! {
-            () = tokio::time::sleep(sleep) => {}
-            () = context.cancelled() => return Ok(Waited::Cancelled),
-        }
-        pause = (pause + pause / 4).min(RUN_POLL_MAX);
-    }
-}
-
-/// Reads a job's output (for a finished one, its end marker being `end`, waiting up to
-/// [`RUN_END_MARKER_GRACE`] for tmux to show it) and bounds it.
-///
-/// # Errors
-/// A missing pane, or tmux failing.
-async fn output(gate: &ReadGate<'_>, job: &JobId, end: Option<&str>, max_lines: usize) -> Result<Report, ToolError> {
-    let start = script::start_marker(&job.random);
-    let wanted = u64::try_from(max_lines).unwrap_or(u64::MAX).saturating_add(64);
-    let deadline = Instant::now() + RUN_END_MARKER_GRACE;
-    let located = loop {
-        let located = rows::read_output(gate, job.pane, (&start, end), wanted)
-            .await
-            .map_err(|error| match error.kind() {
-                ToolErrorKind::NotFound => ToolError::new(
-                    ToolErrorKind::NotFound,
-                    format!("pane {} of job {job} no longer exists", job.pane),
-                ),
-                _ => error,
-            })?;
-        if located.ended || end.is_none() || Instant::now() >= deadline {
-            break located;
-        }
-        tokio::time::sleep(RUN_POLL_FIRST).await;
-    };
-    let bounded = keep_newest(located.lines, max_lines);
-    Ok(Report {
-        state: if end.is_some() { State::Finished } else { State::Running },
-        exit_status: None,
-        truncated_lines: bounded.truncated_lines,
-        truncated_bytes: bounded.truncated_bytes,
-        lines: bounded.lines,
-        lines_missed: located.lines_missed,
-        elapsed: Duration::ZERO,
-    })
-}
-
-/// The report on a finished job: its output and status.
-async fn finished(gate: &ReadGate<'_>, job: &JobId, exit: &Exit, max_lines: usize) -> Result<Report, ToolError> {
-    let end = script::end_marker(&exit.seal);
-    let mut report = output(gate, job, Some(&end), max_lines).await?;
-    report.exit_status = Some(exit.status);
-    Ok(report)
-}
-
-/// The report on a job that had not finished at the last look: pending (no output
-/// yet), or running with the output so far; or finished after all, with its exit.
-///
-/// # Errors
-/// A job that never ran or whose record went, a missing pane, or tmux failing.
-async fn unfinished(gate: &ReadGate<'_>, job: &JobId, max_lines: usize) -> Result<(Report, Option<Exit>), ToolError> {
-    let report = match read_job(gate, job).await? {
-        None => Err(vanished(job)),
-        Some((_, Standing::Lost)) => Err(lost(job)),
-        Some((_, Standing::Finished(exit))) => {
-            let report = finished(gate, job, &exit, max_lines).await?;
-            return Ok((report, Some(exit)));
-        }
-        Some((_, Standing::Pending)) => Ok(Report {
-            state: State::Pending,
-            exit_status: None,
-            lines: Vec::new(),
-            lines_missed: false,
-            truncated_lines: 0,
-            truncated_bytes: 0,
-            elapsed: Duration::ZERO,
-        }),
-        Some((_, Standing::Running)) => output(gate, job, None, max_lines).await,
-    };
-    Ok((report?, None))
 }
 
 /// `run_command`: see the tool's description in `schemas/tools/run_command.json`.
@@ -780,15 +485,6 @@ pub async fn get_job(gate: &ReadGate<'_>, input: GetJobInput) -> Result<GetJobOu
 mod tests {
     use super::*;
 
-    fn look(options: String, buffers: &str) -> Look {
-        Look {
-            options,
-            buffers: buffers.as_bytes().to_vec(),
-            described: String::new(),
-            screen: Vec::new(),
-        }
-    }
-
     #[test]
     fn the_record_says_staged_before_anything_is_staged() {
         let (job, _) = JobId::new(PaneId(3)).unwrap();
@@ -803,34 +499,5 @@ mod tests {
             summaries[1..].iter().all(|s| s.starts_with("set-buffer")),
             "{summaries:?}"
         );
-    }
-
-    #[test]
-    fn a_staged_job_is_removed_and_a_typed_one_still_holds_the_pane() {
-        let pane = PaneId(3);
-        let (job, _) = JobId::new(pane).unwrap();
-        let x = &job.random;
-        let buffer = job.buffer();
-        // Staged, with its buffer or without (stopped mid-staging): removed, not blocking.
-        for buffers in [buffer.as_str(), ""] {
-            let cleanup = earlier_jobs(pane, &look(format!("@paneward_job_{x} staged\n"), buffers), false).unwrap();
-            let summaries: Vec<String> = cleanup.iter().map(ChangeCommand::summary).collect();
-            assert!(
-                summaries.contains(&format!("set-option -p -u -t %3 @paneward_job_{x}")),
-                "{summaries:?}"
-            );
-            let deletes = summaries.contains(&format!("delete-buffer -b {buffer}"));
-            assert_eq!(deletes, !buffers.is_empty(), "{summaries:?}");
-        }
-        // Typed and not fetched: its shell may still read it.
-        let typed = look(format!("@paneward_job_{x} 1700000000000\n"), &buffer);
-        let Err(error) = earlier_jobs(pane, &typed, false) else {
-            panic!("a typed job was removed");
-        };
-        let error = error.to_string();
-        assert!(error.contains("not yet fetched"), "{error}");
-        // "staged" beside a fetched mark was not written by paneward: it proves nothing.
-        let forged = look(format!("@paneward_job_{x} staged\n@paneward_run_{x} 1\n"), "");
-        assert!(earlier_jobs(pane, &forged, false).is_err());
     }
 }
