@@ -139,7 +139,7 @@ fn parse_segment(transcript: &Transcript, start: usize, end: usize, reply: &mut 
     Ok(())
 }
 
-/// Cuts a finished transcript of bare commands ([`Framing::Lines`]: no separators) into
+/// Cuts a finished transcript of bare commands (`Framing::Lines`: no separators) into
 /// one output per command, command `i` holding exactly `lines[i]` lines: its closing
 /// guard must be the line right after them, so pane text inside a block (which can copy
 /// a guard line) is only ever content. A failed command closes its block with `%error`
