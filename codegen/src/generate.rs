@@ -406,19 +406,22 @@ fn gate_tokens(tier: Tier) -> TokenStream {
     }
 }
 
+/// The module path of a tool's handler under `src/tools` (`observe::tree`), its group
+/// first. A tool file without `handler` is handled by a module named like the tool; a
+/// missing module or function is then a compile error that names the tool.
+fn handler_module<'a>(t: &'a ToolTypes<'_>) -> impl Iterator<Item = proc_macro2::Ident> + 'a {
+    t.tool
+        .handler
+        .as_deref()
+        .unwrap_or(&t.tool.name)
+        .split("::")
+        .map(|segment| format_ident!("{}", segment))
+}
+
 fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
     let arms = typed.iter().map(|t| {
         let name = &t.tool.name;
-        // A tool file without `handler` is handled by a module named like the tool; a
-        // missing module or function is then a compile error that names the tool.
-        // A handler is a module path under `src/tools` (`observe::tree`), its group first.
-        let module = t
-            .tool
-            .handler
-            .as_deref()
-            .unwrap_or(name)
-            .split("::")
-            .map(|segment| format_ident!("{}", segment));
+        let module = handler_module(t);
         let function = format_ident!("{}", name);
         let input = format_ident!("{}", t.input);
         // A tool with escalations gets the gate of the highest tier it can reach: the
@@ -452,13 +455,7 @@ fn emit_dispatch(typed: &[ToolTypes<'_>]) -> TokenStream {
     // Tools whose file says `checkedAlone`: their handler module's `check_<tool>`.
     let checks = typed.iter().filter(|t| t.tool.facts.checked_alone).map(|t| {
         let name = &t.tool.name;
-        let module = t
-            .tool
-            .handler
-            .as_deref()
-            .unwrap_or(name)
-            .split("::")
-            .map(|segment| format_ident!("{}", segment));
+        let module = handler_module(t);
         let check = format_ident!("check_{}", name);
         let input = format_ident!("{}", t.input);
         quote! {
