@@ -7,6 +7,7 @@ pub mod control;
 pub mod descriptors;
 pub mod http;
 pub mod sshd;
+pub mod terminal;
 pub mod waits;
 
 use std::io::{BufRead, BufReader, Write};
