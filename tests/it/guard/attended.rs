@@ -38,7 +38,10 @@ fn every_input_path_is_refused_for_a_pane_a_terminal_shows() {
     let tmux = TmuxServer::start();
     let (window, first, second) = window_of_two_cats(&tmux);
     let shell = tmux.split(&first, "-h", "/bin/sh");
-    tmux.wait_for_prompt(&shell);
+    // Its prompt drawn (the window keeps the name of its first pane, `cat`).
+    wait_for("the shell's prompt", || {
+        (tmux.pane_value(&shell, "#{pane_current_command} #{cursor_x}") == "sh 2").then_some(())
+    });
     let _terminal = tmux.attach_terminal(&window, &window);
     let mut client = tmux.paneward();
     let text = refusal(
