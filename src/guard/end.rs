@@ -9,7 +9,10 @@
 //!
 //! The one exception is the person's own yes: where the client can ask the person
 //! (`guard::consent`), a refused ending is put to them, and on their yes it runs once,
-//! as one tmux command. An agent's `force` is not a yes and lifts nothing here.
+//! as one tmux command. An agent's `force` is not a yes and lifts nothing here. The kill
+//! tools ask only when the call says it means to end paneward's own place
+//! (`confirm_self: true`, the libtmux family's argument); without it a kill of what holds
+//! the caller pane is taken for a mistake and refused without bothering the person.
 
 use std::fmt;
 
@@ -73,6 +76,14 @@ impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.what())
     }
+}
+
+/// The refusal for a kill that reaches the caller pane without `confirm_self`.
+fn unconfirmed(ending: &Ending, caller: PaneId) -> ToolError {
+    ToolError::blocked(format!(
+        "refused: {} holds pane {caller}, the pane paneward itself runs in; pass confirm_self: true if you mean it, and the person is asked through an MCP client that supports elicitation (their yes is the only override); nothing was ended",
+        ending.what()
+    ))
 }
 
 /// The refusal for an ending that reaches the caller pane; `note` says whether the
@@ -144,6 +155,19 @@ impl EndGate<'_> {
     /// A refusal naming what holds the caller pane (and whether the person was asked),
     /// or tmux's failure (a missing target is `NotFound`).
     pub async fn end(&self, ending: &Ending) -> Result<(), ToolError> {
+        self.end_unless_unconfirmed(ending, true).await
+    }
+
+    /// [`EndGate::end`] for a kill tool: what holds the caller pane is put to the person
+    /// only with `confirm_self` (the call says it means it), and refused outright without.
+    ///
+    /// # Errors
+    /// As [`EndGate::end`].
+    pub async fn end_confirmed(&self, ending: &Ending, confirm_self: bool) -> Result<(), ToolError> {
+        self.end_unless_unconfirmed(ending, confirm_self).await
+    }
+
+    async fn end_unless_unconfirmed(&self, ending: &Ending, may_ask: bool) -> Result<(), ToolError> {
         let state = self.state();
         let tmux = state.backend.tmux();
         let Some(caller) = state.caller.as_ref() else {
@@ -161,6 +185,9 @@ impl EndGate<'_> {
         let decided = tmux.run(guard).await?;
         if String::from_utf8_lossy(&decided).trim() != REFUSED {
             return Ok(());
+        }
+        if !may_ask {
+            return Err(unconfirmed(ending, caller.pane));
         }
         let question = consent::end_question(ending, caller.pane);
         match consent::ask(self.context(), question).await {

@@ -217,7 +217,7 @@ pub async fn call_destructive_tools_batch(
             index,
             "tool",
             format!(
-                "{ending} holds the pane paneward itself runs in, which a batch never ends (the tool called on its own can ask the person)"
+                "{ending} holds the pane paneward itself runs in, which a batch never ends (the tool called on its own with confirm_self: true can ask the person)"
             ),
         ));
     }

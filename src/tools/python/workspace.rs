@@ -186,6 +186,8 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
     let (id, name) = (session.session_id.to_string(), session.session.clone());
     let input = own::KillSessionInput {
         session_id: own("session_id", id)?,
+        // As before `confirm_self`: what holds the caller pane is put to the person.
+        confirm_self: true,
     };
     end::kill_session(gate, input).await?;
     Ok(KillSessionOutput {
@@ -197,6 +199,7 @@ pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<K
     let window = window_id(gate, &checked(gate, &input)?).await?;
     let input = own::KillWindowInput {
         window_id: own("window_id", &window)?,
+        confirm_self: true,
     };
     end::kill_window(gate, input).await?;
     Ok(KillWindowOutput {
@@ -208,6 +211,7 @@ pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillP
     let pane = pane_id(gate, &checked(gate, &input)?).await?;
     let input = own::KillPaneInput {
         pane_id: own("pane_id", &pane)?,
+        confirm_self: true,
     };
     end::kill_pane(gate, input).await?;
     Ok(KillPaneOutput {
@@ -217,7 +221,14 @@ pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillP
 
 pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<KillServerOutput, ToolError> {
     checked(gate, &input)?;
-    end::kill_server(gate, own::KillServerInput { confirm: true }).await?;
+    end::kill_server(
+        gate,
+        own::KillServerInput {
+            confirm: true,
+            confirm_self: true,
+        },
+    )
+    .await?;
     Ok(KillServerOutput {
         result: "Server killed successfully".into(),
     })

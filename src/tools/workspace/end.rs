@@ -123,7 +123,12 @@ fn gone(before: &BTreeSet<String>, after: Option<&BTreeSet<String>>) -> Vec<Stri
 }
 
 /// Ends `ending` (named `target`, an id) and says what went with it.
-async fn kill(gate: &EndGate<'_>, ending: Ending, target: Option<&str>) -> Result<Closed, ToolError> {
+async fn kill(
+    gate: &EndGate<'_>,
+    ending: Ending,
+    target: Option<&str>,
+    confirm_self: bool,
+) -> Result<Closed, ToolError> {
     let before = read_tree(gate).await?.ok_or_else(|| {
         ToolError::new(
             ToolErrorKind::TmuxUnavailable,
@@ -139,7 +144,7 @@ async fn kill(gate: &EndGate<'_>, ending: Ending, target: Option<&str>) -> Resul
         ));
     }
     let killing_server = ending == Ending::KillServer;
-    let ended = gate.end(&ending).await;
+    let ended = gate.end_confirmed(&ending, confirm_self).await;
     let after = match (&ended, killing_server) {
         // kill-server ends the server by definition.
         (Ok(()), true) => None,
@@ -166,9 +171,9 @@ async fn kill(gate: &EndGate<'_>, ending: Ending, target: Option<&str>) -> Resul
 /// # Errors
 /// A missing pane, the caller pane, or tmux failing.
 pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillPaneOutput, ToolError> {
-    let KillPaneInput { pane_id } = input;
+    let KillPaneInput { pane_id, confirm_self } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
-    let closed = kill(gate, Ending::KillPane(pane), Some(&pane.to_string())).await?;
+    let closed = kill(gate, Ending::KillPane(pane), Some(&pane.to_string()), confirm_self).await?;
     Ok(KillPaneOutput {
         killed: pane.to_string(),
         panes_closed: closed.panes,
@@ -183,9 +188,18 @@ pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillP
 /// # Errors
 /// A missing window, the caller's window, or tmux failing.
 pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<KillWindowOutput, ToolError> {
-    let KillWindowInput { window_id } = input;
+    let KillWindowInput {
+        window_id,
+        confirm_self,
+    } = input;
     let window = args::window_id("/window_id", &window_id)?;
-    let closed = kill(gate, Ending::KillWindow(window), Some(&window.to_string())).await?;
+    let closed = kill(
+        gate,
+        Ending::KillWindow(window),
+        Some(&window.to_string()),
+        confirm_self,
+    )
+    .await?;
     Ok(KillWindowOutput {
         killed: window.to_string(),
         panes_closed: closed.panes,
@@ -200,9 +214,18 @@ pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<K
 /// # Errors
 /// A missing session, the caller's session, or tmux failing.
 pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<KillSessionOutput, ToolError> {
-    let KillSessionInput { session_id } = input;
+    let KillSessionInput {
+        session_id,
+        confirm_self,
+    } = input;
     let session = args::session_id("/session_id", &session_id)?;
-    let closed = kill(gate, Ending::KillSession(session), Some(&session.to_string())).await?;
+    let closed = kill(
+        gate,
+        Ending::KillSession(session),
+        Some(&session.to_string()),
+        confirm_self,
+    )
+    .await?;
     Ok(KillSessionOutput {
         killed: session.to_string(),
         panes_closed: closed.panes,
@@ -217,14 +240,14 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
 /// # Errors
 /// `confirm` not true, the caller's server, or tmux failing.
 pub async fn kill_server(gate: &EndGate<'_>, input: KillServerInput) -> Result<KillServerOutput, ToolError> {
-    let KillServerInput { confirm } = input;
+    let KillServerInput { confirm, confirm_self } = input;
     if !confirm {
         return Err(ToolError::invalid_argument(
             "/confirm",
             "must be true to kill the server",
         ));
     }
-    let closed = kill(gate, Ending::KillServer, None).await?;
+    let closed = kill(gate, Ending::KillServer, None, confirm_self).await?;
     Ok(KillServerOutput {
         panes_closed: closed.panes,
         windows_closed: closed.windows,

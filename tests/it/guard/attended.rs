@@ -204,3 +204,71 @@ fn a_window_paneward_created_is_its_own_even_while_a_terminal_shows_it() {
     );
     tmux.wait_for_text(&pane, "ours-in-sight");
 }
+
+/// paneward on `tmux`, initialized by a client that declares elicitation.
+fn asking_client(tmux: &TmuxServer) -> Client {
+    let mut client = tmux.paneward_with(&[], &[]);
+    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "paneward-tests", "version": "0"}
+    }}));
+    let response = client.response(&json!(0));
+    assert!(response.get("result").is_some(), "{response}");
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client
+}
+
+/// Calls `send_keys` and answers the question it raises with `answer`; returns the
+/// question's params (null when none came) and the call's result.
+fn send_and_answer(client: &mut Client, id: i64, arguments: Value, answer: Value) -> (Value, Value) {
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "send_keys", "arguments": arguments}}));
+    let mut question = Value::Null;
+    loop {
+        let line = client.next_raw_line().expect("paneward closed stdout");
+        let message: Value = serde_json::from_str(&line).expect("JSON");
+        if message["method"] == "elicitation/create" {
+            question = message["params"].clone();
+            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
+        } else if message["id"] == json!(id) && message.get("method").is_none() {
+            return (question, message["result"].clone());
+        }
+    }
+}
+
+#[test]
+fn where_the_client_can_ask_the_person_decides_and_force_does_not() {
+    let tmux = TmuxServer::start();
+    let scratch = crate::support::Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let _terminal = tmux.attach_terminal(&window, &window);
+    let mut client = asking_client(&tmux);
+    let (question, result) = send_and_answer(
+        &mut client,
+        1,
+        json!({"paneId": pane, "keys": "declined-text", "literal": true, "force": true}),
+        json!({"action": "decline"}),
+    );
+    let message = question["message"].as_str().expect("the person was asked");
+    assert!(
+        message.contains(&format!("pane {pane}")) && message.contains("terminal attached to tmux"),
+        "{message}"
+    );
+    assert!(!message.contains("declined-text"), "the text is never shown: {message}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("the person was asked and declined"), "{text}");
+    let (_, result) = send_and_answer(
+        &mut client,
+        2,
+        json!({"paneId": pane, "keys": "allowed-text", "literal": true}),
+        json!({"action": "accept", "content": {"allow": true}}),
+    );
+    assert_ne!(result["isError"], json!(true), "{result}");
+    assert_eq!(
+        scratch.wait_for_lines("typed", 1),
+        "allowed-text\n",
+        "only the allowed text"
+    );
+}

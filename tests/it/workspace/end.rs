@@ -349,3 +349,88 @@ fn clear_pane_scrollback_discards_the_history_and_leaves_the_screen() {
     let text = client.call_err("clear_pane_scrollback", json!({"pane_id": "%999"}));
     assert!(text.contains("%999"), "{text}");
 }
+
+/// paneward inside `caller` at the destructive tier, initialized by a client that
+/// declares elicitation.
+fn asking_inside(tmux: &TmuxServer, caller: &str) -> Client {
+    let env = tmux.tmux_env();
+    let mut client = tmux.paneward_with(
+        &["--safety", "destructive"],
+        &[("TMUX", env.as_str()), ("TMUX_PANE", caller)],
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "paneward-tests", "version": "0"}
+    }}));
+    let response = client.response(&json!(0));
+    assert!(response.get("result").is_some(), "{response}");
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client
+}
+
+/// Calls `tool`, answering any question it raises with `answer`; returns the questions'
+/// messages and the call's result.
+fn call_answering(client: &mut Client, id: i64, tool: &str, arguments: Value, answer: &Value) -> (Vec<String>, Value) {
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}}));
+    let mut questions = Vec::new();
+    loop {
+        let line = client.next_raw_line().expect("paneward closed stdout");
+        let message: Value = serde_json::from_str(&line).expect("JSON");
+        if message["method"] == "elicitation/create" {
+            questions.push(message["params"]["message"].as_str().unwrap_or_default().to_string());
+            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
+        } else if message["id"] == json!(id) && message.get("method").is_none() {
+            return (questions, message["result"].clone());
+        }
+    }
+}
+
+#[test]
+fn a_kill_of_what_holds_the_caller_pane_asks_the_person_only_with_confirm_self() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.first_pane();
+    let window = tmux.pane_value(&caller, "#{window_id}");
+    tmux.window_running("sleep 600"); // the session outlives the window
+    let mut client = asking_inside(&tmux, &caller);
+    let yes = json!({"action": "accept", "content": {"allow": true}});
+    // Without confirm_self the kill is taken for a mistake: refused, nobody asked.
+    let (questions, result) = call_answering(&mut client, 1, "kill_window", json!({"window_id": window}), &yes);
+    assert!(questions.is_empty(), "{questions:?}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("confirm_self: true") && text.contains(&caller), "{text}");
+    assert!(exists(&tmux, &window));
+    // With it, the person decides: a no ends nothing.
+    let no = json!({"action": "decline"});
+    let arguments = json!({"window_id": window, "confirm_self": true});
+    let (questions, result) = call_answering(&mut client, 2, "kill_window", arguments.clone(), &no);
+    assert_eq!(questions.len(), 1);
+    assert!(questions[0].contains(&format!("window {window}")), "{questions:?}");
+    assert_eq!(result["isError"], json!(true), "{result}");
+    assert!(exists(&tmux, &window));
+    let (_, result) = call_answering(&mut client, 3, "kill_window", arguments, &yes);
+    assert_ne!(result["isError"], json!(true), "{result}");
+    assert_eq!(result["structuredContent"]["killed"], json!(window));
+    assert!(!exists(&tmux, &window));
+}
+
+#[test]
+fn confirm_self_is_no_override_where_the_client_cannot_ask() {
+    let tmux = TmuxServer::start();
+    let caller = tmux.first_pane();
+    let window = tmux.pane_value(&caller, "#{window_id}");
+    let mut client = inside(&tmux, &caller, &["--safety", "destructive"]);
+    let (kind, text) = failed(
+        &mut client,
+        "kill_window",
+        json!({"window_id": window, "confirm_self": true}),
+    );
+    assert_eq!(kind, "blocked", "{text}");
+    assert!(text.contains("elicitation"), "{text}");
+    assert!(exists(&tmux, &window));
+    // Anything else is killed whatever confirm_self says.
+    let other = tmux.window_running("sleep 600");
+    client.call_ok("kill_pane", json!({"pane_id": other, "confirm_self": true}));
+    assert!(!exists(&tmux, &other));
+}
