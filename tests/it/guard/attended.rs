@@ -272,3 +272,29 @@ fn where_the_client_can_ask_the_person_decides_and_force_does_not() {
         "only the allowed text"
     );
 }
+
+#[test]
+fn control_clients_showing_the_window_attend_nothing_but_a_terminal_beside_them_does() {
+    let tmux = TmuxServer::start();
+    let (window, first, _) = window_of_two_cats(&tmux);
+    // A control client (as a program driving tmux would attach) shows the window.
+    let _control = crate::support::control::RawControl::attach(&tmux, &window);
+    wait_for("the control client", || {
+        (crate::support::control::control_clients(&tmux).len() == 1).then_some(())
+    });
+    let mut client = tmux.paneward();
+    let showing = tmux.tmux(&["list-clients", "-F", "#{client_control_mode} #{window_id}"]);
+    assert!(showing.lines().any(|line| line == format!("1 {window}")), "{showing}");
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": first, "keys": "control-only", "literal": true}),
+    );
+    tmux.wait_for_text(&first, "control-only");
+    let _terminal = tmux.attach_terminal(&window, &window);
+    refusal(
+        &mut client,
+        "send_keys",
+        json!({"pane_id": first, "keys": "with-a-terminal", "literal": true}),
+    );
+    assert_only_then_typed(&tmux, &first, "with-a-terminal", "typed-by-tmux");
+}
