@@ -19,8 +19,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::tmux::format::{parse_records, record_format};
-use crate::tmux::{Command, TmuxError};
+use crate::guard::state::GuardState;
+use crate::tmux::format::{parse_one, parse_records, record_format};
+use crate::tmux::{Command, PaneId, TmuxError};
 
 /// What the check reads about every client.
 const CLIENT_FIELDS: [&str; 3] = ["client_name", "client_control_mode", "window_id"];
@@ -86,6 +87,35 @@ pub(super) fn window_watched(clients: &[Client], window_id: &str) -> bool {
 /// but in a zoomed window only the active one.
 pub(super) fn pane_in_sight(window_watched: bool, zoomed: bool, active: bool) -> bool {
     window_watched && (!zoomed || active)
+}
+
+/// What the one-off look at a pane reads ([`shown_now`]).
+const PANE_FIELDS: [&str; 3] = ["window_id", "window_zoomed_flag", "pane_active"];
+
+/// Whether a terminal shows `pane` at this moment, and the rule is on: a look for
+/// `request_pane`, whose grant matters under `--scope all` only for such a pane. Not
+/// a check before input (the verdict makes that one, in the typing's own step).
+///
+/// # Errors
+/// tmux failed (a missing pane among them).
+pub async fn shown_now(state: &GuardState, pane: PaneId) -> Result<bool, TmuxError> {
+    if !state.settings.attended_guard {
+        return Ok(false);
+    }
+    let look = Command::new("display-message")
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string())
+        .arg(record_format(&PANE_FIELDS));
+    let [clients, place] = state.backend.tmux().run_each([read_clients(), look]).await?;
+    let clients = parse_clients(&clients)?;
+    let place = String::from_utf8_lossy(&place);
+    let record = parse_one("display-message", &PANE_FIELDS, &place)?;
+    Ok(pane_in_sight(
+        window_watched(&clients, record.text("window_id")?),
+        record.flag("window_zoomed_flag")?,
+        record.flag("pane_active")?,
+    ))
 }
 
 /// The clients read just before the step, which the step's format expects to find.

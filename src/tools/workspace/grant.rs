@@ -1,11 +1,13 @@
 //! `request_pane`: the agent asks the person for one of their panes, and with their yes
 //! the pane carries paneward's ownership mark, as `paneward grant PANE` sets it from a
 //! shell. The question says only what tmux knows of the pane (where it is, what runs in
-//! it), so the agent cannot word it; what a yes lifts is the scope, not any safety rule
-//! (the caller pane's rules still ask for each input).
+//! it), so the agent cannot word it; what a yes lifts is the scope and the
+//! attended-pane rule, no other safety rule (the caller pane's rules still ask for
+//! each input).
 
 use crate::config::Scope;
 use crate::generated::types::{RequestPaneInput, RequestPaneOutput, RequestPaneOutputOutcome};
+use crate::guard::attended;
 use crate::guard::consent::{self, NoConsent};
 use crate::guard::owner::{OwnedMark, OWNED_VALUE};
 use crate::guard::ChangeGate;
@@ -58,7 +60,9 @@ pub async fn request_pane(gate: &ChangeGate<'_>, input: RequestPaneInput) -> Res
         outcome,
         place: at.clone(),
     };
-    if gate.state().settings.scope == Scope::All {
+    // Under --scope all the mark still matters where a person's terminal shows the
+    // pane: it lifts the attended-pane rule (`guard::attended`).
+    if gate.state().settings.scope == Scope::All && !attended::shown_now(gate.state(), pane).await? {
         return Ok(reply(RequestPaneOutputOutcome::ScopeAll, false));
     }
     if String::from_utf8_lossy(&mark).trim() == OWNED_VALUE {

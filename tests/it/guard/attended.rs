@@ -298,3 +298,36 @@ fn control_clients_showing_the_window_attend_nothing_but_a_terminal_beside_them_
     );
     assert_only_then_typed(&tmux, &first, "with-a-terminal", "typed-by-tmux");
 }
+
+#[test]
+fn request_pane_asks_for_a_pane_a_terminal_shows_even_under_scope_all() {
+    let tmux = TmuxServer::start();
+    let scratch = crate::support::Scratch::new();
+    let pane = tmux.recorder(&scratch.path("typed"));
+    let window = tmux.pane_value(&pane, "#{window_id}");
+    let mut client = asking_client(&tmux);
+    // Out of any terminal's sight the grant would change nothing: nobody is asked.
+    let unseen = client.call_ok("request_pane", json!({"pane_id": pane}));
+    assert_eq!(unseen["outcome"], "scopeAll", "{unseen}");
+    let _terminal = tmux.attach_terminal(&window, &window);
+    client.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "request_pane", "arguments": {"pane_id": pane}}}));
+    let mut asked = 0;
+    let result = loop {
+        let message: Value = serde_json::from_str(&client.next_raw_line().expect("stdout open")).unwrap();
+        if message["method"] == "elicitation/create" {
+            asked += 1;
+            client.send(&json!({"jsonrpc": "2.0", "id": message["id"],
+                "result": {"action": "accept", "content": {"allow": true}}}));
+        } else if message["id"] == json!(7) && message.get("method").is_none() {
+            break message["result"].clone();
+        }
+    };
+    assert_eq!(asked, 1);
+    assert_eq!(result["structuredContent"]["outcome"], "granted", "{result}");
+    client.call_ok(
+        "send_keys",
+        json!({"pane_id": pane, "keys": "handed-over", "literal": true}),
+    );
+    assert_eq!(scratch.wait_for_lines("typed", 1), "handed-over\n");
+}
