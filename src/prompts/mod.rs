@@ -10,6 +10,7 @@
 
 pub mod argument;
 pub mod complete;
+pub mod skill;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -99,6 +100,11 @@ impl Prompts {
     /// The prompt `name`, if a server at `tier` offers it.
     pub fn offered(&self, name: &str, tier: Tier) -> Option<&PromptSpec> {
         self.listed(tier).find(|spec| spec.name == name)
+    }
+
+    /// Every prompt, whatever the tier (the skills filter them their own way).
+    pub fn all(&self) -> &[PromptSpec] {
+        &self.specs
     }
 
     /// The prompt `name` whatever the tier, to say why it is withheld.

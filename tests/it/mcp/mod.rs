@@ -8,4 +8,6 @@ mod prompts;
 mod protocol;
 mod reply_text;
 mod resources;
+mod skills;
 mod stdio;
+mod tasks;
