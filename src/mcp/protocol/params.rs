@@ -37,13 +37,19 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
     }
 }
 
-/// `inputResponses` that are there but no object (`null`, a list): rmcp would read
-/// `null` as absent, and the call would run as if the client had sent nothing.
+/// `inputResponses` that are there but no object (`null`, a list), or a response in it
+/// that is no object: rmcp would read `null` as absent, and the call would run as if
+/// the client had sent nothing; a response of another shape answers nothing.
 fn input_responses_problem(params: Option<&Value>) -> Option<String> {
-    match params?.as_object()?.get("inputResponses")? {
-        Value::Object(_) => None,
-        _ => Some("/params/inputResponses: must be an object of responses, keyed as inputRequests were".into()),
-    }
+    let Value::Object(responses) = params?.as_object()?.get("inputResponses")? else {
+        return Some("/params/inputResponses: must be an object of responses, keyed as inputRequests were".into());
+    };
+    let (key, _) = responses.iter().find(|(_, response)| !response.is_object())?;
+    let key: String = key.chars().take(crate::limits::ERROR_FIELD_NAME_MAX_CHARS).collect();
+    Some(format!(
+        "/params/inputResponses/{}: must be an object, the client's response to that inputRequest",
+        paneward_contract::pointer_token(&key)
+    ))
 }
 
 /// A tool call's params with an object of `arguments` emptied, which fit exactly when
@@ -139,8 +145,14 @@ mod tests {
             found.starts_with("/params/inputResponses: must be an object"),
             "{found}"
         );
-        let object_responses = json!({"params": {"name": "x", "inputResponses": {}}});
+        let object_responses = json!({"params": {"name": "x", "inputResponses": {"a": {"action": "accept"}}}});
         assert_eq!(problem_of("tools/call", object_responses), None);
+        let number_response = json!({"params": {"name": "x", "inputResponses": {"a/b": 12345}}});
+        let found = problem_of("tools/call", number_response).unwrap_or_default();
+        assert!(
+            found.starts_with("/params/inputResponses/a~1b: must be an object"),
+            "{found}"
+        );
         assert_eq!(problem_of("ping", json!({"params": {}})), None);
         for method in ["tools/list", "ping"] {
             let found = problem_of(method, json!({"params": []})).unwrap_or_default();

@@ -1,5 +1,6 @@
 //! Tests of `mcp`: the transports and what they serve besides tools.
 
+mod advertised;
 mod client_log;
 mod current;
 mod handshake;
