@@ -555,9 +555,9 @@ impl ServerHandler for McpServer {
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        crate::mcp::tasks::get(&self.app, &request).await
+        crate::mcp::tasks::get(&self.app, &request, is_current_revision(&context)).await
     }
 
     /// `tasks/update`: see `crate::mcp::tasks::update`.

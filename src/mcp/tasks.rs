@@ -80,12 +80,13 @@ pub async fn created(app: &App, reply: &CallToolResult) -> Result<Option<CreateT
     Ok(Some(CreateTaskResult::new(task_of(&job, &view))))
 }
 
-/// `tasks/get`.
+/// `tasks/get`; `current` says the request speaks 2026-07-28, whose tool results carry
+/// `resultType` (the inlined result has the shape the call's own reply would have).
 ///
 /// # Errors
 /// -32602 for an id that names no task (malformed, collected, its pane gone); -32603
 /// when tmux cannot answer.
-pub async fn get(app: &App, params: &GetTaskParams) -> Result<GetTaskResult, ErrorData> {
+pub async fn get(app: &App, params: &GetTaskParams, current: bool) -> Result<GetTaskResult, ErrorData> {
     let job = task_id(&params.task_id)?;
     let view = read(app, &job).await?;
     let task = task_of(&job, &view);
@@ -97,7 +98,7 @@ pub async fn get(app: &App, params: &GetTaskParams) -> Result<GetTaskResult, Err
                 .map_err(|e| ErrorData::internal_error(format!("cannot encode the task's result: {e}"), None))?;
             let result = crate::call::reply_text(app).tool_success(TASK_TOOL, structured);
             TaskPayload::Completed {
-                result: as_object(&result)?,
+                result: as_object(&result, current)?,
             }
         }
     };
@@ -206,12 +207,17 @@ fn task_of(job: &JobId, view: &TaskView) -> Task {
     task
 }
 
-fn as_object(result: &CallToolResult) -> Result<JsonObject, ErrorData> {
+/// `result` as the call's own reply would carry it: with `resultType: "complete"` for
+/// 2026-07-28 (the official Tasks client checks it), without for older revisions (as
+/// rmcp strips it from their replies).
+fn as_object(result: &CallToolResult, current: bool) -> Result<JsonObject, ErrorData> {
     match serde_json::to_value(result) {
         Ok(Value::Object(mut object)) => {
-            // The result inlined in a task is the call's, without the envelope's
-            // discriminator (the task's own `resultType` is the one the client reads).
-            object.remove("resultType");
+            if current {
+                object.insert("resultType".into(), Value::from("complete"));
+            } else {
+                object.remove("resultType");
+            }
             Ok(object)
         }
         Ok(_) | Err(_) => Err(ErrorData::internal_error("cannot encode the task's result", None)),
