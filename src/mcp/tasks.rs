@@ -1,15 +1,16 @@
 //! MCP's Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on paneward's jobs.
 //!
-//! A client that declares the extension (in a request's `_meta` capabilities, or in
-//! `initialize` for a handshake session: rmcp reads either) may get a `run_command`
-//! answered as a task: the command is typed as always, waited for at most
+//! A 2026-07-28 request whose client declares the extension (in its `_meta`
+//! capabilities) may get a `run_command` answered as a task: the command is typed as always, waited for at most
 //! [`RUN_TASK_DIRECT_WAIT`], and, unfinished, its job is the task (`resultType: "task"`,
 //! the job id as `taskId`). `tasks/get` reads the job from tmux (`tools::run::task`):
 //! `working`, then `completed` with the very reply `run_command` gives, or `cancelled`
 //! after `tasks/cancel`, which types Ctrl-C into the job's pane and says so in
 //! `statusMessage`. Nothing is kept in this process: a restarted paneward, or a second
-//! one on the same tmux server, answers the same. Clients without the extension see
-//! `run_command` as before (rmcp refuses `tasks/*` from them with -32021).
+//! one on the same tmux server, answers the same. Clients without the extension, and
+//! handshake-era requests (see [`task_wait`]), see `run_command` as before; rmcp refuses
+//! `tasks/*` from a client that did not declare the extension (-32021), in `_meta` or,
+//! for a handshake session, in `initialize`.
 //!
 //! Only `run_command` becomes a task: its work is a job in tmux. The waits and
 //! `load_workspace` live in this process, so a task of theirs could not survive it;
@@ -44,12 +45,24 @@ pub fn offered(app: &App) -> bool {
     app.config.profile == crate::catalog::profile::Profile::Default
 }
 
-/// How long a call of `tool` waits before it answers as a task, when this request's
-/// client declared the extension and the tool can become one; `None` otherwise.
+/// How long a call of `tool` waits before it answers as a task, when this request
+/// speaks 2026-07-28, its client declared the extension and the tool can become one;
+/// `None` otherwise.
+///
+/// Only 2026-07-28 requests: the extension's unsolicited `resultType: "task"` is
+/// defined on that revision. 2025-11-25 has tasks of its own with another wire (a
+/// request asks for one in `params.task`), and a handshake client may declare the
+/// extension without taking a task answer (the MCP Inspector 2.12 does, and then fails
+/// the call), so a handshake request gets `run_command` as before; it may still read a
+/// task by id.
 pub fn task_wait(app: &App, context: &RequestContext<RoleServer>, tool: &str) -> Option<std::time::Duration> {
-    let declared = context
-        .client_capabilities()
-        .is_some_and(|capabilities| capabilities.supports_tasks());
+    let current = context
+        .protocol_version()
+        .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
+    let declared = current
+        && context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
     let served = app
         .catalog
         .listed(app.config.safety)
