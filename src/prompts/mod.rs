@@ -290,7 +290,14 @@ mod tests {
         let names: Vec<String> = prompts().specs.iter().map(|s| s.name.clone()).collect();
         assert_eq!(
             names,
-            ["diagnose_pane", "recover_pane", "run_and_wait", "set_up_workspace"]
+            [
+                "diagnose_pane",
+                "drive_agent",
+                "recover_pane",
+                "run_and_wait",
+                "set_up_workspace",
+                "watch_panes"
+            ]
         );
     }
 
@@ -298,7 +305,7 @@ mod tests {
     fn prompts_that_change_tmux_are_withheld_at_readonly() {
         let prompts = prompts();
         let listed: Vec<&str> = prompts.listed(Tier::Readonly).map(|s| s.name.as_str()).collect();
-        assert_eq!(listed, ["diagnose_pane"]);
+        assert_eq!(listed, ["diagnose_pane", "watch_panes"]);
         let refused = prompts
             .get(
                 "recover_pane",

@@ -202,14 +202,19 @@ mod tests {
     }
 
     #[test]
-    fn answers_without_their_state_or_of_another_call_are_refused() {
+    fn answers_without_their_state_count_for_nothing_and_of_another_call_are_refused() {
+        // A yes without its state answers no question: the question is asked anew.
         let mut bare = request(json!({"pane_id": "%1"}));
-        bare.input_responses = Some([(INPUT_KEY.to_string(), json!({"action": "accept"}))].into());
-        let error = RoundTripAsker::for_request(&bare).err().unwrap();
-        assert!(
-            error.message.starts_with("/params/requestState: is required"),
-            "{error:?}"
+        bare.input_responses = Some(
+            [(
+                INPUT_KEY.to_string(),
+                json!({"action": "accept", "content": {"allow": true}}),
+            )]
+            .into(),
         );
+        let asker = RoundTripAsker::for_request(&bare).unwrap();
+        assert!(matches!(block_on(asker.ask("Allow?".into())), Answer::None(_)));
+        assert!(asker.awaits_answer());
 
         let first = request(json!({"pane_id": "%1"}));
         let asker = RoundTripAsker::for_request(&first).unwrap();

@@ -77,15 +77,22 @@ fn checked_skills(client: &mut Client) -> Vec<String> {
 #[test]
 fn each_surface_serves_the_skills_whose_tools_it_has_and_no_other() {
     let tmux = TmuxServer::start();
-    let every = ["diagnose-pane", "recover-pane", "run-and-wait", "set-up-workspace"];
+    let every = [
+        "diagnose-pane",
+        "drive-agent",
+        "recover-pane",
+        "run-and-wait",
+        "set-up-workspace",
+        "watch-panes",
+    ];
     for (flags, expected) in [
-        (vec!["--safety", "readonly"], vec!["diagnose-pane"]),
+        (vec!["--safety", "readonly"], vec!["diagnose-pane", "watch-panes"]),
         (vec!["--safety", "mutating"], every.to_vec()),
         (vec!["--safety", "destructive"], every.to_vec()),
         // Without the manage toolset there is no exit_copy_mode nor select_layout.
         (
             vec!["--safety", "mutating", "--toolsets", "inspect,execute"],
-            vec!["diagnose-pane", "run-and-wait"],
+            vec!["diagnose-pane", "drive-agent", "run-and-wait", "watch-panes"],
         ),
     ] {
         let mut client = tmux.paneward_with(&flags, &[]);
