@@ -16,7 +16,7 @@ use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use hmac::{KeyInit, Mac};
 use rmcp::model::{NumberOrString, RequestId};
@@ -217,33 +217,9 @@ fn is_word(text: &str) -> bool {
     (1..=40).contains(&text.len()) && text.chars().all(|c| c.is_ascii_lowercase() || c == '_')
 }
 
-/// UTC time as RFC 3339 with milliseconds, without a date library.
+/// UTC time as RFC 3339 with milliseconds.
 fn now_rfc3339() -> String {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since.as_secs();
-    let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_from_days(i64::try_from(days).unwrap_or(0));
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
-/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
+    crate::runtime::clock::rfc3339_from_ms(crate::runtime::clock::now_ms())
 }
 
 #[cfg(test)]
@@ -272,12 +248,5 @@ mod tests {
         assert!(!text.contains("hunter"), "{text}");
         assert_eq!(log.hash("same"), log.hash("same"));
         assert_ne!(log.hash("same"), log.hash("other"));
-    }
-
-    #[test]
-    fn dates_convert() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 }

@@ -112,6 +112,12 @@ pub const RUN_COMMAND_MAX_CHARS: usize = 16_000;
 pub const RUN_POLL_FIRST: Duration = Duration::from_millis(5);
 /// The longest wait between two readings of a job's status.
 pub const RUN_POLL_MAX: Duration = Duration::from_millis(200);
+/// How long `run_command` waits for a client that takes a task (the Tasks extension)
+/// before it answers with the task: a quick command still answers at once.
+pub const RUN_TASK_DIRECT_WAIT: Duration = Duration::from_secs(1);
+/// The polling interval a task suggests (`pollIntervalMs`): a command that outlived
+/// [`RUN_TASK_DIRECT_WAIT`] rarely ends within a second more.
+pub const TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// The longest wait a batch row may ask for (a batch holds the per-connection turn).
 pub const RUN_BATCH_MAX_WAIT: Duration = Duration::from_secs(5);
 /// How long after a job's status is set paneward looks for its end marker: the shell

@@ -403,6 +403,32 @@ impl<'a> ChangeGate<'a> {
         .await
     }
 
+    /// [`ChangeGate::deliver`] (without `force`) with `record`, if any, run in the same
+    /// tmux step, just before the keys and only if they are typed (`tasks/cancel` marks
+    /// its job interrupted so: the mark never stands without the Ctrl-C, nor it without
+    /// the mark).
+    ///
+    /// # Errors
+    /// As [`ChangeGate::deliver`]; also `record` failing (then nothing was typed).
+    pub async fn deliver_recording(
+        &self,
+        target: PaneId,
+        (keys, enter): (&KeyInput, bool),
+        record: Option<&ChangeCommand>,
+    ) -> Result<Vec<PaneId>, ToolError> {
+        let record: Vec<Command> = record.map(|record| record.0.clone()).into_iter().collect();
+        super::deliver::deliver_at(
+            self.read.state,
+            self.read.context,
+            target,
+            false,
+            (keys, enter),
+            None,
+            &record,
+        )
+        .await
+    }
+
     /// Pastes tmux buffer `buffer`, which holds `text`, into `target` (bracketed if
     /// `bracket`, deleting the buffer if `delete`, then Enter if `enter`) in one tmux
     /// step with the check of `guard::deliver::paste`; `text` is remembered as typed.

@@ -7,4 +7,6 @@ pub mod flight;
 pub mod http;
 pub mod protocol;
 pub mod server;
+pub mod skills;
 pub mod stdio;
+pub mod tasks;

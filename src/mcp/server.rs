@@ -11,11 +11,12 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
-    DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation, InitializeResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CompleteRequestParams, CompleteResult,
+    ContentBlock, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
+    GetTaskParams, GetTaskResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResponse, Reference, RequestId, ServerCapabilities, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams, UpdateTaskParams,
 };
 // Logging is deprecated only for protocol revisions after the one served (SEP-2577).
 #[allow(deprecated)]
@@ -153,6 +154,10 @@ impl McpServer {
         if let Some(asker) = asking.asker() {
             call = call.with_asker(asker);
         }
+        let task_wait = crate::mcp::tasks::task_wait(&self.app, &context, &request.name);
+        if let Some(wait) = task_wait {
+            call = call.with_task_wait(wait);
+        }
         // The stdio layer gave rmcp the arrival number as id; without it (an in-process
         // server) there is no order to keep.
         let registered = match context.id {
@@ -177,6 +182,12 @@ impl McpServer {
             if let Some(input_required) = asker.input_required(&request)? {
                 tracing::info!(target: CLIENT_LOG, tool = %request.name, "the person is asked through the client's next round");
                 return Ok(input_required.into());
+            }
+        }
+        // A job left running for a client that takes tasks: answered as its task.
+        if task_wait.is_some() {
+            if let Some(task) = crate::mcp::tasks::created(&self.app, &result).await? {
+                return Ok(CallToolResponse::Task(task));
             }
         }
         Ok(result.into())
@@ -285,24 +296,33 @@ impl McpServer {
         )
     }
 
-    /// The capabilities `initialize` declares: exactly what this server serves.
-    /// (`logging` is deprecated for protocol revisions after the one served here.)
+    /// The capabilities `initialize` and `server/discover` declare: exactly what this
+    /// server serves (`tests/it/mcp/advertised.rs` holds it to that). `logging` is
+    /// deprecated for protocol revisions after the one served here.
     #[allow(deprecated)]
-    pub fn capabilities() -> ServerCapabilities {
-        ServerCapabilities::builder()
+    pub fn capabilities(&self) -> ServerCapabilities {
+        let builder = ServerCapabilities::builder()
             .enable_tools()
             .enable_prompts()
             .enable_logging()
             .enable_completions()
             .enable_resources()
-            .enable_resources_subscribe()
-            .build()
+            .enable_resources_subscribe();
+        let mut capabilities = if crate::mcp::tasks::offered(&self.app) {
+            builder.enable_tasks().build()
+        } else {
+            builder.build()
+        };
+        if crate::mcp::skills::offered(&self.app) {
+            crate::mcp::skills::declare(&mut capabilities);
+        }
+        capabilities
     }
 }
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(Self::capabilities())
+        InitializeResult::new(self.capabilities())
             .with_server_info(Implementation::new("paneward", env!("CARGO_PKG_VERSION")))
             .with_protocol_version(PROTOCOL_VERSION)
             .with_instructions(self.instructions())
@@ -358,10 +378,21 @@ impl ServerHandler for McpServer {
         if request.uri == crate::resources::capabilities::URI {
             return crate::resources::capabilities::read(&self.app.config, &self.app.catalog).map(Into::into);
         }
-        crate::resources::served::check(&request.uri, self.serves())?;
-        crate::resources::read::read(&self.app.guard, &request.uri)
-            .await
-            .map(Into::into)
+        if crate::mcp::skills::is_skill_uri(&request.uri) && crate::mcp::skills::offered(&self.app) {
+            return crate::mcp::skills::read(&self.app, &request.uri).map(Into::into);
+        }
+        let uri = request.uri.clone();
+        let read = match crate::resources::served::check(&request.uri, self.serves()) {
+            Ok(()) => crate::resources::read::read(&self.app.guard, &request.uri).await,
+            Err(error) => Err(error),
+        };
+        // A refusal names the URI in its data (SEP-2164), as resources/read errors should.
+        read.map(Into::into).map_err(|mut error| {
+            if error.data.is_none() {
+                error.data = Some(serde_json::json!({ "uri": uri }));
+            }
+            error
+        })
     }
 
     #[allow(deprecated)] // rmcp keeps resources/subscribe for the protocol versions we serve
@@ -518,6 +549,51 @@ impl ServerHandler for McpServer {
                 Err(ErrorData::invalid_params(error.to_string(), None))
             }
         }
+    }
+
+    /// `tasks/get` (rmcp refuses it from a client that did not declare the extension).
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        crate::mcp::tasks::get(&self.app, &request, is_current_revision(&context)).await
+    }
+
+    /// `tasks/update`: see `crate::mcp::tasks::update`.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::mcp::tasks::update(&self.app, &request).await
+    }
+
+    /// `tasks/cancel`: Ctrl-C into the job's pane (`crate::mcp::tasks::cancel`).
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::mcp::tasks::cancel(&self.app, &request).await
+    }
+
+    /// `skills/list`: the playbooks the served surface can follow.
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        Ok(ListSkillsResult::with_all_items(crate::mcp::skills::list(&self.app)))
+    }
+
+    /// `skills/get`.
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        crate::mcp::skills::get(&self.app, &request.uri)
     }
 
     /// The client's level for `notifications/message`; nothing is sent before this.

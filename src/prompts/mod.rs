@@ -10,6 +10,7 @@
 
 pub mod argument;
 pub mod complete;
+pub mod skill;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -99,6 +100,11 @@ impl Prompts {
     /// The prompt `name`, if a server at `tier` offers it.
     pub fn offered(&self, name: &str, tier: Tier) -> Option<&PromptSpec> {
         self.listed(tier).find(|spec| spec.name == name)
+    }
+
+    /// Every prompt, whatever the tier (the skills filter them their own way).
+    pub fn all(&self) -> &[PromptSpec] {
+        &self.specs
     }
 
     /// The prompt `name` whatever the tier, to say why it is withheld.
@@ -284,7 +290,14 @@ mod tests {
         let names: Vec<String> = prompts().specs.iter().map(|s| s.name.clone()).collect();
         assert_eq!(
             names,
-            ["diagnose_pane", "recover_pane", "run_and_wait", "set_up_workspace"]
+            [
+                "diagnose_pane",
+                "drive_agent",
+                "recover_pane",
+                "run_and_wait",
+                "set_up_workspace",
+                "watch_panes"
+            ]
         );
     }
 
@@ -292,7 +305,7 @@ mod tests {
     fn prompts_that_change_tmux_are_withheld_at_readonly() {
         let prompts = prompts();
         let listed: Vec<&str> = prompts.listed(Tier::Readonly).map(|s| s.name.as_str()).collect();
-        assert_eq!(listed, ["diagnose_pane"]);
+        assert_eq!(listed, ["diagnose_pane", "watch_panes"]);
         let refused = prompts
             .get(
                 "recover_pane",

@@ -14,6 +14,7 @@ use serde_path_to_error::Segment;
 use tokio_util::sync::CancellationToken;
 
 pub mod ask;
+pub mod clock;
 pub mod error;
 pub mod facts;
 pub mod hex;
@@ -97,6 +98,10 @@ pub struct CallContext {
     signals: Signals,
     /// Which text the reply carries beside its structured content.
     reply_text: ReplyText,
+    /// The client takes a task for this call (the Tasks extension): a call whose work
+    /// outlives a request waits at most this long before it answers with what it
+    /// leaves behind (a job), which the transport turns into a task. `None`: no task.
+    task_wait: Option<std::time::Duration>,
 }
 
 /// What a call can hear from the client and say to it while it runs: cancellation,
@@ -257,6 +262,7 @@ impl CallContext {
             // A row is still the client's call: its person can be asked.
             asker: self.asker.clone(),
             reply_text: self.reply_text,
+            task_wait: None,
         }
     }
 
@@ -277,6 +283,20 @@ impl CallContext {
             Some(Ok(id)) => Some(id),
             _ => self.request_id.clone(),
         }
+    }
+
+    /// The call whose client takes a task: see [`CallContext::task_wait`].
+    #[must_use]
+    pub fn with_task_wait(mut self, wait: std::time::Duration) -> Self {
+        self.task_wait = Some(wait);
+        self
+    }
+
+    /// How long a call whose work outlives a request waits before it answers with
+    /// what the transport turns into a task; `None` when the client takes no task
+    /// (and always for a batch row: a batch answers as one).
+    pub fn task_wait(&self) -> Option<std::time::Duration> {
+        self.task_wait.filter(|_| !self.nested)
     }
 
     /// The call whose reply carries `style` of text beside its structured content.

@@ -45,16 +45,18 @@ impl RoundTripAsker {
     /// The asker of `request`: with the answer it brings, once its state is opened.
     ///
     /// # Errors
-    /// A `requestState` that cannot be trusted, or `inputResponses` without one: an
-    /// invalid-params error naming the field, and the call does not run.
+    /// A `requestState` that cannot be trusted: an invalid-params error naming the
+    /// field, and the call does not run. `inputResponses` without a state answer no
+    /// question paneward can tell (an answer counts only with the state that names its
+    /// question): they are ignored, and a call that needs the person asks anew, as
+    /// SEP-2322 has servers ignore what they do not recognise and re-request what is
+    /// missing.
     pub fn for_request(request: &CallToolRequestParams) -> Result<Self, ErrorData> {
         let given = match (&request.request_state, &request.input_responses) {
             (None, None) => None,
             (None, Some(_)) => {
-                return Err(ErrorData::invalid_params(
-                    "/params/requestState: is required with inputResponses (send back the requestState paneward gave)",
-                    None,
-                ))
+                tracing::debug!(tool = %request.name, "inputResponses without requestState: ignored, nothing is taken as an answer");
+                None
             }
             (Some(state), responses) => {
                 let arguments = request_state::arguments_digest(request.arguments.as_ref());
@@ -200,14 +202,19 @@ mod tests {
     }
 
     #[test]
-    fn answers_without_their_state_or_of_another_call_are_refused() {
+    fn answers_without_their_state_count_for_nothing_and_of_another_call_are_refused() {
+        // A yes without its state answers no question: the question is asked anew.
         let mut bare = request(json!({"pane_id": "%1"}));
-        bare.input_responses = Some([(INPUT_KEY.to_string(), json!({"action": "accept"}))].into());
-        let error = RoundTripAsker::for_request(&bare).err().unwrap();
-        assert!(
-            error.message.starts_with("/params/requestState: is required"),
-            "{error:?}"
+        bare.input_responses = Some(
+            [(
+                INPUT_KEY.to_string(),
+                json!({"action": "accept", "content": {"allow": true}}),
+            )]
+            .into(),
         );
+        let asker = RoundTripAsker::for_request(&bare).unwrap();
+        assert!(matches!(block_on(asker.ask("Allow?".into())), Answer::None(_)));
+        assert!(asker.awaits_answer());
 
         let first = request(json!({"pane_id": "%1"}));
         let asker = RoundTripAsker::for_request(&first).unwrap();

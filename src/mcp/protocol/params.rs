@@ -6,8 +6,9 @@
 //! -32602; the answer here names the member at fault by its JSON pointer.
 
 use rmcp::model::{
-    CallToolRequestParams, CompleteRequestParams, InitializeRequestParams, PaginatedRequestParams,
-    ReadResourceRequestParams, SubscribeRequestParams, SubscriptionsListenRequestParams, UnsubscribeRequestParams,
+    CallToolRequestParams, CancelTaskParams, CompleteRequestParams, GetSkillRequestParams, GetTaskParams,
+    InitializeRequestParams, PaginatedRequestParams, ReadResourceRequestParams, SubscribeRequestParams,
+    SubscriptionsListenRequestParams, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -18,8 +19,15 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
     let params = message.get("params");
     match method {
         "initialize" => fits::<InitializeRequestParams>(params, true),
-        "tools/call" => fits::<CallToolRequestParams>(without_arguments(params).as_ref().or(params), true),
-        "tools/list" | "resources/list" | "resources/templates/list" => fits::<PaginatedRequestParams>(params, false),
+        "tools/call" => input_responses_problem(params)
+            .or_else(|| fits::<CallToolRequestParams>(without_arguments(params).as_ref().or(params), true)),
+        "tools/list" | "resources/list" | "resources/templates/list" | "skills/list" => {
+            fits::<PaginatedRequestParams>(params, false)
+        }
+        "tasks/get" => fits::<GetTaskParams>(params, true),
+        "tasks/update" => fits::<UpdateTaskParams>(params, true),
+        "tasks/cancel" => fits::<CancelTaskParams>(params, true),
+        "skills/get" => fits::<GetSkillRequestParams>(params, true),
         "resources/read" => fits::<ReadResourceRequestParams>(params, true),
         "resources/subscribe" => fits::<SubscribeRequestParams>(params, true),
         "resources/unsubscribe" => fits::<UnsubscribeRequestParams>(params, true),
@@ -27,6 +35,21 @@ pub fn problem(method: &str, message: &Map<String, Value>) -> Option<String> {
         "completion/complete" => fits::<CompleteRequestParams>(params, true),
         _ => fits::<Map<String, Value>>(params, false),
     }
+}
+
+/// `inputResponses` that are there but no object (`null`, a list), or a response in it
+/// that is no object: rmcp would read `null` as absent, and the call would run as if
+/// the client had sent nothing; a response of another shape answers nothing.
+fn input_responses_problem(params: Option<&Value>) -> Option<String> {
+    let Value::Object(responses) = params?.as_object()?.get("inputResponses")? else {
+        return Some("/params/inputResponses: must be an object of responses, keyed as inputRequests were".into());
+    };
+    let (key, _) = responses.iter().find(|(_, response)| !response.is_object())?;
+    let key: String = key.chars().take(crate::limits::ERROR_FIELD_NAME_MAX_CHARS).collect();
+    Some(format!(
+        "/params/inputResponses/{}: must be an object, the client's response to that inputRequest",
+        paneward_contract::pointer_token(&key)
+    ))
 }
 
 /// A tool call's params with an object of `arguments` emptied, which fit exactly when
@@ -116,6 +139,20 @@ mod tests {
     #[test]
     fn params_are_optional_objects_elsewhere() {
         assert_eq!(problem_of("tools/list", json!({})), None);
+        let null_responses = json!({"params": {"name": "x", "inputResponses": null}});
+        let found = problem_of("tools/call", null_responses).unwrap_or_default();
+        assert!(
+            found.starts_with("/params/inputResponses: must be an object"),
+            "{found}"
+        );
+        let object_responses = json!({"params": {"name": "x", "inputResponses": {"a": {"action": "accept"}}}});
+        assert_eq!(problem_of("tools/call", object_responses), None);
+        let number_response = json!({"params": {"name": "x", "inputResponses": {"a/b": 12345}}});
+        let found = problem_of("tools/call", number_response).unwrap_or_default();
+        assert!(
+            found.starts_with("/params/inputResponses/a~1b: must be an object"),
+            "{found}"
+        );
         assert_eq!(problem_of("ping", json!({"params": {}})), None);
         for method in ["tools/list", "ping"] {
             let found = problem_of(method, json!({"params": []})).unwrap_or_default();

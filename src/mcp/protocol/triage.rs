@@ -23,7 +23,7 @@ use crate::mcp::protocol::revision::{self, Era};
 use crate::mcp::protocol::spans;
 
 /// The request methods paneward serves; any other request gets -32601 at once.
-pub const SERVED_METHODS: [&str; 15] = [
+pub const SERVED_METHODS: [&str; 20] = [
     "initialize",
     "server/discover",
     "ping",
@@ -39,6 +39,11 @@ pub const SERVED_METHODS: [&str; 15] = [
     "prompts/get",
     "completion/complete",
     "logging/setLevel",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "skills/list",
+    "skills/get",
 ];
 
 /// The methods MCP 2026-07-28 removed: a request naming that revision gets -32601

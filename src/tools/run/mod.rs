@@ -42,6 +42,7 @@ pub use record::JobId;
 mod record;
 mod rows;
 mod script;
+pub mod task;
 mod wait;
 
 use std::time::Duration;
@@ -57,7 +58,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::budget::Budget;
 use check::{check_pane, Checked};
-use record::{now_ms, recorded_jobs, Exit, Recorded, STAGED};
+use record::{now_ms, recorded_jobs, Exit, Recorded, TaskRecord, STAGED};
 use wait::{finished, unfinished, wait_for_exit, State, Waited};
 
 /// Where a recorded job stands, from its options and whether its buffer still waits.
@@ -141,6 +142,8 @@ fn forget_commands(pane: PaneId, random: &str, with_buffer: bool) -> Vec<ChangeC
         unset(job.started_option()),
         unset(job.fetched_option()),
         unset(job.exit_option()),
+        unset(job.task_option()),
+        unset(job.cancel_option()),
     ];
     if with_buffer {
         commands.push(ChangeCommand::new(ChangeVerb::DeleteBuffer).arg("-b").arg(job.buffer()));
@@ -339,6 +342,17 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let wrapper = script::wrapper(&job.random, &seal, pane, &job.exit_option(), command, shown);
     let mut staging = cleanup;
     staging.extend(stage_commands(&job, &wrapper));
+    // A client that takes a task (the Tasks extension): the job is one from before it
+    // is typed, and the wait is cut short; an unfinished job answers as the task.
+    let task_wait = gate.context().task_wait();
+    if task_wait.is_some() {
+        let record = TaskRecord {
+            max_lines,
+            timeout_ms: u64::try_from(budget.timeout.as_millis()).unwrap_or(u64::MAX),
+            timeout_clamped: budget.clamped,
+        };
+        staging.push(task::task_record(&job, &record));
+    }
     gate.change_all(&staging).await?;
     budget.restart();
     let line = KeyInput::Literal(script::typed_line(&job.buffer(), pane, &job.fetched_option()));
@@ -355,7 +369,9 @@ pub async fn run_command(gate: &ChangeGate<'_>, input: RunCommandInput) -> Resul
     let waited = if detach {
         Waited::TimedOut
     } else {
-        wait_for_exit(gate, &job, &budget).await?
+        let mut wait = budget;
+        wait.timeout = task_wait.map_or(budget.timeout, |limit| limit.min(budget.timeout));
+        wait_for_exit(gate, &job, &wait).await?
     };
     let elapsed = budget.elapsed();
     let report = match waited {

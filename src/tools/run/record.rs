@@ -109,6 +109,18 @@ impl JobId {
         format!("@paneward_exit_{}", self.random)
     }
 
+    /// The pane option that makes the job a task (the Tasks extension): what the reply
+    /// needs that the job does not record ([`TaskRecord`]).
+    pub fn task_option(&self) -> String {
+        format!("@paneward_task_{}", self.random)
+    }
+
+    /// The pane option that says `tasks/cancel` interrupted the job, and when (Unix
+    /// milliseconds); set in the tmux step that types the interrupt.
+    pub fn cancel_option(&self) -> String {
+        format!("@paneward_cancel_{}", self.random)
+    }
+
     /// The buffer the wrapper waits in until the shell fetches it.
     pub fn buffer(&self) -> String {
         format!("paneward_{}_job", self.random)
@@ -148,6 +160,48 @@ pub struct Recorded {
     pub fetched: bool,
     /// What the exit option holds, as written (sealed or not).
     pub exit: Option<Exit>,
+    /// The job is a task: what its reply needs.
+    pub task: Option<TaskRecord>,
+    /// When `tasks/cancel` interrupted it (Unix milliseconds).
+    pub cancelled_ms: Option<u64>,
+}
+
+/// What a job that is a task keeps beside its record: the parts of `run_command`'s
+/// reply that the job itself does not say (how many lines, the wait asked for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskRecord {
+    pub max_lines: usize,
+    pub timeout_ms: u64,
+    pub timeout_clamped: bool,
+}
+
+impl TaskRecord {
+    /// The option's value: three numbers.
+    pub fn value(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.max_lines,
+            self.timeout_ms,
+            u8::from(self.timeout_clamped)
+        )
+    }
+
+    /// Reads [`TaskRecord::value`]; `None` for anything else.
+    pub fn parse(value: &str) -> Option<Self> {
+        let mut words = value.split(' ');
+        let max_lines = words.next()?.parse().ok()?;
+        let timeout_ms = words.next()?.parse().ok()?;
+        let timeout_clamped = match words.next()? {
+            "0" => false,
+            "1" => true,
+            _ => return None,
+        };
+        words.next().is_none().then_some(Self {
+            max_lines,
+            timeout_ms,
+            timeout_clamped,
+        })
+    }
 }
 
 /// An exit option's value.
@@ -185,6 +239,8 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
             staged: false,
             fetched: false,
             exit: None,
+            task: None,
+            cancelled_ms: None,
         });
         jobs.len() - 1
     }
@@ -201,6 +257,12 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
         } else if let Some(random) = name.strip_prefix("@paneward_run_") {
             let index = entry(&mut jobs, random);
             jobs[index].fetched = true;
+        } else if let Some(random) = name.strip_prefix("@paneward_task_") {
+            let index = entry(&mut jobs, random);
+            jobs[index].task = TaskRecord::parse(value);
+        } else if let Some(random) = name.strip_prefix("@paneward_cancel_") {
+            let index = entry(&mut jobs, random);
+            jobs[index].cancelled_ms = value.parse().ok();
         } else if let Some(random) = name.strip_prefix("@paneward_exit_") {
             let index = entry(&mut jobs, random);
             let mut words = value.split(' ');
@@ -217,12 +279,7 @@ pub fn recorded_jobs(options: &str) -> Vec<Recorded> {
     jobs
 }
 
-/// paneward's clock, in Unix milliseconds.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
+pub use crate::runtime::clock::now_ms;
 
 #[cfg(test)]
 mod tests {
@@ -267,6 +324,31 @@ mod tests {
         assert!(
             jobs[1].exit.is_some() && jobs[1].sealed_exit().is_none(),
             "a forged exit does not count"
+        );
+        assert_eq!((jobs[0].task, jobs[0].cancelled_ms), (None, None));
+    }
+
+    #[test]
+    fn a_task_record_round_trips_and_other_values_are_not_one() {
+        let record = TaskRecord {
+            max_lines: 500,
+            timeout_ms: 30_000,
+            timeout_clamped: true,
+        };
+        assert_eq!(TaskRecord::parse(&record.value()), Some(record));
+        for bad in ["", "500", "500 30000", "500 30000 2", "500 30000 1 x", "-1 0 0"] {
+            assert_eq!(TaskRecord::parse(bad), None, "{bad:?}");
+        }
+        let (job, _) = JobId::new(PaneId(2)).unwrap();
+        let x = &job.random;
+        let options = format!(
+            "@paneward_job_{x} 1700000000123\n@paneward_task_{x} \"{}\"\n@paneward_cancel_{x} 1700000000999\n",
+            record.value()
+        );
+        let jobs = recorded_jobs(&options);
+        assert_eq!(
+            (jobs[0].task, jobs[0].cancelled_ms),
+            (Some(record), Some(1_700_000_000_999))
         );
     }
 }

@@ -290,3 +290,64 @@ fn a_tool_without_cases_and_a_stale_expected_failure_each_fail_the_suite() {
     ));
     assert_eq!(report.problems.len(), 7, "nothing else fails: {:#?}", report.problems);
 }
+
+/// The official Tasks requester (`@modelcontextprotocol/ext-tasks` on the TypeScript
+/// SDK v2 client, `versionNegotiation: auto`; `tests/conformance/node/tasks.mjs`)
+/// negotiates 2026-07-28, sees both extensions, drives a `run_command` task to
+/// `run_command`'s own reply (its polls answered by a second paneward), and cancels
+/// another, which ends `cancelled`.
+#[test]
+fn the_official_tasks_client_drives_run_command_as_a_task_to_its_end_and_cancels_one() {
+    if !clients_installed() {
+        return;
+    }
+    let tmux = crate::support::TmuxServer::start();
+    let pane = tmux.first_pane();
+    let mut command = Command::new("node");
+    command
+        .arg(suite::data("node/tasks.mjs"))
+        .arg(suite::install_dir().join("node"))
+        .arg(&pane)
+        .arg("--")
+        .arg(PANEWARD)
+        .args(["-L", &tmux.name]);
+    crate::support::clean_env(&mut command);
+    let output = command.output().expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let events: Vec<Value> = stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let event = |name: &str| {
+        events
+            .iter()
+            .find(|event| event["event"] == name)
+            .unwrap_or_else(|| panic!("no {name} event: {stdout}"))
+            .clone()
+    };
+    let connected = event("connected");
+    assert_eq!(connected["protocolVersion"], "2026-07-28", "{stdout}");
+    assert!(
+        connected["extensions"]["io.modelcontextprotocol/tasks"].is_object(),
+        "{stdout}"
+    );
+    assert!(
+        connected["extensions"]["io.modelcontextprotocol/skills"].is_object(),
+        "{stdout}"
+    );
+    let completed = event("completed");
+    assert_eq!(completed["status"], "completed", "{stdout}");
+    let structured = &completed["structured"];
+    crate::support::assert_valid_output("run_command", structured);
+    assert_eq!(structured["state"], "finished", "{stdout}");
+    assert_eq!(structured["exitStatus"], 3, "{stdout}");
+    assert_eq!(structured["output"], serde_json::json!(["late"]), "{stdout}");
+    assert_eq!(event("cancelled")["outcome"]["status"], "cancelled", "{stdout}");
+    assert_eq!(
+        event("methods")["methods"],
+        serde_json::json!(["tasks/cancel", "tasks/get", "tools/call"]),
+        "the task traffic went through the second paneward: {stdout}"
+    );
+}

@@ -14,10 +14,16 @@ fn initialize_declares_exactly_the_capabilities_served() {
     declared.sort_unstable();
     assert_eq!(
         declared,
-        ["completions", "logging", "prompts", "resources", "tools"],
+        ["completions", "extensions", "logging", "prompts", "resources", "tools"],
         "{result}"
     );
     assert_eq!(capabilities["resources"]["subscribe"], json!(true), "{result}");
+    // The extensions, whose methods tests/it/mcp/advertised.rs holds to them.
+    assert_eq!(
+        capabilities["extensions"],
+        json!({"io.modelcontextprotocol/skills": {}, "io.modelcontextprotocol/tasks": {}}),
+        "{result}"
+    );
     // Each one declared is served (none answers method-not-found)...
     for (method, params) in [
         ("tools/list", json!({})),

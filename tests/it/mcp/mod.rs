@@ -1,5 +1,6 @@
 //! Tests of `mcp`: the transports and what they serve besides tools.
 
+mod advertised;
 mod client_log;
 mod current;
 mod handshake;
@@ -8,4 +9,6 @@ mod prompts;
 mod protocol;
 mod reply_text;
 mod resources;
+mod skills;
 mod stdio;
+mod tasks;

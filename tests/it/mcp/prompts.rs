@@ -34,10 +34,17 @@ fn the_prompts_list_reply_at_each_tier_is_locked_by_a_snapshot() {
 
 #[test]
 fn prompts_that_change_tmux_are_neither_listed_nor_served_at_readonly() {
-    assert_eq!(names(&prompts_list("readonly")), ["diagnose_pane"]);
+    assert_eq!(names(&prompts_list("readonly")), ["diagnose_pane", "watch_panes"]);
     assert_eq!(
         names(&prompts_list("mutating")),
-        ["diagnose_pane", "recover_pane", "run_and_wait", "set_up_workspace"]
+        [
+            "diagnose_pane",
+            "drive_agent",
+            "recover_pane",
+            "run_and_wait",
+            "set_up_workspace",
+            "watch_panes"
+        ]
     );
     let mut client = Client::spawn(&["-L", "pw-unused-prompts", "--safety", "readonly"], &[]);
     client.initialize();
