@@ -9,6 +9,7 @@ pub mod batch;
 pub mod budget;
 pub mod input;
 pub mod observe;
+pub mod libtmux;
 pub mod python;
 pub mod run;
 pub mod settings;
