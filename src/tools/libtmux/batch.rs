@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::generated::libtmux::types::{CallReadToolsBatchInput, CallReadToolsBatchInputOnError, CallReadToolsBatchOutput};
 use crate::generated::libtmux::TOOLS;
 use crate::guard::ReadGate;
-use crate::runtime::ToolError;
+use crate::runtime::{Encoded, ToolError};
 use crate::tools::batch::rows::run_rows;
 
 use super::errors::row_error;
@@ -34,7 +34,7 @@ fn nested_authority() -> Vec<String> {
 pub async fn call_read_tools_batch(
     gate: &ReadGate<'_>,
     input: CallReadToolsBatchInput,
-) -> Result<CallReadToolsBatchOutput, ToolError> {
+) -> Result<Encoded<CallReadToolsBatchOutput>, ToolError> {
     let stop = !matches!(input.on_error, CallReadToolsBatchInputOnError::Continue);
     let operations = serde_json::to_value(&input.operations).map_err(|e| ToolError::internal(e.to_string()))?;
     let operations = operations.as_array().cloned().unwrap_or_default();
@@ -62,11 +62,24 @@ pub async fn call_read_tools_batch(
         match outcome.result {
             Ok(result) => {
                 succeeded += 1;
-                results.push(json!({"index": index, "tool": tool, "success": true, "resultTruncated": false, "result": result}));
+                // A row's result is the whole tool result, as the family nests it.
+                let text = result.to_string();
+                results.push(json!({
+                    "index": index, "tool": tool, "success": true, "resultTruncated": false, "error": null,
+                    "result": {
+                        "content": [{"type": "text", "text": text}],
+                        "isError": false,
+                        "resultType": "complete",
+                        "structuredContent": result,
+                    },
+                }));
             }
             Err(error) => {
                 failed += 1;
-                results.push(json!({"index": index, "tool": tool, "success": false, "resultTruncated": false, "error": row_error(&error)}));
+                results.push(json!({
+                    "index": index, "tool": tool, "success": false, "resultTruncated": false,
+                    "result": null, "error": row_error(&error),
+                }));
                 if stop {
                     stopped_at = json!(index);
                     break;

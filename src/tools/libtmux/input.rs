@@ -8,13 +8,16 @@ use serde_json::{json, Value};
 
 use crate::generated::libtmux::types::*;
 use crate::guard::ChangeGate;
-use crate::runtime::ToolError;
+use crate::runtime::{Encoded, ToolError};
 use crate::tmux::PaneId;
 use crate::tools::input::{buffers, keys::is_key_name, send_keys as own_send};
 
 use super::target::{self, bad_input};
 use super::views::typed;
 use super::workspace::own_input;
+
+/// The most rows one `send_keys_batch` takes, as the family's.
+const MAX_OPERATIONS: usize = 64;
 
 /// One row of family input, checked before anything is typed.
 struct Row {
@@ -43,32 +46,32 @@ impl Row {
         })
     }
 
-    /// Types the row: its text literally, each key as a key press, Enter last. Each
-    /// piece passes paneward's checks of the pane and its cohort just before it.
-    /// Returns the panes that received it.
+    /// Types the row: its text literally, then its keys as key presses, then Enter (at
+    /// most two of paneward's own `send_keys`, each passing paneward's checks of the pane
+    /// and its cohort just before it). Returns the panes that received it.
     async fn deliver(&self, gate: &ChangeGate<'_>) -> Result<Vec<String>, ToolError> {
-        let mut pieces: Vec<(String, bool)> = Vec::new();
+        let mut pieces: Vec<Value> = Vec::new();
         if let Some(text) = &self.text {
-            pieces.push((text.clone(), true));
+            let enter = self.enter && self.keys.is_empty();
+            pieces.push(json!({ "keys": text, "literal": true, "enter": enter }));
         }
-        pieces.extend(self.keys.iter().map(|key| (key.clone(), false)));
-        if self.enter {
-            pieces.push(("Enter".to_string(), false));
+        if !self.keys.is_empty() {
+            pieces.push(json!({ "keys": self.keys.join(" "), "literal": false, "enter": self.enter }));
+        }
+        if pieces.is_empty() && self.enter {
+            pieces.push(json!({ "keys": "Enter", "literal": false, "enter": false }));
         }
         let mut received = vec![self.pane.to_string()];
-        for (keys, literal) in pieces {
-            let sent = own_send::send_keys(
-                gate,
-                own_input(json!({ "pane_id": self.pane.to_string(), "keys": keys, "literal": literal }))?,
-            )
-            .await?;
+        for mut piece in pieces {
+            piece["pane_id"] = json!(self.pane.to_string());
+            let sent = own_send::send_keys(gate, own_input(piece)?).await?;
             received = sent.resolved_pane_ids.iter().map(|id| id.to_string()).collect();
         }
         Ok(received)
     }
 }
 
-pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<SendKeysOutput, ToolError> {
+pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Encoded<SendKeysOutput>, ToolError> {
     let row = Row::checked(&input.pane, input.text, input.keys, input.enter)?;
     // The pane is looked up first, so a pane that is not there is gone, not refused.
     target::pane(gate, &input.pane).await?;
@@ -76,8 +79,11 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Se
     typed(json!({ "pane": row.pane.to_string(), "panes": panes }))
 }
 
-pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -> Result<SendKeysBatchOutput, ToolError> {
+pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -> Result<Encoded<SendKeysBatchOutput>, ToolError> {
     let stop = matches!(input.on_error, SendKeysBatchInputOnError::Stop);
+    if !(1..=MAX_OPERATIONS).contains(&input.operations.len()) {
+        return Err(bad_input(format!("operations must contain 1 through {MAX_OPERATIONS} items")));
+    }
     let rows = input
         .operations
         .into_iter()
@@ -98,7 +104,7 @@ pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -
             Ok(panes) => {
                 succeeded += 1;
                 results.push(json!({
-                    "index": index, "tool": "send_keys", "success": true, "resultTruncated": false,
+                    "index": index, "tool": "send_keys", "success": true, "resultTruncated": false, "error": null,
                     "result": {"pane": row.pane.to_string(), "panes": panes},
                 }));
             }
@@ -106,7 +112,7 @@ pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -
                 failed += 1;
                 results.push(json!({
                     "index": index, "tool": "send_keys", "success": false, "resultTruncated": false,
-                    "error": super::errors::row_error(&error),
+                    "result": null, "error": super::errors::row_error(&error),
                 }));
                 if stop {
                     stopped_at = json!(index);
@@ -126,7 +132,7 @@ pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -
     }))
 }
 
-pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<PasteTextOutput, ToolError> {
+pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<Encoded<PasteTextOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     // An empty paste stages no buffer: it is Enter alone, or nothing.
     if input.text.is_empty() {

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::generated::libtmux::types::*;
 use crate::generated::types as own;
 use crate::guard::ReadGate;
-use crate::runtime::{decode_arguments, ToolError};
+use crate::runtime::{decode_arguments, Encoded, ToolError};
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::observe::pane_state::{capture, capture_range};
@@ -36,7 +36,7 @@ pub async fn read_rows(
     Ok(split_capture(&gate.run(command).await?))
 }
 
-pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<CapturePaneOutput, ToolError> {
+pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<Encoded<CapturePaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     // The last command's output is found by the prompt marks tmux 3.7 keeps; before
     // 3.7 there are none, so the answer is the screen, saying the marks are unsupported.
@@ -56,7 +56,7 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
     }))
 }
 
-pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
+pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<Encoded<CaptureSinceOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let first = input.cursor.is_none();
     let own_input: own::CaptureSinceInput = decode_arguments(json!({
@@ -64,17 +64,12 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         "cursor": input.cursor,
     }))?;
     let read = crate::tools::observe::since::capture_since(gate, own_input).await?;
-    let read = serde_json::to_value(read).map_err(|e| ToolError::internal(e.to_string()))?;
-    let lines: Vec<&str> = read["lines"]
-        .as_array()
-        .map(|lines| lines.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
     typed(json!({
         "pane": pane.to_string(),
-        "cursor": read["cursor"],
-        "text": lines.join("\n"),
+        "cursor": read.cursor,
+        "text": read.lines.join("\n"),
         "first": first,
-        "missed": read["lines_missed"],
+        "missed": read.lines_missed,
         "closed": false,
     }))
 }
@@ -82,7 +77,7 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
 pub async fn find_pane_by_position(
     gate: &ReadGate<'_>,
     input: FindPaneByPositionInput,
-) -> Result<FindPaneByPositionOutput, ToolError> {
+) -> Result<Encoded<FindPaneByPositionOutput>, ToolError> {
     let (top, left) = match input.corner.as_str() {
         "top-left" => (true, true),
         "top-right" => (true, false),
@@ -116,35 +111,35 @@ pub async fn find_pane_by_position(
     typed(views::pane(gate, &id).await?)
 }
 
-pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
+pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<Encoded<GetPaneInfoOutput>, ToolError> {
     typed(target::pane(gate, &input.pane).await?.1)
 }
 
-pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<GetWindowInfoOutput, ToolError> {
+pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<Encoded<GetWindowInfoOutput>, ToolError> {
     typed(target::window(gate, &input.window).await?.1)
 }
 
 pub async fn get_session_info(
     gate: &ReadGate<'_>,
     input: GetSessionInfoInput,
-) -> Result<GetSessionInfoOutput, ToolError> {
+) -> Result<Encoded<GetSessionInfoOutput>, ToolError> {
     typed(target::session(gate, &input.session).await?.1)
 }
 
-pub async fn list_panes(gate: &ReadGate<'_>, _input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
+pub async fn list_panes(gate: &ReadGate<'_>, _input: ListPanesInput) -> Result<Encoded<ListPanesOutput>, ToolError> {
     typed(json!({ "panes": views::panes(gate, None).await? }))
 }
 
-pub async fn list_windows(gate: &ReadGate<'_>, _input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
+pub async fn list_windows(gate: &ReadGate<'_>, _input: ListWindowsInput) -> Result<Encoded<ListWindowsOutput>, ToolError> {
     typed(json!({ "windows": views::windows(gate).await? }))
 }
 
-pub async fn list_sessions(gate: &ReadGate<'_>, _input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
+pub async fn list_sessions(gate: &ReadGate<'_>, _input: ListSessionsInput) -> Result<Encoded<ListSessionsOutput>, ToolError> {
     typed(json!({ "sessions": views::sessions(gate).await? }))
 }
 
 /// Every session with its windows and their panes: the three listings, joined by id.
-pub async fn get_server_info(gate: &ReadGate<'_>, _input: GetServerInfoInput) -> Result<GetServerInfoOutput, ToolError> {
+pub async fn get_server_info(gate: &ReadGate<'_>, _input: GetServerInfoInput) -> Result<Encoded<GetServerInfoOutput>, ToolError> {
     let sessions = views::sessions(gate).await?;
     let windows = views::windows(gate).await?;
     let panes = views::panes(gate, None).await?;
@@ -184,7 +179,7 @@ pub async fn get_server_info(gate: &ReadGate<'_>, _input: GetServerInfoInput) ->
 pub async fn get_tmux_variables(
     gate: &ReadGate<'_>,
     input: GetTmuxVariablesInput,
-) -> Result<GetTmuxVariablesOutput, ToolError> {
+) -> Result<Encoded<GetTmuxVariablesOutput>, ToolError> {
     if !(1..=32).contains(&input.names.len()) {
         return Err(bad_input("names must contain between one and 32 tmux variables"));
     }
@@ -216,7 +211,7 @@ const SEARCH_MATCHES: usize = 200;
 const SEARCH_PANES: usize = 64;
 const SEARCH_LINES: usize = 8192;
 
-pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
+pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<Encoded<SearchPanesOutput>, ToolError> {
     let pattern = if input.regex {
         input.pattern.to_string()
     } else {
@@ -264,7 +259,7 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
     typed(json!({ "matches": matches, "panes_searched": searched, "capped": capped }))
 }
 
-pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<SnapshotPaneOutput, ToolError> {
+pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<Encoded<SnapshotPaneOutput>, ToolError> {
     let (pane, view) = target::pane(gate, &input.pane).await?;
     const STATE: [&str; 8] = [
         "cursor_x",

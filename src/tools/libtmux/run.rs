@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::generated::libtmux::types::*;
 use crate::generated::types as own;
 use crate::guard::ChangeGate;
-use crate::runtime::ToolError;
+use crate::runtime::{Encoded, ToolError};
 
 use super::target;
 use super::views::typed;
@@ -21,7 +21,7 @@ use super::workspace::own_input;
 const DEFAULT_SECONDS: u64 = 30;
 const MAX_SECONDS: u64 = 600;
 
-pub async fn run_shell_command(gate: &ChangeGate<'_>, input: RunShellCommandInput) -> Result<RunShellCommandOutput, ToolError> {
+pub async fn run_shell_command(gate: &ChangeGate<'_>, input: RunShellCommandInput) -> Result<Encoded<RunShellCommandOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let seconds = input.seconds.unwrap_or(DEFAULT_SECONDS).min(MAX_SECONDS);
     let ran = crate::tools::run::run_command(

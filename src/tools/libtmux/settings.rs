@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::generated::libtmux::types::*;
 use crate::guard::{ChangeGate, EndGate, ReadGate};
-use crate::runtime::ToolError;
+use crate::runtime::{Encoded, ToolError};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::settings::{set, show_hooks as own_hooks, show_option as own_option};
 
@@ -30,7 +30,7 @@ async fn scoped_target(gate: &ReadGate<'_>, scope: &str, target: Option<&str>) -
     }
 }
 
-pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<ShowOptionOutput, ToolError> {
+pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<Encoded<ShowOptionOutput>, ToolError> {
     let scope = match input.scope {
         None | Some(ShowOptionInputScopeVariant0::GlobalSession | ShowOptionInputScopeVariant0::GlobalWindow) => "global",
         Some(ShowOptionInputScopeVariant0::Server) => "server",
@@ -47,25 +47,23 @@ pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<
     typed(json!({ "name": input.name, "value": read.value }))
 }
 
-pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<ShowHooksOutput, ToolError> {
+pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<Encoded<ShowHooksOutput>, ToolError> {
     let (scope, target) = match input.session.as_deref() {
         Some(text) => ("session", Some(target::session(gate, text).await?.0.to_string())),
         None => ("global", None),
     };
     let read = own_hooks::show_hooks(gate, own_input(json!({ "scope": scope, "target": target }))?).await?;
-    let read = serde_json::to_value(read).map_err(|e| ToolError::internal(e.to_string()))?;
-    let hooks: Vec<Value> = read["hooks"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|hook| json!({ "name": hook["name"], "index": hook["index"], "command": hook["command"] }))
+    let hooks: Vec<Value> = read
+        .hooks
+        .iter()
+        .map(|hook| json!({ "name": hook.name, "index": hook.index, "command": hook.command }))
         .collect();
     typed(json!({ "hooks": hooks }))
 }
 
 /// A session's environment (or the global one): each variable's name and whether it is
 /// set or removed; its value only where paneward runs with `--reveal-environment`.
-pub async fn show_environment(gate: &ReadGate<'_>, input: ShowEnvironmentInput) -> Result<ShowEnvironmentOutput, ToolError> {
+pub async fn show_environment(gate: &ReadGate<'_>, input: ShowEnvironmentInput) -> Result<Encoded<ShowEnvironmentOutput>, ToolError> {
     let session = match input.session.as_deref() {
         Some(text) => Some(target::session(gate, text).await?.0.to_string()),
         None => None,
@@ -92,7 +90,8 @@ pub async fn show_environment(gate: &ReadGate<'_>, input: ShowEnvironmentInput) 
             }
         })
         .collect();
-    typed(json!({ "session": session, "entries": entries }))
+    // The session is answered as the caller named it, as the family does.
+    typed(json!({ "session": input.session, "entries": entries }))
 }
 
 /// Sets option `name` to `value` at a session (given) or globally, through paneward's
@@ -120,19 +119,19 @@ fn on_off(enabled: bool) -> String {
     if enabled { "on" } else { "off" }.to_string()
 }
 
-pub async fn set_mouse_enabled(gate: &ChangeGate<'_>, input: SetMouseEnabledInput) -> Result<SetMouseEnabledOutput, ToolError> {
+pub async fn set_mouse_enabled(gate: &ChangeGate<'_>, input: SetMouseEnabledInput) -> Result<Encoded<SetMouseEnabledOutput>, ToolError> {
     typed(set_session_or_global(gate, "mouse", on_off(input.enabled), input.session.as_deref()).await?)
 }
 
 /// Destructive, as in the family's teardown toolset: a lower limit drops scrollback.
-pub async fn set_history_limit(gate: &EndGate<'_>, input: SetHistoryLimitInput) -> Result<SetHistoryLimitOutput, ToolError> {
+pub async fn set_history_limit(gate: &EndGate<'_>, input: SetHistoryLimitInput) -> Result<Encoded<SetHistoryLimitOutput>, ToolError> {
     typed(set_session_or_global(gate, "history-limit", input.limit.to_string(), input.session.as_deref()).await?)
 }
 
 pub async fn set_synchronize_panes(
     gate: &ChangeGate<'_>,
     input: SetSynchronizePanesInput,
-) -> Result<SetSynchronizePanesOutput, ToolError> {
+) -> Result<Encoded<SetSynchronizePanesOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     let value = on_off(input.enabled);
     set::set_option(

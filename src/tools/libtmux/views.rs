@@ -6,10 +6,11 @@
 //! view into its generated output type with [`typed`].
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::guard::ReadGate;
-use crate::runtime::{ToolError, ToolErrorKind};
+use crate::runtime::{Encoded, ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::objects::{pane_from, PANE_FIELDS};
@@ -157,10 +158,17 @@ pub async fn session(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> 
     one(sessions(gate).await?, "session", id)
 }
 
-/// `view` as the generated output type `T` of the tool answering it.
+/// `view` as the reply of a tool whose generated output type is `T`: checked to be one
+/// (a view that does not fit is a fault here, reported as one), and sent as built, so a
+/// member the family writes as `null` stays `null` rather than being left out.
 ///
 /// # Errors
-/// The view does not fit the type: a fault in this module, reported as one.
-pub fn typed<T: DeserializeOwned>(view: Value) -> Result<T, ToolError> {
-    serde_json::from_value(view).map_err(|e| ToolError::internal(format!("the reply does not fit its type: {e}")))
+/// The view does not fit the type.
+pub fn typed<T: DeserializeOwned + Serialize>(view: Value) -> Result<Encoded<T>, ToolError> {
+    let checked: T = serde_json::from_value(view.clone())
+        .map_err(|e| ToolError::internal(format!("the reply does not fit its type: {e}")))?;
+    Encoded::moving(checked, |_| view, |encoded, view| {
+        *encoded = view;
+        Ok(())
+    })
 }

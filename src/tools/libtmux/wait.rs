@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::generated::libtmux::types::*;
 use crate::guard::{ChangeGate, ReadGate};
-use crate::runtime::ToolError;
+use crate::runtime::{Encoded, ToolError};
 use crate::tools::wait::{channel, text};
 
 use super::target;
@@ -22,12 +22,12 @@ fn seconds(asked: Option<u64>) -> u64 {
     asked.unwrap_or(DEFAULT_SECONDS).min(MAX_SECONDS)
 }
 
-pub async fn signal_channel(gate: &ChangeGate<'_>, input: SignalChannelInput) -> Result<SignalChannelOutput, ToolError> {
+pub async fn signal_channel(gate: &ChangeGate<'_>, input: SignalChannelInput) -> Result<Encoded<SignalChannelOutput>, ToolError> {
     let sent = channel::signal_channel(gate, own_input(json!({ "channel": input.channel }))?).await?;
     typed(json!({ "channel": sent.channel }))
 }
 
-pub async fn wait_for_channel(gate: &ReadGate<'_>, input: WaitForChannelInput) -> Result<WaitForChannelOutput, ToolError> {
+pub async fn wait_for_channel(gate: &ReadGate<'_>, input: WaitForChannelInput) -> Result<Encoded<WaitForChannelOutput>, ToolError> {
     let waited = channel::wait_for_channel(
         gate,
         own_input(json!({ "channel": input.channel, "timeout_seconds": seconds(input.seconds) }))?,
@@ -37,39 +37,42 @@ pub async fn wait_for_channel(gate: &ReadGate<'_>, input: WaitForChannelInput) -
     typed(json!({ "channel": waited.channel, "outcome": outcome }))
 }
 
-pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Result<WaitForTextOutput, ToolError> {
+pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Result<Encoded<WaitForTextOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let patterns = input.patterns.unwrap_or_default();
-    let stop = input.stop.unwrap_or_default();
-    let own = own_input(json!({
+    // Text already shown counts, as the family's `present_at_entry`; no pattern waits
+    // for any new output.
+    let mut arguments = json!({
         "pane_ids": [pane.to_string()],
-        "patterns": patterns,
-        "stop": stop,
         "regex": input.regex,
+        "since_entry": false,
         "timeout_seconds": seconds(input.seconds),
-    }))?;
-    let waited = text::wait_for_text_cased(gate, own, input.match_case).await?;
-    let waited = serde_json::to_value(waited).map_err(|e| ToolError::internal(e.to_string()))?;
-    let matched = waited["pattern"].as_str().map(str::to_string);
+    });
+    if !patterns.is_empty() {
+        arguments["patterns"] = json!(patterns);
+    }
+    if let Some(stop) = input.stop.filter(|stop| !stop.is_empty()) {
+        arguments["stop"] = json!(stop);
+    }
+    let waited = text::wait_for_text_cased(gate, own_input(arguments)?, input.match_case).await?;
+    let outcome = match serde_json::to_value(&waited.outcome).unwrap_or_default().as_str() {
+        Some("matched") if waited.already_on_screen => "present_at_entry",
+        Some("matched" | "output" | "idle") => "matched",
+        Some("stopped") => "stopped",
+        Some("paneDied") => "pane_closed",
+        _ => "deadline",
+    };
+    let matched = waited
+        .pattern
+        .filter(|_| matches!(outcome, "matched" | "present_at_entry"));
     let index = matched
         .as_deref()
         .and_then(|found| patterns.iter().position(|pattern| pattern == found));
-    let outcome = match waited["outcome"].as_str().unwrap_or_default() {
-        "matched" if waited["already_on_screen"] == true => "present_at_entry",
-        "matched" => "matched",
-        "stopped" => "stopped",
-        "paneDied" => "pane_closed",
-        _ => "deadline",
-    };
-    let lines: Vec<&str> = waited["lines"]
-        .as_array()
-        .map(|lines| lines.iter().filter_map(|line| line.as_str()).collect())
-        .unwrap_or_default();
-    let text = lines.join("\n");
+    let text = waited.lines.join("\n");
     typed(json!({
         "pane": pane.to_string(),
         "outcome": outcome,
-        "matched_pattern": if outcome == "matched" || outcome == "present_at_entry" { json!(matched) } else { json!(null) },
+        "matched_pattern": matched,
         "matched_index": index,
         "bytes": text.len(),
         "text": text,

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::generated::libtmux::types::*;
 use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, EndGate};
-use crate::runtime::{decode_arguments, ToolError};
+use crate::runtime::{decode_arguments, Encoded, ToolError, ToolErrorKind};
 use crate::tools::workspace::relative::{self, PaneStep, WindowStep};
 use crate::tools::workspace::{arrange, create, end, moves, rename};
 
@@ -21,7 +21,15 @@ pub fn own_input<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> 
     decode_arguments(arguments)
 }
 
-pub async fn create_session(gate: &ChangeGate<'_>, input: CreateSessionInput) -> Result<CreateSessionOutput, ToolError> {
+pub async fn create_session(gate: &ChangeGate<'_>, input: CreateSessionInput) -> Result<Encoded<CreateSessionOutput>, ToolError> {
+    // A name in use is the family's refusal (paneward's own then also refuses the names
+    // tmux would make equal to one in use).
+    if views::sessions(gate).await?.iter().any(|session| session["name"] == input.name.as_str()) {
+        return Err(ToolError::new(
+            ToolErrorKind::Refused,
+            format!("a session named {} already exists", input.name),
+        ));
+    }
     let made = create::create_session(
         gate,
         own_input(json!({ "name": input.name, "start_directory": input.start_directory }))?,
@@ -30,7 +38,7 @@ pub async fn create_session(gate: &ChangeGate<'_>, input: CreateSessionInput) ->
     typed(views::session(gate, &made.session_id).await?)
 }
 
-pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<CreateWindowOutput, ToolError> {
+pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<Encoded<CreateWindowOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     let made = create::create_window(
         gate,
@@ -46,7 +54,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     typed(views::window(gate, &made.window_id).await?)
 }
 
-pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<SplitWindowOutput, ToolError> {
+pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<Encoded<SplitWindowOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let direction = input.direction.map(|direction| match direction {
         SplitWindowInputDirectionVariant0::Above => "above",
@@ -68,10 +76,10 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
         }))?,
     )
     .await?;
-    typed(views::pane(gate, &made.split_pane_id).await?)
+    typed(views::pane(gate, &made.pane_id).await?)
 }
 
-pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<RespawnPaneOutput, ToolError> {
+pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<Encoded<RespawnPaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     end::respawn_pane(
         gate,
@@ -81,19 +89,19 @@ pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result
     typed(views::pane(gate, &pane.to_string()).await?)
 }
 
-pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<KillPaneOutput, ToolError> {
+pub async fn kill_pane(gate: &EndGate<'_>, input: KillPaneInput) -> Result<Encoded<KillPaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     end::kill_pane(gate, own_input(json!({ "pane_id": pane.to_string() }))?).await?;
     typed(json!({ "id": pane.to_string() }))
 }
 
-pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<KillWindowOutput, ToolError> {
+pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<Encoded<KillWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     end::kill_window(gate, own_input(json!({ "window_id": window.to_string() }))?).await?;
     typed(json!({ "id": window.to_string() }))
 }
 
-pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<KillSessionOutput, ToolError> {
+pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<Encoded<KillSessionOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     end::kill_session(gate, own_input(json!({ "session_id": session.to_string() }))?).await?;
     typed(json!({ "id": session.to_string() }))
@@ -103,14 +111,14 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
 pub async fn clear_pane_scrollback(
     gate: &EndGate<'_>,
     input: ClearPaneScrollbackInput,
-) -> Result<ClearPaneScrollbackOutput, ToolError> {
+) -> Result<Encoded<ClearPaneScrollbackOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let clear = ChangeCommand::new(ChangeVerb::ClearHistory).arg("-t").arg(pane.to_string());
     gate.change_all(&[clear]).await?;
     typed(json!({ "pane": pane.to_string() }))
 }
 
-pub async fn rename_session(gate: &ChangeGate<'_>, input: RenameSessionInput) -> Result<RenameSessionOutput, ToolError> {
+pub async fn rename_session(gate: &ChangeGate<'_>, input: RenameSessionInput) -> Result<Encoded<RenameSessionOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     rename::rename_session(
         gate,
@@ -120,7 +128,7 @@ pub async fn rename_session(gate: &ChangeGate<'_>, input: RenameSessionInput) ->
     typed(views::session(gate, &session.to_string()).await?)
 }
 
-pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
+pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<Encoded<RenameWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     rename::rename_window(
         gate,
@@ -130,7 +138,7 @@ pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> R
     typed(views::window(gate, &window.to_string()).await?)
 }
 
-pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<SetPaneTitleOutput, ToolError> {
+pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<Encoded<SetPaneTitleOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     rename::set_pane_title(
         gate,
@@ -142,7 +150,7 @@ pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> 
 
 /// Grows or shrinks the pane by `cells` toward `direction`: right and down grow its
 /// width and height, left and up shrink them (paneward's `width_by`/`height_by`).
-pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
+pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<Encoded<ResizePaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let cells = i64::try_from(input.cells).map_err(|_| bad_input("cells is too large"))?;
     let (field, by) = match input.direction {
@@ -156,15 +164,10 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
         arguments[field] = json!(by);
     }
     let resized = arrange::resize_pane(gate, own_input(arguments)?).await?;
-    let resized = serde_json::to_value(resized).map_err(|e| ToolError::internal(e.to_string()))?;
-    typed(json!({
-        "pane": pane.to_string(),
-        "width": resized["width"],
-        "height": resized["height"],
-    }))
+    typed(json!({ "pane": pane.to_string(), "width": resized.width, "height": resized.height }))
 }
 
-pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
+pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<Encoded<ResizeWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     arrange::resize_window(
         gate,
@@ -174,18 +177,17 @@ pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> R
     typed(views::window(gate, &window.to_string()).await?)
 }
 
-pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> Result<SelectLayoutOutput, ToolError> {
+pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> Result<Encoded<SelectLayoutOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     let applied = arrange::select_layout(
         gate,
         own_input(json!({ "window_id": window.to_string(), "layout": input.layout }))?,
     )
     .await?;
-    let applied = serde_json::to_value(applied).map_err(|e| ToolError::internal(e.to_string()))?;
-    typed(json!({ "window": window.to_string(), "layout": applied["layout"] }))
+    typed(json!({ "window": window.to_string(), "layout": applied.layout }))
 }
 
-pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<SelectPaneOutput, ToolError> {
+pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<Encoded<SelectPaneOutput>, ToolError> {
     let (pane, view) = target::pane(gate, &input.pane).await?;
     let chosen = match input.direction {
         None => pane.to_string(),
@@ -212,7 +214,7 @@ pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Resul
     typed(views::pane(gate, &chosen).await?)
 }
 
-pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> Result<SelectWindowOutput, ToolError> {
+pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> Result<Encoded<SelectWindowOutput>, ToolError> {
     let (window, view) = target::window(gate, &input.window).await?;
     let chosen = match input.direction {
         None => window.to_string(),
@@ -232,16 +234,10 @@ pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> R
         }
     };
     arrange::select_window(gate, own_input(json!({ "window_id": chosen }))?).await?;
-    let session = view["session_id"].clone();
-    let windows: Vec<Value> = views::windows(gate)
-        .await?
-        .into_iter()
-        .filter(|window| window["session_id"] == session)
-        .collect();
-    typed(json!({ "windows": windows }))
+    typed(json!({ "windows": [views::window(gate, &chosen).await?] }))
 }
 
-pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
+pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Encoded<SwapPaneOutput>, ToolError> {
     let (source, _) = target::pane(gate, &input.source_pane).await?;
     let (destination, _) = target::pane(gate, &input.target_pane).await?;
     arrange::swap_pane(
@@ -252,7 +248,7 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Sw
     typed(views::pane(gate, &source.to_string()).await?)
 }
 
-pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
+pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<Encoded<MoveWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     let (session, _) = target::session(gate, &input.destination_session).await?;
     moves::move_window(

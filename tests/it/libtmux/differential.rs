@@ -139,7 +139,13 @@ fn paneward_answers_the_scripted_session_as_tmux_mcp_does() {
         &[("LIBTMUX_TOOLSETS", toolsets)],
     );
     theirs_client.initialize();
-    let mut ours_client = ours_tmux.paneward_with(&super::PROFILE, &[]);
+    // PANEWARD_DIFF_SELF=1 runs tmux-mcp on both sides: the noise of the comparison
+    // itself (the A/A run), which should be none.
+    let mut ours_client = if std::env::var_os("PANEWARD_DIFF_SELF").is_some() {
+        Client::spawn_program(&program, &["-L", ours_tmux.name.as_str()], &[("LIBTMUX_TOOLSETS", toolsets)])
+    } else {
+        ours_tmux.paneward_with(&super::PROFILE, &[])
+    };
     ours_client.initialize();
     let mut theirs = Twin::new(theirs_tmux, theirs_client);
     let mut ours = Twin::new(ours_tmux, ours_client);
@@ -203,6 +209,10 @@ fn paneward_answers_the_scripted_session_as_tmux_mcp_does() {
     );
     if std::env::var_os("PANEWARD_DIFF_DRAFT").is_some() {
         eprintln!("{}", serde_json::to_string_pretty(&drafts).unwrap());
+    }
+    if std::env::var_os("PANEWARD_DIFF_SELF").is_some() {
+        assert_eq!(equal + worded, calls.len(), "tmux-mcp against itself differs: {unlisted:?}");
+        return;
     }
     let stale: Vec<String> = listed
         .iter()
