@@ -29,6 +29,9 @@ pub struct Config {
     /// Whether `run_command` prints each command in its pane for a person watching,
     /// unless a call says otherwise (`--show-commands`).
     pub show_commands: bool,
+    /// Whether input may reach a pane a terminal attached to tmux shows, which is
+    /// otherwise refused unless paneward's (`--allow-attended-input`; `guard::attended`).
+    pub allow_attended_input: bool,
     /// Under `--profile python`: whether `run_command` keeps a command out of the shell's
     /// history when the call does not say (`LIBTMUX_SUPPRESS_HISTORY`, on unless `0`).
     pub suppress_history: bool,

@@ -104,6 +104,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         markdown,
         reveal_environment,
         show_commands,
+        allow_attended_input,
         no_control_mode,
         no_native_client,
         no_hidden_client,
@@ -137,6 +138,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     let suppress_history = suppress_history_default(env)?;
     let reveal_environment = reveal_environment || env_switch(var::REVEAL_ENVIRONMENT, env)?;
     let show_commands = show_commands || env_switch(var::SHOW_COMMANDS, env)?;
+    let allow_attended_input = allow_attended_input || env_switch(var::ALLOW_ATTENDED_INPUT, env)?;
     let control_mode = !(no_control_mode || env_switch(var::NO_CONTROL_MODE, env)?);
     let native_client = !(no_native_client || env_switch(var::NO_NATIVE_CLIENT, env)?);
     let hidden_client = !(no_hidden_client || env_switch(var::NO_HIDDEN_CLIENT, env)?);
@@ -152,6 +154,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         scope,
         reveal_environment,
         show_commands,
+        allow_attended_input,
         suppress_history,
         control_mode,
         native_client,
@@ -423,6 +426,9 @@ mod tests {
         assert!(!serve_config(&[], &[]).show_commands);
         assert!(serve_config(&["--show-commands"], &[]).show_commands);
         assert!(serve_config(&[], &[("PANEWARD_SHOW_COMMANDS", "1")]).show_commands);
+        assert!(!serve_config(&[], &[]).allow_attended_input);
+        assert!(serve_config(&["--allow-attended-input"], &[]).allow_attended_input);
+        assert!(serve_config(&[], &[("PANEWARD_ALLOW_ATTENDED_INPUT", "1")]).allow_attended_input);
         assert!(parse_with(&[], &[("PANEWARD_REVEAL_ENVIRONMENT", "maybe")]).is_err());
         assert!(parse_with(&["--reveal-environment=yes"], &[]).is_err());
     }

@@ -101,6 +101,7 @@ pub mod var {
     pub const SCOPE: &str = "PANEWARD_SCOPE";
     pub const REVEAL_ENVIRONMENT: &str = "PANEWARD_REVEAL_ENVIRONMENT";
     pub const SHOW_COMMANDS: &str = "PANEWARD_SHOW_COMMANDS";
+    pub const ALLOW_ATTENDED_INPUT: &str = "PANEWARD_ALLOW_ATTENDED_INPUT";
     pub const NO_CONTROL_MODE: &str = "PANEWARD_NO_CONTROL_MODE";
     pub const NO_NATIVE_CLIENT: &str = "PANEWARD_NO_NATIVE_CLIENT";
     pub const NO_HIDDEN_CLIENT: &str = "PANEWARD_NO_HIDDEN_CLIENT";
@@ -257,6 +258,19 @@ pub static FLAGS: &[Flag] = &[
             "as a # line first, for a person watching",
         ],
         action: Action::Switch(|raw| raw.show_commands = true),
+    },
+    Flag {
+        short: None,
+        long: "allow-attended-input",
+        value_name: None,
+        env: Some(var::ALLOW_ATTENDED_INPUT),
+        section: Section::Options,
+        only_after: None,
+        help: &[
+            "let input reach a pane a terminal attached to",
+            "tmux shows (refused by default unless granted)",
+        ],
+        action: Action::Switch(|raw| raw.allow_attended_input = true),
     },
     Flag {
         short: None,

@@ -24,6 +24,7 @@ pub struct RawArgs {
     pub markdown: bool,
     pub reveal_environment: bool,
     pub show_commands: bool,
+    pub allow_attended_input: bool,
     pub no_control_mode: bool,
     pub no_native_client: bool,
     pub no_hidden_client: bool,

@@ -6,7 +6,8 @@
 //! reach (the *cohort*): each must exist, be alive and accept input; none may be the
 //! pane paneward itself runs in, or be in a mode such as copy mode, unless the caller
 //! passed `force`; under `--scope owned` each must carry paneward's pane mark, `force`
-//! or not. The reading, tmux's own check and the input are one round trip that
+//! or not; none may be in sight of a person's terminal unless it is paneward's
+//! (`super::attended`), `force` or not. The reading, tmux's own check and the input are one round trip that
 //! tmux runs without interleaving (`super::verdict`).
 //!
 //! A paste (`paste-buffer`) is input too, but tmux writes it to the target alone, so
@@ -16,6 +17,7 @@
 
 use std::fmt;
 
+use crate::guard::attended::{pane_in_sight, window_watched, Client};
 use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::owner::OwnedMark;
 use crate::guard::screen::ScreenAt;
@@ -56,6 +58,12 @@ pub struct PaneView {
     pub is_caller: bool,
     /// Under `--scope owned`: the pane does not carry paneward's pane mark.
     pub outside_scope: bool,
+    /// It carries paneward's pane mark (read through tmux's inheritance, as the verdict
+    /// reads it): paneward created it, or the person handed it over.
+    pub marked: bool,
+    /// A terminal attached to tmux shows it and it is not paneward's
+    /// (`super::attended`); set once the clients are read, never while the rule is off.
+    pub attended: bool,
     /// Its cursor and history just before the input.
     pub at: ScreenAt,
     /// Its width in columns.
@@ -72,13 +80,15 @@ pub struct WindowView {
     pub panes: Vec<PaneView>,
 }
 
-/// A rule of the check; the first three hold even with `force`, and so does the last.
+/// A rule of the check; only [`Rule::forceable`] ones yield to `force`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
     Missing,
     OutsideScope,
     Dead,
     InputOff,
+    /// A person's terminal shows the pane (`super::attended`).
+    Attended,
     Caller,
     InMode,
     /// The target's cursor or history moved since the caller read its screen
@@ -101,6 +111,10 @@ impl Rule {
             Self::Dead => "is dead (input needs a live pane; force does not change this)",
             Self::InputOff => {
                 "has input disabled with select-pane -d (tmux would drop the keys; force does not change this)"
+            }
+            Self::Attended => {
+                "is shown on a terminal attached to tmux, where a person may be watching or typing (input \
+                 there needs the person's yes: `paneward grant`, or request_pane; force does not change this)"
             }
             Self::Caller => "is the caller pane, the one paneward itself runs in (input there needs force: true)",
             Self::InMode => {
@@ -178,6 +192,7 @@ pub(super) fn parse_window(
         view.window_id = record.text("window_id")?.to_string();
         view.zoomed = record.flag("window_zoomed_flag")?;
         let is_caller = is_caller(caller, id, record)?;
+        let marked = record.flag(OwnedMark::Pane.option())?;
         view.panes.push(PaneView {
             id,
             dead: record.flag("pane_dead")?,
@@ -186,7 +201,9 @@ pub(super) fn parse_window(
             active: record.flag("pane_active")?,
             synchronized: record.flag("synchronize-panes")?,
             is_caller,
-            outside_scope: owned_only && !record.flag(OwnedMark::Pane.option())?,
+            outside_scope: owned_only && !marked,
+            marked,
+            attended: false,
             at: ScreenAt {
                 cursor_x: record.count("cursor_x")?,
                 cursor_y: record.count("cursor_y")?,
@@ -198,12 +215,24 @@ pub(super) fn parse_window(
     Ok(view)
 }
 
+impl WindowView {
+    /// Marks the panes a terminal shows, by `clients` read in the same step, unless they
+    /// are paneward's.
+    pub(super) fn mark_attended(&mut self, clients: &[Client]) {
+        let watched = window_watched(clients, &self.window_id);
+        for pane in &mut self.panes {
+            pane.attended = !pane.marked && pane_in_sight(watched, self.zoomed, pane.active);
+        }
+    }
+}
+
 /// The first rule `pane` breaks, if any: the ones `force` cannot lift come first.
 fn broken_rule(pane: &PaneView, force: bool) -> Option<Rule> {
     let rules = [
         (pane.outside_scope, Rule::OutsideScope),
         (pane.dead, Rule::Dead),
         (pane.input_off, Rule::InputOff),
+        (pane.attended, Rule::Attended),
         (pane.is_caller, Rule::Caller),
         (pane.in_mode, Rule::InMode),
     ];
@@ -272,6 +301,8 @@ mod tests {
             synchronized: false,
             is_caller: false,
             outside_scope: false,
+            marked: false,
+            attended: false,
             at: ScreenAt::default(),
             width: 80,
         }
@@ -338,6 +369,13 @@ mod tests {
             (PaneView { dead: true, ..pane(1) }, Rule::Dead),
             (
                 PaneView {
+                    attended: true,
+                    ..pane(1)
+                },
+                Rule::Attended,
+            ),
+            (
+                PaneView {
                     input_off: true,
                     ..pane(1)
                 },
@@ -367,6 +405,49 @@ mod tests {
             text.starts_with("synchronize-panes is on in window @1, so input to pane %1 also reaches pane %2; pane %2 is the caller pane"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_pane_a_terminal_shows_is_attended_unless_it_is_paneward_s_or_hidden_by_zoom() {
+        let terminal = |window: &str| Client {
+            name: "/dev/pts/1".into(),
+            control: false,
+            window_id: window.into(),
+        };
+        let mut view = window(vec![
+            PaneView {
+                active: true,
+                ..pane(1)
+            },
+            pane(2),
+            PaneView {
+                marked: true,
+                ..pane(3)
+            },
+        ]);
+        view.mark_attended(&[terminal("@1")]);
+        let attended: Vec<bool> = view.panes.iter().map(|p| p.attended).collect();
+        assert_eq!(attended, [true, true, false], "paneward's own pane is not guarded");
+        view.zoomed = true;
+        view.mark_attended(&[terminal("@1")]);
+        let attended: Vec<bool> = view.panes.iter().map(|p| p.attended).collect();
+        assert_eq!(attended, [true, false, false], "zoomed, only the active pane shows");
+        view.zoomed = false;
+        view.mark_attended(&[terminal("@9")]);
+        assert!(view.panes.iter().all(|p| !p.attended), "another window is shown");
+        let control = Client {
+            control: true,
+            name: "client-5".into(),
+            ..terminal("@1")
+        };
+        view.mark_attended(&[control]);
+        assert!(view.panes.iter().all(|p| !p.attended), "a control client draws nothing");
+        let refusal = evaluate(PaneId(2), &view, true);
+        assert!(refusal.is_ok());
+        view.mark_attended(&[terminal("@1")]);
+        let refusal = evaluate(PaneId(2), &view, true).unwrap_err();
+        assert_eq!(refusal.rule, Rule::Attended, "force does not lift it");
+        assert!(refusal.to_string().contains("terminal attached to tmux"), "{refusal}");
     }
 
     #[test]

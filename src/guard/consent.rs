@@ -1,6 +1,7 @@
 //! Asking the person. Where the MCP client can put a question to the person using it
 //! (`elicitation/create`), a rule that guards the person's own terminal (input to the
-//! caller pane, ending whatever holds it) asks them instead of refusing outright. A
+//! caller pane or to a pane a terminal shows, ending whatever holds the caller pane)
+//! asks them instead of refusing outright. A
 //! yes is a [`Consent`], which only this module makes; the guards take one to lift
 //! that one rule for that one action. `force`, which an agent sets, never makes one.
 //!
@@ -67,6 +68,20 @@ pub fn input_question(pane: impl fmt::Display, reached_through: Option<&str>, wh
         "An agent wants to type into tmux pane {pane}{how}: the pane paneward itself runs in, \
          likely your own terminal. It would send {what}. The text is not shown here, as it may be \
          secret. Allow this once?"
+    )
+}
+
+/// The question for input to `pane`, which a terminal attached to tmux shows; `what`
+/// says what would be typed without its content.
+pub fn attended_question(pane: impl fmt::Display, reached_through: Option<&str>, what: &str) -> String {
+    let how = match reached_through {
+        Some(window) => format!(" (synchronize-panes in window {window} copies the input there)"),
+        None => String::new(),
+    };
+    format!(
+        "An agent wants to type into tmux pane {pane}{how}, which a terminal attached to tmux is showing \
+         right now: you, or someone, may be watching or typing there. It would send {what}. The text is not \
+         shown here, as it may be secret. Allow this once? (`paneward grant {pane}` hands the pane over for good.)"
     )
 }
 

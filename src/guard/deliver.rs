@@ -1,9 +1,11 @@
 //! Delivering input through the cohort check: keys (with an optional record and a
 //! screen they need) or a paste, each checked and run in one indivisible tmux step
-//! (`super::verdict`), with the person asked where only the caller-pane rule refuses.
-//! What the check reads and decides is `super::cohort`.
+//! (`super::verdict`), with the person asked where only a rule guarding them refuses
+//! (the caller pane, a pane their terminal shows). What the check reads and decides is
+//! `super::cohort`; which panes a terminal shows, `super::attended`.
 
 use crate::config::Scope;
+use crate::guard::attended::{self, Expected};
 use crate::guard::cohort::{evaluate, parse_window, read_window, Refusal, Rule};
 use crate::guard::consent::{self, Consent};
 use crate::guard::key_input::KeyInput;
@@ -146,8 +148,38 @@ fn describe_keys(keys: &KeyInput, enter: bool) -> String {
     }
 }
 
-/// Runs the checked input; on a refusal for the caller-pane rule alone, asks the
-/// person (where the client can) and, on their yes, runs it once more without that rule.
+/// The rules the person may lift for one action, each by its own yes.
+#[derive(Default)]
+struct Lifted {
+    caller: Option<Consent>,
+    attended: Option<Consent>,
+}
+
+impl Lifted {
+    /// Whether the person may be asked about a refusal for `rule`, not yet lifted.
+    fn may_ask(&self, rule: Rule) -> bool {
+        match rule {
+            Rule::Caller => self.caller.is_none(),
+            Rule::Attended => self.attended.is_none(),
+            _ => false,
+        }
+    }
+
+    fn lift(&mut self, rule: Rule, consent: Consent) {
+        match rule {
+            Rule::Caller => self.caller = Some(consent),
+            _ => self.attended = Some(consent),
+        }
+    }
+}
+
+/// How often the clients may change between their reading and the step before the
+/// input is given up (each time, tmux typed nothing).
+const CLIENT_CHANGES_MAX: usize = 3;
+
+/// Runs the checked input; on a refusal for a rule guarding the person (the caller
+/// pane, a pane their terminal shows), asks the person (where the client can) and, on
+/// their yes, runs it once more without that rule.
 async fn check_and_run(
     state: &GuardState,
     context: &CallContext,
@@ -156,66 +188,122 @@ async fn check_and_run(
     plan: &Plan<'_>,
     what: &str,
 ) -> Result<Vec<Reached>, ToolError> {
-    let refusal = match attempt(state, target, force, plan, None).await? {
-        Ok(receivers) => return Ok(receivers),
-        Err(refusal) if refusal.rule == Rule::Caller => refusal,
-        Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
-    };
-    let question = consent::input_question(refusal.pane, refusal.synchronized_window.as_deref(), what);
-    match consent::ask(context, question).await {
-        Ok(consent) => match attempt(state, target, force, plan, Some(&consent)).await? {
+    let mut lifted = Lifted::default();
+    loop {
+        let refusal = match attempt_watched(state, target, force, plan, &lifted).await? {
             Ok(receivers) => {
-                tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into the caller pane with the person's consent");
-                Ok(receivers)
+                if lifted.caller.is_some() || lifted.attended.is_some() {
+                    tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %target, "typed into a pane the person guards with their consent");
+                }
+                return Ok(receivers);
             }
+            Err(refusal) if lifted.may_ask(refusal.rule) => refusal,
             // Something else changed in between (a mode, a dead pane): that rule stands.
-            Err(refusal) => Err(ToolError::blocked(refusal.to_string())),
-        },
-        Err(no) => Err(ToolError::blocked(format!("{refusal}{}", no.note()))),
+            Err(refusal) => return Err(ToolError::blocked(refusal.to_string())),
+        };
+        let through = refusal.synchronized_window.as_deref();
+        let question = if refusal.rule == Rule::Caller {
+            consent::input_question(refusal.pane, through, what)
+        } else {
+            consent::attended_question(refusal.pane, through, what)
+        };
+        match consent::ask(context, question).await {
+            Ok(consent) => lifted.lift(refusal.rule, consent),
+            Err(no) => return Err(ToolError::blocked(format!("{refusal}{}", no.note()))),
+        }
     }
 }
 
-/// Reads `target`'s window, prints tmux's verdict and runs `input` only if it holds,
-/// all in one round trip; returns the panes the input reached, or the rule that
-/// refused it. With the person's `consent`, the caller pane is an ordinary pane.
+/// [`attempt`], with the attended-pane rule's reading of the clients just before it
+/// while that rule holds; tried again while the clients change in between.
+async fn attempt_watched(
+    state: &GuardState,
+    target: PaneId,
+    force: bool,
+    plan: &Plan<'_>,
+    lifted: &Lifted,
+) -> Result<Result<Vec<Reached>, Refusal>, ToolError> {
+    if !state.settings.attended_guard || lifted.attended.is_some() {
+        return match attempt(state, target, force, plan, lifted, None).await? {
+            Tried::Done(result) => Ok(result),
+            Tried::ClientsChanged => Err(ToolError::internal("clients changed with the attended rule off")),
+        };
+    }
+    for _ in 0..CLIENT_CHANGES_MAX {
+        let clients = attended::parse_clients(&state.backend.tmux().run(attended::read_clients()).await?)?;
+        let expected = Expected::of(&clients);
+        match attempt(state, target, force, plan, lifted, Some(&expected)).await? {
+            Tried::Done(result) => return Ok(result),
+            Tried::ClientsChanged => tracing::debug!(pane = %target, "the attached clients changed; checking again"),
+        }
+    }
+    Err(ToolError::blocked(format!(
+        "the clients attached to tmux kept changing while paneward checked whether a terminal shows pane {target}; nothing was typed; try again"
+    )))
+}
+
+/// What one checked step did.
+enum Tried {
+    /// The input went in (the panes it reached), or a rule refused it.
+    Done(Result<Vec<Reached>, Refusal>),
+    /// The clients changed between their reading and the step: tmux typed nothing.
+    ClientsChanged,
+}
+
+/// Reads `target`'s window (and, with `attended`, the clients), prints tmux's verdict
+/// and runs `input` only if it holds, all in one round trip; returns the panes the
+/// input reached, or the rule that refused it. A rule the person `lifted` is not
+/// checked; `attended` is what the attended-pane rule expects of the clients, `None`
+/// while that rule does not hold.
 async fn attempt(
     state: &GuardState,
     target: PaneId,
     force: bool,
     plan: &Plan<'_>,
-    consent: Option<&Consent>,
-) -> Result<Result<Vec<Reached>, Refusal>, ToolError> {
+    lifted: &Lifted,
+    attended: Option<&Expected>,
+) -> Result<Tried, ToolError> {
     let Plan { input, reach, at } = *plan;
-    let caller = state.caller.as_ref().filter(|_| consent.is_none());
+    let caller = state.caller.as_ref().filter(|_| lifted.caller.is_none());
     let owned_only = state.settings.scope == Scope::Owned;
     let verdict = match reach {
-        Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only),
-        Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only),
+        Reach::Cohort => verdict::verdict_format(target, force, caller, owned_only, attended),
+        Reach::TargetOnly => verdict::target_verdict_format(force, caller, owned_only, attended),
     };
     let verdict = match at {
         Some(at) => verdict::unless_moved(&at, &verdict),
         None => verdict,
     };
-    let mut commands = vec![read_window(target), verdict::print_verdict(target, &verdict)];
+    let mut commands = vec![
+        read_window(target),
+        attended::read_clients(),
+        verdict::print_verdict(target, &verdict),
+    ];
     if !input.is_empty() {
         commands.push(verdict::type_if(target, &verdict, input));
     }
     let outputs = match state.backend.tmux().run_all(&commands).await {
         Ok(outputs) => outputs,
         Err(error) if error.is_object_gone() => {
-            return Ok(Err(Refusal {
+            return Ok(Tried::Done(Err(Refusal {
                 target,
                 pane: target,
                 rule: Rule::Missing,
                 synchronized_window: None,
-            }));
+            })));
         }
         Err(error) => return Err(error.into()),
     };
-    let [window, printed, ..] = outputs.as_slice() else {
+    let [window, clients, printed, ..] = outputs.as_slice() else {
         return Err(ToolError::internal("the cohort check came back without its verdict"));
     };
     let mut window = parse_window(window, caller, owned_only)?;
+    let clients = attended::parse_clients(clients)?;
+    if attended.is_some() {
+        window.mark_attended(&clients);
+    }
+    // The clients tmux's verdict expected are not the ones there now.
+    let clients_changed = attended.is_some_and(|expected| *expected != Expected::of(&clients));
     if reach == Reach::TargetOnly {
         // No pane but the target is reached, whatever synchronize-panes says.
         for pane in &mut window.panes {
@@ -225,11 +313,11 @@ async fn attempt(
     // tmux's verdict: whether the input went in (it did when `input` holds anything).
     let allowed = verdict::parse_verdict(printed)
         .ok_or_else(|| ToolError::internal("tmux printed no verdict for the cohort check"))?;
-    match (evaluate(target, &window, force), allowed) {
+    Ok(Tried::Done(match (evaluate(target, &window, force), allowed) {
         (Ok(cohort), true) => {
             tracing::debug!(pane = %target, cohort = ?cohort.receivers, "typed into a pane");
             let view = |pane: PaneId| window.panes.iter().find(|p| p.id == pane);
-            Ok(Ok(cohort
+            Ok(cohort
                 .receivers
                 .iter()
                 .map(|&pane| Reached {
@@ -237,23 +325,29 @@ async fn attempt(
                     at: view(pane).map(|p| p.at).unwrap_or_default(),
                     width: view(pane).map_or(0, |p| p.width),
                 })
-                .collect()))
+                .collect())
         }
-        (Err(refusal), false) => Ok(Err(refusal)),
+        (Err(refusal), false) => Err(refusal),
+        // Every rule held by this reading, but tmux expected other clients: nothing went in.
+        (Ok(_), false) if clients_changed => return Ok(Tried::ClientsChanged),
         // Every rule held but the screen had moved: nothing went in.
-        (Ok(_), false) if at.is_some() => Ok(Err(Refusal {
+        (Ok(_), false) if at.is_some() => Err(Refusal {
             target,
             pane: target,
             rule: Rule::Moved,
             synchronized_window: None,
-        })),
+        }),
         // The two readings of one state disagree: a paneward fault, reported as such.
-        (Ok(_), false) => Err(ToolError::internal(format!(
-            "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"
-        ))),
-        (Err(refusal), true) => Err(ToolError::internal(format!(
-            "tmux typed into pane {target} although paneward's check refused it: pane {} broke the rule {:?}",
-            refusal.pane, refusal.rule
-        ))),
-    }
+        (Ok(_), false) => {
+            return Err(ToolError::internal(format!(
+                "tmux's check refused input to pane {target} where paneward's allowed it; nothing was typed"
+            )))
+        }
+        (Err(refusal), true) => {
+            return Err(ToolError::internal(format!(
+                "tmux typed into pane {target} although paneward's check refused it: pane {} broke the rule {:?}",
+                refusal.pane, refusal.rule
+            )))
+        }
+    }))
 }

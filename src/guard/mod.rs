@@ -8,8 +8,10 @@
 //! later would run. Gates hold [`state`], the narrow state a
 //! handler may reach (never the whole `App`); [`key_input`] is the checked `keys` value
 //! that `input` types. [`terminal`] tells whether a pane's program waits for input,
-//! the evidence a second key press needs.
+//! the evidence a second key press needs. [`attended`] tells which panes a person's
+//! terminal shows, which input must not reach unless they are paneward's.
 
+pub mod attended;
 mod backend;
 pub mod caller;
 pub mod channel;

@@ -57,6 +57,9 @@ pub struct Settings {
     pub max_wait: Duration,
     /// Whether `run_command` prints each command in its pane (`--show-commands`).
     pub show_commands: bool,
+    /// Whether input to a pane a terminal attached to tmux shows is refused unless the
+    /// pane is paneward's (`guard::attended`; off with `--allow-attended-input`).
+    pub attended_guard: bool,
     /// Under `--profile python`, whether a command is kept out of the shell's history
     /// when the call does not say (`LIBTMUX_SUPPRESS_HISTORY`).
     pub suppress_history: bool,
@@ -77,6 +80,7 @@ impl Settings {
             reveal_environment: config.reveal_environment,
             max_wait: config.max_wait,
             show_commands: config.show_commands,
+            attended_guard: !config.allow_attended_input,
             suppress_history: config.suppress_history,
             address: config.address.clone(),
             ssh_host: config.ssh.as_ref().map(|ssh| ssh.destination.clone()),

@@ -12,6 +12,7 @@
 //! arguments. It mirrors [`super::cohort::evaluate`], which explains a refusal or names
 //! the receivers from the same reading; the two must agree.
 
+use crate::guard::attended::Expected;
 use crate::guard::caller::CallerPane;
 use crate::guard::owner::OwnedMark;
 use crate::tmux::script::command_line;
@@ -24,10 +25,16 @@ use crate::tmux::{Command, PaneId};
 /// too. The format reads the mark through tmux's inheritance: the scope check
 /// (`guard::scope`) has already read every member's own mark; this catches a pane
 /// that joined the cohort since, in the same step as the input.
-fn breaks_a_rule(force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
+/// With `attended` (the attended-pane rule on, with the clients read just before), a
+/// pane a terminal shows breaks one too unless it carries the pane mark
+/// (`super::attended`), `force` or not.
+fn breaks_a_rule(force: bool, caller: Option<&CallerPane>, owned_only: bool, attended: Option<&Expected>) -> String {
     let mut rules = String::from("#{?#{pane_dead},x,}#{?#{pane_input_off},x,}");
     if owned_only {
         rules.push_str(&format!("#{{?#{{{}}},,x}}", OwnedMark::Pane.option()));
+    }
+    if let Some(expected) = attended {
+        rules.push_str(&expected.breaks_format(OwnedMark::Pane.option()));
     }
     if !force {
         rules.push_str("#{?#{pane_in_mode},x,}");
@@ -41,8 +48,14 @@ fn breaks_a_rule(force: bool, caller: Option<&CallerPane>, owned_only: bool) -> 
 /// A format that, expanded for `target`, is `1` when input to `target` may go in and
 /// `0` when a member of its cohort breaks a rule: the target itself, and with
 /// `synchronize-panes` on in the target, every pane of its window that has it on too.
-pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
-    let rules = breaks_a_rule(force, caller, owned_only);
+pub(super) fn verdict_format(
+    target: PaneId,
+    force: bool,
+    caller: Option<&CallerPane>,
+    owned_only: bool,
+    attended: Option<&Expected>,
+) -> String {
+    let rules = breaks_a_rule(force, caller, owned_only, attended);
     // `#{P:…}` expands once per pane of the window, each with its own options.
     let member = format!("#{{?#{{||:#{{==:#{{pane_id}},{target}}},#{{synchronize-panes}}}},{rules},}}");
     format!("#{{?#{{?#{{synchronize-panes}},#{{P:{member}}},{rules}}},0,1}}")
@@ -51,8 +64,13 @@ pub(super) fn verdict_format(target: PaneId, force: bool, caller: Option<&Caller
 /// A format that, expanded for `target`, is `1` when `target` alone may take input
 /// (a paste, which tmux does not copy to synchronized panes) and `0` when it breaks a
 /// rule.
-pub(super) fn target_verdict_format(force: bool, caller: Option<&CallerPane>, owned_only: bool) -> String {
-    format!("#{{?{},0,1}}", breaks_a_rule(force, caller, owned_only))
+pub(super) fn target_verdict_format(
+    force: bool,
+    caller: Option<&CallerPane>,
+    owned_only: bool,
+    attended: Option<&Expected>,
+) -> String {
+    format!("#{{?{},0,1}}", breaks_a_rule(force, caller, owned_only, attended))
 }
 
 /// `verdict`, and `0` as well unless `target`'s cursor and history are still `at`. Only
@@ -107,10 +125,10 @@ mod tests {
     #[test]
     fn the_verdict_holds_only_ids_numbers_and_constants() {
         let caller = CallerPane::from_env(Some("/tmp/odd,}{#path/s,4242,0"), Some("%9"));
-        let format = verdict_format(PaneId(3), false, caller.as_ref(), false);
+        let format = verdict_format(PaneId(3), false, caller.as_ref(), false, None);
         assert!(format.contains("#{==:#{pane_id},%3}") && format.contains("#{==:#{pid},4242}"));
         assert!(!format.contains("odd"), "the socket path never enters a format");
-        assert!(!verdict_format(PaneId(3), true, caller.as_ref(), false).contains("pane_in_mode"));
+        assert!(!verdict_format(PaneId(3), true, caller.as_ref(), false, None).contains("pane_in_mode"));
         let opens = format.matches('{').count();
         assert_eq!(opens, format.matches('}').count(), "{format}");
     }
@@ -118,23 +136,34 @@ mod tests {
     #[test]
     fn a_paste_verdict_looks_at_the_target_alone() {
         let caller = CallerPane::from_env(Some("/tmp/s,4242,0"), Some("%9"));
-        let format = target_verdict_format(false, caller.as_ref(), false);
+        let format = target_verdict_format(false, caller.as_ref(), false, None);
         assert!(
             !format.contains("synchronize-panes") && !format.contains("#{P:"),
             "{format}"
         );
         assert!(format.contains("pane_in_mode") && format.contains("#{==:#{pane_id},%9}"));
-        assert!(!target_verdict_format(true, caller.as_ref(), false).contains("pane_in_mode"));
+        assert!(!target_verdict_format(true, caller.as_ref(), false, None).contains("pane_in_mode"));
     }
 
     #[test]
     fn under_scope_owned_an_unmarked_member_breaks_a_rule_force_or_not() {
         for force in [false, true] {
-            let format = verdict_format(PaneId(3), force, None, true);
+            let format = verdict_format(PaneId(3), force, None, true, None);
             assert!(format.contains("#{?#{@paneward_owned_pane},,x}"), "{format}");
         }
-        assert!(!verdict_format(PaneId(3), false, None, false).contains("@paneward_owned_pane"));
-        assert!(target_verdict_format(true, None, true).contains("@paneward_owned_pane"));
+        assert!(!verdict_format(PaneId(3), false, None, false, None).contains("@paneward_owned_pane"));
+        assert!(target_verdict_format(true, None, true, None).contains("@paneward_owned_pane"));
+    }
+
+    #[test]
+    fn the_attended_rule_holds_with_force_and_only_while_it_is_on() {
+        let expected = Expected::default();
+        for force in [false, true] {
+            let format = verdict_format(PaneId(3), force, None, false, Some(&expected));
+            assert!(format.contains("window_active_clients_list"), "{format}");
+            assert!(target_verdict_format(force, None, false, Some(&expected)).contains("window_active_clients_list"));
+        }
+        assert!(!verdict_format(PaneId(3), false, None, false, None).contains("window_active_clients_list"));
     }
 
     #[test]

@@ -272,6 +272,7 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
         ("pipe_pane:path/maxLength", _) => limit!(PIPE_PATH_MAX_BYTES),
         ("load_workspace:document/maxLength", _) => limit!(WORKSPACE_DOCUMENT_MAX_BYTES),
         (_, "history_limit/maximum") => limit!(HISTORY_LIMIT_MAX_LINES),
+        ("set_history_limit:limit/maximum", _) => limit!(HISTORY_LIMIT_MAX_LINES),
         (
             "call_mutating_tools_batch:row/maximum" | "call_destructive_tools_batch:row/maximum",
             _,

@@ -1,5 +1,5 @@
-//! Ending and restarting: `respawn_pane`, `clear_pane`, `kill_pane`, `kill_window`,
-//! `kill_session`, `kill_server`.
+//! Ending and restarting: `respawn_pane`, `clear_pane`, `clear_pane_scrollback`,
+//! `kill_pane`, `kill_window`, `kill_session`, `kill_server`.
 //!
 //! `respawn_pane` and `clear_pane` are mutating tools whose tool files escalate one
 //! argument to `destructive` (`kill: true`, `history: true`), so their handlers get the
@@ -15,10 +15,10 @@ use crate::tools::args::{is_variable_name, start_directory_of};
 use std::collections::{BTreeSet, HashMap};
 
 use crate::generated::types::{
-    ClearPaneInput, ClearPaneOutput, KillPaneInput, KillPaneOutput, KillServerInput, KillServerOutput,
-    KillSessionInput, KillSessionOutput, KillWindowInput, KillWindowOutput, RespawnPaneInput,
-    RespawnPaneInputCommandItem, RespawnPaneInputEnvironmentValue, RespawnPaneInputShell,
-    RespawnPaneInputStartDirectory, RespawnPaneOutput, RespawnPaneOutputPrevious,
+    ClearPaneInput, ClearPaneOutput, ClearPaneScrollbackInput, ClearPaneScrollbackOutput, KillPaneInput,
+    KillPaneOutput, KillServerInput, KillServerOutput, KillSessionInput, KillSessionOutput, KillWindowInput,
+    KillWindowOutput, RespawnPaneInput, RespawnPaneInputCommandItem, RespawnPaneInputEnvironmentValue,
+    RespawnPaneInputShell, RespawnPaneInputStartDirectory, RespawnPaneOutput, RespawnPaneOutputPrevious,
 };
 use crate::guard::end::Ending;
 use crate::guard::respawn::Respawn;
@@ -391,6 +391,27 @@ pub async fn clear_pane(gate: &EndGate<'_>, input: ClearPaneInput) -> Result<Cle
         pane_id: pane.to_string(),
         screen_lines_cleared: before.height,
         history_lines_cleared: if history { before.history } else { 0 },
+    })
+}
+
+/// Discards a pane's scrollback and leaves its screen as it is (`clear-history` alone).
+///
+/// # Errors
+/// A missing pane, or tmux failing.
+pub async fn clear_pane_scrollback(
+    gate: &EndGate<'_>,
+    input: ClearPaneScrollbackInput,
+) -> Result<ClearPaneScrollbackOutput, ToolError> {
+    let ClearPaneScrollbackInput { pane_id } = input;
+    let pane = args::pane_id("/pane_id", &pane_id)?;
+    let before = pane_state(gate, pane).await?;
+    gate.change_all(&[ChangeCommand::new(ChangeVerb::ClearHistory)
+        .arg("-t")
+        .arg(pane.to_string())])
+        .await?;
+    Ok(ClearPaneScrollbackOutput {
+        pane_id: pane.to_string(),
+        history_lines_cleared: u64::try_from(before.history).unwrap_or(0),
     })
 }
 

@@ -186,6 +186,7 @@ fn app_in(tmux: &TmuxServer, caller: &str) -> App {
         safety: Tier::Destructive,
         reveal_environment: false,
         show_commands: false,
+        allow_attended_input: false,
         suppress_history: true,
         control_mode: false,
         native_client: true,

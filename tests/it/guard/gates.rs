@@ -29,6 +29,7 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         scope: paneward::config::Scope::All,
         reveal_environment: false,
         show_commands: false,
+        allow_attended_input: false,
         suppress_history: true,
         control_mode,
         native_client: true,

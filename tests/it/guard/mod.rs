@@ -2,6 +2,7 @@
 
 mod asking;
 mod asking_current;
+mod attended;
 mod cohort;
 mod gates;
 mod granting;

@@ -8,6 +8,7 @@ pub mod descriptors;
 pub mod differential;
 pub mod http;
 pub mod sshd;
+pub mod terminal;
 pub mod waits;
 
 use std::io::{BufRead, BufReader, Write};

@@ -322,3 +322,30 @@ fn a_kill_that_ends_the_last_session_says_the_server_exited() {
         assert_eq!(strings(&killed["sessionsClosed"]), vec![main], "{killed}");
     }
 }
+
+#[test]
+fn clear_pane_scrollback_discards_the_history_and_leaves_the_screen() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.window_showing("seq 1 300; echo screen-stays", "screen-stays");
+    let history: u64 = tmux.pane_value(&pane, "#{history_size}").parse().unwrap();
+    assert!(history > 0, "the printer left scrollback");
+    let mut client = tmux.paneward();
+    let text = client.call_err("clear_pane_scrollback", json!({"pane_id": pane}));
+    assert!(text.contains("destructive"), "{text}");
+    assert_eq!(
+        tmux.pane_value(&pane, "#{history_size}"),
+        history.to_string(),
+        "nothing changed"
+    );
+    let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
+    client.initialize();
+    let reply = client.call_ok("clear_pane_scrollback", json!({"pane_id": pane}));
+    assert_eq!(reply, json!({"paneId": pane, "historyLinesCleared": history}));
+    assert_eq!(tmux.pane_value(&pane, "#{history_size}"), "0");
+    assert!(
+        tmux.capture(&pane).contains("screen-stays"),
+        "the screen is left as it is"
+    );
+    let text = client.call_err("clear_pane_scrollback", json!({"pane_id": "%999"}));
+    assert!(text.contains("%999"), "{text}");
+}
