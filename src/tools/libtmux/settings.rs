@@ -3,7 +3,7 @@
 //! never as formats), the environment through paneward's own reading with values shown
 //! only where paneward runs with `--reveal-environment`, and the three settings the
 //! family names (`mouse`, `history-limit`, `synchronize-panes`) through paneward's own
-//! `set_option`, so its refusals of command-valued options still stand.
+//! tools of those names.
 
 use serde_json::{json, Value};
 
@@ -11,7 +11,7 @@ use crate::generated::libtmux::types::*;
 use crate::guard::{ChangeGate, EndGate, ReadGate};
 use crate::runtime::{Encoded, ToolError};
 use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::settings::{set, show_hooks as own_hooks, show_option as own_option};
+use crate::tools::settings::{fixed, show_hooks as own_hooks, show_option as own_option};
 
 use super::target::{self, bad_input};
 use super::views::typed;
@@ -94,52 +94,54 @@ pub async fn show_environment(gate: &ReadGate<'_>, input: ShowEnvironmentInput) 
     typed(json!({ "session": input.session, "entries": entries }))
 }
 
-/// Sets option `name` to `value` at a session (given) or globally, through paneward's
-/// own `set_option`; answers the family's `{name, target, value}`.
-async fn set_session_or_global(
-    gate: &ChangeGate<'_>,
-    name: &str,
-    value: String,
-    session: Option<&str>,
-) -> Result<Value, ToolError> {
-    let target = match session {
+/// The id of the session the family's optional `session` names (its id or exact name);
+/// none for the global value.
+async fn session_id(gate: &ReadGate<'_>, session: Option<&str>) -> Result<Option<String>, ToolError> {
+    Ok(match session {
         Some(text) => Some(target::session(gate, text).await?.0.to_string()),
         None => None,
-    };
-    let scope = if target.is_some() { "session" } else { "global" };
-    set::set_option(
-        gate,
-        own_input(json!({ "name": name, "scope": scope, "target": target, "value": value }))?,
-    )
-    .await?;
-    Ok(json!({ "name": name, "target": session, "value": value }))
+    })
 }
 
-fn on_off(enabled: bool) -> String {
-    if enabled { "on" } else { "off" }.to_string()
+fn on_off(enabled: bool) -> &'static str {
+    if enabled {
+        "on"
+    } else {
+        "off"
+    }
 }
 
-pub async fn set_mouse_enabled(gate: &ChangeGate<'_>, input: SetMouseEnabledInput) -> Result<Encoded<SetMouseEnabledOutput>, ToolError> {
-    typed(set_session_or_global(gate, "mouse", on_off(input.enabled), input.session.as_deref()).await?)
+/// paneward's own `set_mouse_enabled`, on a session or globally.
+pub async fn set_mouse_enabled(
+    gate: &ChangeGate<'_>,
+    input: SetMouseEnabledInput,
+) -> Result<Encoded<SetMouseEnabledOutput>, ToolError> {
+    let session = session_id(gate, input.session.as_deref()).await?;
+    fixed::set_mouse_enabled(gate, own_input(json!({ "enabled": input.enabled, "session_id": session }))?).await?;
+    typed(json!({ "name": "mouse", "target": input.session, "value": on_off(input.enabled) }))
 }
 
-/// Destructive, as in the family's teardown toolset: a lower limit drops scrollback.
-pub async fn set_history_limit(gate: &EndGate<'_>, input: SetHistoryLimitInput) -> Result<Encoded<SetHistoryLimitOutput>, ToolError> {
-    typed(set_session_or_global(gate, "history-limit", input.limit.to_string(), input.session.as_deref()).await?)
+/// paneward's own `set_history_limit` (destructive, as in the family's teardown
+/// toolset: a lower limit drops scrollback), on a session or globally.
+pub async fn set_history_limit(
+    gate: &EndGate<'_>,
+    input: SetHistoryLimitInput,
+) -> Result<Encoded<SetHistoryLimitOutput>, ToolError> {
+    let session = session_id(gate, input.session.as_deref()).await?;
+    let set = fixed::set_history_limit(gate, own_input(json!({ "limit": input.limit, "session_id": session }))?).await?;
+    typed(json!({ "name": "history-limit", "target": input.session, "value": set.value.to_string() }))
 }
 
+/// paneward's own `set_synchronize_panes` on a window.
 pub async fn set_synchronize_panes(
     gate: &ChangeGate<'_>,
     input: SetSynchronizePanesInput,
 ) -> Result<Encoded<SetSynchronizePanesOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
-    let value = on_off(input.enabled);
-    set::set_option(
+    fixed::set_synchronize_panes(
         gate,
-        own_input(json!({
-            "name": "synchronize-panes", "scope": "window", "target": window.to_string(), "value": value,
-        }))?,
+        own_input(json!({ "enabled": input.enabled, "window_id": window.to_string() }))?,
     )
     .await?;
-    typed(json!({ "name": "synchronize-panes", "target": window.to_string(), "value": value }))
+    typed(json!({ "name": "synchronize-panes", "target": window.to_string(), "value": on_off(input.enabled) }))
 }

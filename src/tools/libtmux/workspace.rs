@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::generated::libtmux::types::*;
-use crate::guard::{ChangeCommand, ChangeGate, ChangeVerb, EndGate};
+use crate::guard::{ChangeGate, EndGate};
 use crate::runtime::{decode_arguments, Encoded, ToolError, ToolErrorKind};
 use crate::tools::workspace::relative::{self, PaneStep, WindowStep};
 use crate::tools::workspace::{arrange, create, end, moves, rename};
@@ -107,14 +107,13 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
     typed(json!({ "id": session.to_string() }))
 }
 
-/// tmux's `clear-history` on the pane, named by the id paneward found: the screen stays.
+/// paneward's own `clear_pane_scrollback`: the scrollback goes, the screen stays.
 pub async fn clear_pane_scrollback(
     gate: &EndGate<'_>,
     input: ClearPaneScrollbackInput,
 ) -> Result<Encoded<ClearPaneScrollbackOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
-    let clear = ChangeCommand::new(ChangeVerb::ClearHistory).arg("-t").arg(pane.to_string());
-    gate.change_all(&[clear]).await?;
+    end::clear_pane_scrollback(gate, own_input(json!({ "pane_id": pane.to_string() }))?).await?;
     typed(json!({ "pane": pane.to_string() }))
 }
 
