@@ -14,7 +14,10 @@ use crate::pointer::pointer_token;
 /// Keywords refused anywhere in a tool schema (after [`inlined`] has replaced local
 /// references), each with the reason a maintainer reads.
 const UNSUPPORTED: [(&str, &str); 10] = [
-    ("$ref", "references are not supported, except to the schema's own `#/$defs/NAME`"),
+    (
+        "$ref",
+        "references are not supported, except to the schema's own `#/$defs/NAME`",
+    ),
     ("$defs", "definitions are only supported at the top of a tool's schema"),
     ("definitions", "definitions are not supported; inline the schema"),
     ("allOf", "allOf is not supported; merge the schemas by hand"),
@@ -155,12 +158,22 @@ fn replace_references(
         let name = reference
             .as_str()
             .and_then(|text| text.strip_prefix("#/$defs/"))
-            .ok_or_else(|| ContractError::new(file, &at, "only references to the schema's own #/$defs/NAME are supported"))?;
+            .ok_or_else(|| {
+                ContractError::new(
+                    file,
+                    &at,
+                    "only references to the schema's own #/$defs/NAME are supported",
+                )
+            })?;
         let definition = definitions
             .get(name)
             .ok_or_else(|| ContractError::new(file, &at, format!("no definition `{name}` in $defs")))?;
         if depth >= MAX_REFERENCE_DEPTH {
-            return Err(ContractError::new(file, &at, "definitions refer to each other in a cycle"));
+            return Err(ContractError::new(
+                file,
+                &at,
+                "definitions refer to each other in a cycle",
+            ));
         }
         let mut resolved = definition.clone();
         replace_references(file, pointer, &mut resolved, definitions, depth + 1)?;

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 pub mod ask;
 pub mod error;
 pub mod facts;
+pub mod family_error;
 pub mod hex;
 pub mod reentry;
 pub mod reply_text;

@@ -237,7 +237,8 @@ fn resolved(schema: &serde_json::Value) -> serde_json::Value {
 /// one: paneward's own tools have none.
 fn capability_changes(changes: &mut Changes<'_>, old: Option<&serde_json::Value>, new: Option<&serde_json::Value>) {
     let key = paneward_contract::load::CAPABILITY_META;
-    let record = |meta: Option<&serde_json::Value>| meta.and_then(|meta| meta.get(key)).and_then(|r| r.as_object()).cloned();
+    let record =
+        |meta: Option<&serde_json::Value>| meta.and_then(|meta| meta.get(key)).and_then(|r| r.as_object()).cloned();
     let (Some(old), Some(new)) = (record(old), record(new)) else {
         return;
     };
@@ -265,7 +266,11 @@ fn capability_changes(changes: &mut Changes<'_>, old: Option<&serde_json::Value>
                 &pointer,
                 Class::Compatible,
                 Rule::CapabilityChanged,
-                format!("capability `{member}` {} → {}: review what the tool may do", shown(before), shown(after)),
+                format!(
+                    "capability `{member}` {} → {}: review what the tool may do",
+                    shown(before),
+                    shown(after)
+                ),
             );
         }
     }

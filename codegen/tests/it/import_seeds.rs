@@ -300,24 +300,30 @@ fn a_libtmux_profile_file_that_drifts_from_the_capture_is_found_and_classified()
     let (_guard, copy) = schemas_copy();
     // A hand edit: kill_pane's schema loses the family's `pane` and takes the Go spelling.
     let file = copy.join("profiles/libtmux/kill_pane.json");
-    let edited = std::fs::read_to_string(&file).unwrap().replace("\"pane\"", "\"pane_id\"");
+    let edited = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("\"pane\"", "\"pane_id\"");
     std::fs::write(&file, edited).unwrap();
-    let output = codegen(
-        &[
-            "import",
-            "--schemas",
-            copy.to_str().unwrap(),
-            "--profile",
-            "libtmux",
-            "--dry-run",
-            copy.join(FAMILY_CAPTURE).to_str().unwrap(),
-        ],
-    );
+    let output = codegen(&[
+        "import",
+        "--schemas",
+        copy.to_str().unwrap(),
+        "--profile",
+        "libtmux",
+        "--dry-run",
+        copy.join(FAMILY_CAPTURE).to_str().unwrap(),
+    ]);
     // From the edited file back to the capture: the edit's input goes, the family's comes.
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     let report = stdout(&output);
-    assert!(report.contains("kill_pane#/inputSchema/properties/pane: required input `pane` added"), "{report}");
-    assert!(report.contains("kill_pane#/inputSchema/properties/pane_id: input `pane_id` removed"), "{report}");
+    assert!(
+        report.contains("kill_pane#/inputSchema/properties/pane: required input `pane` added"),
+        "{report}"
+    );
+    assert!(
+        report.contains("kill_pane#/inputSchema/properties/pane_id: input `pane_id` removed"),
+        "{report}"
+    );
     assert!(stderr(&output).contains("would write"), "{}", stderr(&output));
 }
 
@@ -333,13 +339,23 @@ fn the_family_inventory_is_classified_against_the_seeded_go_page_and_the_default
     ]);
     assert_eq!(page.status.code(), Some(2));
     let report = stdout(&page);
-    assert!(report.contains("breaking   snapshot_pane#/inputSchema/properties/pane_id: input `pane_id` removed"), "{report}");
+    assert!(
+        report.contains("breaking   snapshot_pane#/inputSchema/properties/pane_id: input `pane_id` removed"),
+        "{report}"
+    );
     assert!(report.contains("compatible run_shell_command: tool added"), "{report}");
     // paneward's own contract: its batches are not the family's, and the family's
     // run_shell_command is not a tool of paneward's own.
-    let own = codegen(&["diff", schemas().join("tools").to_str().unwrap(), capture.to_str().unwrap()]);
+    let own = codegen(&[
+        "diff",
+        schemas().join("tools").to_str().unwrap(),
+        capture.to_str().unwrap(),
+    ]);
     let report = stdout(&own);
-    assert!(report.contains("breaking   call_mutating_tools_batch: tool removed"), "{report}");
+    assert!(
+        report.contains("breaking   call_mutating_tools_batch: tool removed"),
+        "{report}"
+    );
     assert!(report.contains("compatible run_shell_command: tool added"), "{report}");
     // A reference is compared as the definition it names, not left for review.
     assert!(!report.contains("`$ref` changed"), "{report}");

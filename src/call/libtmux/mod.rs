@@ -1,15 +1,15 @@
 //! Tool results as the libtmux family's Rust port, `tmux-mcp` 0.1.2, writes them (rmcp's
 //! structured results): the text beside the structured content is its compact JSON,
 //! and a failure is an `isError` result whose one text block is the family's JSON
-//! account of it (`crate::tools::libtmux::errors`). The served style of
+//! account of it (`crate::runtime::family_error`). The served style of
 //! `--profile libtmux` ([`super::reply_text`]).
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
+use crate::runtime::family_error;
 use crate::runtime::reply_text::ReplyStyle;
 use crate::runtime::ToolError;
-use crate::tools::libtmux::errors;
 
 /// `tmux-mcp`'s replies.
 pub struct Rmcp;
@@ -24,7 +24,7 @@ impl ReplyStyle for Rmcp {
     }
 
     fn failure(&self, error: &ToolError) -> CallToolResult {
-        CallToolResult::error(vec![ContentBlock::text(errors::body(error).to_string())])
+        CallToolResult::error(vec![ContentBlock::text(family_error::body(error).to_string())])
     }
 }
 

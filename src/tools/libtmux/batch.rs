@@ -6,15 +6,17 @@
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
 
-use crate::generated::libtmux::types::{CallReadToolsBatchInput, CallReadToolsBatchInputOnError, CallReadToolsBatchOutput};
+use crate::generated::libtmux::types::{
+    CallReadToolsBatchInput, CallReadToolsBatchInputOnError, CallReadToolsBatchOutput,
+};
 use crate::generated::libtmux::TOOLS;
 use crate::guard::ReadGate;
 use crate::runtime::{Encoded, ToolError};
 use crate::tools::batch::rows::run_rows;
 
-use super::errors::row_error;
 use super::target::bad_input;
 use super::views::typed;
+use crate::runtime::family_error::row_error;
 
 /// The most operations one batch takes, as the family's.
 const MAX_OPERATIONS: usize = 16;
@@ -26,7 +28,10 @@ fn nested_authority() -> Vec<String> {
         .find(|spec| spec.name == "call_read_tools_batch")
         .and_then(|spec| spec.meta)
         .and_then(|meta| serde_json::from_str::<Value>(meta).ok())
-        .and_then(|meta| meta.pointer("/com.git-pull.libtmux-mcp~1capability/nestedAuthority").cloned())
+        .and_then(|meta| {
+            meta.pointer("/com.git-pull.libtmux-mcp~1capability/nestedAuthority")
+                .cloned()
+        })
         .and_then(|names| serde_json::from_value(names).ok())
         .unwrap_or_default()
 }

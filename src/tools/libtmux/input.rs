@@ -79,19 +79,23 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<En
     typed(json!({ "pane": row.pane.to_string(), "panes": panes }))
 }
 
-pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -> Result<Encoded<SendKeysBatchOutput>, ToolError> {
+pub async fn send_keys_batch(
+    gate: &ChangeGate<'_>,
+    input: SendKeysBatchInput,
+) -> Result<Encoded<SendKeysBatchOutput>, ToolError> {
     let stop = matches!(input.on_error, SendKeysBatchInputOnError::Stop);
     if !(1..=MAX_OPERATIONS).contains(&input.operations.len()) {
-        return Err(bad_input(format!("operations must contain 1 through {MAX_OPERATIONS} items")));
+        return Err(bad_input(format!(
+            "operations must contain 1 through {MAX_OPERATIONS} items"
+        )));
     }
     let rows = input
         .operations
         .into_iter()
         .enumerate()
         .map(|(index, operation)| {
-            Row::checked(&operation.pane, operation.text, operation.keys, operation.enter).map_err(|error| {
-                ToolError::new(error.kind(), format!("operations[{index}]: {}", error.message()))
-            })
+            Row::checked(&operation.pane, operation.text, operation.keys, operation.enter)
+                .map_err(|error| ToolError::new(error.kind(), format!("operations[{index}]: {}", error.message())))
         })
         .collect::<Result<Vec<Row>, ToolError>>()?;
     let (mut results, mut succeeded, mut failed, mut stopped_at) = (Vec::new(), 0u64, 0u64, Value::Null);
@@ -112,7 +116,7 @@ pub async fn send_keys_batch(gate: &ChangeGate<'_>, input: SendKeysBatchInput) -
                 failed += 1;
                 results.push(json!({
                     "index": index, "tool": "send_keys", "success": false, "resultTruncated": false,
-                    "result": null, "error": super::errors::row_error(&error),
+                    "result": null, "error": crate::runtime::family_error::row_error(&error),
                 }));
                 if stop {
                     stopped_at = json!(index);

@@ -5,7 +5,6 @@
 //! answers with the family's views ([`views`]) in the profile's generated output.
 
 pub mod batch;
-pub mod errors;
 pub mod input;
 pub mod observe;
 pub mod run;

@@ -36,7 +36,10 @@ pub async fn read_rows(
     Ok(split_capture(&gate.run(command).await?))
 }
 
-pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<Encoded<CapturePaneOutput>, ToolError> {
+pub async fn capture_pane(
+    gate: &ReadGate<'_>,
+    input: CapturePaneInput,
+) -> Result<Encoded<CapturePaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     // The last command's output is found by the prompt marks tmux 3.7 keeps; before
     // 3.7 there are none, so the answer is the screen, saying the marks are unsupported.
@@ -44,7 +47,14 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
         (read_rows(gate, pane, false, None, None).await?, "unsupported")
     } else {
         (
-            read_rows(gate, pane, input.history, input.start.map(i64::from), input.end.map(i64::from)).await?,
+            read_rows(
+                gate,
+                pane,
+                input.history,
+                input.start.map(i64::from),
+                input.end.map(i64::from),
+            )
+            .await?,
             "not_asked",
         )
     };
@@ -56,7 +66,10 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
     }))
 }
 
-pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<Encoded<CaptureSinceOutput>, ToolError> {
+pub async fn capture_since(
+    gate: &ReadGate<'_>,
+    input: CaptureSinceInput,
+) -> Result<Encoded<CaptureSinceOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let first = input.cursor.is_none();
     let own_input: own::CaptureSinceInput = decode_arguments(json!({
@@ -90,7 +103,13 @@ pub async fn find_pane_by_position(
         }
     };
     let (window, _) = target::window(gate, &input.window).await?;
-    const EDGES: [&str; 5] = ["pane_id", "pane_at_top", "pane_at_bottom", "pane_at_left", "pane_at_right"];
+    const EDGES: [&str; 5] = [
+        "pane_id",
+        "pane_at_top",
+        "pane_at_bottom",
+        "pane_at_left",
+        "pane_at_right",
+    ];
     let list = ReadCommand::new(ReadVerb::ListPanes)
         .arg("-t")
         .arg(window.to_string())
@@ -111,11 +130,17 @@ pub async fn find_pane_by_position(
     typed(views::pane(gate, &id).await?)
 }
 
-pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<Encoded<GetPaneInfoOutput>, ToolError> {
+pub async fn get_pane_info(
+    gate: &ReadGate<'_>,
+    input: GetPaneInfoInput,
+) -> Result<Encoded<GetPaneInfoOutput>, ToolError> {
     typed(target::pane(gate, &input.pane).await?.1)
 }
 
-pub async fn get_window_info(gate: &ReadGate<'_>, input: GetWindowInfoInput) -> Result<Encoded<GetWindowInfoOutput>, ToolError> {
+pub async fn get_window_info(
+    gate: &ReadGate<'_>,
+    input: GetWindowInfoInput,
+) -> Result<Encoded<GetWindowInfoOutput>, ToolError> {
     typed(target::window(gate, &input.window).await?.1)
 }
 
@@ -130,16 +155,25 @@ pub async fn list_panes(gate: &ReadGate<'_>, _input: ListPanesInput) -> Result<E
     typed(json!({ "panes": views::panes(gate, None).await? }))
 }
 
-pub async fn list_windows(gate: &ReadGate<'_>, _input: ListWindowsInput) -> Result<Encoded<ListWindowsOutput>, ToolError> {
+pub async fn list_windows(
+    gate: &ReadGate<'_>,
+    _input: ListWindowsInput,
+) -> Result<Encoded<ListWindowsOutput>, ToolError> {
     typed(json!({ "windows": views::windows(gate).await? }))
 }
 
-pub async fn list_sessions(gate: &ReadGate<'_>, _input: ListSessionsInput) -> Result<Encoded<ListSessionsOutput>, ToolError> {
+pub async fn list_sessions(
+    gate: &ReadGate<'_>,
+    _input: ListSessionsInput,
+) -> Result<Encoded<ListSessionsOutput>, ToolError> {
     typed(json!({ "sessions": views::sessions(gate).await? }))
 }
 
 /// Every session with its windows and their panes: the three listings, joined by id.
-pub async fn get_server_info(gate: &ReadGate<'_>, _input: GetServerInfoInput) -> Result<Encoded<GetServerInfoOutput>, ToolError> {
+pub async fn get_server_info(
+    gate: &ReadGate<'_>,
+    _input: GetServerInfoInput,
+) -> Result<Encoded<GetServerInfoOutput>, ToolError> {
     let sessions = views::sessions(gate).await?;
     let windows = views::windows(gate).await?;
     let panes = views::panes(gate, None).await?;
@@ -211,7 +245,10 @@ const SEARCH_MATCHES: usize = 200;
 const SEARCH_PANES: usize = 64;
 const SEARCH_LINES: usize = 8192;
 
-pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<Encoded<SearchPanesOutput>, ToolError> {
+pub async fn search_panes(
+    gate: &ReadGate<'_>,
+    input: SearchPanesInput,
+) -> Result<Encoded<SearchPanesOutput>, ToolError> {
     let pattern = if input.regex {
         input.pattern.to_string()
     } else {
@@ -248,7 +285,8 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
                 break;
             }
             if matcher.is_match(row) {
-                matches.push(json!({"pane": id.to_string(), "window_id": pane["window_id"], "line": number, "text": row}));
+                matches
+                    .push(json!({"pane": id.to_string(), "window_id": pane["window_id"], "line": number, "text": row}));
             }
         }
         if capped {
@@ -259,7 +297,10 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
     typed(json!({ "matches": matches, "panes_searched": searched, "capped": capped }))
 }
 
-pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<Encoded<SnapshotPaneOutput>, ToolError> {
+pub async fn snapshot_pane(
+    gate: &ReadGate<'_>,
+    input: SnapshotPaneInput,
+) -> Result<Encoded<SnapshotPaneOutput>, ToolError> {
     let (pane, view) = target::pane(gate, &input.pane).await?;
     const STATE: [&str; 8] = [
         "cursor_x",

@@ -21,7 +21,10 @@ use super::workspace::own_input;
 const DEFAULT_SECONDS: u64 = 30;
 const MAX_SECONDS: u64 = 600;
 
-pub async fn run_shell_command(gate: &ChangeGate<'_>, input: RunShellCommandInput) -> Result<Encoded<RunShellCommandOutput>, ToolError> {
+pub async fn run_shell_command(
+    gate: &ChangeGate<'_>,
+    input: RunShellCommandInput,
+) -> Result<Encoded<RunShellCommandOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let seconds = input.seconds.unwrap_or(DEFAULT_SECONDS).min(MAX_SECONDS);
     let ran = crate::tools::run::run_command(

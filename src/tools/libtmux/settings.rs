@@ -32,7 +32,9 @@ async fn scoped_target(gate: &ReadGate<'_>, scope: &str, target: Option<&str>) -
 
 pub async fn show_option(gate: &ReadGate<'_>, input: ShowOptionInput) -> Result<Encoded<ShowOptionOutput>, ToolError> {
     let scope = match input.scope {
-        None | Some(ShowOptionInputScopeVariant0::GlobalSession | ShowOptionInputScopeVariant0::GlobalWindow) => "global",
+        None | Some(ShowOptionInputScopeVariant0::GlobalSession | ShowOptionInputScopeVariant0::GlobalWindow) => {
+            "global"
+        }
         Some(ShowOptionInputScopeVariant0::Server) => "server",
         Some(ShowOptionInputScopeVariant0::Session) => "session",
         Some(ShowOptionInputScopeVariant0::Window) => "window",
@@ -63,7 +65,10 @@ pub async fn show_hooks(gate: &ReadGate<'_>, input: ShowHooksInput) -> Result<En
 
 /// A session's environment (or the global one): each variable's name and whether it is
 /// set or removed; its value only where paneward runs with `--reveal-environment`.
-pub async fn show_environment(gate: &ReadGate<'_>, input: ShowEnvironmentInput) -> Result<Encoded<ShowEnvironmentOutput>, ToolError> {
+pub async fn show_environment(
+    gate: &ReadGate<'_>,
+    input: ShowEnvironmentInput,
+) -> Result<Encoded<ShowEnvironmentOutput>, ToolError> {
     let session = match input.session.as_deref() {
         Some(text) => Some(target::session(gate, text).await?.0.to_string()),
         None => None,
@@ -117,7 +122,11 @@ pub async fn set_mouse_enabled(
     input: SetMouseEnabledInput,
 ) -> Result<Encoded<SetMouseEnabledOutput>, ToolError> {
     let session = session_id(gate, input.session.as_deref()).await?;
-    fixed::set_mouse_enabled(gate, own_input(json!({ "enabled": input.enabled, "session_id": session }))?).await?;
+    fixed::set_mouse_enabled(
+        gate,
+        own_input(json!({ "enabled": input.enabled, "session_id": session }))?,
+    )
+    .await?;
     typed(json!({ "name": "mouse", "target": input.session, "value": on_off(input.enabled) }))
 }
 
@@ -128,7 +137,8 @@ pub async fn set_history_limit(
     input: SetHistoryLimitInput,
 ) -> Result<Encoded<SetHistoryLimitOutput>, ToolError> {
     let session = session_id(gate, input.session.as_deref()).await?;
-    let set = fixed::set_history_limit(gate, own_input(json!({ "limit": input.limit, "session_id": session }))?).await?;
+    let set =
+        fixed::set_history_limit(gate, own_input(json!({ "limit": input.limit, "session_id": session }))?).await?;
     typed(json!({ "name": "history-limit", "target": input.session, "value": set.value.to_string() }))
 }
 

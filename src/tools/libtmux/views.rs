@@ -167,8 +167,12 @@ pub async fn session(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> 
 pub fn typed<T: DeserializeOwned + Serialize>(view: Value) -> Result<Encoded<T>, ToolError> {
     let checked: T = serde_json::from_value(view.clone())
         .map_err(|e| ToolError::internal(format!("the reply does not fit its type: {e}")))?;
-    Encoded::moving(checked, |_| view, |encoded, view| {
-        *encoded = view;
-        Ok(())
-    })
+    Encoded::moving(
+        checked,
+        |_| view,
+        |encoded, view| {
+            *encoded = view;
+            Ok(())
+        },
+    )
 }

@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use crate::generated::libtmux::types::*;
+use crate::generated::types::WaitForTextOutputOutcome as Outcome;
 use crate::guard::{ChangeGate, ReadGate};
 use crate::runtime::{Encoded, ToolError};
 use crate::tools::wait::{channel, text};
@@ -22,12 +23,18 @@ fn seconds(asked: Option<u64>) -> u64 {
     asked.unwrap_or(DEFAULT_SECONDS).min(MAX_SECONDS)
 }
 
-pub async fn signal_channel(gate: &ChangeGate<'_>, input: SignalChannelInput) -> Result<Encoded<SignalChannelOutput>, ToolError> {
+pub async fn signal_channel(
+    gate: &ChangeGate<'_>,
+    input: SignalChannelInput,
+) -> Result<Encoded<SignalChannelOutput>, ToolError> {
     let sent = channel::signal_channel(gate, own_input(json!({ "channel": input.channel }))?).await?;
     typed(json!({ "channel": sent.channel }))
 }
 
-pub async fn wait_for_channel(gate: &ReadGate<'_>, input: WaitForChannelInput) -> Result<Encoded<WaitForChannelOutput>, ToolError> {
+pub async fn wait_for_channel(
+    gate: &ReadGate<'_>,
+    input: WaitForChannelInput,
+) -> Result<Encoded<WaitForChannelOutput>, ToolError> {
     let waited = channel::wait_for_channel(
         gate,
         own_input(json!({ "channel": input.channel, "timeout_seconds": seconds(input.seconds) }))?,
@@ -37,7 +44,10 @@ pub async fn wait_for_channel(gate: &ReadGate<'_>, input: WaitForChannelInput) -
     typed(json!({ "channel": waited.channel, "outcome": outcome }))
 }
 
-pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Result<Encoded<WaitForTextOutput>, ToolError> {
+pub async fn wait_for_text(
+    gate: &ReadGate<'_>,
+    input: WaitForTextInput,
+) -> Result<Encoded<WaitForTextOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let patterns = input.patterns.unwrap_or_default();
     // Text already shown counts, as the family's `present_at_entry`; no pattern waits
@@ -55,12 +65,14 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, input: WaitForTextInput) -> Resu
         arguments["stop"] = json!(stop);
     }
     let waited = text::wait_for_text_cased(gate, own_input(arguments)?, input.match_case).await?;
-    let outcome = match serde_json::to_value(&waited.outcome).unwrap_or_default().as_str() {
-        Some("matched") if waited.already_on_screen => "present_at_entry",
-        Some("matched" | "output" | "idle") => "matched",
-        Some("stopped") => "stopped",
-        Some("paneDied") => "pane_closed",
-        _ => "deadline",
+    let outcome = match waited.outcome {
+        Outcome::Matched if waited.already_on_screen => "present_at_entry",
+        Outcome::Matched | Outcome::Output | Outcome::Idle => "matched",
+        Outcome::Stopped => "stopped",
+        Outcome::PaneDied => "pane_closed",
+        // A full-screen program ends paneward's wait at once; the family's wait would
+        // have run out its time on it.
+        Outcome::Timeout | Outcome::AlternateScreen => "deadline",
     };
     let matched = waited
         .pattern

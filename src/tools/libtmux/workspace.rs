@@ -21,10 +21,17 @@ pub fn own_input<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> 
     decode_arguments(arguments)
 }
 
-pub async fn create_session(gate: &ChangeGate<'_>, input: CreateSessionInput) -> Result<Encoded<CreateSessionOutput>, ToolError> {
+pub async fn create_session(
+    gate: &ChangeGate<'_>,
+    input: CreateSessionInput,
+) -> Result<Encoded<CreateSessionOutput>, ToolError> {
     // A name in use is the family's refusal (paneward's own then also refuses the names
     // tmux would make equal to one in use).
-    if views::sessions(gate).await?.iter().any(|session| session["name"] == input.name.as_str()) {
+    if views::sessions(gate)
+        .await?
+        .iter()
+        .any(|session| session["name"] == input.name.as_str())
+    {
         return Err(ToolError::new(
             ToolErrorKind::Refused,
             format!("a session named {} already exists", input.name),
@@ -38,7 +45,10 @@ pub async fn create_session(gate: &ChangeGate<'_>, input: CreateSessionInput) ->
     typed(views::session(gate, &made.session_id).await?)
 }
 
-pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> Result<Encoded<CreateWindowOutput>, ToolError> {
+pub async fn create_window(
+    gate: &ChangeGate<'_>,
+    input: CreateWindowInput,
+) -> Result<Encoded<CreateWindowOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     let made = create::create_window(
         gate,
@@ -54,7 +64,10 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
     typed(views::window(gate, &made.window_id).await?)
 }
 
-pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Result<Encoded<SplitWindowOutput>, ToolError> {
+pub async fn split_window(
+    gate: &ChangeGate<'_>,
+    input: SplitWindowInput,
+) -> Result<Encoded<SplitWindowOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let direction = input.direction.map(|direction| match direction {
         SplitWindowInputDirectionVariant0::Above => "above",
@@ -79,7 +92,10 @@ pub async fn split_window(gate: &ChangeGate<'_>, input: SplitWindowInput) -> Res
     typed(views::pane(gate, &made.pane_id).await?)
 }
 
-pub async fn respawn_pane(gate: &EndGate<'_>, input: RespawnPaneInput) -> Result<Encoded<RespawnPaneOutput>, ToolError> {
+pub async fn respawn_pane(
+    gate: &EndGate<'_>,
+    input: RespawnPaneInput,
+) -> Result<Encoded<RespawnPaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     end::respawn_pane(
         gate,
@@ -101,7 +117,10 @@ pub async fn kill_window(gate: &EndGate<'_>, input: KillWindowInput) -> Result<E
     typed(json!({ "id": window.to_string() }))
 }
 
-pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result<Encoded<KillSessionOutput>, ToolError> {
+pub async fn kill_session(
+    gate: &EndGate<'_>,
+    input: KillSessionInput,
+) -> Result<Encoded<KillSessionOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     end::kill_session(gate, own_input(json!({ "session_id": session.to_string() }))?).await?;
     typed(json!({ "id": session.to_string() }))
@@ -117,7 +136,10 @@ pub async fn clear_pane_scrollback(
     typed(json!({ "pane": pane.to_string() }))
 }
 
-pub async fn rename_session(gate: &ChangeGate<'_>, input: RenameSessionInput) -> Result<Encoded<RenameSessionOutput>, ToolError> {
+pub async fn rename_session(
+    gate: &ChangeGate<'_>,
+    input: RenameSessionInput,
+) -> Result<Encoded<RenameSessionOutput>, ToolError> {
     let (session, _) = target::session(gate, &input.session).await?;
     rename::rename_session(
         gate,
@@ -127,7 +149,10 @@ pub async fn rename_session(gate: &ChangeGate<'_>, input: RenameSessionInput) ->
     typed(views::session(gate, &session.to_string()).await?)
 }
 
-pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<Encoded<RenameWindowOutput>, ToolError> {
+pub async fn rename_window(
+    gate: &ChangeGate<'_>,
+    input: RenameWindowInput,
+) -> Result<Encoded<RenameWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     rename::rename_window(
         gate,
@@ -137,7 +162,10 @@ pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> R
     typed(views::window(gate, &window.to_string()).await?)
 }
 
-pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<Encoded<SetPaneTitleOutput>, ToolError> {
+pub async fn set_pane_title(
+    gate: &ChangeGate<'_>,
+    input: SetPaneTitleInput,
+) -> Result<Encoded<SetPaneTitleOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     rename::set_pane_title(
         gate,
@@ -149,7 +177,10 @@ pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> 
 
 /// Grows or shrinks the pane by `cells` toward `direction`: right and down grow its
 /// width and height, left and up shrink them (paneward's `width_by`/`height_by`).
-pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<Encoded<ResizePaneOutput>, ToolError> {
+pub async fn resize_pane(
+    gate: &ChangeGate<'_>,
+    input: ResizePaneInput,
+) -> Result<Encoded<ResizePaneOutput>, ToolError> {
     let (pane, _) = target::pane(gate, &input.pane).await?;
     let cells = i64::try_from(input.cells).map_err(|_| bad_input("cells is too large"))?;
     let (field, by) = match input.direction {
@@ -166,7 +197,10 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
     typed(json!({ "pane": pane.to_string(), "width": resized.width, "height": resized.height }))
 }
 
-pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<Encoded<ResizeWindowOutput>, ToolError> {
+pub async fn resize_window(
+    gate: &ChangeGate<'_>,
+    input: ResizeWindowInput,
+) -> Result<Encoded<ResizeWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     arrange::resize_window(
         gate,
@@ -176,7 +210,10 @@ pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> R
     typed(views::window(gate, &window.to_string()).await?)
 }
 
-pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> Result<Encoded<SelectLayoutOutput>, ToolError> {
+pub async fn select_layout(
+    gate: &ChangeGate<'_>,
+    input: SelectLayoutInput,
+) -> Result<Encoded<SelectLayoutOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     let applied = arrange::select_layout(
         gate,
@@ -186,7 +223,10 @@ pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> R
     typed(json!({ "window": window.to_string(), "layout": applied.layout }))
 }
 
-pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Result<Encoded<SelectPaneOutput>, ToolError> {
+pub async fn select_pane(
+    gate: &ChangeGate<'_>,
+    input: SelectPaneInput,
+) -> Result<Encoded<SelectPaneOutput>, ToolError> {
     let (pane, view) = target::pane(gate, &input.pane).await?;
     let chosen = match input.direction {
         None => pane.to_string(),
@@ -206,14 +246,19 @@ pub async fn select_pane(gate: &ChangeGate<'_>, input: SelectPaneInput) -> Resul
                 SelectPaneInputDirectionVariant0::Next => PaneStep::Next,
                 SelectPaneInputDirectionVariant0::Previous => PaneStep::Previous,
             };
-            layout.step(step).map_or_else(|| pane.to_string(), |placed| placed.id.clone())
+            layout
+                .step(step)
+                .map_or_else(|| pane.to_string(), |placed| placed.id.clone())
         }
     };
     arrange::select_pane(gate, own_input(json!({ "pane_id": chosen }))?).await?;
     typed(views::pane(gate, &chosen).await?)
 }
 
-pub async fn select_window(gate: &ChangeGate<'_>, input: SelectWindowInput) -> Result<Encoded<SelectWindowOutput>, ToolError> {
+pub async fn select_window(
+    gate: &ChangeGate<'_>,
+    input: SelectWindowInput,
+) -> Result<Encoded<SelectWindowOutput>, ToolError> {
     let (window, view) = target::window(gate, &input.window).await?;
     let chosen = match input.direction {
         None => window.to_string(),
@@ -247,7 +292,10 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<En
     typed(views::pane(gate, &source.to_string()).await?)
 }
 
-pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<Encoded<MoveWindowOutput>, ToolError> {
+pub async fn move_window(
+    gate: &ChangeGate<'_>,
+    input: MoveWindowInput,
+) -> Result<Encoded<MoveWindowOutput>, ToolError> {
     let (window, _) = target::window(gate, &input.window).await?;
     let (session, _) = target::session(gate, &input.destination_session).await?;
     moves::move_window(

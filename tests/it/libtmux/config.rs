@@ -16,7 +16,11 @@ fn the_familys_retired_safety_settings_stop_start_up_with_its_reason() {
     for retired in ["LIBTMUX_SAFETY", "TMUX_MCP_SAFETY"] {
         let mut command = Command::new(env!("CARGO_BIN_EXE_paneward"));
         clean_env(&mut command);
-        let output = command.args(["--profile", "libtmux"]).env(retired, "readonly").output().unwrap();
+        let output = command
+            .args(["--profile", "libtmux"])
+            .env(retired, "readonly")
+            .output()
+            .unwrap();
         assert_eq!(output.status.code(), Some(2), "{retired}");
         assert!(output.stdout.is_empty(), "stdout stays protocol only");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -61,7 +65,10 @@ fn the_familys_variables_choose_the_tools_and_an_unknown_name_stops_start_up() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("LIBTMUX_TOOLS: unknown tool \"run_command\" of profile libtmux"), "{stderr}");
+    assert!(
+        stderr.contains("LIBTMUX_TOOLS: unknown tool \"run_command\" of profile libtmux"),
+        "{stderr}"
+    );
 }
 
 #[test]

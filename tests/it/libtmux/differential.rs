@@ -124,10 +124,9 @@ fn without_wording(theirs: &mut Value, ours: &mut Value) -> bool {
 #[test]
 fn paneward_answers_the_scripted_session_as_tmux_mcp_does() {
     let program = tmux_mcp();
-    let script: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/libtmux-profile/session.json")).unwrap(),
-    )
-    .unwrap();
+    let script: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/libtmux-profile/session.json")).unwrap())
+            .unwrap();
     let (theirs_tmux, ours_tmux) = (TmuxServer::start(), TmuxServer::start());
     for tmux in [&theirs_tmux, &ours_tmux] {
         tmux.wait_for_prompt(&tmux.first_pane());
@@ -142,7 +141,11 @@ fn paneward_answers_the_scripted_session_as_tmux_mcp_does() {
     // PANEWARD_DIFF_SELF=1 runs tmux-mcp on both sides: the noise of the comparison
     // itself (the A/A run), which should be none.
     let mut ours_client = if std::env::var_os("PANEWARD_DIFF_SELF").is_some() {
-        Client::spawn_program(&program, &["-L", ours_tmux.name.as_str()], &[("LIBTMUX_TOOLSETS", toolsets)])
+        Client::spawn_program(
+            &program,
+            &["-L", ours_tmux.name.as_str()],
+            &[("LIBTMUX_TOOLSETS", toolsets)],
+        )
     } else {
         ours_tmux.paneward_with(&super::PROFILE, &[])
     };
@@ -211,7 +214,11 @@ fn paneward_answers_the_scripted_session_as_tmux_mcp_does() {
         eprintln!("{}", serde_json::to_string_pretty(&drafts).unwrap());
     }
     if std::env::var_os("PANEWARD_DIFF_SELF").is_some() {
-        assert_eq!(equal + worded, calls.len(), "tmux-mcp against itself differs: {unlisted:?}");
+        assert_eq!(
+            equal + worded,
+            calls.len(),
+            "tmux-mcp against itself differs: {unlisted:?}"
+        );
         return;
     }
     let stale: Vec<String> = listed

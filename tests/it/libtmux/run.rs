@@ -14,7 +14,10 @@ fn run_shell_command_reports_the_commands_output_and_exit_status() {
     tmux.wait_for_prompt(&pane);
     let mut client = tmux.paneward_with(&super::PROFILE, &[]);
     client.initialize();
-    let ran = client.call("run_shell_command", json!({"pane": pane, "command": "echo fam-$((40+2))"}));
+    let ran = client.call(
+        "run_shell_command",
+        json!({"pane": pane, "command": "echo fam-$((40+2))"}),
+    );
     assert_eq!(ran["isError"], json!(false), "{ran}");
     let reply = &ran["structuredContent"];
     assert_eq!(reply["outcome"], "completed", "{reply}");
@@ -34,8 +37,7 @@ fn the_go_manifests_pane_id_is_refused_naming_the_familys_pane() {
     client.initialize();
     let refused = client.call("get_pane_info", json!({"pane_id": tmux.first_pane()}));
     assert_eq!(refused["isError"], json!(true), "{refused}");
-    let body: serde_json::Value =
-        serde_json::from_str(refused["content"][0]["text"].as_str().unwrap()).unwrap();
+    let body: serde_json::Value = serde_json::from_str(refused["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(body["data"]["kind"], "invalid_input", "{body}");
     let message = body["message"].as_str().unwrap();
     assert!(message.contains("/pane_id") && message.contains("pane"), "{message}");

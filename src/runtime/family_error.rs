@@ -1,11 +1,11 @@
 //! A failure as the libtmux family reports it: `{"message": …, "data": {"kind",
 //! "retryable", "stale"}}`, the object an agent decides its next move by. The reply
-//! style of `--profile libtmux` writes it as an error's text, and `send_keys_batch`
-//! and `call_read_tools_batch` as a failed row's `data`.
+//! style of `--profile libtmux` (`call::libtmux`) writes it as an error's text, and the
+//! profile's `send_keys_batch` and `call_read_tools_batch` as a failed row's `error`.
 
 use serde_json::{json, Value};
 
-use crate::runtime::{ToolError, ToolErrorKind};
+use super::{ToolError, ToolErrorKind};
 
 /// The family's account of `error`.
 pub fn body(error: &ToolError) -> Value {
