@@ -18,7 +18,7 @@ use crate::tools::observe::pane_state::{capture, capture_range};
 use crate::tools::observe::text::split_capture;
 
 use super::target::{self, bad_input};
-use super::views::{self, typed};
+use super::views::{self, typed, Scope};
 
 /// What a family capture reads: the visible screen, all the history, or tmux's rows
 /// `start` to `end`.
@@ -152,7 +152,7 @@ pub async fn get_session_info(
 }
 
 pub async fn list_panes(gate: &ReadGate<'_>, _input: ListPanesInput) -> Result<Encoded<ListPanesOutput>, ToolError> {
-    typed(json!({ "panes": views::panes(gate, None).await? }))
+    typed(json!({ "panes": views::panes(gate, Scope::Server).await? }))
 }
 
 pub async fn list_windows(
@@ -176,7 +176,7 @@ pub async fn get_server_info(
 ) -> Result<Encoded<GetServerInfoOutput>, ToolError> {
     let sessions = views::sessions(gate).await?;
     let windows = views::windows(gate).await?;
-    let panes = views::panes(gate, None).await?;
+    let panes = views::panes(gate, Scope::Server).await?;
     let tree: Vec<Value> = sessions
         .into_iter()
         .map(|session| {
@@ -259,12 +259,17 @@ pub async fn search_panes(
         .build()
         .map_err(|e| bad_input(format!("pattern {} is invalid: {e}", input.pattern.as_str())))?;
     // The scope is resolved to an id first: tmux is never handed the caller's text.
-    let scope = match (input.window.as_deref(), input.session.as_deref()) {
-        (Some(window), _) => Some(target::window(gate, window).await?.0.to_string()),
-        (None, Some(session)) => Some(target::session(gate, session).await?.0.to_string()),
-        (None, None) => None,
+    let (window, session) = match (input.window.as_deref(), input.session.as_deref()) {
+        (Some(window), _) => (Some(target::window(gate, window).await?.0.to_string()), None),
+        (None, Some(session)) => (None, Some(target::session(gate, session).await?.0.to_string())),
+        (None, None) => (None, None),
     };
-    let panes = views::panes(gate, scope.as_deref()).await?;
+    let scope = match (&window, &session) {
+        (Some(window), _) => Scope::Window(window),
+        (None, Some(session)) => Scope::Session(session),
+        (None, None) => Scope::Server,
+    };
+    let panes = views::panes(gate, scope).await?;
     let mut matches = Vec::new();
     let mut searched = 0usize;
     let mut lines_read = 0usize;

@@ -66,13 +66,10 @@ pub async fn window(gate: &ReadGate<'_>, text: &str) -> Result<(WindowId, Value)
 pub async fn session(gate: &ReadGate<'_>, text: &str) -> Result<(SessionId, Value), ToolError> {
     let sessions = views::sessions(gate).await?;
     let by_id = text.parse::<SessionId>().ok();
-    let found = sessions
-        .into_iter()
-        .find(|view| match by_id {
-            Some(_) => view["id"] == text,
-            None => view["name"] == text,
-        })
-        .or(None);
+    let found = sessions.into_iter().find(|view| match by_id {
+        Some(_) => view["id"] == text,
+        None => view["name"] == text,
+    });
     match (found, by_id) {
         (Some(view), _) => {
             let id = view["id"]

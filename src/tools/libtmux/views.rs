@@ -41,17 +41,28 @@ fn optional(record: &Record<'_>, name: &str) -> Result<Value, ToolError> {
     Ok(if text.is_empty() { Value::Null } else { json!(text) })
 }
 
-/// Every pane of the server (`list-panes -a`), or of one window or session (`-t ID`,
-/// an id checked by the caller), as the family's pane view.
+/// Which panes a listing covers; the ids come from a lookup, never from the caller as is.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    Server,
+    /// Every pane of the session with this id (`-s -t $1`).
+    Session(&'a str),
+    /// The panes of the window with this id (`-t @2`).
+    Window(&'a str),
+}
+
+/// The panes `scope` covers, as the family's pane view, in tmux's order.
 ///
 /// # Errors
 /// tmux failed (a target that does not exist among them), or its answer could not be read.
-pub async fn panes(gate: &ReadGate<'_>, scope: Option<&str>) -> Result<Vec<Value>, ToolError> {
+pub async fn panes(gate: &ReadGate<'_>, scope: Scope<'_>) -> Result<Vec<Value>, ToolError> {
     let mut names: Vec<&str> = PANE.to_vec();
     names.extend(PANE_FIELDS.iter().filter(|name| !PANE.contains(name)));
+    let list = ReadCommand::new(ReadVerb::ListPanes);
     let list = match scope {
-        None => ReadCommand::new(ReadVerb::ListPanes).arg("-a"),
-        Some(target) => ReadCommand::new(ReadVerb::ListPanes).arg("-s").arg("-t").arg(target),
+        Scope::Server => list.arg("-a"),
+        Scope::Session(id) => list.arg("-s").arg("-t").arg(id),
+        Scope::Window(id) => list.arg("-t").arg(id),
     };
     let output = gate.run(list.arg("-F").arg(record_format(&names))).await?;
     let text = String::from_utf8_lossy(&output);
@@ -147,7 +158,7 @@ pub fn gone(what: &str, id: &str) -> ToolError {
 }
 
 pub async fn pane(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
-    one(panes(gate, None).await?, "pane", id)
+    one(panes(gate, Scope::Server).await?, "pane", id)
 }
 
 pub async fn window(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {

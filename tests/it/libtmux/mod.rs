@@ -5,6 +5,7 @@
 mod config;
 mod differential;
 mod listing;
+mod observe;
 mod run;
 
 /// Every toolset at the destructive tier: each tool of the profile can be called.
