@@ -218,7 +218,10 @@ fn add_schema(
     name: &str,
     pointer: &str,
 ) -> Result<(), CodegenError> {
-    let copy = titled_copy(schema, name, &tool.path, pointer, registry)?;
+    // Local references are read as the definitions they name: typify then sees one
+    // self-contained schema, as in every tool file of paneward's own.
+    let schema = paneward_contract::shape::inlined(&tool.path, pointer, schema)?;
+    let copy = titled_copy(&schema, name, &tool.path, pointer, registry)?;
     let schema: schemars::schema::Schema = serde_json::from_value(copy)
         .map_err(|e| CodegenError::new(&tool.path, pointer, format!("not a schema typify can read: {e}")))?;
     // typify panics (todo!) on some constructs that slipped past our checks: report the

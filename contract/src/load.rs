@@ -77,11 +77,18 @@ const FIELDS: [(&str, bool); 18] = [
 /// them beside the tool, so an unknown key (a typo) would silently do nothing.
 /// `anthropic/alwaysLoad`: Claude Code keeps the tool's schema loaded on every turn
 /// rather than deferring it behind its tool search.
-pub const META_KEYS: [(&str, &str); 2] = [
+pub const META_KEYS: [(&str, &str); 3] = [
     ("anthropic/alwaysLoad", "boolean"),
     // A FastMCP server's own (its tags), kept so a profile advertises it as served.
     ("fastmcp", "object"),
+    // The libtmux MCP family's capability record (toolset, process reach, tmux effects,
+    // ...), kept so the libtmux profile advertises it as the family serves it.
+    (CAPABILITY_META, "object"),
 ];
+
+/// The `_meta` key under which the libtmux MCP family (Go, TypeScript, the Rust port
+/// `tmux-mcp`, ...) declares each tool's capability record, its toolset among them.
+pub const CAPABILITY_META: &str = "com.git-pull.libtmux-mcp/capability";
 
 /// The annotation keys MCP defines, with the JSON type each must have.
 pub const ANNOTATIONS: [(&str, &str); 5] = [
@@ -345,7 +352,7 @@ fn take_schema(path: &Path, doc: &mut Map<String, Value>, field: &str) -> Result
             format!("not valid JSON Schema: {error}"),
         ));
     }
-    crate::shape::check_supported(path, &pointer, &schema)?;
+    crate::shape::check_supported(path, &pointer, &crate::shape::inlined(path, &pointer, &schema)?)?;
     Ok(schema)
 }
 

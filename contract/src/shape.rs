@@ -11,10 +11,14 @@ use serde_json::Value;
 use crate::error::ContractError;
 use crate::pointer::pointer_token;
 
-/// Keywords refused anywhere in a tool schema, each with the reason a maintainer reads.
+/// Keywords refused anywhere in a tool schema (after [`inlined`] has replaced local
+/// references), each with the reason a maintainer reads.
 const UNSUPPORTED: [(&str, &str); 10] = [
-    ("$ref", "references are not supported; inline the schema"),
-    ("$defs", "definitions are not supported; inline the schema"),
+    (
+        "$ref",
+        "references are not supported, except to the schema's own `#/$defs/NAME`",
+    ),
+    ("$defs", "definitions are only supported at the top of a tool's schema"),
     ("definitions", "definitions are not supported; inline the schema"),
     ("allOf", "allOf is not supported; merge the schemas by hand"),
     ("not", "not is not supported by the code generator"),
@@ -109,6 +113,90 @@ pub fn children(schema: &Value) -> Vec<Child> {
     out
 }
 
+/// How deep definitions may name definitions: deeper is a cycle, which no Rust type of
+/// ours could hold.
+const MAX_REFERENCE_DEPTH: usize = 16;
+
+/// `schema` as the checks and the code generator read it: every local reference
+/// (`{"$ref": "#/$defs/NAME"}`, as a server built with schemars writes shared types)
+/// replaced by the definition it names, the reference's own keys (a `description`)
+/// laid over it, and the top-level `$defs` removed. A tool file keeps its references:
+/// the schema advertised is the one imported, byte for byte.
+///
+/// # Errors
+/// A reference to anything but this schema's own `$defs`, a name it does not define,
+/// or definitions that name each other in a cycle.
+pub fn inlined(file: &Path, pointer: &str, schema: &Value) -> Result<Value, ContractError> {
+    let mut copy = schema.clone();
+    let definitions = match copy.as_object_mut().and_then(|object| object.remove("$defs")) {
+        Some(Value::Object(definitions)) => definitions,
+        Some(_) => {
+            return Err(ContractError::new(
+                file,
+                format!("{pointer}/$defs"),
+                "must be an object of named schemas",
+            ))
+        }
+        None => return Ok(copy),
+    };
+    replace_references(file, pointer, &mut copy, &definitions, 0)?;
+    Ok(copy)
+}
+
+fn replace_references(
+    file: &Path,
+    pointer: &str,
+    schema: &mut Value,
+    definitions: &serde_json::Map<String, Value>,
+    depth: usize,
+) -> Result<(), ContractError> {
+    let Value::Object(object) = schema else {
+        return Ok(());
+    };
+    if let Some(reference) = object.remove("$ref") {
+        let at = format!("{pointer}/$ref");
+        let name = reference
+            .as_str()
+            .and_then(|text| text.strip_prefix("#/$defs/"))
+            .ok_or_else(|| {
+                ContractError::new(
+                    file,
+                    &at,
+                    "only references to the schema's own #/$defs/NAME are supported",
+                )
+            })?;
+        let definition = definitions
+            .get(name)
+            .ok_or_else(|| ContractError::new(file, &at, format!("no definition `{name}` in $defs")))?;
+        if depth >= MAX_REFERENCE_DEPTH {
+            return Err(ContractError::new(
+                file,
+                &at,
+                "definitions refer to each other in a cycle",
+            ));
+        }
+        let mut resolved = definition.clone();
+        replace_references(file, pointer, &mut resolved, definitions, depth + 1)?;
+        if let Value::Object(mut merged) = resolved {
+            merged.extend(std::mem::take(object));
+            *object = merged;
+        }
+        return Ok(());
+    }
+    for (key, value) in object.iter_mut() {
+        let at = format!("{pointer}/{}", pointer_token(key));
+        match value {
+            Value::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    replace_references(file, &format!("{at}/{index}"), item, definitions, depth)?;
+                }
+            }
+            other => replace_references(file, &at, other, definitions, depth)?,
+        }
+    }
+    Ok(())
+}
+
 /// Refuses what the generator cannot turn into Rust, naming file and pointer.
 ///
 /// # Errors
@@ -152,6 +240,34 @@ pub fn check_supported(file: &Path, pointer: &str, schema: &Value) -> Result<(),
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_local_reference_becomes_its_definition_with_its_own_keys_over_it() {
+        let schema = json!({
+            "$defs": {"Relation": {"type": "string", "enum": ["self", "other"]}},
+            "type": "object",
+            "properties": {"caller": {"$ref": "#/$defs/Relation", "description": "whose"}}
+        });
+        let inlined = inlined(Path::new("t.json"), "/outputSchema", &schema).unwrap();
+        assert_eq!(
+            inlined,
+            json!({
+                "type": "object",
+                "properties": {"caller": {"type": "string", "enum": ["self", "other"], "description": "whose"}}
+            })
+        );
+    }
+
+    #[test]
+    fn a_missing_definition_and_a_cycle_are_named() {
+        let missing = json!({"$defs": {}, "type": "object", "properties": {"a": {"$ref": "#/$defs/Gone"}}});
+        let error = inlined(Path::new("t.json"), "/inputSchema", &missing).unwrap_err();
+        assert!(error.to_string().contains("/inputSchema/properties/a/$ref"), "{error}");
+        assert!(error.to_string().contains("no definition `Gone`"), "{error}");
+        let cycle = json!({"$defs": {"A": {"$ref": "#/$defs/A"}}, "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}});
+        let error = inlined(Path::new("t.json"), "/inputSchema", &cycle).unwrap_err();
+        assert!(error.to_string().contains("cycle"), "{error}");
+    }
 
     #[test]
     fn children_name_every_position_in_walk_order() {

@@ -4,6 +4,7 @@
 //! against the output schema, and record it in the audit log when one is kept.
 
 mod former;
+mod libtmux;
 mod python;
 
 use std::time::Instant;
@@ -58,6 +59,7 @@ pub fn reply_text(app: &App) -> ReplyText {
     match app.config.profile.envelope() {
         Envelope::Native => ReplyText::COMPACT,
         Envelope::Python => ReplyText::new(&python::fastmcp::FastMcp),
+        Envelope::Libtmux => ReplyText::new(&libtmux::Rmcp),
     }
 }
 
@@ -110,7 +112,7 @@ async fn checked(
     }
     let arguments = former::current_spelling(name, arguments)?;
     let arguments = match entry.envelope {
-        Envelope::Native => {
+        Envelope::Native | Envelope::Libtmux => {
             entry.input.check(&arguments)?;
             arguments
         }
@@ -123,6 +125,7 @@ async fn checked(
         Envelope::Python => generated::python::dispatch(&app.guard, &Reentry(app), context, name, arguments)
             .await
             .map(|output| python::reply::with_defaults(entry.tool.output_schema.as_deref(), output)),
+        Envelope::Libtmux => generated::libtmux::dispatch(&app.guard, &Reentry(app), context, name, arguments).await,
     };
     let output = match output {
         Ok(output) => output,
@@ -173,7 +176,7 @@ impl RequestPath for Reentry<'_> {
             }
             let arguments = former::current_spelling(tool, arguments.clone()).map_err(Refusal::Input)?;
             let arguments = match entry.envelope {
-                Envelope::Native => entry.input.check(&arguments).map(|()| arguments),
+                Envelope::Native | Envelope::Libtmux => entry.input.check(&arguments).map(|()| arguments),
                 Envelope::Python => python::arguments::admit(tool, &entry.input, arguments),
             }
             .map_err(Refusal::Input)?;

@@ -16,6 +16,9 @@ pub enum Profile {
     Default,
     /// libtmux-mcp's Python server: `schemas/profiles/python`.
     Python,
+    /// The libtmux MCP family's shared 45-tool surface, as its Rust port `tmux-mcp`
+    /// 0.1.2 serves it: `schemas/profiles/libtmux`.
+    Libtmux,
 }
 
 /// Which generated contract a tool is dispatched by, and so how its reply is encoded.
@@ -25,15 +28,19 @@ pub enum Envelope {
     Native,
     /// libtmux-mcp's (`schemas/profiles/python`): its field names, its errors.
     Python,
+    /// The libtmux family's (`schemas/profiles/libtmux`): `tmux-mcp`'s JSON text and its
+    /// `{message, data: {kind, retryable, stale}}` errors.
+    Libtmux,
 }
 
 impl Profile {
-    pub const NAMES: &'static str = "default, python";
+    pub const NAMES: &'static str = "default, python, libtmux";
 
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Default => "default",
             Self::Python => "python",
+            Self::Libtmux => "libtmux",
         }
     }
 
@@ -44,7 +51,9 @@ impl Profile {
         match self {
             Self::Default => &Toolset::ALL,
             // As libtmux-mcp 0.1.0a22: everything but teardown unless LIBTMUX_TOOLSETS says.
-            Self::Python => &[Toolset::Inspect, Toolset::Manage, Toolset::Execute],
+            // As libtmux-mcp 0.1.0a22 and tmux-mcp 0.1.2 (on a socket the operator
+            // chose): everything but teardown unless LIBTMUX_TOOLSETS says.
+            Self::Python | Self::Libtmux => &[Toolset::Inspect, Toolset::Manage, Toolset::Execute],
         }
     }
 
@@ -53,6 +62,7 @@ impl Profile {
         match self {
             Self::Default => &crate::generated::TOOLS,
             Self::Python => &crate::generated::python::TOOLS,
+            Self::Libtmux => &crate::generated::libtmux::TOOLS,
         }
     }
 
@@ -61,6 +71,7 @@ impl Profile {
         match self {
             Self::Default => Envelope::Native,
             Self::Python => Envelope::Python,
+            Self::Libtmux => Envelope::Libtmux,
         }
     }
 }
@@ -78,6 +89,7 @@ impl FromStr for Profile {
         match text {
             "default" => Ok(Self::Default),
             "python" => Ok(Self::Python),
+            "libtmux" => Ok(Self::Libtmux),
             other => Err(format!("unknown profile {other:?}; profiles are {}", Self::NAMES)),
         }
     }
@@ -109,6 +121,7 @@ mod tests {
     #[test]
     fn profile_names_parse_and_unknown_ones_are_named() {
         assert_eq!("python".parse::<Profile>(), Ok(Profile::Python));
+        assert_eq!("libtmux".parse::<Profile>(), Ok(Profile::Libtmux));
         assert!("ruby"
             .parse::<Profile>()
             .unwrap_err()

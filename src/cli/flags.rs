@@ -352,9 +352,10 @@ pub static FLAGS: &[Flag] = &[
         section: Section::Options,
         only_after: None,
         help: &[
-            "default | python: python serves the tool files of",
-            "schemas/profiles/python in place of the default ones",
-            "(call_read_tools_batch in the Python server's envelope)",
+            "default | python | libtmux: python serves the tool files",
+            "of schemas/profiles/python in place of the default ones",
+            "(libtmux-mcp's contract), libtmux those of",
+            "schemas/profiles/libtmux (tmux-mcp 0.1.2's 45 tools)",
         ],
         action: Action::Value(|raw, v| {
             raw.profile = Some(v);

@@ -78,7 +78,9 @@ LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS (as --toolsets, --tool
 default to inspect,manage,execute as there; LIBTMUX_SUPPRESS_HISTORY=0 turns off
 run_command's default of keeping commands out of shell history; and LIBTMUX_SAFETY,
 which libtmux-mcp 0.1.0a22 removed, stops start-up (in the default profile it is read
-as --safety).
+as --safety). With --profile libtmux, serving tmux-mcp 0.1.2's tools: the toolsets
+default to inspect,manage,execute as there, and LIBTMUX_SAFETY or TMUX_MCP_SAFETY stops
+start-up.
 
 Logging: RUST_LOG-style filters in PANEWARD_LOG, on standard error (default: info,rmcp=warn,
 and rmcp's HTTP refusal lines off: paneward says each refusal once, in words).

@@ -95,6 +95,10 @@ pub(super) fn resolve_audit_log(
     )
 }
 
+/// The settings the libtmux family retired, which stop `--profile libtmux` as they stop
+/// `tmux-mcp` 0.1.2: the family's ordered safety level and the Rust port's older one.
+const LIBTMUX_RETIRED: [&str; 2] = ["LIBTMUX_SAFETY", "TMUX_MCP_SAFETY"];
+
 /// The tier: `--safety`, else paneward's variable, else libtmux-mcp's old one (which
 /// the python profile refuses, as libtmux-mcp does), else mutating.
 pub(super) fn resolve_safety(safety: Option<String>, profile: Profile, env: EnvLookup<'_>) -> Result<Tier, UsageError> {
@@ -107,6 +111,14 @@ pub(super) fn resolve_safety(safety: Option<String>, profile: Profile, env: EnvL
              readonly|mutating|destructive; unset LIBTMUX_SAFETY"
                 .into(),
         ));
+    }
+    // tmux-mcp 0.1.2 stops on either of its retired safety settings, with this reason.
+    if profile == Profile::Libtmux {
+        if let Some(retired) = LIBTMUX_RETIRED.into_iter().find(|name| env(name).is_some()) {
+            return Err(UsageError(format!(
+                "{retired} has been removed; use LIBTMUX_TOOLSETS (and paneward's tier with --safety)"
+            )));
+        }
     }
     let safety_text = safety.or_else(|| env(var::SAFETY)).or_else(|| env("LIBTMUX_SAFETY"));
     Ok(match safety_text {

@@ -10,12 +10,12 @@ use paneward_contract::Tier;
 /// The tier compared unless `--tier` says: paneward's own default `--safety`.
 pub const DEFAULT_TIER: Tier = Tier::Mutating;
 
-/// The tier a profile is compared at unless `--tier` says: the python profile mirrors a
-/// server that has no tiers and lists every tool, so all of them.
+/// The tier a profile is compared at unless `--tier` says: the python and libtmux
+/// profiles mirror servers that have no tiers and list every tool, so all of them.
 fn profile_tier(profile: crate::catalog::profile::Profile) -> Tier {
     match profile {
         crate::catalog::profile::Profile::Default => DEFAULT_TIER,
-        crate::catalog::profile::Profile::Python => Tier::Destructive,
+        crate::catalog::profile::Profile::Python | crate::catalog::profile::Profile::Libtmux => Tier::Destructive,
     }
 }
 

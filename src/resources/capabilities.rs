@@ -60,12 +60,23 @@ pub fn document(config: &Config, catalog: &Catalog) -> Value {
     let tools: Vec<Value> = served
         .iter()
         .map(|entry| {
-            json!({
+            let mut tool = json!({
                 "name": entry.spec.name,
                 "tier": entry.tier.as_str(),
                 "toolset": entry.toolset.as_str(),
                 "class": entry.class.as_str(),
-            })
+            });
+            // The libtmux family's record of what the tool may do, as its tools/list
+            // carries it, so its clients read the same authority here as upstream.
+            if let Some(record) = entry
+                .tool
+                .meta
+                .as_ref()
+                .and_then(|meta| meta.get(paneward_contract::load::CAPABILITY_META))
+            {
+                tool["capability"] = record.clone();
+            }
+            tool
         })
         .collect();
     json!({

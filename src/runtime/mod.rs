@@ -17,6 +17,7 @@ pub mod ask;
 pub mod clock;
 pub mod error;
 pub mod facts;
+pub mod family_error;
 pub mod hex;
 pub mod reentry;
 pub mod reply_text;

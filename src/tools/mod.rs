@@ -8,6 +8,7 @@ pub mod args;
 pub mod batch;
 pub mod budget;
 pub mod input;
+pub mod libtmux;
 pub mod observe;
 pub mod python;
 pub mod run;

@@ -13,6 +13,7 @@ mod docs;
 mod guard;
 mod input;
 mod layers;
+mod libtmux;
 mod mcp;
 mod observe;
 mod python;

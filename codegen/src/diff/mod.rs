@@ -76,6 +76,12 @@ pub enum Rule {
     AnnotationPromiseDropped,
     /// An annotation promises more, or only its wording changed.
     AnnotationChanged,
+    /// The toolset of the family's capability record moved: a client choosing tools by
+    /// toolset (`LIBTMUX_TOOLSETS`) gets it where it did not, or no longer gets it.
+    ToolsetChanged,
+    /// Another member of the family's capability record changed (its process reach,
+    /// tmux effects, output classes, ...): what the tool may do, for an operator to review.
+    CapabilityChanged,
 }
 
 impl Rule {
@@ -188,12 +194,17 @@ pub fn diff_tool(old: Option<&ContractTool>, new: &ContractTool) -> Vec<Change> 
     }
     schema::compare_root(
         &mut changes,
-        &old.input_schema,
-        &new.input_schema,
+        &resolved(&old.input_schema),
+        &resolved(&new.input_schema),
         schema::Direction::Input,
     );
     match (&old.output_schema, &new.output_schema) {
-        (Some(before), Some(after)) => schema::compare_root(&mut changes, before, after, schema::Direction::Output),
+        (Some(before), Some(after)) => schema::compare_root(
+            &mut changes,
+            &resolved(before),
+            &resolved(after),
+            schema::Direction::Output,
+        ),
         (Some(_), None) => changes.push(
             "/outputSchema",
             Class::Breaking,
@@ -209,8 +220,60 @@ pub fn diff_tool(old: Option<&ContractTool>, new: &ContractTool) -> Vec<Change> 
         (None, None) => {}
     }
     annotations::compare(&mut changes, &old.annotations, &new.annotations);
+    capability_changes(&mut changes, old.meta.as_ref(), new.meta.as_ref());
     changes.list.sort();
     changes.list
+}
+
+/// `schema` with its local references read as the definitions they name, so a change
+/// behind a `$ref` is classified like any other (a schema whose references do not
+/// resolve is compared as written, and its `$ref` reported for review).
+fn resolved(schema: &serde_json::Value) -> serde_json::Value {
+    paneward_contract::shape::inlined(std::path::Path::new(""), "", schema).unwrap_or_else(|_| schema.clone())
+}
+
+/// The family's capability records (`_meta["com.git-pull.libtmux-mcp/capability"]`) of
+/// two versions of a tool, compared member by member. Only where both versions carry
+/// one: paneward's own tools have none.
+fn capability_changes(changes: &mut Changes<'_>, old: Option<&serde_json::Value>, new: Option<&serde_json::Value>) {
+    let key = paneward_contract::load::CAPABILITY_META;
+    let record =
+        |meta: Option<&serde_json::Value>| meta.and_then(|meta| meta.get(key)).and_then(|r| r.as_object()).cloned();
+    let (Some(old), Some(new)) = (record(old), record(new)) else {
+        return;
+    };
+    let members: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    for member in members {
+        let (before, after) = (old.get(member), new.get(member));
+        if before == after {
+            continue;
+        }
+        let pointer = format!("/_meta/{}/{member}", key.replace('~', "~0").replace('/', "~1"));
+        let shown = |value: Option<&serde_json::Value>| value.map_or_else(|| "absent".to_string(), ToString::to_string);
+        if member == "toolset" {
+            changes.push(
+                &pointer,
+                Class::Breaking,
+                Rule::ToolsetChanged,
+                format!(
+                    "toolset {} → {}: a client choosing by toolset gets this tool elsewhere",
+                    shown(before),
+                    shown(after)
+                ),
+            );
+        } else {
+            changes.push(
+                &pointer,
+                Class::Compatible,
+                Rule::CapabilityChanged,
+                format!(
+                    "capability `{member}` {} → {}: review what the tool may do",
+                    shown(before),
+                    shown(after)
+                ),
+            );
+        }
+    }
 }
 
 fn describe_text_change(old: Option<&str>, new: Option<&str>) -> String {

@@ -125,9 +125,19 @@ pub fn tool_at(file: &Path, pointer: &str, value: &Value) -> Result<ContractTool
     })
 }
 
-/// The toolset a FastMCP server declares as a tag (`_meta.fastmcp.tags`, as libtmux-mcp
-/// does): the one tag that names a toolset.
+/// The toolset a server declares: the libtmux family's capability record
+/// (`_meta["com.git-pull.libtmux-mcp/capability"].toolset`, as `tmux-mcp` writes it), else
+/// the one FastMCP tag that names a toolset (`_meta.fastmcp.tags`, as libtmux-mcp does).
 fn toolset_tag(object: &Map<String, Value>) -> Option<String> {
+    let meta = object.get("_meta")?;
+    let declared = meta
+        .get(paneward_contract::load::CAPABILITY_META)
+        .and_then(|record| record.get("toolset"))
+        .and_then(Value::as_str)
+        .filter(|toolset| toolset.parse::<paneward_contract::Toolset>().is_ok());
+    if let Some(toolset) = declared {
+        return Some(toolset.to_string());
+    }
     let tags = object.get("_meta")?.get("fastmcp")?.get("tags")?.as_array()?;
     let mut toolsets = tags
         .iter()

@@ -69,7 +69,7 @@ fn each_field_rule_names_its_pointer() {
         (Box::new(|t| t["annotations"]["dangerHint"] = json!(true)), "<dir>/probe.json at /annotations/dangerHint: unknown annotation; MCP defines title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"),
         (Box::new(|t| t["annotations"]["readOnlyHint"] = json!("yes")), "<dir>/probe.json at /annotations/readOnlyHint: must be a boolean"),
         (Box::new(|t| t["inputSchema"]["type"] = json!("array")), "<dir>/probe.json at /inputSchema/type: MCP requires a tool schema to describe an object: set \"type\": \"object\""),
-        (Box::new(|t| t["outputSchema"]["properties"]["ok"]["$ref"] = json!("#/x")), "<dir>/probe.json at /outputSchema/properties/ok/$ref: references are not supported; inline the schema"),
+        (Box::new(|t| t["outputSchema"]["properties"]["ok"]["$ref"] = json!("#/x")), "<dir>/probe.json at /outputSchema/properties/ok/$ref: references are not supported, except to the schema's own `#/$defs/NAME`"),
         (Box::new(|t| t["inputSchema"]["required"] = json!(["pane_id", "ghost"])), "<dir>/probe.json at /inputSchema/required: `ghost` is required but the object is closed and does not define it"),
     ];
     for (edit, expected) in cases {

@@ -272,3 +272,91 @@ fn check_validates_the_profile_folders_too() {
         stderr(&output)
     );
 }
+
+/// tmux-mcp 0.1.2's `tools/list` (the libtmux family's 45 tools), as
+/// `import --profile libtmux --from-server --save` kept it.
+const FAMILY_CAPTURE: &str = "upstream/tmux-mcp-0.1.2.tools.json";
+
+#[test]
+fn importing_the_captured_family_again_changes_nothing_in_the_libtmux_profile() {
+    let (_guard, copy) = schemas_copy();
+    let before = crate::common::tree(&copy);
+    let mut options = Options::new(&copy);
+    options.profile = Some("libtmux".into());
+    let outcome = import(&[Source::File(copy.join(FAMILY_CAPTURE))], &options).unwrap();
+    assert_eq!(outcome.planned.len(), 45);
+    let drifted: Vec<String> = outcome
+        .planned
+        .iter()
+        .filter(|p| p.changed)
+        .map(|p| p.path.display().to_string())
+        .collect();
+    assert!(drifted.is_empty(), "the profile's files are the capture: {drifted:?}");
+    assert_eq!(crate::common::tree(&copy), before);
+}
+
+#[test]
+fn a_libtmux_profile_file_that_drifts_from_the_capture_is_found_and_classified() {
+    let (_guard, copy) = schemas_copy();
+    // A hand edit: kill_pane's schema loses the family's `pane` and takes the Go spelling.
+    let file = copy.join("profiles/libtmux/kill_pane.json");
+    let edited = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("\"pane\"", "\"pane_id\"");
+    std::fs::write(&file, edited).unwrap();
+    let output = codegen(&[
+        "import",
+        "--schemas",
+        copy.to_str().unwrap(),
+        "--profile",
+        "libtmux",
+        "--dry-run",
+        copy.join(FAMILY_CAPTURE).to_str().unwrap(),
+    ]);
+    // From the edited file back to the capture: the edit's input goes, the family's comes.
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(
+        report.contains("kill_pane#/inputSchema/properties/pane: required input `pane` added"),
+        "{report}"
+    );
+    assert!(
+        report.contains("kill_pane#/inputSchema/properties/pane_id: input `pane_id` removed"),
+        "{report}"
+    );
+    assert!(stderr(&output).contains("would write"), "{}", stderr(&output));
+}
+
+#[test]
+fn the_family_inventory_is_classified_against_the_seeded_go_page_and_the_default_contract() {
+    let capture = schemas().join(FAMILY_CAPTURE);
+    // Seed 004, the Go manifest's page of snapshot_pane: the Rust port spells its
+    // target `pane`, and 44 tools are new to the page.
+    let page = codegen(&[
+        "diff",
+        seed("004_a9b3d516c071323e.txt").to_str().unwrap(),
+        capture.to_str().unwrap(),
+    ]);
+    assert_eq!(page.status.code(), Some(2));
+    let report = stdout(&page);
+    assert!(
+        report.contains("breaking   snapshot_pane#/inputSchema/properties/pane_id: input `pane_id` removed"),
+        "{report}"
+    );
+    assert!(report.contains("compatible run_shell_command: tool added"), "{report}");
+    // paneward's own contract: its batches are not the family's, and the family's
+    // run_shell_command is not a tool of paneward's own.
+    let own = codegen(&[
+        "diff",
+        schemas().join("tools").to_str().unwrap(),
+        capture.to_str().unwrap(),
+    ]);
+    let report = stdout(&own);
+    assert!(
+        report.contains("breaking   call_mutating_tools_batch: tool removed"),
+        "{report}"
+    );
+    assert!(report.contains("compatible run_shell_command: tool added"), "{report}");
+    // A reference is compared as the definition it names, not left for review.
+    assert!(!report.contains("`$ref` changed"), "{report}");
+}

@@ -136,7 +136,7 @@ fn a_schemas_folder_is_checked_as_the_build_checks_it() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(
-            "snapshot_pane.json at /outputSchema/properties/dead/$ref: references are not supported; inline the schema"
+            "snapshot_pane.json at /outputSchema/properties/dead/$ref: references are not supported, except to the schema's own `#/$defs/NAME`"
         ),
         "{stderr}"
     );

@@ -5,6 +5,7 @@
 
 pub mod control;
 pub mod descriptors;
+pub mod differential;
 pub mod http;
 pub mod sshd;
 pub mod terminal;
@@ -361,7 +362,8 @@ pub fn strings(value: &Value) -> Vec<String> {
 pub enum TextStyle {
     /// paneward's own rendering (`runtime::reply_text::render`).
     Compact,
-    /// The compact JSON, as libtmux-mcp's FastMCP writes it (`--profile python`).
+    /// The compact JSON, as libtmux-mcp's FastMCP and `tmux-mcp`'s rmcp write it
+    /// (`--profile python`, `--profile libtmux`).
     Json,
 }
 
@@ -449,12 +451,19 @@ impl Client {
     }
 
     fn spawn_command(mut command: Command, args: &[&str], stderr: Stdio) -> Self {
-        let python = args.windows(2).any(|pair| pair == ["--profile", "python"])
-            || args.contains(&"--profile=python")
-            || command
-                .get_envs()
-                .any(|(k, v)| k == "PANEWARD_PROFILE" && v.is_some_and(|v| v == "python"));
-        let reply_text = if python { TextStyle::Json } else { TextStyle::Compact };
+        // The python and libtmux profiles write their upstream's JSON text.
+        let json_profile = |name: &str| {
+            args.windows(2).any(|pair| pair == ["--profile", name])
+                || args.contains(&format!("--profile={name}").as_str())
+                || command
+                    .get_envs()
+                    .any(|(k, v)| k == "PANEWARD_PROFILE" && v.is_some_and(|v| v == name))
+        };
+        let reply_text = if json_profile("python") || json_profile("libtmux") {
+            TextStyle::Json
+        } else {
+            TextStyle::Compact
+        };
         let mut child = command
             .args(args)
             .stdin(Stdio::piped())
