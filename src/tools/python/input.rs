@@ -38,7 +38,7 @@ pub(crate) fn expected(message: &str) -> ToolError {
 /// # Errors
 /// As [`Server::pane`].
 pub(crate) async fn resolved_pane(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<PaneId, ToolError> {
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, targeting).await?;
     pane_of(&server, targeting)
 }
 

@@ -61,7 +61,7 @@ pub async fn find_pane_by_position(
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let targeting = checked(gate, &input)?;
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, &targeting).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();
     let record = models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)?;

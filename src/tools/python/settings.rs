@@ -60,27 +60,23 @@ async fn place(
             target: None,
         });
     }
-    let server = Server::read(gate).await?;
     let mut targeting = Targeting::default();
-    let (scope, id) = match scope {
+    match scope {
         PyScope::Server => {
             return Ok(Place {
                 scope: "server",
                 target: None,
             })
         }
-        PyScope::Session => {
-            targeting.session_name = target;
-            ("session", server.session(&targeting)?.session_id.to_string())
-        }
-        PyScope::Window => {
-            targeting.window_id = target;
-            ("window", server.window(&targeting)?.window_id.to_string())
-        }
-        PyScope::Pane => {
-            targeting.pane_id = target;
-            ("pane", server.pane(&targeting)?.id.to_string())
-        }
+        PyScope::Session => targeting.session_name = target,
+        PyScope::Window => targeting.window_id = target,
+        PyScope::Pane => targeting.pane_id = target,
+    }
+    let server = Server::read_for(gate, &targeting).await?;
+    let (scope, id) = match scope {
+        PyScope::Session => ("session", server.session(&targeting)?.session_id.to_string()),
+        PyScope::Window => ("window", server.window(&targeting)?.window_id.to_string()),
+        _ => ("pane", server.pane(&targeting)?.id.to_string()),
     };
     Ok(Place {
         scope,
@@ -202,7 +198,7 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
         let Some(read) = read_option(gate, &option, &place).await? else {
             return Err(invalid_option(&option));
         };
-        let server = Server::read(gate).await?;
+        let server = Server::read_for(gate, &Targeting::default()).await?;
         let first = server.window(&Targeting::default())?;
         place = match read.option_scope {
             own::ShowOptionOutputOptionScope::Server => Place {

@@ -14,6 +14,9 @@ use crate::generated::types::Pane;
 use crate::guard::ReadGate;
 use crate::runtime::error::{short_echo, ToolErrorKind, UpstreamError};
 use crate::runtime::ToolError;
+use crate::tmux::format::{parse_records, record_format};
+use crate::tmux::{ReadCommand, ReadVerb};
+use crate::tools::observe::objects::{pane_from, PANE_FIELDS};
 use crate::tools::observe::tree::panes_listed;
 
 use super::served::Served;
@@ -37,7 +40,7 @@ pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targ
 /// # Errors
 /// As [`Server::session`], or tmux failed.
 pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.session(targeting)?.session_id.to_string())
+    Ok(Server::read_for(gate, targeting).await?.session(targeting)?.session_id.to_string())
 }
 
 /// The id of the window `targeting` names, read from the server now.
@@ -45,7 +48,7 @@ pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Resul
 /// # Errors
 /// As [`Server::window`], or tmux failed.
 pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.window(targeting)?.window_id.to_string())
+    Ok(Server::read_for(gate, targeting).await?.window(targeting)?.window_id.to_string())
 }
 
 /// The id of the pane `targeting` names, read from the server now.
@@ -53,7 +56,7 @@ pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result
 /// # Errors
 /// As [`Server::pane`], or tmux failed.
 pub async fn pane_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.pane(targeting)?.id.to_string())
+    Ok(Server::read_for(gate, targeting).await?.pane(targeting)?.id.to_string())
 }
 
 /// Every pane of the server in tmux's order (sessions, then windows by index, then
@@ -71,6 +74,21 @@ impl Server {
         Ok(Self {
             panes: panes_listed(gate, &["-a"]).await?,
         })
+    }
+
+    /// The panes `target` can resolve to, listed as narrowly as its arguments allow
+    /// ([`narrowed`]): resolving it against them gives what resolving it against
+    /// [`Server::read`] gives, in a time that does not grow with the server's panes.
+    /// Where the narrow reading finds nothing (an id or name that matches nothing),
+    /// the whole server is read, so every refusal is the one [`Server::read`] gives.
+    ///
+    /// # Errors
+    /// tmux failed or cannot be reached.
+    pub async fn read_for(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Result<Self, ToolError> {
+        match narrowed(gate, target).await {
+            Some(panes) if !panes.is_empty() => Ok(Self { panes }),
+            _ => Self::read(gate).await,
+        }
     }
 
     /// The session the targeting names (`session_id` before `session_name`), or the
@@ -143,6 +161,67 @@ impl Server {
             .min_by_key(|pane| pane.index)
             .ok_or_else(|| pane_not_found(""))
     }
+}
+
+/// The panes that hold `target`'s answer, read by id so that tmux's prefix matching
+/// never applies: the pane `pane_id` names (one `display-message`); the panes of the
+/// window `window_id` names; else the panes of one window of one session (the session
+/// by id, or by exact name from `list-sessions`, or the first; the window by exact
+/// index from `list-windows`, or the first). `None` where a step found nothing or tmux
+/// refused an id: the caller then reads the whole server.
+async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Option<Vec<Pane>> {
+    if let Some(id) = target.pane_id {
+        let id = id.parse::<crate::tmux::PaneId>().ok()?.to_string();
+        let describe = ReadCommand::new(ReadVerb::DisplayMessage)
+            .arg("-t")
+            .arg(id.as_str())
+            .arg(record_format(&PANE_FIELDS));
+        return panes_of(gate, describe).await;
+    }
+    let window = match target.window_id {
+        Some(id) => id.parse::<crate::tmux::WindowId>().ok()?.to_string(),
+        None => {
+            let session = match target.session_id {
+                Some(id) => id.parse::<crate::tmux::SessionId>().ok()?.to_string(),
+                None => first_named(gate, ReadCommand::new(ReadVerb::ListSessions), "session_name", target.session_name)
+                    .await?,
+            };
+            let windows = ReadCommand::new(ReadVerb::ListWindows).arg("-t").arg(session.as_str());
+            first_named(gate, windows, "window_index", target.window_index).await?
+        }
+    };
+    let list = ReadCommand::new(ReadVerb::ListPanes)
+        .arg("-t")
+        .arg(window.as_str())
+        .arg("-F")
+        .arg(record_format(&PANE_FIELDS));
+    panes_of(gate, list).await
+}
+
+/// The panes `command`, given [`PANE_FIELDS`] as its format, describes.
+async fn panes_of(gate: &ReadGate<'_>, command: ReadCommand) -> Option<Vec<Pane>> {
+    let output = gate.run(command).await.ok()?;
+    let text = String::from_utf8_lossy(&output);
+    let records = parse_records("list-panes", &PANE_FIELDS, &text).ok()?;
+    records
+        .iter()
+        .map(|record| pane_from(record, gate.state().caller.as_ref()).ok())
+        .collect()
+}
+
+/// The id (`session_id` or `window_id`) of the first session or window `list` prints
+/// whose `key` is exactly `wanted`, or of the first of all when nothing is wanted.
+async fn first_named(gate: &ReadGate<'_>, list: ReadCommand, key: &'static str, wanted: Option<&str>) -> Option<String> {
+    let id_name = if key == "session_name" { "session_id" } else { "window_id" };
+    let names = [id_name, key];
+    let output = gate.run(list.arg("-F").arg(record_format(&names))).await.ok()?;
+    let text = String::from_utf8_lossy(&output);
+    let records = parse_records("list", &names, &text).ok()?;
+    records
+        .iter()
+        .find(|record| wanted.is_none_or(|wanted| record.text(key).is_ok_and(|value| value == wanted)))
+        .and_then(|record| record.text(id_name).ok())
+        .map(str::to_string)
 }
 
 /// Refuses a `socket_name` that names another server than the one paneward serves

@@ -181,7 +181,7 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
             None,
         ));
     }
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, &targeting).await?;
     let session = server.session(&targeting)?;
     let (id, name) = (session.session_id.to_string(), session.session.clone());
     let input = own::KillSessionInput {
@@ -385,13 +385,12 @@ pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> R
 
 pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
     checked(gate, &input)?;
-    let server = Server::read(gate).await?;
     let by_id = |id| Targeting {
         pane_id: Some(id),
         ..Targeting::default()
     };
-    let source = server.pane(&by_id(&input.source_pane_id))?.id.to_string();
-    let target = server.pane(&by_id(&input.target_pane_id))?.id.to_string();
+    let source = pane_id(gate, &by_id(&input.source_pane_id)).await?;
+    let target = pane_id(gate, &by_id(&input.target_pane_id)).await?;
     let swap = own::SwapPaneInput {
         pane_id: own("pane_id", &source)?,
         with_pane_id: own("with_pane_id", &target)?,
