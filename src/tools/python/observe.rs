@@ -102,7 +102,7 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
     } else {
         None
     };
-    let mut panes = models::panes(gate, Scope::Server).await?;
+    let mut panes = none_without_server(models::panes(gate, Scope::Server).await)?;
     if let Some((key, id)) = &scope {
         panes.retain(|pane| pane.get(*key).and_then(serde_json::Value::as_str) == Some(id.as_str()));
     }
@@ -125,7 +125,7 @@ pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Resul
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
     checked(gate, &input)?;
     let filters = Filters::parse(&input.filters, &models::session_filter_fields())?;
-    let result = typed_all(filters.keep(models::sessions(gate).await?))?;
+    let result = typed_all(filters.keep(none_without_server(models::sessions(gate).await)?))?;
     Ok(ListSessionsOutput { result })
 }
 
@@ -136,7 +136,7 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
         let session = session_id(gate, &targeting).await?;
         models::windows(gate, Scope::Target(&session)).await?
     } else {
-        models::windows(gate, Scope::Server).await?
+        none_without_server(models::windows(gate, Scope::Server).await)?
     };
     Ok(ListWindowsOutput {
         result: typed_all(filters.keep(windows))?,
@@ -144,6 +144,18 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
 }
 
 pub use super::search::search_panes;
+
+/// A whole-server listing where no tmux server runs yet: nothing, as libtmux lists it
+/// (`create_session` starts the server under this profile), not an error.
+///
+/// # Errors
+/// Any other failure.
+pub(super) fn none_without_server<T>(listed: Result<Vec<T>, ToolError>) -> Result<Vec<T>, ToolError> {
+    match listed {
+        Err(error) if error.kind() == crate::runtime::error::ToolErrorKind::TmuxUnavailable => Ok(Vec::new()),
+        other => other,
+    }
+}
 
 /// Records as the generated item type of a listing.
 fn typed_all<T: serde::de::DeserializeOwned>(records: Vec<serde_json::Value>) -> Result<Vec<T>, ToolError> {

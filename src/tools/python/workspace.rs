@@ -51,6 +51,26 @@ async fn pane_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> 
     models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)
 }
 
+/// Refuses a session name tmux would rewrite (empty, or holding the `.` or `:` that
+/// separate a target's parts), as libtmux refuses it: `BadSessionName`, before tmux is
+/// asked anything, so a later call by the chosen name never misses.
+fn checked_session_name(name: &str) -> Result<(), ToolError> {
+    let reason = if name.is_empty() {
+        "empty"
+    } else if name.contains('.') {
+        "contains periods"
+    } else if name.contains(':') {
+        "contains colons"
+    } else {
+        return Ok(());
+    };
+    Err(upstream_error(
+        "BadSessionName",
+        &format!("Bad session name: {reason} (session name: {})", crate::runtime::error::short_echo(name)),
+        None,
+    ))
+}
+
 pub async fn create_session(
     gate: &ChangeGate<'_>,
     input: CreateSessionInput,
@@ -67,8 +87,8 @@ pub async fn create_session(
         ..
     } = input;
     if let Some(name) = &session_name {
-        let exists = models::sessions(gate)
-            .await?
+        checked_session_name(name)?;
+        let exists = super::observe::none_without_server(models::sessions(gate).await)?
             .iter()
             .any(|s| s["session_name"].as_str() == Some(name.as_str()));
         if exists {
@@ -228,6 +248,7 @@ pub async fn rename_session(
     input: RenameSessionInput,
 ) -> Result<RenameSessionOutput, ToolError> {
     let id = session_id(gate, &checked(gate, &input)?).await?;
+    checked_session_name(&input.new_name)?;
     let input = own::RenameSessionInput {
         name: own("name", input.new_name)?,
         session_id: own("session_id", &id)?,
@@ -401,11 +422,15 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Sw
 
 pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
-    let index: u64 = input
-        .destination_index
-        .trim()
-        .parse()
-        .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?;
+    // No index (libtmux's default, "") is tmux's choice: the first free index there.
+    let index: Option<u64> = match input.destination_index.trim() {
+        "" => None,
+        digits => Some(
+            digits
+                .parse()
+                .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?,
+        ),
+    };
     let to_session = match &input.destination_session {
         None => None,
         Some(name) => {
