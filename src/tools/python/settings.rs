@@ -314,7 +314,13 @@ pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<Show
             } else {
                 error
             }
-        })?;
+        });
+    // A hook of another level asked at this one is unset here, as tmux's show-hooks at
+    // that level (and so libtmux-mcp) reports it: no entries.
+    let listed = match listed {
+        Err(error) if error.message().contains("which scope") => return Ok(ShowHookOutput { entries: Vec::new() }),
+        other => other?,
+    };
     Ok(ShowHookOutput {
         entries: entries(listed.hooks, |hook_name, index, command| ShowHookOutputEntriesItem {
             command,

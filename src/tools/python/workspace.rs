@@ -39,6 +39,20 @@ fn own<T: DeserializeOwned>(name: &str, value: impl Serialize) -> Result<T, Tool
         .ok_or_else(|| ToolError::internal(format!("{name} did not decode")))
 }
 
+/// [`own`] for a field the profile names `shown`: a refusal names the caller's argument,
+/// in libtmux-mcp's shape (`ExpectedToolError`), never paneward's own field.
+fn own_as<T: DeserializeOwned>(name: &str, shown: &str, value: impl Serialize) -> Result<T, ToolError> {
+    own(name, value).map_err(|error| {
+        let prefix = format!("invalid arguments: /{name}: ");
+        let rule = error.message().strip_prefix(prefix.as_str()).unwrap_or(error.message());
+        upstream_error(
+            "ExpectedToolError",
+            &format!("{shown} is not one paneward takes: {rule}; nothing changed"),
+            None,
+        )
+    })
+}
+
 async fn session_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
     models::one(models::sessions(gate).await?, "session_id", id)
 }
@@ -130,7 +144,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         environment: own("environment", env)?,
         history_limit: None,
         index: None,
-        name: own("name", window_name)?,
+        name: own_as("name", "window_name", window_name)?,
         select: Some(attach),
         session_id: own("session_id", session)?,
         shell: None,
@@ -250,7 +264,7 @@ pub async fn rename_session(
     let id = session_id(gate, &checked(gate, &input)?).await?;
     checked_session_name(&input.new_name)?;
     let input = own::RenameSessionInput {
-        name: own("name", input.new_name)?,
+        name: own_as("name", "new_name", input.new_name)?,
         session_id: own("session_id", &id)?,
     };
     rename::rename_session(gate, input).await?;
@@ -260,7 +274,7 @@ pub async fn rename_session(
 pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
     let input = own::RenameWindowInput {
-        name: own("name", input.new_name)?,
+        name: own_as("name", "new_name", input.new_name)?,
         window_id: own("window_id", &id)?,
     };
     rename::rename_window(gate, input).await?;
@@ -360,6 +374,10 @@ async fn pane_stepped(
 
 pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<SetPaneTitleOutput, ToolError> {
     let id = pane_id(gate, &checked(gate, &input)?).await?;
+    if input.title.is_empty() {
+        // libtmux-mcp's call with an empty title leaves the title as it was.
+        return models::typed(pane_record(gate, &id).await?);
+    }
     let input = own::SetPaneTitleInput {
         pane_id: own("pane_id", &id)?,
         title: own("title", input.title)?,
@@ -370,6 +388,10 @@ pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> 
 
 pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
     let id = pane_id(gate, &checked(gate, &input)?).await?;
+    if input.height.is_none() && input.width.is_none() && input.zoom.is_none() {
+        // Nothing to change: libtmux-mcp answers with the pane as it is.
+        return models::typed(pane_record(gate, &id).await?);
+    }
     let input = own::ResizePaneInput {
         height: own("height", input.height)?,
         height_by: None,
@@ -384,6 +406,10 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
 
 pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
+    if input.height.is_none() && input.width.is_none() {
+        // Nothing to change: libtmux-mcp answers with the window as it is.
+        return models::typed(window_record(gate, &id).await?);
+    }
     let input = own::ResizeWindowInput {
         height: own("height", input.height)?,
         reset_size: None,
@@ -412,6 +438,10 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Sw
     };
     let source = pane_id(gate, &by_id(&input.source_pane_id)).await?;
     let target = pane_id(gate, &by_id(&input.target_pane_id)).await?;
+    if source == target {
+        // tmux swaps a pane with itself as a no-op; libtmux-mcp answers with the pane.
+        return models::typed(pane_record(gate, &source).await?);
+    }
     let swap = own::SwapPaneInput {
         pane_id: own("pane_id", &source)?,
         with_pane_id: own("with_pane_id", &target)?,
