@@ -15,7 +15,7 @@ use super::parse::Parsed;
 use super::raw::RawArgs;
 pub use super::resolve::EnvLookup;
 use super::resolve::{
-    env_switch, resolve_audit_log, resolve_http, resolve_max_tmux_clients, resolve_max_wait, resolve_profile,
+    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients, resolve_max_wait, resolve_profile,
     resolve_safety, resolve_server, resolve_ssh, resolve_surface, suppress_history_default,
 };
 use super::usage::UsageError;
@@ -126,6 +126,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         resolve_server(private, private_config, start_server, socket_name, socket_path, env)?;
     let audit_log = resolve_audit_log(audit_log, env)?;
     let safety = resolve_safety(safety, profile, env)?;
+    refuse_unserved_python_settings(profile, env)?;
     let scope = match scope.or_else(|| env(var::SCOPE).filter(|v| !v.is_empty())) {
         Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
         // On its own server paneward touches only what it made or was granted.

@@ -152,6 +152,24 @@ pub(super) fn resolve_max_wait(
     })
 }
 
+/// Refuses, under the python profile, a libtmux-mcp setting paneward does not serve:
+/// `LIBTMUX_MCP_PROMPTS_AS_TOOLS=1` (libtmux-mcp then also lists its prompts as tools;
+/// paneward's prompts are its own, so the tools it would add do not exist here).
+/// libtmux-mcp reads no other value of it, so neither does paneward.
+///
+/// # Errors
+/// The variable is `1` under `--profile python`.
+pub(super) fn refuse_unserved_python_settings(profile: Profile, env: EnvLookup<'_>) -> Result<(), UsageError> {
+    if profile == Profile::Python && env("LIBTMUX_MCP_PROMPTS_AS_TOOLS").as_deref() == Some("1") {
+        return Err(UsageError(
+            "LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served: paneward's prompts are its own, not libtmux-mcp's, so the \
+             prompt tools it would add do not exist under --profile python; unset it and use prompts/list"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// libtmux-mcp 0.1.0a22's wait ceiling, from `LIBTMUX_MCP_WAIT_MAX_SECONDS` as it
 /// reads it: unset 30 s; a number of seconds held within 1 to 120; a value that is not
 /// a finite number 30 s, with a warning (libtmux-mcp starts anyway, and so does paneward).

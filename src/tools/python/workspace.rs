@@ -374,10 +374,6 @@ async fn pane_stepped(
 
 pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> Result<SetPaneTitleOutput, ToolError> {
     let id = pane_id(gate, &checked(gate, &input)?).await?;
-    if input.title.is_empty() {
-        // libtmux-mcp's call with an empty title leaves the title as it was.
-        return models::typed(pane_record(gate, &id).await?);
-    }
     let input = own::SetPaneTitleInput {
         pane_id: own("pane_id", &id)?,
         title: own("title", input.title)?,
