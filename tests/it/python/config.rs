@@ -333,3 +333,25 @@ fn libtmux_mcp_prompts_as_tools_stops_start_up_under_the_profile() {
     let message = refused_start(&["--profile", "python"], &[("LIBTMUX_MCP_PROMPTS_AS_TOOLS", "1")]);
     assert!(message.contains("LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served"), "{message}");
 }
+
+#[test]
+fn initialize_guides_in_the_profiles_own_names() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward_with(&["--profile", "python"], &[("LIBTMUX_MCP_WAIT_MAX_SECONDS", "12")]);
+    let reply = client.initialize();
+    let text = reply["instructions"].as_str().unwrap_or_default().to_string();
+    assert!(text.len() <= 2048, "{} bytes", text.len());
+    for said in [
+        "--profile python",
+        "pane_id first",
+        "inspect, manage, execute (of",
+        "suppress_history=true",
+        "at most (LIBTMUX_MCP_WAIT_MAX_SECONDS)",
+        "after 12 s",
+    ] {
+        assert!(text.contains(said), "{said:?} missing from {text}");
+    }
+    for unserved in ["isCaller", "force", "truncatedLines", "max_lines"] {
+        assert!(!text.contains(unserved), "{unserved:?} is not this profile's: {text}");
+    }
+}
