@@ -15,8 +15,9 @@ use super::parse::Parsed;
 use super::raw::RawArgs;
 pub use super::resolve::EnvLookup;
 use super::resolve::{
-    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients, resolve_max_wait, resolve_profile,
-    resolve_safety, resolve_server, resolve_ssh, resolve_surface, suppress_history_default,
+    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients,
+    resolve_max_wait, resolve_profile, resolve_safety, resolve_server, resolve_ssh, resolve_surface,
+    suppress_history_default,
 };
 use super::usage::UsageError;
 use crate::config::Config;

@@ -180,12 +180,16 @@ fn python_wait_ceiling(value: Option<&str>) -> std::time::Duration {
         Some((_, Ok(parsed))) if parsed.is_finite() => {
             let clamped = parsed.clamp(1.0, 120.0);
             if clamped != parsed {
-                eprintln!("paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={parsed} is out of range: the wait ceiling is {clamped} s");
+                eprintln!(
+                    "paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={parsed} is out of range: the wait ceiling is {clamped} s"
+                );
             }
             clamped
         }
         Some((text, _)) => {
-            eprintln!("paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={text:?} is not a number of seconds: the wait ceiling is 30 s");
+            eprintln!(
+                "paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={text:?} is not a number of seconds: the wait ceiling is 30 s"
+            );
             DEFAULT
         }
     };

@@ -137,7 +137,10 @@ mod tests {
         let result = FastMcp.failure(&error);
         let text = &result.content[0].as_text().unwrap().text;
         assert!(!text.contains("force: true"), "{text}");
-        assert!(text.contains("paneward does not type there; this contract has no force"), "{text}");
+        assert!(
+            text.contains("paneward does not type there; this contract has no force"),
+            "{text}"
+        );
     }
 
     #[test]

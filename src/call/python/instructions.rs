@@ -11,7 +11,12 @@ use crate::config::Config;
 pub fn instructions(config: &Config, caller: Option<&str>) -> String {
     let toolsets: Vec<&str> = match &config.surface.toolsets {
         Some(chosen) => chosen.iter().map(|toolset| toolset.as_str()).collect(),
-        None => config.profile.default_toolsets().iter().map(|toolset| toolset.as_str()).collect(),
+        None => config
+            .profile
+            .default_toolsets()
+            .iter()
+            .map(|toolset| toolset.as_str())
+            .collect(),
     };
     let toolsets = if toolsets.is_empty() {
         "(none)".to_string()

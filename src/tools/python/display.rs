@@ -38,7 +38,11 @@ pub async fn display_message(
         // No format: tmux's own message template (a constant of tmux's, no caller
         // text), as libtmux-mcp's call without one prints it.
         let shown = gate
-            .run(ReadCommand::new(ReadVerb::DisplayMessage).arg("-t").arg(pane.to_string()))
+            .run(
+                ReadCommand::new(ReadVerb::DisplayMessage)
+                    .arg("-t")
+                    .arg(pane.to_string()),
+            )
             .await?;
         return Ok(DisplayMessageOutput {
             result: String::from_utf8_lossy(&shown).trim_end_matches('\n').to_string(),

@@ -87,7 +87,11 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
     if !read.lines_missed && read.truncated_lines == 0 && lines.first().is_some_and(unchanged) {
         lines.remove(0);
     }
-    let cursor = format!("{}~{}", read.cursor.to_string(), row_mark(cursor_row.as_deref().unwrap_or_default()));
+    let cursor = format!(
+        "{}~{}",
+        read.cursor.to_string(),
+        row_mark(cursor_row.as_deref().unwrap_or_default())
+    );
     let mut truncated_lines = read.truncated_lines;
     let mut truncated_bytes = read.truncated_bytes;
     if let Some(limit) = max_bytes.and_then(|n| usize::try_from(n).ok()) {

@@ -40,7 +40,11 @@ pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targ
 /// # Errors
 /// As [`Server::session`], or tmux failed.
 pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read_for(gate, targeting).await?.session(targeting)?.session_id.to_string())
+    Ok(Server::read_for(gate, targeting)
+        .await?
+        .session(targeting)?
+        .session_id
+        .to_string())
 }
 
 /// The id of the window `targeting` names, read from the server now.
@@ -48,7 +52,11 @@ pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Resul
 /// # Errors
 /// As [`Server::window`], or tmux failed.
 pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read_for(gate, targeting).await?.window(targeting)?.window_id.to_string())
+    Ok(Server::read_for(gate, targeting)
+        .await?
+        .window(targeting)?
+        .window_id
+        .to_string())
 }
 
 /// The id of the pane `targeting` names, read from the server now.
@@ -183,8 +191,15 @@ async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Option<Vec<Pan
         None => {
             let session = match target.session_id {
                 Some(id) => id.parse::<crate::tmux::SessionId>().ok()?.to_string(),
-                None => first_named(gate, ReadCommand::new(ReadVerb::ListSessions), "session_name", target.session_name)
-                    .await?,
+                None => {
+                    first_named(
+                        gate,
+                        ReadCommand::new(ReadVerb::ListSessions),
+                        "session_name",
+                        target.session_name,
+                    )
+                    .await?
+                }
             };
             let windows = ReadCommand::new(ReadVerb::ListWindows).arg("-t").arg(session.as_str());
             first_named(gate, windows, "window_index", target.window_index).await?
@@ -211,8 +226,17 @@ async fn panes_of(gate: &ReadGate<'_>, command: ReadCommand) -> Option<Vec<Pane>
 
 /// The id (`session_id` or `window_id`) of the first session or window `list` prints
 /// whose `key` is exactly `wanted`, or of the first of all when nothing is wanted.
-async fn first_named(gate: &ReadGate<'_>, list: ReadCommand, key: &'static str, wanted: Option<&str>) -> Option<String> {
-    let id_name = if key == "session_name" { "session_id" } else { "window_id" };
+async fn first_named(
+    gate: &ReadGate<'_>,
+    list: ReadCommand,
+    key: &'static str,
+    wanted: Option<&str>,
+) -> Option<String> {
+    let id_name = if key == "session_name" {
+        "session_id"
+    } else {
+        "window_id"
+    };
     let names = [id_name, key];
     let output = gate.run(list.arg("-F").arg(record_format(&names))).await.ok()?;
     let text = String::from_utf8_lossy(&output);

@@ -313,7 +313,12 @@ async fn rows_from(gate: &ReadGate<'_>, pane: PaneId, start: i64) -> Result<Vec<
         return Ok(split_capture(&output));
     }
     let text = String::from_utf8_lossy(&output);
-    let mut rows: Vec<String> = text.strip_suffix('\n').unwrap_or(&text).split('\n').map(str::to_string).collect();
+    let mut rows: Vec<String> = text
+        .strip_suffix('\n')
+        .unwrap_or(&text)
+        .split('\n')
+        .map(str::to_string)
+        .collect();
     while rows.last().is_some_and(String::is_empty) {
         rows.pop();
     }

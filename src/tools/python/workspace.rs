@@ -80,7 +80,10 @@ fn checked_session_name(name: &str) -> Result<(), ToolError> {
     };
     Err(upstream_error(
         "BadSessionName",
-        &format!("Bad session name: {reason} (session name: {})", crate::runtime::error::short_echo(name)),
+        &format!(
+            "Bad session name: {reason} (session name: {})",
+            crate::runtime::error::short_echo(name)
+        ),
         None,
     ))
 }

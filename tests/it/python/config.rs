@@ -320,18 +320,32 @@ fn libtmux_mcp_wait_max_seconds_is_the_wait_ceiling() {
     let mut default = tmux.paneward_with(&["--profile", "python"], &[]);
     default.initialize();
     ok(&mut default, "signal_channel", json!({"channel": "pw-ceiling"}));
-    let waited = ok(&mut default, "wait_for_channel", json!({"channel": "pw-ceiling", "timeout": 100}));
+    let waited = ok(
+        &mut default,
+        "wait_for_channel",
+        json!({"channel": "pw-ceiling", "timeout": 100}),
+    );
     assert_eq!(waited["result"], "Channel 'pw-ceiling' was signalled (timeout 30.0s)");
     let mut lowered = tmux.paneward_with(&["--profile", "python"], &[("LIBTMUX_MCP_WAIT_MAX_SECONDS", "1.5")]);
     lowered.initialize();
-    let (text, _) = refused(&mut lowered, "wait_for_channel", json!({"channel": "pw-never", "timeout": 100}));
-    assert_eq!(text, "wait-for timeout: channel 'pw-never' was not signalled within 1.5s");
+    let (text, _) = refused(
+        &mut lowered,
+        "wait_for_channel",
+        json!({"channel": "pw-never", "timeout": 100}),
+    );
+    assert_eq!(
+        text,
+        "wait-for timeout: channel 'pw-never' was not signalled within 1.5s"
+    );
 }
 
 #[test]
 fn libtmux_mcp_prompts_as_tools_stops_start_up_under_the_profile() {
     let message = refused_start(&["--profile", "python"], &[("LIBTMUX_MCP_PROMPTS_AS_TOOLS", "1")]);
-    assert!(message.contains("LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served"), "{message}");
+    assert!(
+        message.contains("LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served"),
+        "{message}"
+    );
 }
 
 #[test]

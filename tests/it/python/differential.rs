@@ -343,7 +343,11 @@ fn paneward_answers_the_scripted_session_as_libtmux_mcp_does() {
     eprintln!(
         "differential: {} calls: {equal} equal, {documented} different as listed, {undocumented} different otherwise{}",
         calls.len(),
-        if self_check { " (libtmux-mcp against itself)" } else { "" }
+        if self_check {
+            " (libtmux-mcp against itself)"
+        } else {
+            ""
+        }
     );
     if self_check {
         eprintln!("{}", unlisted.join("\n"));
