@@ -18,7 +18,7 @@ use crate::tools::observe::capture::read_range;
 use crate::tools::observe::pane_state::{capture_range, describe_pane, pane_record};
 use crate::tools::observe::text::{keep_newest_within, split_capture};
 
-use super::target::{checked, Server, Targeting};
+use super::target::{checked, Level, Server, Targeting};
 
 pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<String, ToolError> {
     let targeting = checked(gate, &input)?;
@@ -74,7 +74,7 @@ enum Shape {
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<String, ToolError> {
     let targeting = checked(gate, &input)?;
     let max_lines = line_cap("/max_lines", input.max_lines)?;
-    let server = Server::read_for(gate, &targeting).await?;
+    let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let listed = server.pane(&targeting)?;
     let pane = args::pane_id("/pane_id", listed.id.as_str())?;
     let is_caller = gate.state().caller.as_ref().map(|_| listed.is_caller);
@@ -119,7 +119,7 @@ fn shaped(text: &str, shape: Shape) -> Value {
 /// # Errors
 /// As [`Server::pane`].
 pub async fn resolved_pane(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<PaneId, ToolError> {
-    let server = Server::read_for(gate, targeting).await?;
+    let server = Server::read_for(gate, targeting, Level::Pane).await?;
     args::pane_id("/pane_id", server.pane(targeting)?.id.as_str())
 }
 

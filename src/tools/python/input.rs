@@ -21,7 +21,7 @@ use crate::tools::args;
 use crate::tools::input::keys::is_key_name;
 
 use super::models::{self, Scope};
-use super::target::{checked, upstream_error, Server, Targeting};
+use super::target::{checked, upstream_error, Level, Server, Targeting};
 
 /// Whether to keep what paneward submits out of the shell's history (a leading space).
 /// Taken from the call as asked; the one place a server-wide default is to be wired.
@@ -39,7 +39,7 @@ pub(crate) fn expected(message: &str) -> ToolError {
 /// # Errors
 /// As [`Server::pane`].
 pub(crate) async fn resolved_pane(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<PaneId, ToolError> {
-    let server = Server::read_for(gate, targeting).await?;
+    let server = Server::read_for(gate, targeting, Level::Pane).await?;
     pane_of(&server, targeting)
 }
 

@@ -9,7 +9,7 @@ use crate::tmux::{ReadCommand, ReadVerb};
 use super::filters::Filters;
 use super::models::{self, Scope};
 use super::served::Served;
-use super::target::{checked, session_id, upstream_error, window_id, Server};
+use super::target::{checked, session_id, upstream_error, window_id, Level, Server};
 
 pub use super::capture::{capture_pane, snapshot_pane};
 
@@ -61,7 +61,7 @@ pub async fn find_pane_by_position(
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let targeting = checked(gate, &input)?;
-    let server = Server::read_for(gate, &targeting).await?;
+    let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();
     let record = models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)?;

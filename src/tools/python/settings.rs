@@ -18,7 +18,7 @@ use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::expected;
-use super::target::{checked, session_id, upstream_error, Server, Targeting};
+use super::target::{checked, session_id, upstream_error, Level, Server, Targeting};
 
 /// Python's option scopes, one enum for both tools.
 #[derive(Clone, Copy)]
@@ -72,11 +72,10 @@ async fn place(
         PyScope::Window => targeting.window_id = target,
         PyScope::Pane => targeting.pane_id = target,
     }
-    let server = Server::read_for(gate, &targeting).await?;
     let (scope, id) = match scope {
-        PyScope::Session => ("session", server.session(&targeting)?.session_id.to_string()),
-        PyScope::Window => ("window", server.window(&targeting)?.window_id.to_string()),
-        _ => ("pane", server.pane(&targeting)?.id.to_string()),
+        PyScope::Session => ("session", session_id(gate, &targeting).await?),
+        PyScope::Window => ("window", super::target::window_id(gate, &targeting).await?),
+        _ => ("pane", super::target::pane_id(gate, &targeting).await?),
     };
     Ok(Place {
         scope,
@@ -198,7 +197,7 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
         let Some(read) = read_option(gate, &option, &place).await? else {
             return Err(invalid_option(&option));
         };
-        let server = Server::read_for(gate, &Targeting::default()).await?;
+        let server = Server::read_for(gate, &Targeting::default(), Level::Window).await?;
         let first = server.window(&Targeting::default())?;
         place = match read.option_scope {
             own::ShowOptionOutputOptionScope::Server => Place {

@@ -40,7 +40,7 @@ pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targ
 /// # Errors
 /// As [`Server::session`], or tmux failed.
 pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read_for(gate, targeting)
+    Ok(Server::read_for(gate, targeting, Level::Session)
         .await?
         .session(targeting)?
         .session_id
@@ -52,7 +52,7 @@ pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Resul
 /// # Errors
 /// As [`Server::window`], or tmux failed.
 pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read_for(gate, targeting)
+    Ok(Server::read_for(gate, targeting, Level::Window)
         .await?
         .window(targeting)?
         .window_id
@@ -64,7 +64,11 @@ pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result
 /// # Errors
 /// As [`Server::pane`], or tmux failed.
 pub async fn pane_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read_for(gate, targeting).await?.pane(targeting)?.id.to_string())
+    Ok(Server::read_for(gate, targeting, Level::Pane)
+        .await?
+        .pane(targeting)?
+        .id
+        .to_string())
 }
 
 /// Every pane of the server in tmux's order (sessions, then windows by index, then
@@ -84,16 +88,16 @@ impl Server {
         })
     }
 
-    /// The panes `target` can resolve to, listed as narrowly as its arguments allow
-    /// ([`narrowed`]): resolving it against them gives what resolving it against
-    /// [`Server::read`] gives, in a time that does not grow with the server's panes.
+    /// The panes `target` can resolve to at `level`, listed as narrowly as its arguments
+    /// allow ([`narrowed`]): resolving it at that level against them gives what
+    /// resolving it against [`Server::read`] gives, in a time that does not grow with the server's panes.
     /// Where the narrow reading finds nothing (an id or name that matches nothing),
     /// the whole server is read, so every refusal is the one [`Server::read`] gives.
     ///
     /// # Errors
     /// tmux failed or cannot be reached.
-    pub async fn read_for(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Result<Self, ToolError> {
-        match narrowed(gate, target).await {
+    pub async fn read_for(gate: &ReadGate<'_>, target: &Targeting<'_>, level: Level) -> Result<Self, ToolError> {
+        match narrowed(gate, target, level).await {
             Some(panes) if !panes.is_empty() => Ok(Self { panes }),
             _ => Self::read(gate).await,
         }
@@ -171,14 +175,26 @@ impl Server {
     }
 }
 
+/// What a resolution resolves: [`Server::session`], [`Server::window`] or [`Server::pane`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Session,
+    Window,
+    Pane,
+}
+
 /// The panes that hold `target`'s answer, read by id so that tmux's prefix matching
 /// never applies: the pane `pane_id` names (one `display-message`); the panes of the
 /// window `window_id` names; else the panes of one window of one session (the session
 /// by id, or by exact name from `list-sessions`, or the first; the window by exact
 /// index from `list-windows`, or the first). `None` where a step found nothing or tmux
 /// refused an id: the caller then reads the whole server.
-async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Option<Vec<Pane>> {
-    if let Some(id) = target.pane_id {
+async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>, level: Level) -> Option<Vec<Pane>> {
+    // A level reads only the arguments its resolution reads: a session's ignores
+    // `window_id` and `pane_id` (no session named means the server's first session).
+    let pane_id = target.pane_id.filter(|_| level == Level::Pane);
+    let window_id = target.window_id.filter(|_| level != Level::Session);
+    if let Some(id) = pane_id {
         let id = id.parse::<crate::tmux::PaneId>().ok()?.to_string();
         let describe = ReadCommand::new(ReadVerb::DisplayMessage)
             .arg("-t")
@@ -186,7 +202,7 @@ async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>) -> Option<Vec<Pan
             .arg(record_format(&PANE_FIELDS));
         return panes_of(gate, describe).await;
     }
-    let window = match target.window_id {
+    let window = match window_id {
         Some(id) => id.parse::<crate::tmux::WindowId>().ok()?.to_string(),
         None => {
             let session = match target.session_id {

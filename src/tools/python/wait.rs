@@ -19,7 +19,7 @@ use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use crate::tools::observe::text::split_capture;
 
 use super::input::{expected, py_float, resolved_pane};
-use super::target::checked;
+use super::target::{checked, upstream_error};
 
 /// Whether `name` is a channel name libtmux-mcp accepts: 1 to 128 of `A-Za-z0-9_.:-`.
 fn checked_channel(name: &str) -> Result<(), ToolError> {
@@ -77,9 +77,12 @@ pub async fn wait_for_channel(
     let waited = crate::tools::wait::channel::wait_for_channel(gate, own_input).await?;
     let enforced = py_float(waited.timeout_seconds);
     if !waited.signalled {
-        return Err(expected(&format!(
-            "wait-for timeout: channel '{channel}' was not signalled within {enforced}s"
-        )));
+        // libtmux-mcp raises this from the TimeoutError of its wait, which it names.
+        return Err(upstream_error(
+            "TimeoutError",
+            &format!("wait-for timeout: channel '{channel}' was not signalled within {enforced}s"),
+            None,
+        ));
     }
     Ok(WaitForChannelOutput {
         result: format!("Channel '{channel}' was signalled (timeout {enforced}s)"),
@@ -138,6 +141,19 @@ pub async fn wait_for_text(gate: &ReadGate<'_>, mut input: WaitForTextInput) -> 
     let stop = input.stop.take().unwrap_or_default();
     let own_wanted = own_patterns("patterns", &wanted)?;
     let own_stop = own_patterns("stop", &stop)?;
+    if regex {
+        // A pattern that does not compile, as libtmux-mcp reports it (its class is the
+        // regular-expression module's `error`); the words are the Rust regex crate's.
+        for pattern in wanted.iter().chain(&stop) {
+            if let Err(error) = regex::Regex::new(pattern) {
+                return Err(upstream_error(
+                    "error",
+                    &format!("Invalid regex pattern: {error}"),
+                    None,
+                ));
+            }
+        }
+    }
     let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
     let entry = Entry::read(gate, pane).await?;
     let own_input = own::WaitForTextInput {

@@ -19,7 +19,9 @@ use crate::tools::workspace::{arrange, create, end, moves, rename};
 
 use super::models::{self, Scope};
 use super::spawn::{environment, unsupported};
-use super::target::{checked, pane_id, pane_not_found, session_id, upstream_error, window_id, Server, Targeting};
+use super::target::{
+    checked, pane_id, pane_not_found, session_id, upstream_error, window_id, Level, Server, Targeting,
+};
 
 /// A value of the profile's input as JSON (an enum's spelling, a map), `null` when absent.
 fn json_of<T: serde::Serialize>(value: &T) -> Value {
@@ -218,7 +220,7 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
             None,
         ));
     }
-    let server = Server::read_for(gate, &targeting).await?;
+    let server = Server::read_for(gate, &targeting, Level::Session).await?;
     let session = server.session(&targeting)?;
     let (id, name) = (session.session_id.to_string(), session.session.clone());
     let input = own::KillSessionInput {

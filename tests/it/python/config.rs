@@ -328,7 +328,7 @@ fn libtmux_mcp_wait_max_seconds_is_the_wait_ceiling() {
     assert_eq!(waited["result"], "Channel 'pw-ceiling' was signalled (timeout 30.0s)");
     let mut lowered = tmux.paneward_with(&["--profile", "python"], &[("LIBTMUX_MCP_WAIT_MAX_SECONDS", "1.5")]);
     lowered.initialize();
-    let (text, _) = refused(
+    let (text, error_type) = refused(
         &mut lowered,
         "wait_for_channel",
         json!({"channel": "pw-never", "timeout": 100}),
@@ -337,6 +337,7 @@ fn libtmux_mcp_wait_max_seconds_is_the_wait_ceiling() {
         text,
         "wait-for timeout: channel 'pw-never' was not signalled within 1.5s"
     );
+    assert_eq!(error_type, "TimeoutError");
 }
 
 #[test]
