@@ -18,13 +18,19 @@ use crate::tools::observe::capture::read_range;
 use crate::tools::observe::pane_state::{capture_range, describe_pane, pane_record};
 use crate::tools::observe::text::{keep_newest_within, split_capture};
 
-use super::target::{checked, Level, Server, Targeting};
+use super::target::{checked, explained, named_pane, Level, Server, Targeting};
 
 pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<String, ToolError> {
     let targeting = checked(gate, &input)?;
     let max_lines = line_cap("/max_lines", input.max_lines)?;
-    let pane = resolved_pane(gate, &targeting).await?;
-    let lines = read_range(gate, pane, input.start, input.end).await?;
+    let pane = match named_pane(&targeting) {
+        Some(pane) => pane,
+        None => resolved_pane(gate, &targeting).await?,
+    };
+    let lines = match read_range(gate, pane, input.start, input.end).await {
+        Ok(lines) => lines,
+        Err(error) => return Err(explained(gate, &targeting, error).await),
+    };
     let (kept, dropped) = newest(lines, max_lines);
     let text = kept.join("\n");
     Ok(if dropped > 0 {

@@ -9,7 +9,7 @@ use crate::tmux::{ReadCommand, ReadVerb};
 use super::filters::Filters;
 use super::models::{self, Scope};
 use super::served::Served;
-use super::target::{checked, session_id, upstream_error, window_id, Level, Server};
+use super::target::{checked, explained, named_pane, session_id, upstream_error, window_id, Level, Server};
 
 pub use super::capture::{capture_pane, snapshot_pane};
 
@@ -61,6 +61,14 @@ pub async fn find_pane_by_position(
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let targeting = checked(gate, &input)?;
+    if let Some(pane) = named_pane(&targeting) {
+        let id = pane.to_string();
+        let read = models::panes(gate, Scope::Target(&id)).await;
+        return match read.and_then(|records| models::one(records, "pane_id", &id)) {
+            Ok(record) => models::typed(record),
+            Err(error) => Err(explained(gate, &targeting, error).await),
+        };
+    }
     let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();

@@ -71,6 +71,24 @@ pub async fn pane_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<S
         .to_string())
 }
 
+/// The pane a call names by `pane_id`, taken as it is: tmux finds a pane by its id
+/// exactly, so a read can go to tmux at once, sparing the resolution's round trip
+/// (a batch's rows would wait for it one stage after another). `None` when the call
+/// names no pane id, or one that is not an id: those are resolved.
+pub fn named_pane(targeting: &Targeting<'_>) -> Option<crate::tmux::PaneId> {
+    targeting.pane_id?.parse().ok()
+}
+
+/// `error`, from a read sent straight to the pane [`named_pane`] gave, as the
+/// resolution would have answered the call: its refusal when the pane does not
+/// resolve (libtmux-mcp's `PaneNotFound`), else `error` itself.
+pub async fn explained(gate: &ReadGate<'_>, targeting: &Targeting<'_>, error: ToolError) -> ToolError {
+    match pane_id(gate, targeting).await {
+        Err(refusal) => refusal,
+        Ok(_) => error,
+    }
+}
+
 /// Every pane of the server in tmux's order (sessions, then windows by index, then
 /// panes by index): what every resolution reads.
 pub struct Server {
