@@ -7,6 +7,9 @@
 //! be an exception of `tests/python-profile/exceptions.json`, with its reason; an
 //! exception that no longer occurs fails too, so the list stays true.
 //! `PANEWARD_DIFF_DRAFT=1` prints the differences not yet listed as exceptions to add.
+//! The test prints its figures (calls equal, different only as listed, different
+//! otherwise); `PANEWARD_DIFF_AA=1` runs libtmux-mcp on both sides instead, to show
+//! what the harness itself cannot hold equal (it then only reports).
 //!
 //! libtmux-mcp comes from `tests/python-profile/install` (`.ci/run` runs it), into
 //! `target/libtmux-mcp`, or from `PANEWARD_LIBTMUX_MCP` (its executable).
