@@ -1,8 +1,9 @@
 //! Python's targeting, made safe. libtmux-mcp's tools take `session_name`, `session_id`,
 //! `window_id`, `window_index` and `pane_id` and fall back the way libtmux does: no
 //! session named means the server's first session, no window its first window, no pane
-//! its first pane. paneward resolves all of it to ids itself, from one `list-panes -a`,
-//! by exact comparison: tmux's own target matching (which takes a prefix, so
+//! its first pane. paneward resolves all of it to ids itself, by exact comparison, from
+//! the narrowest listing that holds the answer ([`Server::read_for`]; the whole server,
+//! `list-panes -a`, only to refuse what matches nothing): tmux's own target matching (which takes a prefix, so
 //! `kill-session -t alp` ends `alpha`) is never used. A name that matches nothing is
 //! refused by name with libtmux-mcp's error text and `_meta`.
 //!
