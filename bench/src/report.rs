@@ -121,8 +121,49 @@ pub fn report(runs: &[Run], options: &Options) -> String {
     out.push_str(&cpu(runs));
     out.push_str(&jobs(runs));
     out.push_str(&loads(runs));
+    out.push_str(&profile(runs));
     out.push_str(&targets(runs));
     out
+}
+
+/// `--python-profile` against the default profile, call by equivalent call: each
+/// profile call should take at most 1.5 × the default's + 0.2 ms (issue 45).
+fn profile(runs: &[Run]) -> String {
+    let mut rows = String::new();
+    for run in runs {
+        let find = |f: Flavour| {
+            run.servers
+                .iter()
+                .find(|(g, _)| *g == f)
+                .and_then(|(_, r)| r.as_ref().ok())
+        };
+        let (Some(default), Some(python)) = (find(Flavour::Paneward), find(Flavour::PanewardPython)) else {
+            continue;
+        };
+        for (case, _) in &run.floors {
+            let (Some(ours), Some(theirs)) = (default.median(*case), python.median(*case)) else {
+                continue;
+            };
+            let limit = ours.mul_f64(1.5) + Duration::from_micros(200);
+            let _ = writeln!(
+                rows,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                run.panes,
+                case.label(),
+                show(ours),
+                show(theirs),
+                ratio(theirs, ours),
+                show(limit),
+                if theirs <= limit { "met" } else { "MISSED" }
+            );
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "\n`--profile python` against the default profile (medians; the target: 1.5 × the default's + 0.2 ms):\n\n| panes | call | default | --profile python | ratio | target | |\n|---:|---|---:|---:|---:|---:|---|\n{rows}"
+    )
 }
 
 /// CPU per call: the tmux server's beside the MCP server's own.

@@ -7,6 +7,9 @@ mod former;
 mod libtmux;
 mod python;
 
+/// What `initialize` tells a client of `--profile python`.
+pub use python::instructions::instructions as python_instructions;
+
 use std::time::Instant;
 
 use rmcp::model::JsonObject;

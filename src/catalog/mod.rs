@@ -165,7 +165,7 @@ impl Catalog {
             .find(|entry| entry.tier > tier && choice.tools.contains(entry.spec.name))
         {
             return Err(format!(
-                "--tools names `{}`, a {} tool, above --safety {tier}; raise --safety or leave it out",
+                "--tools (or PANEWARD_TOOLS, LIBTMUX_TOOLS) names `{}`, a {} tool, above --safety {tier}; raise --safety or leave it out",
                 entry.spec.name, entry.tier
             ));
         }

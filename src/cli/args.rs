@@ -15,8 +15,9 @@ use super::parse::Parsed;
 use super::raw::RawArgs;
 pub use super::resolve::EnvLookup;
 use super::resolve::{
-    env_switch, resolve_audit_log, resolve_http, resolve_max_tmux_clients, resolve_max_wait, resolve_profile,
-    resolve_safety, resolve_server, resolve_ssh, resolve_surface, suppress_history_default,
+    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients,
+    resolve_max_wait, resolve_profile, resolve_safety, resolve_server, resolve_ssh, resolve_surface,
+    suppress_history_default,
 };
 use super::usage::UsageError;
 use crate::config::Config;
@@ -120,11 +121,14 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         private_config,
         start_server,
     } = raw;
+    let profile = resolve_profile(profile, env)?;
+    // libtmux-mcp's create_session starts the server when none runs; so does its profile's.
+    let start_server = start_server || profile == crate::catalog::profile::Profile::Python;
     let (address, address_origin, server_start, private_name) =
         resolve_server(private, private_config, start_server, socket_name, socket_path, env)?;
-    let profile = resolve_profile(profile, env)?;
     let audit_log = resolve_audit_log(audit_log, env)?;
     let safety = resolve_safety(safety, profile, env)?;
+    refuse_unserved_python_settings(profile, env)?;
     let scope = match scope.or_else(|| env(var::SCOPE).filter(|v| !v.is_empty())) {
         Some(text) => text.parse::<Scope>().map_err(|e| UsageError(format!("--scope: {e}")))?,
         // On its own server paneward touches only what it made or was granted.
@@ -143,7 +147,7 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     let native_client = !(no_native_client || env_switch(var::NO_NATIVE_CLIENT, env)?);
     let hidden_client = !(no_hidden_client || env_switch(var::NO_HIDDEN_CLIENT, env)?);
     let max_tmux_clients = resolve_max_tmux_clients(max_tmux_clients, env)?;
-    let max_wait = resolve_max_wait(max_wait, env)?;
+    let max_wait = resolve_max_wait(max_wait, profile, env)?;
     let ssh = resolve_ssh(ssh, ssh_options, env)?;
     let surface = resolve_surface(profile, (toolsets, tools, exclude_tools), env)?;
     let config = Config {

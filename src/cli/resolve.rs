@@ -145,9 +145,11 @@ pub(super) fn resolve_max_tmux_clients(
 /// The longest wait a tool may ask for, in whole seconds.
 pub(super) fn resolve_max_wait(
     max_wait: Option<String>,
+    profile: Profile,
     env: EnvLookup<'_>,
 ) -> Result<std::time::Duration, UsageError> {
     Ok(match max_wait.or_else(|| env(var::MAX_WAIT)) {
+        None if profile == Profile::Python => python_wait_ceiling(env("LIBTMUX_MCP_WAIT_MAX_SECONDS").as_deref()),
         None => MAX_WAIT_DEFAULT,
         Some(text) => text
             .parse::<u64>()
@@ -160,6 +162,50 @@ pub(super) fn resolve_max_wait(
                 ))
             })?,
     })
+}
+
+/// Refuses, under the python profile, a libtmux-mcp setting paneward does not serve:
+/// `LIBTMUX_MCP_PROMPTS_AS_TOOLS=1` (libtmux-mcp then also lists its prompts as tools;
+/// paneward's prompts are its own, so the tools it would add do not exist here).
+/// libtmux-mcp reads no other value of it, so neither does paneward.
+///
+/// # Errors
+/// The variable is `1` under `--profile python`.
+pub(super) fn refuse_unserved_python_settings(profile: Profile, env: EnvLookup<'_>) -> Result<(), UsageError> {
+    if profile == Profile::Python && env("LIBTMUX_MCP_PROMPTS_AS_TOOLS").as_deref() == Some("1") {
+        return Err(UsageError(
+            "LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served: paneward's prompts are its own, not libtmux-mcp's, so the \
+             prompt tools it would add do not exist under --profile python; unset it and use prompts/list"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// libtmux-mcp 0.1.0a22's wait ceiling, from `LIBTMUX_MCP_WAIT_MAX_SECONDS` as it
+/// reads it: unset 30 s; a number of seconds held within 1 to 120; a value that is not
+/// a finite number 30 s, with a warning (libtmux-mcp starts anyway, and so does paneward).
+fn python_wait_ceiling(value: Option<&str>) -> std::time::Duration {
+    const DEFAULT: f64 = 30.0;
+    let seconds = match value.map(|text| (text, text.trim().parse::<f64>())) {
+        None => DEFAULT,
+        Some((_, Ok(parsed))) if parsed.is_finite() => {
+            let clamped = parsed.clamp(1.0, 120.0);
+            if clamped != parsed {
+                eprintln!(
+                    "paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={parsed} is out of range: the wait ceiling is {clamped} s"
+                );
+            }
+            clamped
+        }
+        Some((text, _)) => {
+            eprintln!(
+                "paneward: LIBTMUX_MCP_WAIT_MAX_SECONDS={text:?} is not a number of seconds: the wait ceiling is 30 s"
+            );
+            DEFAULT
+        }
+    };
+    std::time::Duration::from_secs_f64(seconds)
 }
 
 /// The ssh destination tmux runs behind, with its options, if any.

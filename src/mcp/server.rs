@@ -276,7 +276,12 @@ impl McpServer {
             let theirs = std::path::PathBuf::from(&caller.socket_path);
             here.as_ref() == Some(&std::fs::canonicalize(&theirs).unwrap_or(theirs))
         };
-        let caller = match self.app.guard.caller.as_ref().filter(on_this_server) {
+        let caller_here = self.app.guard.caller.as_ref().filter(on_this_server);
+        if self.app.config.profile == crate::catalog::profile::Profile::Python {
+            let pane = caller_here.map(|caller| caller.pane.to_string());
+            return crate::call::python_instructions(&self.app.config, pane.as_deref());
+        }
+        let caller = match caller_here {
             Some(caller) => format!(
                 "paneward runs in pane {} of this server (the caller pane, isCaller: true): input there needs \
                  force: true or the person's yes, and whatever holds it is ended only with the person's yes \

@@ -53,7 +53,7 @@ impl ReplyStyle for FastMcp {
         let mut meta = Map::new();
         meta.insert("error_type".into(), Value::String(upstream.error_type.into()));
         meta.insert("expected".into(), Value::Bool(upstream.expected));
-        let mut text = error.message().to_string();
+        let mut text = in_this_contract(error.message());
         if let Some(suggestion) = upstream.suggestion {
             text.push('\n');
             text.push_str(&suggestion);
@@ -61,6 +61,21 @@ impl ReplyStyle for FastMcp {
         }
         CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(MetaObject(meta)))
     }
+}
+
+/// paneward's refusal `message` as this contract reads it: the `force` argument its
+/// safety rules mention is not one of libtmux-mcp's, so the advice to pass it becomes
+/// what it means here (paneward does not type there), and "force does not change this"
+/// goes.
+fn in_this_contract(message: &str) -> String {
+    message
+        .replace(
+            "(input there needs force: true)",
+            "(paneward does not type there; this contract has no force)",
+        )
+        .replace("; force does not change this)", ")")
+        .replace(" (force does not change this)", "")
+        .replace(" (no option or force overrides this)", " (no option overrides this)")
 }
 
 /// Whether the profile's tool `tool` answers a bare value wrapped as `{"result": …}`:
@@ -112,6 +127,20 @@ mod tests {
         assert_eq!(result.structured_content, Some(value.clone()));
         assert_eq!(result.is_error, Some(false));
         assert_eq!(result.content[0].as_text().unwrap().text, value.to_string());
+    }
+
+    #[test]
+    fn a_refusal_never_advises_an_argument_this_contract_lacks() {
+        let error = ToolError::blocked(
+            "pane %3 is the caller pane, the one paneward itself runs in (input there needs force: true); nothing was typed",
+        );
+        let result = FastMcp.failure(&error);
+        let text = &result.content[0].as_text().unwrap().text;
+        assert!(!text.contains("force: true"), "{text}");
+        assert!(
+            text.contains("paneward does not type there; this contract has no force"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -142,6 +142,19 @@ pub(crate) fn read(
 /// A bad pane id, `max_lines` or cursor (checked before tmux is asked anything), a
 /// missing pane, or tmux failing.
 pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Result<CaptureSinceOutput, ToolError> {
+    Ok(capture_since_at(gate, input).await?.0)
+}
+
+/// [`capture_since`], with the text of the row the terminal cursor is on (the row the
+/// next call returns again), for `--profile python`, whose upstream leaves that row out
+/// of the next call while it is unchanged.
+///
+/// # Errors
+/// As [`capture_since`].
+pub(crate) async fn capture_since_at(
+    gate: &ReadGate<'_>,
+    input: CaptureSinceInput,
+) -> Result<(CaptureSinceOutput, Option<String>), ToolError> {
     let CaptureSinceInput {
         cursor,
         max_lines,
@@ -180,8 +193,9 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         }
     };
     let next = key.seal(&reading.normal.cursor_here(pane));
+    let cursor_row = reading.normal.cursor_row_text().map(str::to_string);
     let bounded = keep_newest(rows, max_lines);
-    Ok(CaptureSinceOutput {
+    let output = CaptureSinceOutput {
         alternate_screen: reading.alternate,
         cursor: CaptureSinceOutputCursor::try_from(next).map_err(|e| ToolError::internal(e.to_string()))?,
         truncated: bounded.truncated(),
@@ -191,5 +205,6 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         lines_missed: missed.is_some(),
         missed_reason: missed,
         pane_id: pane.to_string(),
-    })
+    };
+    Ok((output, cursor_row))
 }

@@ -39,6 +39,11 @@ pub struct Resume {
 }
 
 impl NormalRows {
+    /// The row the terminal cursor is on, as read (`None` when it was not read).
+    pub fn cursor_row_text(&self) -> Option<&str> {
+        self.get(self.cursor_row)
+    }
+
     fn get(&self, absolute: u64) -> Option<&str> {
         let index = usize::try_from(absolute.checked_sub(self.first)?).ok()?;
         self.rows.get(index).map(String::as_str)

@@ -18,13 +18,19 @@ use crate::tools::observe::capture::read_range;
 use crate::tools::observe::pane_state::{capture_range, describe_pane, pane_record};
 use crate::tools::observe::text::{keep_newest_within, split_capture};
 
-use super::target::{checked, Server, Targeting};
+use super::target::{checked, explained, named_pane, Level, Server, Targeting};
 
 pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<String, ToolError> {
     let targeting = checked(gate, &input)?;
     let max_lines = line_cap("/max_lines", input.max_lines)?;
-    let pane = resolved_pane(gate, &targeting).await?;
-    let lines = read_range(gate, pane, input.start, input.end).await?;
+    let pane = match named_pane(&targeting) {
+        Some(pane) => pane,
+        None => resolved_pane(gate, &targeting).await?,
+    };
+    let lines = match read_range(gate, pane, input.start, input.end).await {
+        Ok(lines) => lines,
+        Err(error) => return Err(explained(gate, &targeting, error).await),
+    };
     let (kept, dropped) = newest(lines, max_lines);
     let text = kept.join("\n");
     Ok(if dropped > 0 {
@@ -74,7 +80,7 @@ enum Shape {
 pub async fn snapshot_pane(gate: &ReadGate<'_>, input: SnapshotPaneInput) -> Result<String, ToolError> {
     let targeting = checked(gate, &input)?;
     let max_lines = line_cap("/max_lines", input.max_lines)?;
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let listed = server.pane(&targeting)?;
     let pane = args::pane_id("/pane_id", listed.id.as_str())?;
     let is_caller = gate.state().caller.as_ref().map(|_| listed.is_caller);
@@ -119,7 +125,7 @@ fn shaped(text: &str, shape: Shape) -> Value {
 /// # Errors
 /// As [`Server::pane`].
 pub async fn resolved_pane(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<PaneId, ToolError> {
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, targeting, Level::Pane).await?;
     args::pane_id("/pane_id", server.pane(targeting)?.id.as_str())
 }
 

@@ -15,6 +15,7 @@ use crate::guard::ReadGate;
 use crate::limits::VARIABLE_NAMES_MAX;
 use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
+use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::server::get_tmux_variables;
 
 use super::capture::resolved_pane;
@@ -33,6 +34,20 @@ pub async fn display_message(
 ) -> Result<DisplayMessageOutput, ToolError> {
     let pieces = pieces(&input.format_string)?;
     let pane = resolved_pane(gate, &checked(gate, &input)?).await?;
+    if input.format_string.is_empty() {
+        // No format: tmux's own message template (a constant of tmux's, no caller
+        // text), as libtmux-mcp's call without one prints it.
+        let shown = gate
+            .run(
+                ReadCommand::new(ReadVerb::DisplayMessage)
+                    .arg("-t")
+                    .arg(pane.to_string()),
+            )
+            .await?;
+        return Ok(DisplayMessageOutput {
+            result: String::from_utf8_lossy(&shown).trim_end_matches('\n').to_string(),
+        });
+    }
     let mut names: Vec<String> = Vec::new();
     for piece in &pieces {
         if let Piece::Variable(name) = piece {

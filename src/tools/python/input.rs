@@ -13,6 +13,7 @@ use crate::generated::python::types::*;
 use crate::generated::types as own;
 use crate::guard::key_input::KeyInput;
 use crate::guard::{ChangeGate, ReadGate};
+use crate::limits::KEYS_MAX_CHARS;
 use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 use crate::tmux::PaneId;
@@ -20,7 +21,7 @@ use crate::tools::args;
 use crate::tools::input::keys::is_key_name;
 
 use super::models::{self, Scope};
-use super::target::{checked, upstream_error, Server, Targeting};
+use super::target::{checked, upstream_error, Level, Server, Targeting};
 
 /// Whether to keep what paneward submits out of the shell's history (a leading space).
 /// Taken from the call as asked; the one place a server-wide default is to be wired.
@@ -38,7 +39,7 @@ pub(crate) fn expected(message: &str) -> ToolError {
 /// # Errors
 /// As [`Server::pane`].
 pub(crate) async fn resolved_pane(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<PaneId, ToolError> {
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, targeting, Level::Pane).await?;
     pane_of(&server, targeting)
 }
 
@@ -54,6 +55,15 @@ fn pane_of(server: &Server, targeting: &Targeting<'_>) -> Result<PaneId, ToolErr
 /// Text [`KeyInput::parse`] refuses (too long, a NUL), or nothing to send.
 fn key_input(field: &str, keys: &str, literal: bool, suppress: bool, enter: bool) -> Result<KeyInput, ToolError> {
     let text = if suppress { format!(" {keys}") } else { keys.to_string() };
+    let length = text.chars().count();
+    if length > KEYS_MAX_CHARS {
+        // One tmux command holds 16 KiB: paneward types at most 4,000 characters a row.
+        let argument = field.trim_start_matches('/').replace('/', ".");
+        return Err(expected(&format!(
+            "{argument} is {length} characters long; paneward types at most {KEYS_MAX_CHARS} in one send-keys \
+             (a tmux command holds 16 KiB): send the text in parts, or stage it with paste_text"
+        )));
+    }
     let as_key = !literal && is_key_name(&text);
     KeyInput::parse(field, &text, !as_key, enter)
 }
@@ -67,7 +77,15 @@ pub async fn send_keys(gate: &ChangeGate<'_>, input: SendKeysInput) -> Result<Se
         suppress_history: asked,
         ..
     } = input;
-    let typed = key_input("/keys", keys, literal, suppress_history(gate, asked), enter)?;
+    let suppress = suppress_history(gate, asked);
+    if keys.is_empty() && !enter && !suppress {
+        // Nothing to type: libtmux-mcp's tmux call types nothing and succeeds.
+        let pane = resolved_pane(gate, &targeting).await?;
+        return Ok(SendKeysOutput {
+            result: format!("Keys sent to pane {pane}"),
+        });
+    }
+    let typed = key_input("/keys", keys, literal, suppress, enter)?;
     let pane = resolved_pane(gate, &targeting).await?;
     gate.deliver(pane, false, &typed, enter).await?;
     Ok(SendKeysOutput {

@@ -9,7 +9,7 @@ use crate::tmux::{ReadCommand, ReadVerb};
 use super::filters::Filters;
 use super::models::{self, Scope};
 use super::served::Served;
-use super::target::{checked, session_id, upstream_error, window_id, Server};
+use super::target::{checked, explained, named_pane, session_id, upstream_error, window_id, Level, Server};
 
 pub use super::capture::{capture_pane, snapshot_pane};
 
@@ -61,7 +61,15 @@ pub async fn find_pane_by_position(
 
 pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Result<GetPaneInfoOutput, ToolError> {
     let targeting = checked(gate, &input)?;
-    let server = Server::read(gate).await?;
+    if let Some(pane) = named_pane(&targeting) {
+        let id = pane.to_string();
+        let read = models::panes(gate, Scope::Target(&id)).await;
+        return match read.and_then(|records| models::one(records, "pane_id", &id)) {
+            Ok(record) => models::typed(record),
+            Err(error) => Err(explained(gate, &targeting, error).await),
+        };
+    }
+    let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();
     let record = models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)?;
@@ -102,7 +110,7 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
     } else {
         None
     };
-    let mut panes = models::panes(gate, Scope::Server).await?;
+    let mut panes = none_without_server(models::panes(gate, Scope::Server).await)?;
     if let Some((key, id)) = &scope {
         panes.retain(|pane| pane.get(*key).and_then(serde_json::Value::as_str) == Some(id.as_str()));
     }
@@ -125,7 +133,7 @@ pub async fn list_servers(gate: &ReadGate<'_>, input: ListServersInput) -> Resul
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
     checked(gate, &input)?;
     let filters = Filters::parse(&input.filters, &models::session_filter_fields())?;
-    let result = typed_all(filters.keep(models::sessions(gate).await?))?;
+    let result = typed_all(filters.keep(none_without_server(models::sessions(gate).await)?))?;
     Ok(ListSessionsOutput { result })
 }
 
@@ -136,7 +144,7 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
         let session = session_id(gate, &targeting).await?;
         models::windows(gate, Scope::Target(&session)).await?
     } else {
-        models::windows(gate, Scope::Server).await?
+        none_without_server(models::windows(gate, Scope::Server).await)?
     };
     Ok(ListWindowsOutput {
         result: typed_all(filters.keep(windows))?,
@@ -144,6 +152,18 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
 }
 
 pub use super::search::search_panes;
+
+/// A whole-server listing where no tmux server runs yet: nothing, as libtmux lists it
+/// (`create_session` starts the server under this profile), not an error.
+///
+/// # Errors
+/// Any other failure.
+pub(super) fn none_without_server<T>(listed: Result<Vec<T>, ToolError>) -> Result<Vec<T>, ToolError> {
+    match listed {
+        Err(error) if error.kind() == crate::runtime::error::ToolErrorKind::TmuxUnavailable => Ok(Vec::new()),
+        other => other,
+    }
+}
 
 /// Records as the generated item type of a listing.
 fn typed_all<T: serde::de::DeserializeOwned>(records: Vec<serde_json::Value>) -> Result<Vec<T>, ToolError> {

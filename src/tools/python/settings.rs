@@ -18,7 +18,7 @@ use crate::runtime::error::short_echo;
 use crate::runtime::ToolError;
 
 use super::input::expected;
-use super::target::{checked, session_id, upstream_error, Server, Targeting};
+use super::target::{checked, session_id, upstream_error, Level, Server, Targeting};
 
 /// Python's option scopes, one enum for both tools.
 #[derive(Clone, Copy)]
@@ -60,27 +60,22 @@ async fn place(
             target: None,
         });
     }
-    let server = Server::read(gate).await?;
     let mut targeting = Targeting::default();
-    let (scope, id) = match scope {
+    match scope {
         PyScope::Server => {
             return Ok(Place {
                 scope: "server",
                 target: None,
             })
         }
-        PyScope::Session => {
-            targeting.session_name = target;
-            ("session", server.session(&targeting)?.session_id.to_string())
-        }
-        PyScope::Window => {
-            targeting.window_id = target;
-            ("window", server.window(&targeting)?.window_id.to_string())
-        }
-        PyScope::Pane => {
-            targeting.pane_id = target;
-            ("pane", server.pane(&targeting)?.id.to_string())
-        }
+        PyScope::Session => targeting.session_name = target,
+        PyScope::Window => targeting.window_id = target,
+        PyScope::Pane => targeting.pane_id = target,
+    }
+    let (scope, id) = match scope {
+        PyScope::Session => ("session", session_id(gate, &targeting).await?),
+        PyScope::Window => ("window", super::target::window_id(gate, &targeting).await?),
+        _ => ("pane", super::target::pane_id(gate, &targeting).await?),
     };
     Ok(Place {
         scope,
@@ -202,7 +197,7 @@ pub async fn set_option(gate: &ChangeGate<'_>, input: SetOptionInput) -> Result<
         let Some(read) = read_option(gate, &option, &place).await? else {
             return Err(invalid_option(&option));
         };
-        let server = Server::read(gate).await?;
+        let server = Server::read_for(gate, &Targeting::default(), Level::Window).await?;
         let first = server.window(&Targeting::default())?;
         place = match read.option_scope {
             own::ShowOptionOutputOptionScope::Server => Place {
@@ -318,7 +313,13 @@ pub async fn show_hook(gate: &ReadGate<'_>, input: ShowHookInput) -> Result<Show
             } else {
                 error
             }
-        })?;
+        });
+    // A hook of another level asked at this one is unset here, as tmux's show-hooks at
+    // that level (and so libtmux-mcp) reports it: no entries.
+    let listed = match listed {
+        Err(error) if error.message().contains("which scope") => return Ok(ShowHookOutput { entries: Vec::new() }),
+        other => other?,
+    };
     Ok(ShowHookOutput {
         entries: entries(listed.hooks, |hook_name, index, command| ShowHookOutputEntriesItem {
             command,

@@ -16,7 +16,7 @@ use crate::guard::ReadGate;
 use crate::limits::TEXT_MAX_LINES;
 use crate::runtime::ToolError;
 use crate::tools::observe::cursor::CursorKey;
-use crate::tools::observe::since::capture_since as own_capture_since;
+use crate::tools::observe::since::capture_since_at;
 
 use super::capture::resolved_pane;
 use super::target::{checked, upstream_error, Targeting};
@@ -37,7 +37,14 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
     let targeting = checked(gate, &input)?;
     let started = Instant::now();
     // A cursor alone names its pane.
-    let cursor_pane = match input.cursor.as_deref() {
+    // The profile's cursor is paneward's, then `~` and the fingerprint of the row the
+    // terminal cursor was on (see `row_mark`).
+    let (own_cursor, mark) = match input.cursor.as_deref().map(|text| text.rsplit_once('~')) {
+        Some(Some((own, mark))) => (Some(own.to_string()), Some(mark.to_string())),
+        Some(None) => (input.cursor.clone(), None),
+        None => (None, None),
+    };
+    let cursor_pane = match own_cursor.as_deref() {
         Some(text) => Some(
             CursorKey::process()?
                 .open(text)
@@ -68,12 +75,23 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         ));
     }
     let own = OwnInput {
-        cursor: input.cursor,
+        cursor: own_cursor,
         max_lines: Some(max_lines.map_or(TEXT_MAX_LINES, |n| n.min(TEXT_MAX_LINES))),
         pane_id: pane.to_string(),
     };
-    let read = own_capture_since(gate, own).await?;
+    let (read, cursor_row) = capture_since_at(gate, own).await?;
     let mut lines = read.lines;
+    // paneward returns the cursor's row again, as it may still change; libtmux-mcp
+    // leaves it out while it is unchanged, so polling until nothing is new ends.
+    let unchanged = |row: &String| mark.as_deref() == Some(row_mark(row).as_str());
+    if !read.lines_missed && read.truncated_lines == 0 && lines.first().is_some_and(unchanged) {
+        lines.remove(0);
+    }
+    let cursor = format!(
+        "{}~{}",
+        *read.cursor,
+        row_mark(cursor_row.as_deref().unwrap_or_default())
+    );
     let mut truncated_lines = read.truncated_lines;
     let mut truncated_bytes = read.truncated_bytes;
     if let Some(limit) = max_bytes.and_then(|n| usize::try_from(n).ok()) {
@@ -98,7 +116,7 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
     let elapsed = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     Ok(json!({
         "pane_id": pane.to_string(),
-        "cursor": read.cursor.to_string(),
+        "cursor": cursor,
         "lines": lines,
         "elapsed_seconds": elapsed,
         "lines_missed": read.lines_missed,
@@ -107,4 +125,13 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
         "truncated_bytes": truncated_bytes,
     })
     .to_string())
+}
+
+/// A short fingerprint of a row's text, carried in the profile's cursor: the row is
+/// compared, never stored (a cursor holds no pane text).
+fn row_mark(row: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    row.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
 }

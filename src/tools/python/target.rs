@@ -1,8 +1,9 @@
 //! Python's targeting, made safe. libtmux-mcp's tools take `session_name`, `session_id`,
 //! `window_id`, `window_index` and `pane_id` and fall back the way libtmux does: no
 //! session named means the server's first session, no window its first window, no pane
-//! its first pane. paneward resolves all of it to ids itself, from one `list-panes -a`,
-//! by exact comparison: tmux's own target matching (which takes a prefix, so
+//! its first pane. paneward resolves all of it to ids itself, by exact comparison, from
+//! the narrowest listing that holds the answer ([`Server::read_for`]; the whole server,
+//! `list-panes -a`, only to refuse what matches nothing): tmux's own target matching (which takes a prefix, so
 //! `kill-session -t alp` ends `alpha`) is never used. A name that matches nothing is
 //! refused by name with libtmux-mcp's error text and `_meta`.
 //!
@@ -14,6 +15,9 @@ use crate::generated::types::Pane;
 use crate::guard::ReadGate;
 use crate::runtime::error::{short_echo, ToolErrorKind, UpstreamError};
 use crate::runtime::ToolError;
+use crate::tmux::format::{parse_records, record_format};
+use crate::tmux::{ReadCommand, ReadVerb};
+use crate::tools::observe::objects::{pane_from, PANE_FIELDS};
 use crate::tools::observe::tree::panes_listed;
 
 use super::served::Served;
@@ -37,7 +41,11 @@ pub fn checked<'a>(gate: &ReadGate<'_>, input: &'a impl Targeted) -> Result<Targ
 /// # Errors
 /// As [`Server::session`], or tmux failed.
 pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.session(targeting)?.session_id.to_string())
+    Ok(Server::read_for(gate, targeting, Level::Session)
+        .await?
+        .session(targeting)?
+        .session_id
+        .to_string())
 }
 
 /// The id of the window `targeting` names, read from the server now.
@@ -45,7 +53,11 @@ pub async fn session_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Resul
 /// # Errors
 /// As [`Server::window`], or tmux failed.
 pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.window(targeting)?.window_id.to_string())
+    Ok(Server::read_for(gate, targeting, Level::Window)
+        .await?
+        .window(targeting)?
+        .window_id
+        .to_string())
 }
 
 /// The id of the pane `targeting` names, read from the server now.
@@ -53,7 +65,29 @@ pub async fn window_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result
 /// # Errors
 /// As [`Server::pane`], or tmux failed.
 pub async fn pane_id(gate: &ReadGate<'_>, targeting: &Targeting<'_>) -> Result<String, ToolError> {
-    Ok(Server::read(gate).await?.pane(targeting)?.id.to_string())
+    Ok(Server::read_for(gate, targeting, Level::Pane)
+        .await?
+        .pane(targeting)?
+        .id
+        .to_string())
+}
+
+/// The pane a call names by `pane_id`, taken as it is: tmux finds a pane by its id
+/// exactly, so a read can go to tmux at once, sparing the resolution's round trip
+/// (a batch's rows would wait for it one stage after another). `None` when the call
+/// names no pane id, or one that is not an id: those are resolved.
+pub fn named_pane(targeting: &Targeting<'_>) -> Option<crate::tmux::PaneId> {
+    targeting.pane_id?.parse().ok()
+}
+
+/// `error`, from a read sent straight to the pane [`named_pane`] gave, as the
+/// resolution would have answered the call: its refusal when the pane does not
+/// resolve (libtmux-mcp's `PaneNotFound`), else `error` itself.
+pub async fn explained(gate: &ReadGate<'_>, targeting: &Targeting<'_>, error: ToolError) -> ToolError {
+    match pane_id(gate, targeting).await {
+        Err(refusal) => refusal,
+        Ok(_) => error,
+    }
 }
 
 /// Every pane of the server in tmux's order (sessions, then windows by index, then
@@ -71,6 +105,21 @@ impl Server {
         Ok(Self {
             panes: panes_listed(gate, &["-a"]).await?,
         })
+    }
+
+    /// The panes `target` can resolve to at `level`, listed as narrowly as its arguments
+    /// allow ([`narrowed`]): resolving it at that level against them gives what
+    /// resolving it against [`Server::read`] gives, in a time that does not grow with the server's panes.
+    /// Where the narrow reading finds nothing (an id or name that matches nothing),
+    /// the whole server is read, so every refusal is the one [`Server::read`] gives.
+    ///
+    /// # Errors
+    /// tmux failed or cannot be reached.
+    pub async fn read_for(gate: &ReadGate<'_>, target: &Targeting<'_>, level: Level) -> Result<Self, ToolError> {
+        match narrowed(gate, target, level).await {
+            Some(panes) if !panes.is_empty() => Ok(Self { panes }),
+            _ => Self::read(gate).await,
+        }
     }
 
     /// The session the targeting names (`session_id` before `session_name`), or the
@@ -143,6 +192,95 @@ impl Server {
             .min_by_key(|pane| pane.index)
             .ok_or_else(|| pane_not_found(""))
     }
+}
+
+/// What a resolution resolves: [`Server::session`], [`Server::window`] or [`Server::pane`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Session,
+    Window,
+    Pane,
+}
+
+/// The panes that hold `target`'s answer, read by id so that tmux's prefix matching
+/// never applies: the pane `pane_id` names (one `display-message`); the panes of the
+/// window `window_id` names; else the panes of one window of one session (the session
+/// by id, or by exact name from `list-sessions`, or the first; the window by exact
+/// index from `list-windows`, or the first). `None` where a step found nothing or tmux
+/// refused an id: the caller then reads the whole server.
+async fn narrowed(gate: &ReadGate<'_>, target: &Targeting<'_>, level: Level) -> Option<Vec<Pane>> {
+    // A level reads only the arguments its resolution reads: a session's ignores
+    // `window_id` and `pane_id` (no session named means the server's first session).
+    let pane_id = target.pane_id.filter(|_| level == Level::Pane);
+    let window_id = target.window_id.filter(|_| level != Level::Session);
+    if let Some(id) = pane_id {
+        let id = id.parse::<crate::tmux::PaneId>().ok()?.to_string();
+        let describe = ReadCommand::new(ReadVerb::DisplayMessage)
+            .arg("-t")
+            .arg(id.as_str())
+            .arg(record_format(&PANE_FIELDS));
+        return panes_of(gate, describe).await;
+    }
+    let window = match window_id {
+        Some(id) => id.parse::<crate::tmux::WindowId>().ok()?.to_string(),
+        None => {
+            let session = match target.session_id {
+                Some(id) => id.parse::<crate::tmux::SessionId>().ok()?.to_string(),
+                None => {
+                    first_named(
+                        gate,
+                        ReadCommand::new(ReadVerb::ListSessions),
+                        "session_name",
+                        target.session_name,
+                    )
+                    .await?
+                }
+            };
+            let windows = ReadCommand::new(ReadVerb::ListWindows).arg("-t").arg(session.as_str());
+            first_named(gate, windows, "window_index", target.window_index).await?
+        }
+    };
+    let list = ReadCommand::new(ReadVerb::ListPanes)
+        .arg("-t")
+        .arg(window.as_str())
+        .arg("-F")
+        .arg(record_format(&PANE_FIELDS));
+    panes_of(gate, list).await
+}
+
+/// The panes `command`, given [`PANE_FIELDS`] as its format, describes.
+async fn panes_of(gate: &ReadGate<'_>, command: ReadCommand) -> Option<Vec<Pane>> {
+    let output = gate.run(command).await.ok()?;
+    let text = String::from_utf8_lossy(&output);
+    let records = parse_records("list-panes", &PANE_FIELDS, &text).ok()?;
+    records
+        .iter()
+        .map(|record| pane_from(record, gate.state().caller.as_ref()).ok())
+        .collect()
+}
+
+/// The id (`session_id` or `window_id`) of the first session or window `list` prints
+/// whose `key` is exactly `wanted`, or of the first of all when nothing is wanted.
+async fn first_named(
+    gate: &ReadGate<'_>,
+    list: ReadCommand,
+    key: &'static str,
+    wanted: Option<&str>,
+) -> Option<String> {
+    let id_name = if key == "session_name" {
+        "session_id"
+    } else {
+        "window_id"
+    };
+    let names = [id_name, key];
+    let output = gate.run(list.arg("-F").arg(record_format(&names))).await.ok()?;
+    let text = String::from_utf8_lossy(&output);
+    let records = parse_records("list", &names, &text).ok()?;
+    records
+        .iter()
+        .find(|record| wanted.is_none_or(|wanted| record.text(key).is_ok_and(|value| value == wanted)))
+        .and_then(|record| record.text(id_name).ok())
+        .map(str::to_string)
 }
 
 /// Refuses a `socket_name` that names another server than the one paneward serves

@@ -19,7 +19,9 @@ use crate::tools::workspace::{arrange, create, end, moves, rename};
 
 use super::models::{self, Scope};
 use super::spawn::{environment, unsupported};
-use super::target::{checked, pane_id, pane_not_found, session_id, upstream_error, window_id, Server, Targeting};
+use super::target::{
+    checked, pane_id, pane_not_found, session_id, upstream_error, window_id, Level, Server, Targeting,
+};
 
 /// A value of the profile's input as JSON (an enum's spelling, a map), `null` when absent.
 fn json_of<T: serde::Serialize>(value: &T) -> Value {
@@ -39,6 +41,20 @@ fn own<T: DeserializeOwned>(name: &str, value: impl Serialize) -> Result<T, Tool
         .ok_or_else(|| ToolError::internal(format!("{name} did not decode")))
 }
 
+/// [`own`] for a field the profile names `shown`: a refusal names the caller's argument,
+/// in libtmux-mcp's shape (`ExpectedToolError`), never paneward's own field.
+fn own_as<T: DeserializeOwned>(name: &str, shown: &str, value: impl Serialize) -> Result<T, ToolError> {
+    own(name, value).map_err(|error| {
+        let prefix = format!("invalid arguments: /{name}: ");
+        let rule = error.message().strip_prefix(prefix.as_str()).unwrap_or(error.message());
+        upstream_error(
+            "ExpectedToolError",
+            &format!("{shown} is not one paneward takes: {rule}; nothing changed"),
+            None,
+        )
+    })
+}
+
 async fn session_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
     models::one(models::sessions(gate).await?, "session_id", id)
 }
@@ -49,6 +65,29 @@ async fn window_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError
 
 async fn pane_record(gate: &ReadGate<'_>, id: &str) -> Result<Value, ToolError> {
     models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)
+}
+
+/// Refuses a session name tmux would rewrite (empty, or holding the `.` or `:` that
+/// separate a target's parts), as libtmux refuses it: `BadSessionName`, before tmux is
+/// asked anything, so a later call by the chosen name never misses.
+fn checked_session_name(name: &str) -> Result<(), ToolError> {
+    let reason = if name.is_empty() {
+        "empty"
+    } else if name.contains('.') {
+        "contains periods"
+    } else if name.contains(':') {
+        "contains colons"
+    } else {
+        return Ok(());
+    };
+    Err(upstream_error(
+        "BadSessionName",
+        &format!(
+            "Bad session name: {reason} (session name: {})",
+            crate::runtime::error::short_echo(name)
+        ),
+        None,
+    ))
 }
 
 pub async fn create_session(
@@ -67,8 +106,8 @@ pub async fn create_session(
         ..
     } = input;
     if let Some(name) = &session_name {
-        let exists = models::sessions(gate)
-            .await?
+        checked_session_name(name)?;
+        let exists = super::observe::none_without_server(models::sessions(gate).await)?
             .iter()
             .any(|s| s["session_name"].as_str() == Some(name.as_str()));
         if exists {
@@ -110,7 +149,7 @@ pub async fn create_window(gate: &ChangeGate<'_>, input: CreateWindowInput) -> R
         environment: own("environment", env)?,
         history_limit: None,
         index: None,
-        name: own("name", window_name)?,
+        name: own_as("name", "window_name", window_name)?,
         select: Some(attach),
         session_id: own("session_id", session)?,
         shell: None,
@@ -181,7 +220,7 @@ pub async fn kill_session(gate: &EndGate<'_>, input: KillSessionInput) -> Result
             None,
         ));
     }
-    let server = Server::read(gate).await?;
+    let server = Server::read_for(gate, &targeting, Level::Session).await?;
     let session = server.session(&targeting)?;
     let (id, name) = (session.session_id.to_string(), session.session.clone());
     let input = own::KillSessionInput {
@@ -239,8 +278,9 @@ pub async fn rename_session(
     input: RenameSessionInput,
 ) -> Result<RenameSessionOutput, ToolError> {
     let id = session_id(gate, &checked(gate, &input)?).await?;
+    checked_session_name(&input.new_name)?;
     let input = own::RenameSessionInput {
-        name: own("name", input.new_name)?,
+        name: own_as("name", "new_name", input.new_name)?,
         session_id: own("session_id", &id)?,
     };
     rename::rename_session(gate, input).await?;
@@ -250,7 +290,7 @@ pub async fn rename_session(
 pub async fn rename_window(gate: &ChangeGate<'_>, input: RenameWindowInput) -> Result<RenameWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
     let input = own::RenameWindowInput {
-        name: own("name", input.new_name)?,
+        name: own_as("name", "new_name", input.new_name)?,
         window_id: own("window_id", &id)?,
     };
     rename::rename_window(gate, input).await?;
@@ -360,6 +400,10 @@ pub async fn set_pane_title(gate: &ChangeGate<'_>, input: SetPaneTitleInput) -> 
 
 pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Result<ResizePaneOutput, ToolError> {
     let id = pane_id(gate, &checked(gate, &input)?).await?;
+    if input.height.is_none() && input.width.is_none() && input.zoom.is_none() {
+        // Nothing to change: libtmux-mcp answers with the pane as it is.
+        return models::typed(pane_record(gate, &id).await?);
+    }
     let input = own::ResizePaneInput {
         height: own("height", input.height)?,
         height_by: None,
@@ -374,6 +418,10 @@ pub async fn resize_pane(gate: &ChangeGate<'_>, input: ResizePaneInput) -> Resul
 
 pub async fn resize_window(gate: &ChangeGate<'_>, input: ResizeWindowInput) -> Result<ResizeWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
+    if input.height.is_none() && input.width.is_none() {
+        // Nothing to change: libtmux-mcp answers with the window as it is.
+        return models::typed(window_record(gate, &id).await?);
+    }
     let input = own::ResizeWindowInput {
         height: own("height", input.height)?,
         reset_size: None,
@@ -396,13 +444,16 @@ pub async fn select_layout(gate: &ChangeGate<'_>, input: SelectLayoutInput) -> R
 
 pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<SwapPaneOutput, ToolError> {
     checked(gate, &input)?;
-    let server = Server::read(gate).await?;
     let by_id = |id| Targeting {
         pane_id: Some(id),
         ..Targeting::default()
     };
-    let source = server.pane(&by_id(&input.source_pane_id))?.id.to_string();
-    let target = server.pane(&by_id(&input.target_pane_id))?.id.to_string();
+    let source = pane_id(gate, &by_id(&input.source_pane_id)).await?;
+    let target = pane_id(gate, &by_id(&input.target_pane_id)).await?;
+    if source == target {
+        // tmux swaps a pane with itself as a no-op; libtmux-mcp answers with the pane.
+        return models::typed(pane_record(gate, &source).await?);
+    }
     let swap = own::SwapPaneInput {
         pane_id: own("pane_id", &source)?,
         with_pane_id: own("with_pane_id", &target)?,
@@ -413,11 +464,15 @@ pub async fn swap_pane(gate: &ChangeGate<'_>, input: SwapPaneInput) -> Result<Sw
 
 pub async fn move_window(gate: &ChangeGate<'_>, input: MoveWindowInput) -> Result<MoveWindowOutput, ToolError> {
     let id = window_id(gate, &checked(gate, &input)?).await?;
-    let index: u64 = input
-        .destination_index
-        .trim()
-        .parse()
-        .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?;
+    // No index (libtmux's default, "") is tmux's choice: the first free index there.
+    let index: Option<u64> = match input.destination_index.trim() {
+        "" => None,
+        digits => Some(
+            digits
+                .parse()
+                .map_err(|_| unsupported("move_window", "destination_index", "must be a window index (digits)"))?,
+        ),
+    };
     let to_session = match &input.destination_session {
         None => None,
         Some(name) => {

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::{ok, refused};
 use crate::support::{clean_env, Client, Scratch, TmuxServer};
@@ -298,4 +298,75 @@ fn the_server_a_plain_tmux_starts_is_named_default_from_its_panes() {
         &["main", "pw-other"],
         "socket name \"default\"",
     );
+}
+
+#[test]
+fn with_no_server_yet_the_lists_are_empty_and_create_session_starts_one() {
+    let server = TmuxServer::to_be_started(TmuxServer::unique_name("pw-py-none-"));
+    let mut client = Client::spawn(&["--profile", "python"], &[("LIBTMUX_SOCKET", server.name.as_str())]);
+    client.initialize();
+    for tool in ["list_sessions", "list_windows", "list_panes"] {
+        assert_eq!(ok(&mut client, tool, json!({})), json!({"result": []}), "{tool}");
+    }
+    let made = ok(&mut client, "create_session", json!({"session_name": "first"}));
+    assert_eq!(made["session_name"], "first");
+    let listed = ok(&mut client, "list_sessions", json!({}));
+    assert_eq!(listed["result"][0]["session_id"], made["session_id"], "{listed}");
+}
+
+#[test]
+fn libtmux_mcp_wait_max_seconds_is_the_wait_ceiling() {
+    let tmux = TmuxServer::start();
+    let mut default = tmux.paneward_with(&["--profile", "python"], &[]);
+    default.initialize();
+    ok(&mut default, "signal_channel", json!({"channel": "pw-ceiling"}));
+    let waited = ok(
+        &mut default,
+        "wait_for_channel",
+        json!({"channel": "pw-ceiling", "timeout": 100}),
+    );
+    assert_eq!(waited["result"], "Channel 'pw-ceiling' was signalled (timeout 30.0s)");
+    let mut lowered = tmux.paneward_with(&["--profile", "python"], &[("LIBTMUX_MCP_WAIT_MAX_SECONDS", "1.5")]);
+    lowered.initialize();
+    let (text, error_type) = refused(
+        &mut lowered,
+        "wait_for_channel",
+        json!({"channel": "pw-never", "timeout": 100}),
+    );
+    assert_eq!(
+        text,
+        "wait-for timeout: channel 'pw-never' was not signalled within 1.5s"
+    );
+    assert_eq!(error_type, "TimeoutError");
+}
+
+#[test]
+fn libtmux_mcp_prompts_as_tools_stops_start_up_under_the_profile() {
+    let message = refused_start(&["--profile", "python"], &[("LIBTMUX_MCP_PROMPTS_AS_TOOLS", "1")]);
+    assert!(
+        message.contains("LIBTMUX_MCP_PROMPTS_AS_TOOLS=1 is not served"),
+        "{message}"
+    );
+}
+
+#[test]
+fn initialize_guides_in_the_profiles_own_names() {
+    let tmux = TmuxServer::start();
+    let mut client = tmux.paneward_with(&["--profile", "python"], &[("LIBTMUX_MCP_WAIT_MAX_SECONDS", "12")]);
+    let reply = client.initialize();
+    let text = reply["instructions"].as_str().unwrap_or_default().to_string();
+    assert!(text.len() <= 2048, "{} bytes", text.len());
+    for said in [
+        "--profile python",
+        "pane_id first",
+        "inspect, manage, execute (of",
+        "suppress_history=true",
+        "at most (LIBTMUX_MCP_WAIT_MAX_SECONDS)",
+        "after 12 s",
+    ] {
+        assert!(text.contains(said), "{said:?} missing from {text}");
+    }
+    for unserved in ["isCaller", "force", "truncatedLines", "max_lines"] {
+        assert!(!text.contains(unserved), "{unserved:?} is not this profile's: {text}");
+    }
 }
