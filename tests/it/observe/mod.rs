@@ -1,5 +1,6 @@
 //! Tests of `tools::observe`: the tree, the server, pane text.
 
+mod activity;
 mod capture;
 mod filters;
 mod search;

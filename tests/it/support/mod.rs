@@ -156,6 +156,14 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// A new window running bash without startup files (prompt `bash$ `), once its
+    /// prompt shows: for what `/bin/sh` cannot do (`read -s`).
+    pub fn bash_pane(&self) -> String {
+        let pane = self.window_running("PS1='bash$ ' exec bash --norc --noprofile -i");
+        self.wait_for_text(&pane, "bash$");
+        pane
+    }
+
     /// Opens a window that runs `shell_command` and then stays open, and returns its pane
     /// id once `marker` shows on its screen.
     #[track_caller]
