@@ -154,6 +154,12 @@ pub const WAIT_ROW_MAX_CHARS: usize = 2_000;
 /// How long `wait_for_idle` waits for quiet when the caller does not say: longer than
 /// the pause between an agent's streamed chunks, short enough to answer promptly.
 pub const IDLE_DEFAULT_QUIET: Duration = Duration::from_secs(2);
+/// How long `hand_to_person` waits, after the person's answer, for the pane to take
+/// their input and wait again, when the caller does not say: a command run with a
+/// password (`sudo apt upgrade`) may take minutes.
+pub const HAND_OFF_DEFAULT_WAIT: Duration = Duration::from_secs(300);
+/// Rows `hand_to_person` returns of what the pane printed after the question (the newest).
+pub const HAND_OFF_MAX_LINES: usize = 200;
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

@@ -284,6 +284,10 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
             "rows of one send_keys_batch: validation refuses more before the handler runs",
         ),
         ("respawn_pane:command/maxItems", _) => Meaning::SchemaOnly(256, SPAWN),
+        ("hand_to_person:reason/maxLength", _) => Meaning::SchemaOnly(
+            300,
+            "what the person is to do: a sentence, quoted in the question shown to them",
+        ),
         ("move_window:to_index/maximum", _) => Meaning::SchemaOnly(
             99_999,
             "a window index: far beyond any session; tmux refuses what it cannot use",
