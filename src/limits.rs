@@ -160,6 +160,12 @@ pub const IDLE_DEFAULT_QUIET: Duration = Duration::from_secs(2);
 pub const HAND_OFF_DEFAULT_WAIT: Duration = Duration::from_secs(300);
 /// Rows `hand_to_person` returns of what the pane printed after the question (the newest).
 pub const HAND_OFF_MAX_LINES: usize = 200;
+/// Entries `tmux://attention` lists at most (a server's panes, each with a few reasons).
+pub const ATTENTION_MAX_ENTRIES: usize = 1_000;
+/// How long `tmux://attention` must hold still before a subscriber is told: panes that
+/// start waiting together (a fleet of agents asking at once) are one update, and a
+/// prompt flashing between an agent's steps is none.
+pub const ATTENTION_SETTLE: Duration = Duration::from_millis(500);
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

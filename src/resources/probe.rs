@@ -122,9 +122,19 @@ pub async fn fingerprints(
         }
     }
     let jobs = job_panes(gate, targets, &records).await;
+    // The attention list is its own look (the kernel's answers and what paneward
+    // remembers), made only while someone watches it.
+    let attention = if targets.contains(&Target::Attention) {
+        Some(super::attention::look(gate).await?.1)
+    } else {
+        None
+    };
     Ok(targets
         .iter()
-        .map(|target| (*target, fingerprint(*target, &records, screens, &jobs)))
+        .map(|target| match target {
+            Target::Attention => (*target, attention),
+            _ => (*target, fingerprint(*target, &records, screens, &jobs)),
+        })
         .collect())
 }
 
@@ -219,6 +229,8 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens, jobs: 
         ),
         // The pane's listing says only whether it is there; the options say the rest.
         Target::Job(job) => (Some(("pane_id", job.pane.to_string())), &[]),
+        // Made by `super::attention::look`, never from the listing alone.
+        Target::Attention => return None,
         Target::PaneContent(id) => (
             Some(("pane_id", id.to_string())),
             &[

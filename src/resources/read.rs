@@ -152,6 +152,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             )
             .await?,
         )?),
+        Target::Attention => super::attention::look(gate).await?.0,
     };
     Ok(Content::Json(value))
 }

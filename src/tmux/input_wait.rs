@@ -35,7 +35,7 @@ use rustix::fs::{Mode, OFlags};
 use rustix::termios::LocalModes;
 
 /// How the typing a pane waits for would be taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReadsAs {
     /// A shell at its prompt.
     ShellPrompt,
