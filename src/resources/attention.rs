@@ -13,6 +13,11 @@
 //!   here) until someone selects the window;
 //! - `dead`: a pane kept after its program ended (`remain-on-exit`).
 //!
+//! A known agent's pane (`tools::agents`, with a busy marker or an input box) is
+//! also read from its screen, one capture for all of them: its busy marker is work
+//! (never input, whatever the kernel says between two tool calls), and its input box
+//! drawn empty with no marker is `input` where the kernel cannot tell (an event loop).
+//!
 //! "Since" is when paneward first saw it (tmux's own time for a dead pane); what
 //! paneward remembers between looks (which panes worked, since when) is one table for
 //! the process, so every subscriber and every read sees the same list with the same
@@ -32,6 +37,7 @@ use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::input_wait::{InputWait, ReadsAs};
 use crate::tmux::{ReadCommand, ReadVerb};
+use crate::tools::agents::{agent_for, Agent};
 
 const FIELDS: [&str; 11] = [
     "pane_id",
@@ -108,6 +114,8 @@ struct Seen<'a> {
     /// The pane's first process: its shell, whose own brief wake-ups are no work.
     pane_pid: u32,
     wait: &'a InputWait,
+    /// A known agent and its screen's rows.
+    agent: Option<(&'static Agent, &'a [String])>,
 }
 
 /// The reasons `seen` holds now, updating `memory` (what worked).
@@ -120,6 +128,26 @@ fn reasons(seen: &Seen<'_>, memory: &mut Memory) -> Vec<(Why, String)> {
     }
     if seen.bell && seen.active {
         found.push((Why::Bell, format!("Bell in window {}", seen.window_index)));
+    }
+    if let Some((agent, rows)) = seen.agent {
+        if agent.busy(rows) {
+            memory.worked = Some(agent.name.clone());
+            return found;
+        }
+        let contradicted = matches!(seen.wait, InputWait::NotWaiting { .. });
+        if agent.ready(rows) && !contradicted {
+            let what = match &memory.worked {
+                Some(_) => format!("{} is done and waits at its empty input box", agent.name),
+                None => format!("{} waits at its empty input box", agent.name),
+            };
+            let why = if memory.worked.is_some() {
+                Why::IdleAfterWork
+            } else {
+                Why::Input(ReadsAs::ProgramInput)
+            };
+            found.push((why, what));
+            return found;
+        }
     }
     match seen.wait {
         InputWait::Waiting {
@@ -174,6 +202,7 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
         processes.push((u32::try_from(record.count("pane_pid")?).unwrap_or(0), tty));
     }
     let waits = input_waits(gate, &processes);
+    let screens = agent_screens(gate, &records).await;
     let now = now_s();
     let mut entries = Vec::new();
     let mut memory = MEMORY.lock().unwrap_or_else(PoisonError::into_inner);
@@ -198,6 +227,9 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
             program: record.text("pane_current_command")?,
             pane_pid: u32::try_from(record.count("pane_pid")?).unwrap_or(0),
             wait,
+            agent: screens
+                .get(pane)
+                .and_then(|rows| Some((agent_for(record.text("pane_current_command").ok()?)?, rows.as_slice()))),
         };
         let remembered = memory.entry(pane.to_string()).or_default();
         let found = reasons(&seen, remembered);
@@ -234,6 +266,43 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
         "kernel": cannot_ask_kernel(gate).is_none(),
     });
     Ok((value, hasher.finish().max(1)))
+}
+
+/// The screens of the live panes whose program is a known agent with a marker or a
+/// box, in one round trip; none where it fails (a pane gone meanwhile).
+async fn agent_screens(
+    gate: &ReadGate<'_>,
+    records: &[crate::tmux::format::Record<'_>],
+) -> HashMap<String, Vec<String>> {
+    let panes: Vec<&str> = records
+        .iter()
+        .filter(|r| !r.flag("pane_dead").unwrap_or(true))
+        .filter(|r| {
+            r.text("pane_current_command")
+                .ok()
+                .and_then(agent_for)
+                .is_some_and(|agent| !agent.busy.is_empty() || agent.prompt_mark.is_some())
+        })
+        .filter_map(|r| r.text("pane_id").ok())
+        .collect();
+    if panes.is_empty() {
+        return HashMap::new();
+    }
+    let captures: Vec<ReadCommand> = panes
+        .iter()
+        .map(|pane| ReadCommand::new(ReadVerb::CapturePane).arg("-p").arg("-t").arg(*pane))
+        .collect();
+    match gate.run_all(&captures).await {
+        Ok(outputs) if outputs.len() == panes.len() => panes
+            .iter()
+            .zip(outputs)
+            .map(|(pane, text)| {
+                let rows = String::from_utf8_lossy(&text).lines().map(str::to_string).collect();
+                ((*pane).to_string(), rows)
+            })
+            .collect(),
+        Ok(_) | Err(_) => HashMap::new(),
+    }
 }
 
 fn entry_json(entry: &Entry) -> Value {

@@ -10,6 +10,11 @@
 //! "Back at a prompt" is the one rule of `run::prompt`, through [`ready::judge`].
 //! "Waiting for input" (`until: input`) is the kernel's answer
 //! (`guard::terminal::pane_input_wait`), asked once per tick after the look.
+//!
+//! A known agent (`tools::agents`) is never quiet nor waiting while its busy marker
+//! shows (a static "esc to interrupt" line is work, not quiet), and the kernel's
+//! "unknown" for its event loop becomes "waiting" once its input box is drawn empty
+//! with no marker: the table only tightens, and other programs keep the rules above.
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +27,7 @@ use crate::guard::ReadGate;
 use crate::limits::{IDLE_DEFAULT_QUIET, WAIT_DEFAULT_TIMEOUT, WAIT_POLL_INTERVAL};
 use crate::runtime::error::ToolError;
 use crate::tmux::input_wait::{InputWait, ReadsAs};
+use crate::tools::agents::agent_for;
 use crate::tools::args;
 use crate::tools::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::run::ready::{self, PaneLook, Readiness};
@@ -100,7 +106,8 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
         if last.dead {
             break WaitForIdleOutputOutcome::PaneDied;
         }
-        let quiet_enough = changed_at.elapsed() >= quiet;
+        let agent = agent_for(&last.program);
+        let quiet_enough = changed_at.elapsed() >= quiet && !agent.is_some_and(|a| a.busy(&last.rows));
         if quiet_enough && for_prompt && ready::judge(&last) == Readiness::Ready {
             break WaitForIdleOutputOutcome::Prompt;
         }
@@ -108,6 +115,10 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
             match pane_input_wait(gate, pane).await {
                 Ok(InputWait::Waiting { reads_as: how, .. }) => {
                     reads_as = Some(reads_as_field(how));
+                    break WaitForIdleOutputOutcome::Input;
+                }
+                Ok(InputWait::Unknown(_)) if agent.is_some_and(|a| a.prompt_mark.is_some() && a.ready(&last.rows)) => {
+                    reads_as = Some(WaitForIdleOutputReadsAs::ProgramInput);
                     break WaitForIdleOutputOutcome::Input;
                 }
                 Ok(_) => {}

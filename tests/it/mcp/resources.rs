@@ -866,3 +866,38 @@ fn attention_lists_a_shell_back_from_work_a_bell_and_a_dead_pane_in_tmux_s_words
     assert!(what(&ringer).starts_with("Bell in window "), "{found:?}");
     assert_eq!(what(&dead), "Pane is dead (status 3)");
 }
+
+#[test]
+fn a_known_agent_is_attention_at_its_empty_box_and_not_while_its_turn_runs() {
+    let server = TmuxServer::start();
+    let scratch = Scratch::new();
+    let (pane, phase) = server.fake_agent(&scratch, "claude", "claude");
+    let mut session = Session::open(&server, &[]);
+    session.result("resources/subscribe", json!({"uri": "tmux://attention"}));
+    let entry_of = |session: &mut Session| attention(session).into_iter().find(|e| e["paneId"] == *pane);
+    let waiting = wait_for("the agent at its empty box", || entry_of(&mut session));
+    assert_eq!(waiting["why"], "input", "{waiting}");
+    assert_eq!(waiting["what"], "Claude Code waits at its empty input box", "{waiting}");
+    server.tmux(&["send-keys", "-t", &pane, "run the tests", "Enter"]);
+    // Mid-turn (its busy line shown, or the prompt flashing between tool calls) it
+    // needs nobody.
+    wait_for("the turn to start", || {
+        (std::fs::read_to_string(&phase).unwrap().trim() == "working"
+            && server.capture(&pane).contains("esc to interrupt"))
+        .then_some(())
+    });
+    let mid_turn = entry_of(&mut session);
+    let still_working = std::fs::read_to_string(&phase).unwrap().trim() == "working";
+    assert!(
+        !still_working || mid_turn.is_none(),
+        "needs nobody mid-turn: {mid_turn:?}"
+    );
+    let done = wait_for("the agent done", || {
+        entry_of(&mut session).filter(|e| e["why"] == "idleAfterWork")
+    });
+    assert_eq!(
+        done["what"], "Claude Code is done and waits at its empty input box",
+        "{done}"
+    );
+    assert_eq!(std::fs::read_to_string(&phase).unwrap().trim(), "idle");
+}
