@@ -166,6 +166,13 @@ pub const ATTENTION_MAX_ENTRIES: usize = 1_000;
 /// start waiting together (a fleet of agents asking at once) are one update, and a
 /// prompt flashing between an agent's steps is none.
 pub const ATTENTION_SETTLE: Duration = Duration::from_millis(500);
+/// Commands `command_history` returns when the caller does not say.
+pub const HISTORY_DEFAULT_COMMANDS: usize = 5;
+/// Output lines per command `command_history` keeps when the caller does not say.
+pub const HISTORY_DEFAULT_LINES: usize = 50;
+/// The newest bytes of a pane's recording `command_history` reads: a few hundred
+/// commands of ordinary output, read in a few milliseconds.
+pub const HISTORY_READ_MAX_BYTES: u64 = 4 << 20;
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

@@ -3,6 +3,7 @@
 mod activity;
 mod capture;
 mod filters;
+mod history;
 mod search;
 mod servers;
 mod snapshot;
