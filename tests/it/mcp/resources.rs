@@ -901,3 +901,27 @@ fn a_known_agent_is_attention_at_its_empty_box_and_not_while_its_turn_runs() {
     );
     assert_eq!(std::fs::read_to_string(&phase).unwrap().trim(), "idle");
 }
+
+#[test]
+fn a_pane_resource_says_it_waits_for_a_password_and_its_subscriber_is_told() {
+    let server = TmuxServer::start();
+    let pane = server.bash_pane();
+    let mut session = Session::open(&server, &[]);
+    let uri = format!("tmux://panes/{}", digits(&pane));
+    session.result("resources/subscribe", json!({"uri": uri}));
+    let read = |session: &mut Session| -> Value {
+        serde_json::from_str(session.read(&uri)["text"].as_str().unwrap()).unwrap()
+    };
+    assert_eq!(read(&mut session)["readsAs"], "shellPrompt");
+    session.drain_until_quiet(Duration::from_millis(500));
+    session.updates.clear();
+    // The fingerprint of a watched pane holds the kernel's answer too, so the update
+    // covers the moment the read begins, not only the typing.
+    type_into(&server, &pane, "read -rs x");
+    session.expect_update(&uri);
+    let waiting = wait_for("the pane reading a password", || {
+        let now = read(&mut session);
+        (now["readsAs"] == "password").then_some(now)
+    });
+    assert_eq!(waiting["input"], "waiting", "{waiting}");
+}
