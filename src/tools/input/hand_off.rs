@@ -80,6 +80,21 @@ fn forget(pane: PaneId) {
         .retain(|h| h.pane != pane);
 }
 
+/// Forgets the pane's hand-off when the call ends, however it ends (a cancelled call
+/// drops it mid-question), unless the question was put off to a repeat of the call.
+struct ForgetOnEnd {
+    pane: PaneId,
+    keep: bool,
+}
+
+impl Drop for ForgetOnEnd {
+    fn drop(&mut self) {
+        if !self.keep {
+            forget(self.pane);
+        }
+    }
+}
+
 /// One look: the pane's facts and whether it waits for input.
 struct Look {
     place: String,
@@ -199,6 +214,7 @@ pub async fn hand_to_person(gate: &ChangeGate<'_>, input: HandToPersonInput) -> 
         }
     };
     remember(handoff);
+    let mut remembered_until_the_end = ForgetOnEnd { pane, keep: false };
     let question = format!(
         "An agent hands you tmux pane {pane} (at {}, where {} waits for {}). The agent says: {}. Please go to that \
          pane and type there yourself: what you type does not pass through the agent. Answer yes once you are done.",
@@ -208,12 +224,10 @@ pub async fn hand_to_person(gate: &ChangeGate<'_>, input: HandToPersonInput) -> 
         echo(&reason)
     );
     if let Err(no) = consent::ask(gate.context(), question).await {
-        if !gate.context().awaits_answer() {
-            forget(pane);
-        }
+        remembered_until_the_end.keep = gate.context().awaits_answer();
         return Err(refusal(pane, &no));
     }
-    forget(pane);
+    drop(remembered_until_the_end);
     tracing::info!(target: crate::CLIENT_LOG_TARGET, pane = %pane, "the person says they are done in the pane");
     budget.restart();
     let mut taken = false;
