@@ -29,10 +29,12 @@
 //!   terminal: [`InputWait::Unknown`], never a guess.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rustix::fs::{Mode, OFlags};
 use rustix::termios::LocalModes;
+
+use super::foreground::{major_minor, parse_stat, parse_syscall, proc_file, Stat, Syscall};
 
 /// How the typing a pane waits for would be taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -125,73 +127,6 @@ const PLAIN_SHELLS: [&str; 4] = ["sh", "dash", "ash", "busybox"];
 
 fn is_shell(command: &str) -> bool {
     SHELLS.contains(&command.strip_prefix('-').unwrap_or(command))
-}
-
-/// The fields of `/proc/<pid>/stat` read here.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Stat {
-    pid: u32,
-    command: String,
-    state: char,
-    pgrp: i64,
-    tty_nr: u64,
-    tpgid: i64,
-}
-
-/// `pid (comm) state ppid pgrp session tty_nr tpgid …`; the command may hold spaces
-/// and parentheses, so the fields start after the last `)`.
-fn parse_stat(text: &str) -> Option<Stat> {
-    let pid = text.split_whitespace().next()?.parse().ok()?;
-    let open = text.find('(')?;
-    let close = text.rfind(')')?;
-    let command = text.get(open + 1..close)?.to_string();
-    let mut fields = text.get(close + 1..)?.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let _ppid = fields.next()?;
-    let pgrp = fields.next()?.parse().ok()?;
-    let _session = fields.next()?;
-    let tty_nr = fields.next()?.parse().ok()?;
-    let tpgid = fields.next()?.parse().ok()?;
-    Some(Stat {
-        pid,
-        command,
-        state,
-        pgrp,
-        tty_nr,
-        tpgid,
-    })
-}
-
-/// (major, minor) of a device number, from the kernel's encoding (`tty_nr`) or glibc's
-/// (`st_rdev`): the two agree on the low 32 bits.
-fn major_minor(device: u64) -> (u64, u64) {
-    let major = ((device >> 8) & 0xfff) | ((device >> 32) & !0xfff);
-    let minor = (device & 0xff) | ((device >> 12) & !0xff);
-    (major, minor)
-}
-
-/// `/proc/<pid>/syscall`: `running`, or the call's number and first argument.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Syscall {
-    Running,
-    Blocked { number: u64, first: u64 },
-}
-
-fn parse_syscall(text: &str) -> Option<Syscall> {
-    let mut fields = text.split_whitespace();
-    let number = fields.next()?;
-    if number == "running" {
-        return Some(Syscall::Running);
-    }
-    let first = fields.next()?.trim_start_matches("0x");
-    Some(Syscall::Blocked {
-        number: number.parse().ok()?,
-        first: u64::from_str_radix(first, 16).ok()?,
-    })
-}
-
-fn proc_file(pid: u32, name: &str) -> PathBuf {
-    Path::new("/proc").join(pid.to_string()).join(name)
 }
 
 fn read_stat(pid: u32) -> Option<Stat> {
@@ -411,17 +346,6 @@ mod tests {
     }
 
     #[test]
-    fn stat_fields_are_read_after_the_last_parenthesis() {
-        let read = parse_stat("4242 (my (odd) prog) S 10 4240 4240 34816 4242 4194304 1 2").unwrap();
-        assert_eq!(
-            (read.pid, read.command.as_str(), read.state),
-            (4242, "my (odd) prog", 'S')
-        );
-        assert_eq!((read.pgrp, read.tty_nr, read.tpgid), (4240, 34816, 4242));
-        assert_eq!(parse_stat("garbage"), None);
-    }
-
-    #[test]
     fn the_terminal_s_modes_say_how_a_read_is_taken() {
         let canonical = LocalModes::ICANON | LocalModes::ECHO;
         let silent = LocalModes::ICANON;
@@ -439,15 +363,5 @@ mod tests {
         assert_eq!(reads_as(&stat(12, "sudo"), 10, Some(silent)), ReadsAs::Password);
         assert_eq!(reads_as(&stat(12, "vim"), 10, Some(raw)), ReadsAs::ProgramInput);
         assert_eq!(reads_as(&stat(12, "vim"), 10, None), ReadsAs::ProgramInput);
-    }
-
-    #[test]
-    fn the_syscall_file_names_the_call_and_its_descriptor() {
-        assert_eq!(parse_syscall("running\n"), Some(Syscall::Running));
-        assert_eq!(
-            parse_syscall("270 0x1 0x7ffd 0x0 0x0 0x0 0x7ffd 0x7ffd 0x7f41"),
-            Some(Syscall::Blocked { number: 270, first: 1 })
-        );
-        assert_eq!(parse_syscall(""), None);
     }
 }
