@@ -160,6 +160,25 @@ pub const WAIT_ROW_MAX_CHARS: usize = 2_000;
 /// How long `wait_for_idle` waits for quiet when the caller does not say: longer than
 /// the pause between an agent's streamed chunks, short enough to answer promptly.
 pub const IDLE_DEFAULT_QUIET: Duration = Duration::from_secs(2);
+/// How long `hand_to_person` waits, after the person's answer, for the pane to take
+/// their input and wait again, when the caller does not say: a command run with a
+/// password (`sudo apt upgrade`) may take minutes.
+pub const HAND_OFF_DEFAULT_WAIT: Duration = Duration::from_secs(300);
+/// Rows `hand_to_person` returns of what the pane printed after the question (the newest).
+pub const HAND_OFF_MAX_LINES: usize = 200;
+/// Entries `tmux://attention` lists at most (a server's panes, each with a few reasons).
+pub const ATTENTION_MAX_ENTRIES: usize = 1_000;
+/// How long `tmux://attention` must hold still before a subscriber is told: panes that
+/// start waiting together (a fleet of agents asking at once) are one update, and a
+/// prompt flashing between an agent's steps is none.
+pub const ATTENTION_SETTLE: Duration = Duration::from_millis(500);
+/// Commands `command_history` returns when the caller does not say.
+pub const HISTORY_DEFAULT_COMMANDS: usize = 5;
+/// Output lines per command `command_history` keeps when the caller does not say.
+pub const HISTORY_DEFAULT_LINES: usize = 50;
+/// The newest bytes of a pane's recording `command_history` reads: a few hundred
+/// commands of ordinary output, read in a few milliseconds.
+pub const HISTORY_READ_MAX_BYTES: u64 = 4 << 20;
 /// A tmux `wait-for` channel name (Python's rule).
 pub const CHANNEL_NAME_MAX_CHARS: usize = 128;
 

@@ -25,6 +25,9 @@ pub enum Case {
     ListSessions,
     ListWindows,
     ListPanes,
+    /// `list_pane_activity`: the same one listing, and the kernel's answer per pane
+    /// (a few `/proc` files each) on whether it waits for input (paneward only).
+    ListPaneActivity,
     SnapshotPane,
     CaptureHistory,
     Batch,
@@ -50,10 +53,11 @@ pub enum Case {
 }
 
 impl Case {
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::ListSessions,
         Self::ListWindows,
         Self::ListPanes,
+        Self::ListPaneActivity,
         Self::SnapshotPane,
         Self::CaptureHistory,
         Self::Batch,
@@ -75,6 +79,7 @@ impl Case {
             Self::ListSessions => "list_sessions",
             Self::ListWindows => "list_windows",
             Self::ListPanes => "list_panes",
+            Self::ListPaneActivity => "list_pane_activity",
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane",
             Self::Batch => "call_read_tools_batch",
@@ -122,6 +127,7 @@ impl Case {
             Self::ListSessions => "list_sessions",
             Self::ListWindows => "list_windows",
             Self::ListPanes => "list_panes",
+            Self::ListPaneActivity => "list_pane_activity (with the kernel's input state)",
             Self::SnapshotPane => "snapshot_pane",
             Self::CaptureHistory => "capture_pane (history, 2,000 lines)",
             Self::Batch => "call_read_tools_batch (16 operations)",
@@ -158,6 +164,8 @@ impl Case {
             Self::ListSessions => list("list-sessions", &SESSION_FIELDS),
             Self::ListWindows => list("list-windows", &WINDOW_FIELDS),
             Self::ListPanes => list("list-panes", &PANE_FIELDS),
+            // The listing alone: the difference is the /proc reads.
+            Self::ListPaneActivity => list("list-panes", &ACTIVITY_FIELDS),
             Self::SnapshotPane => vec![capture(target, false).into(), describe(target, &SNAPSHOT_FIELDS)],
             Self::CaptureHistory => newest(target, HISTORY_CAPTURE),
             Self::LongHistory => fixture
@@ -190,6 +198,18 @@ impl Case {
         vec![line(commands)]
     }
 }
+
+/// What `list_pane_activity` lists (`tools::observe::activity`).
+const ACTIVITY_FIELDS: [&str; 8] = [
+    "pane_id",
+    "pane_pid",
+    "pane_tty",
+    "pane_current_command",
+    "pane_dead",
+    "pane_in_mode",
+    "alternate_on",
+    "window_activity",
+];
 
 /// What search_panes needs of each pane to place its matches.
 const SEARCH_FIELDS: [&str; 7] = [
@@ -311,6 +331,11 @@ impl Flavour {
             Case::ListSessions => ("list_sessions", json!({})),
             Case::ListWindows => ("list_windows", json!({})),
             Case::ListPanes => ("list_panes", json!({})),
+            // A name no peer advertises: their rows read "n/a".
+            Case::ListPaneActivity => match this {
+                Self::TmuxMcp | Self::LibtmuxMcp => ("list_pane_activity (paneward's)", json!({})),
+                _ => ("list_pane_activity", json!({})),
+            },
             Case::SnapshotPane => ("snapshot_pane", json!({pane_key: target})),
             Case::CaptureHistory => {
                 let arguments = match this {

@@ -57,7 +57,7 @@ const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
-[--cases list_sessions,list_windows,list_panes,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command,create_window+kill_window,send_keys,send_keys+confirm,search_panes,sequence,agent_job]";
+[--cases list_sessions,list_windows,list_panes,list_pane_activity,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command,create_window+kill_window,send_keys,send_keys+confirm,search_panes,sequence,agent_job]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {

@@ -6,19 +6,29 @@
 use crate::guard::ReadGate;
 use crate::tmux::foreground::{self, TerminalRead};
 use crate::tmux::format::parse_one;
+use crate::tmux::input_wait::{input_wait, Groups, InputWait};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 
 const FIELDS: [&str; 2] = ["pane_pid", "pane_tty"];
+
+/// Why the kernel cannot be asked about tmux's panes from here, if it cannot.
+pub fn cannot_ask_kernel(gate: &ReadGate<'_>) -> Option<&'static str> {
+    if gate.state().backend.tmux().is_remote() {
+        Some("tmux runs on another host, whose processes cannot be read from here")
+    } else if !cfg!(target_os = "linux") {
+        Some("only Linux's /proc shows it")
+    } else {
+        None
+    }
+}
 
 /// What `pane`'s foreground program is doing with its terminal.
 ///
 /// # Errors
 /// A missing pane, or tmux failing.
 pub async fn terminal_read(gate: &ReadGate<'_>, pane: PaneId) -> Result<TerminalRead, TmuxError> {
-    if gate.state().backend.tmux().is_remote() {
-        return Ok(TerminalRead::Unknown(
-            "tmux runs on another host, whose processes cannot be read from here".into(),
-        ));
+    if let Some(why) = cannot_ask_kernel(gate) {
+        return Ok(TerminalRead::Unknown(why.into()));
     }
     let output = gate
         .run(
@@ -38,4 +48,51 @@ pub async fn terminal_read(gate: &ReadGate<'_>, pane: PaneId) -> Result<Terminal
         return Ok(TerminalRead::Unknown("the pane has no terminal".into()));
     }
     Ok(foreground::terminal_read(pid, std::path::Path::new(tty)))
+}
+
+/// Whether each of `panes` (its first process's pid and its terminal, as tmux lists
+/// them) waits for input: one look at `/proc` per pane, no tmux round trip.
+pub fn input_waits(gate: &ReadGate<'_>, panes: &[(u32, &str)]) -> Vec<InputWait> {
+    if let Some(why) = cannot_ask_kernel(gate) {
+        return panes.iter().map(|_| InputWait::Unknown(why.into())).collect();
+    }
+    let mut groups = Groups::default();
+    panes
+        .iter()
+        .map(|(pid, tty)| {
+            if tty.is_empty() {
+                InputWait::Unknown("the pane has no terminal".into())
+            } else {
+                input_wait(*pid, std::path::Path::new(tty), &mut groups)
+            }
+        })
+        .collect()
+}
+
+/// Whether `pane`'s foreground program waits for input (one `display-message` for its
+/// pid and terminal, then `/proc`).
+///
+/// # Errors
+/// A missing pane, or tmux failing.
+pub async fn pane_input_wait(gate: &ReadGate<'_>, pane: PaneId) -> Result<InputWait, TmuxError> {
+    const PROCESS: [&str; 3] = ["pane_pid", "pane_tty", "pane_dead"];
+    let output = gate
+        .run(
+            ReadCommand::new(ReadVerb::DisplayMessage)
+                .arg("-t")
+                .arg(pane.to_string())
+                .arg(crate::tmux::format::record_format(&PROCESS)),
+        )
+        .await?;
+    let output = String::from_utf8_lossy(&output);
+    let record = parse_one("display-message", &PROCESS, &output)?;
+    let pid = u32::try_from(record.count("pane_pid")?).unwrap_or(0);
+    let tty = if record.flag("pane_dead")? {
+        ""
+    } else {
+        record.text("pane_tty")?
+    };
+    Ok(input_waits(gate, &[(pid, tty)])
+        .pop()
+        .unwrap_or(InputWait::Unknown("nothing was read".into())))
 }

@@ -14,7 +14,7 @@ use crate::resources::uri::Target;
 use rmcp::model::{Resource, ResourceTemplate};
 
 /// The declaration files, by name; a unit test checks this is the whole folder.
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     ("sessions", include_str!("../../schemas/resources/sessions.json")),
     ("session", include_str!("../../schemas/resources/session.json")),
     (
@@ -36,6 +36,7 @@ const FILES: [(&str, &str); 9] = [
         include_str!("../../schemas/resources/capabilities.json"),
     ),
     ("job", include_str!("../../schemas/resources/job.json")),
+    ("attention", include_str!("../../schemas/resources/attention.json")),
 ];
 
 /// One declaration file.
@@ -80,6 +81,7 @@ pub fn name_of(target: Target) -> &'static str {
         Target::Pane(_) => "pane",
         Target::PaneContent(_) => "pane_content",
         Target::Job(_) => "job",
+        Target::Attention => "attention",
     }
 }
 

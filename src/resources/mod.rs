@@ -4,6 +4,7 @@
 //! watched for a connection's subscriptions ([`watch`], [`probe`]); and the served
 //! surface itself ([`capabilities`]), which the other resources follow ([`served`]).
 
+pub mod attention;
 pub mod capabilities;
 pub mod complete;
 pub mod declared;

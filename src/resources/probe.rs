@@ -30,7 +30,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb};
 use crate::tools::run::{progress, progress_read};
 
 /// The variables each probe reads for every pane. No free text: see the module note.
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; 20] = [
     "session_id",
     "window_id",
     "window_index",
@@ -50,6 +50,7 @@ const FIELDS: [&str; 19] = [
     "cursor_x",
     "cursor_y",
     "window_activity",
+    "pane_tty",
 ];
 
 /// The last screen seen of each watched pane, as a hash; kept between probes.
@@ -122,9 +123,25 @@ pub async fn fingerprints(
         }
     }
     let jobs = job_panes(gate, targets, &records).await;
+    let waits = input_states(gate, targets, &records);
+    // The attention list is its own look (the kernel's answers and what paneward
+    // remembers), made only while someone watches it.
+    let attention = if targets.contains(&Target::Attention) {
+        Some(super::attention::look(gate).await?.1)
+    } else {
+        None
+    };
     Ok(targets
         .iter()
-        .map(|target| (*target, fingerprint(*target, &records, screens, &jobs)))
+        .map(|target| match target {
+            Target::Attention => (*target, attention),
+            Target::Pane(pane) => {
+                let print = fingerprint(*target, &records, screens, &jobs);
+                let wait = waits.get(pane);
+                (*target, print.map(|p| with_wait(p, wait)))
+            }
+            _ => (*target, fingerprint(*target, &records, screens, &jobs)),
+        })
         .collect())
 }
 
@@ -159,6 +176,50 @@ async fn job_panes(gate: &ReadGate<'_>, targets: &[Target], records: &[Record<'_
             JobPanes::new()
         }
     }
+}
+
+/// Whether each watched pane (`tmux://panes/{pane}`) waits for input, the kernel's
+/// answer (a few `/proc` files each, no tmux round trip): its resource says so.
+fn input_states(gate: &ReadGate<'_>, targets: &[Target], records: &[Record<'_>]) -> HashMap<PaneId, String> {
+    let watched: Vec<(PaneId, u32, &str)> = targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Pane(pane) => {
+                let id = pane.to_string();
+                let record = records.iter().find(|r| text_of(r, "pane_id") == id)?;
+                let pid = record.count("pane_pid").ok().and_then(|p| u32::try_from(p).ok())?;
+                let dead = record.flag("pane_dead").unwrap_or(true);
+                Some((*pane, pid, if dead { "" } else { text_of(record, "pane_tty") }))
+            }
+            _ => None,
+        })
+        .collect();
+    if watched.is_empty() {
+        return HashMap::new();
+    }
+    let processes: Vec<(u32, &str)> = watched.iter().map(|(_, pid, tty)| (*pid, *tty)).collect();
+    let waits = crate::guard::terminal::input_waits(gate, &processes);
+    watched
+        .iter()
+        .zip(waits)
+        .map(|((pane, _, _), wait)| {
+            (
+                *pane,
+                format!("{:?}", crate::tools::observe::activity::input_fields(&wait)),
+            )
+        })
+        .collect()
+}
+
+/// `print` with the pane's input state folded in; never [`GONE`].
+fn with_wait(print: Fingerprint, wait: Option<&String>) -> Fingerprint {
+    if print == GONE {
+        return GONE;
+    }
+    let mut hasher = DefaultHasher::new();
+    print.hash(&mut hasher);
+    wait.hash(&mut hasher);
+    hasher.finish().max(1)
 }
 
 fn capture_screen(pane: PaneId) -> ReadCommand {
@@ -219,6 +280,8 @@ fn fingerprint(target: Target, records: &[Record<'_>], screens: &Screens, jobs: 
         ),
         // The pane's listing says only whether it is there; the options say the rest.
         Target::Job(job) => (Some(("pane_id", job.pane.to_string())), &[]),
+        // Made by `super::attention::look`, never from the listing alone.
+        Target::Attention => return None,
         Target::PaneContent(id) => (
             Some(("pane_id", id.to_string())),
             &[
@@ -268,7 +331,7 @@ mod tests {
         rows.iter()
             .map(|[s, w, p]| {
                 let values = [
-                    *s, *w, "0", "1", *p, "0", "1", "0", "0", "80", "24", "100", "0", "0", "0", "5", "2", "3", "0",
+                    *s, *w, "0", "1", *p, "0", "1", "0", "0", "80", "24", "100", "0", "0", "0", "5", "2", "3", "0", "",
                 ];
                 format!("{}{RECORD_END}", values.join(&FIELD_SEP.to_string()))
             })

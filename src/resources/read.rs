@@ -10,12 +10,14 @@ use crate::generated::types::{
     GetJobInput, GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput,
     ListWindowsOutput,
 };
+use crate::guard::terminal::pane_input_wait;
 use crate::guard::{GuardState, ReadGate};
 use crate::resources::uri::{self, Target};
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId};
+use crate::tools::observe::activity::input_fields;
 use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};
 use crate::tools::observe::objects::{capped, window_from, WINDOW_FIELDS};
 use crate::tools::observe::tree::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
@@ -126,17 +128,26 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             .await?,
         )?,
         Target::WindowPanes(id) => unfiltered(json_of(&window_panes(gate, id).await?)?),
-        Target::Pane(id) => json_of(
-            &get_pane_info(
-                gate,
-                GetPaneInfoInput {
-                    pane_id: id.to_string(),
-                    // Not on a resource read, which subscriptions repeat: see the schema.
-                    history_bytes: None,
-                },
-            )
-            .await?,
-        )?,
+        Target::Pane(id) => {
+            let mut value = json_of(
+                &get_pane_info(
+                    gate,
+                    GetPaneInfoInput {
+                        pane_id: id.to_string(),
+                        // Not on a resource read, which subscriptions repeat: see the schema.
+                        history_bytes: None,
+                    },
+                )
+                .await?,
+            )?;
+            // Whether it waits for input: the kernel's answer, as list_pane_activity's.
+            let (input, reads_as) = input_fields(&pane_input_wait(gate, id).await?);
+            value["input"] = json_of(&input)?;
+            if let Some(reads_as) = reads_as {
+                value["readsAs"] = json_of(&reads_as)?;
+            }
+            value
+        }
         Target::PaneContent(id) => return pane_text(gate, id).await,
         Target::Job(job) => unwaited(json_of(
             &get_job(
@@ -152,6 +163,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             )
             .await?,
         )?),
+        Target::Attention => super::attention::look(gate).await?.0,
     };
     Ok(Content::Json(value))
 }

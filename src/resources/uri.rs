@@ -25,6 +25,8 @@ pub enum Target {
     Pane(PaneId),
     PaneContent(PaneId),
     Job(JobRef),
+    /// The panes that need someone (`resources::attention`).
+    Attention,
 }
 
 /// A job id (`%3:<32 hex digits>`) in a form that is `Copy`, as targets are.
@@ -58,6 +60,7 @@ impl Target {
             Self::Pane(id) => format!("tmux://panes/{}", id.0),
             Self::PaneContent(id) => format!("tmux://panes/{}/content", id.0),
             Self::Job(job) => format!("tmux://jobs/{}:{:032x}", job.pane.0, job.random),
+            Self::Attention => "tmux://attention".into(),
         }
     }
 
@@ -82,7 +85,7 @@ impl fmt::Display for UriError {
 
 const FORMS: &str = "tmux://sessions, tmux://sessions/{session}, tmux://sessions/{session}/windows, \
                      tmux://windows/{window}, tmux://windows/{window}/panes, tmux://panes/{pane}, \
-                     tmux://panes/{pane}/content, tmux://jobs/{job}, each id without its sigil (tmux://panes/3, \
+                     tmux://panes/{pane}/content, tmux://jobs/{job}, tmux://attention, each id without its sigil (tmux://panes/3, \
                      tmux://jobs/3:<32 hex digits>)";
 
 fn not_ours(uri: &str, why: &str) -> UriError {
@@ -112,6 +115,7 @@ pub fn parse(uri: &str) -> Result<Target, UriError> {
     };
     let target = match segments.as_slice() {
         ["sessions"] => Target::Sessions,
+        ["attention"] => Target::Attention,
         ["sessions", s] => Target::Session(SessionId(id(IdKind::Session, s)?)),
         ["sessions", s, "windows"] => Target::SessionWindows(SessionId(id(IdKind::Session, s)?)),
         ["windows", w] => Target::Window(WindowId(id(IdKind::Window, w)?)),

@@ -12,7 +12,7 @@
 //! with (clients route by that string), at most once per [`WATCH_COALESCE_INTERVAL`]:
 //! a change seen sooner is held, and told when the interval has passed.
 
-use crate::limits::{WATCH_COALESCE_INTERVAL, WATCH_MAX_SUBSCRIPTIONS, WATCH_PROBE_INTERVAL};
+use crate::limits::{ATTENTION_SETTLE, WATCH_COALESCE_INTERVAL, WATCH_MAX_SUBSCRIPTIONS, WATCH_PROBE_INTERVAL};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
@@ -79,6 +79,9 @@ struct Watch {
     last_told: Option<Instant>,
     /// A change seen and not told yet.
     held: bool,
+    /// When the last change was seen: `tmux://attention` is told only once it has held
+    /// still for [`ATTENTION_SETTLE`], so changes that come together are one update.
+    changed_at: Instant,
 }
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -138,6 +141,7 @@ impl Subscriptions {
             seen,
             last_told: None,
             held: false,
+            changed_at: Instant::now(),
         });
         if state.task.is_none() {
             let watcher = watch(guard.clone(), sink.clone(), Arc::downgrade(&self.state));
@@ -198,7 +202,7 @@ async fn watch(guard: Arc<GuardState>, sink: UpdateSink, state: Weak<Mutex<State
                 continue;
             }
         };
-        let Some(due) = changes_due(&state, &prints) else {
+        let Some(due) = changes_due(&state, &prints, Instant::now()) else {
             return;
         };
         for spelled in due {
@@ -230,16 +234,22 @@ fn watched_targets(state: &Weak<Mutex<State>>) -> Option<Vec<Target>> {
     Some(targets)
 }
 
-/// Records what the probe saw and returns the spellings to tell now.
-fn changes_due(state: &Weak<Mutex<State>>, prints: &HashMap<Target, Option<Fingerprint>>) -> Option<Vec<String>> {
+/// Records what the probe saw at `now` and returns the spellings to tell now.
+fn changes_due(
+    state: &Weak<Mutex<State>>,
+    prints: &HashMap<Target, Option<Fingerprint>>,
+    now: Instant,
+) -> Option<Vec<String>> {
     let state = state.upgrade()?;
     let mut state = lock(&state);
-    let now = Instant::now();
     let mut due = Vec::new();
     for (spelled, watch) in &mut state.watched {
         if let Some(Some(print)) = prints.get(&watch.target) {
             match watch.seen {
-                Some(seen) if seen != *print => watch.held = true,
+                Some(seen) if seen != *print => {
+                    watch.held = true;
+                    watch.changed_at = now;
+                }
                 _ => {}
             }
             watch.seen = Some(*print);
@@ -247,11 +257,60 @@ fn changes_due(state: &Weak<Mutex<State>>, prints: &HashMap<Target, Option<Finge
         let quiet_long_enough = watch
             .last_told
             .is_none_or(|told| now.duration_since(told) >= WATCH_COALESCE_INTERVAL);
-        if watch.held && quiet_long_enough {
+        let settled = watch.target != Target::Attention || now.duration_since(watch.changed_at) >= ATTENTION_SETTLE;
+        if watch.held && quiet_long_enough && settled {
             watch.held = false;
             watch.last_told = Some(now);
             due.push(spelled.clone());
         }
     }
     Some(due)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn watching(target: Target, spelled: &str, seen: Fingerprint) -> Arc<Mutex<State>> {
+        let state = Arc::new(Mutex::new(State::default()));
+        lock(&state).watched.insert(
+            spelled.into(),
+            Watch {
+                target,
+                seen: Some(seen),
+                last_told: None,
+                held: false,
+                changed_at: Instant::now(),
+            },
+        );
+        state
+    }
+
+    #[test]
+    fn attention_changing_probe_after_probe_is_told_once_when_it_holds_still() {
+        let uri = "tmux://attention";
+        let state = watching(Target::Attention, uri, 1);
+        let weak = Arc::downgrade(&state);
+        let start = Instant::now();
+        let at = |ms: u64| start + std::time::Duration::from_millis(ms);
+        // Three panes start waiting one probe apart: no update while it still moves.
+        for (print, ms) in [(2, 100), (3, 200), (4, 300)] {
+            let prints = HashMap::from([(Target::Attention, Some(print))]);
+            assert!(changes_due(&weak, &prints, at(ms)).unwrap().is_empty(), "at {ms} ms");
+        }
+        let still = HashMap::from([(Target::Attention, Some(4))]);
+        assert!(
+            changes_due(&weak, &still, at(700)).unwrap().is_empty(),
+            "not settled yet"
+        );
+        assert_eq!(changes_due(&weak, &still, at(800)).unwrap(), [uri], "one update");
+        assert!(changes_due(&weak, &still, at(900)).unwrap().is_empty(), "and only one");
+
+        // Any other resource is told at the first change, as before.
+        let content = Target::PaneContent(crate::tmux::PaneId(1));
+        let state = watching(content, "tmux://panes/1/content", 1);
+        let weak = Arc::downgrade(&state);
+        let prints = HashMap::from([(content, Some(2))]);
+        assert_eq!(changes_due(&weak, &prints, at(100)).unwrap().len(), 1);
+    }
 }

@@ -54,32 +54,40 @@ const READ_SYSCALL: Option<u64> = if cfg!(target_arch = "x86_64") {
     None
 };
 
-/// The fields of `/proc/<pid>/stat` this module reads.
+/// The fields of `/proc/<pid>/stat` this module and `input_wait` read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stat {
-    command: String,
+pub(super) struct Stat {
+    pub(super) pid: u32,
+    pub(super) command: String,
     /// `R` running, `S` sleeping, …
-    state: char,
+    pub(super) state: char,
+    /// The process group.
+    pub(super) pgrp: i64,
     /// The controlling terminal's device, in the kernel's encoding.
-    tty_nr: u64,
+    pub(super) tty_nr: u64,
     /// The terminal's foreground process group (-1 without a terminal).
-    tpgid: i64,
+    pub(super) tpgid: i64,
 }
 
 /// Parses `/proc/<pid>/stat`: `pid (comm) state ppid pgrp session tty_nr tpgid …`; the
 /// command may hold spaces and parentheses, so the fields start after the last `)`.
-fn parse_stat(text: &str) -> Option<Stat> {
+pub(super) fn parse_stat(text: &str) -> Option<Stat> {
+    let pid = text.split_whitespace().next()?.parse().ok()?;
     let open = text.find('(')?;
     let close = text.rfind(')')?;
     let command = text.get(open + 1..close)?.to_string();
     let mut fields = text.get(close + 1..)?.split_whitespace();
     let state = fields.next()?.chars().next()?;
-    let mut fields = fields.skip(3);
+    let _ppid = fields.next()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    let _session = fields.next()?;
     let tty_nr = fields.next()?.parse().ok()?;
     let tpgid = fields.next()?.parse().ok()?;
     Some(Stat {
+        pid,
         command,
         state,
+        pgrp,
         tty_nr,
         tpgid,
     })
@@ -87,7 +95,7 @@ fn parse_stat(text: &str) -> Option<Stat> {
 
 /// A device number's (major, minor), from the kernel's 32-bit encoding (`tty_nr`) or
 /// glibc's 64-bit one (`st_rdev`): the two agree on the low 32 bits.
-fn major_minor(device: u64) -> (u64, u64) {
+pub(super) fn major_minor(device: u64) -> (u64, u64) {
     let major = ((device >> 8) & 0xfff) | ((device >> 32) & !0xfff);
     let minor = (device & 0xff) | ((device >> 12) & !0xff);
     (major, minor)
@@ -96,12 +104,12 @@ fn major_minor(device: u64) -> (u64, u64) {
 /// The system call `/proc/<pid>/syscall` shows: `running`, or its number and first
 /// argument (a descriptor, for `read`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Syscall {
+pub(super) enum Syscall {
     Running,
     Blocked { number: u64, first: u64 },
 }
 
-fn parse_syscall(text: &str) -> Option<Syscall> {
+pub(super) fn parse_syscall(text: &str) -> Option<Syscall> {
     let mut fields = text.split_whitespace();
     let number = fields.next()?;
     if number == "running" {
@@ -114,7 +122,7 @@ fn parse_syscall(text: &str) -> Option<Syscall> {
     })
 }
 
-fn proc_file(pid: u32, name: &str) -> PathBuf {
+pub(super) fn proc_file(pid: u32, name: &str) -> PathBuf {
     Path::new("/proc").join(pid.to_string()).join(name)
 }
 
@@ -186,12 +194,14 @@ mod tests {
 
     #[test]
     fn stat_fields_are_read_after_the_last_parenthesis() {
-        let stat = parse_stat("4242 (my (odd) prog) S 10 4242 4242 34816 4242 4194304 1 2").unwrap();
+        let stat = parse_stat("4242 (my (odd) prog) S 10 4240 4240 34816 4242 4194304 1 2").unwrap();
         assert_eq!(
             stat,
             Stat {
+                pid: 4242,
                 command: "my (odd) prog".into(),
                 state: 'S',
+                pgrp: 4240,
                 tty_nr: 34816,
                 tpgid: 4242
             }

@@ -15,6 +15,7 @@ pub mod foreground;
 pub mod format;
 pub mod framing;
 pub mod ids;
+pub mod input_wait;
 pub mod launch;
 pub mod native;
 pub mod oneshot;

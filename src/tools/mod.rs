@@ -4,6 +4,7 @@
 //! the generated dispatch calls `<handler>::<tool>` directly, handing it the gate of the
 //! tool's tier. Nothing here lists or forwards tools.
 
+pub mod agents;
 pub mod args;
 pub mod batch;
 pub mod budget;

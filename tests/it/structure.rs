@@ -285,6 +285,18 @@ fn meaning(file: &str, tail: &str) -> Option<Meaning> {
             "rows of one send_keys_batch: validation refuses more before the handler runs",
         ),
         ("respawn_pane:command/maxItems", _) => Meaning::SchemaOnly(256, SPAWN),
+        ("command_history:last/maximum", _) => Meaning::SchemaOnly(
+            100,
+            "commands of one answer: the schema's bound; the recording read is HISTORY_READ_MAX_BYTES",
+        ),
+        ("command_history:max_lines/maximum", _) => Meaning::SchemaOnly(
+            1000,
+            "output lines per command: the schema's bound; the recording read is HISTORY_READ_MAX_BYTES",
+        ),
+        ("hand_to_person:reason/maxLength", _) => Meaning::SchemaOnly(
+            300,
+            "what the person is to do: a sentence, quoted in the question shown to them",
+        ),
         ("move_window:to_index/maximum", _) => Meaning::SchemaOnly(
             99_999,
             "a window index: far beyond any session; tmux refuses what it cannot use",

@@ -19,6 +19,11 @@
 //! and nothing is pressed again. Once the keys are in, a failure to look is an
 //! `unknown` verdict that says so, never an error that invites sending them again.
 //! The measurements behind these rules are in `docs/driving-agents.md`.
+//!
+//! For a known agent (`tools::agents`) "taken" also needs its input box to let the
+//! text go: while the box still holds the typed text and no busy marker shows, a
+//! changed screen is not yet a taken Enter (an agent redraws around a box it has not
+//! submitted). The table only tightens: its box gone or unknown leaves the verdict.
 
 use std::time::{Duration, Instant};
 
@@ -33,10 +38,18 @@ use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::foreground::TerminalRead;
 use crate::tmux::format::parse_one;
 use crate::tmux::{PaneId, TmuxError};
+use crate::tools::agents::{agent_for, InputBox};
 use crate::tools::observe::text::facts_and_rows;
 
 /// What a look reads besides the screen (one `display-message`).
-const LOOK_FIELDS: [&str; 5] = ["cursor_x", "cursor_y", "history_size", "alternate_on", "pid"];
+const LOOK_FIELDS: [&str; 6] = [
+    "cursor_x",
+    "cursor_y",
+    "history_size",
+    "alternate_on",
+    "pid",
+    "pane_current_command",
+];
 
 /// One look at the target pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +60,8 @@ pub struct Look {
     pub alternate: bool,
     /// The tmux server's pid, to tell the caller pane (`CallerPane::is`).
     pub server_pid: i64,
+    /// The foreground program, for the known agents' table (`tools::agents`).
+    pub program: String,
     pub rows: Vec<String>,
 }
 
@@ -80,6 +95,7 @@ pub async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, TmuxError> 
         history_size: record.count("history_size")?,
         alternate: record.flag("alternate_on")?,
         server_pid: record.int("pid")?,
+        program: record.text("pane_current_command")?.to_string(),
         rows,
     })
 }
@@ -269,6 +285,15 @@ impl Steady {
     }
 }
 
+/// Whether `now`'s program is a known agent whose input box still holds the typed
+/// text, with no busy marker: its Enter is not taken yet, whatever else moved.
+fn box_still_holds(now: &Look, tail: Option<&str>) -> bool {
+    let (Some(agent), Some(tail)) = (agent_for(&now.program), tail) else {
+        return false;
+    };
+    !agent.busy(&now.rows) && matches!(agent.input_box(&now.rows), InputBox::Holding(text) if text.contains(tail))
+}
+
 /// Looks at `pane` until a sign of taking shows or `wait` ends.
 async fn watch(
     gate: &ReadGate<'_>,
@@ -285,6 +310,10 @@ async fn watch(
     loop {
         let now = look(gate, pane).await?;
         let sign = steady.hold(judge(before, &now, tail, seen_text), &now);
+        let sign = match sign {
+            Sign::Taken(_) if box_still_holds(&now, tail) => Sign::Unclear,
+            sign => sign,
+        };
         seen_text |= tail.is_some_and(|tail| now.row(now.cursor_y).contains(tail));
         if matches!(sign, Sign::Taken(_)) || Instant::now() >= deadline {
             return Ok(Watched {
@@ -485,6 +514,7 @@ mod tests {
             history_size,
             alternate: false,
             server_pid: 1,
+            program: "sh".into(),
             rows: rows.iter().map(|row| (*row).to_string()).collect(),
         }
     }

@@ -3,5 +3,6 @@
 pub mod buffers;
 pub mod confirm;
 pub mod copy_mode;
+pub mod hand_off;
 pub mod keys;
 pub mod send_keys;

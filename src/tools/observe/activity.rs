@@ -9,20 +9,30 @@
 //! time, so the quiet seconds are the window's, by paneward's clock. "At its prompt"
 //! here means the shell itself is in the foreground; that the prompt is empty takes the
 //! screen (`wait_for_idle` with `until: prompt`).
+//!
+//! Whether the foreground program waits for input is the kernel's answer
+//! (`tmux::input_wait`, through `guard::terminal::input_waits`): a few small `/proc`
+//! files per pane, from the pids and terminals this same listing gives, no capture and
+//! no further round trip; a dead pane is not looked at.
 
 use crate::generated::types::{
     ListPaneActivityInput, ListPaneActivityOutput, ListPaneActivityOutputPanesItem as PaneActivity,
+    ListPaneActivityOutputPanesItemInput as Input, ListPaneActivityOutputPanesItemReadsAs as ReadsAsField,
     ListPaneActivityOutputPanesItemState as PaneActivityState,
 };
+use crate::guard::terminal::input_waits;
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format};
+use crate::tmux::input_wait::{InputWait, ReadsAs};
 use crate::tmux::{ReadCommand, ReadVerb};
 use crate::tools::observe::objects::capped;
 use crate::tools::shells::is_posix_shell;
 
-const ACTIVITY_FIELDS: [&str; 6] = [
+const ACTIVITY_FIELDS: [&str; 8] = [
     "pane_id",
+    "pane_pid",
+    "pane_tty",
     "pane_current_command",
     "pane_dead",
     "pane_in_mode",
@@ -42,6 +52,22 @@ fn state_of(dead: bool, in_mode: bool, alternate: bool, program: &str) -> PaneAc
         PaneActivityState::Shell
     } else {
         PaneActivityState::Program
+    }
+}
+
+/// The listing's two input fields from the kernel's answer.
+pub fn input_fields(wait: &InputWait) -> (Input, Option<ReadsAsField>) {
+    match wait {
+        InputWait::Waiting { reads_as, .. } => (
+            Input::Waiting,
+            Some(match reads_as {
+                ReadsAs::ShellPrompt => ReadsAsField::ShellPrompt,
+                ReadsAs::Password => ReadsAsField::Password,
+                ReadsAs::ProgramInput => ReadsAsField::ProgramInput,
+            }),
+        ),
+        InputWait::NotWaiting { .. } => (Input::NotWaiting, None),
+        InputWait::Unknown(_) => (Input::Unknown, None),
     }
 }
 
@@ -70,20 +96,40 @@ pub async fn list_pane_activity(
     let now_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs());
+    let records = parse_records("list-panes", &ACTIVITY_FIELDS, &text)?;
+    let mut processes = Vec::with_capacity(records.len());
+    for record in &records {
+        // A dead pane's pid is no process of it; an empty terminal is never looked at.
+        let tty = if record.flag("pane_dead")? {
+            ""
+        } else {
+            record.text("pane_tty")?
+        };
+        processes.push((u32::try_from(record.count("pane_pid")?).unwrap_or(0), tty));
+    }
+    let waits = input_waits(gate, &processes);
     let mut panes = Vec::new();
-    for record in parse_records("list-panes", &ACTIVITY_FIELDS, &text)? {
+    for (record, wait) in records.iter().zip(&waits) {
         let program = record.text("pane_current_command")?.to_string();
+        let dead = record.flag("pane_dead")?;
         let state = state_of(
-            record.flag("pane_dead")?,
+            dead,
             record.flag("pane_in_mode")?,
             record.flag("alternate_on")?,
             &program,
         );
+        let (input, reads_as) = if dead {
+            (Input::NotWaiting, None)
+        } else {
+            input_fields(wait)
+        };
         panes.push(PaneActivity {
             id: record.text("pane_id")?.to_string(),
             state,
             program,
             window_quiet_seconds: quiet_seconds(record.text("window_activity")?, now_s),
+            input,
+            reads_as,
         });
     }
     let (panes, total, truncated) = capped(panes);

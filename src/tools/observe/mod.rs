@@ -5,6 +5,8 @@ pub mod activity;
 pub mod capture;
 pub mod cursor;
 pub mod filter;
+pub mod history;
+pub mod marks;
 pub mod objects;
 pub mod own;
 pub mod pane_state;

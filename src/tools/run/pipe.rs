@@ -13,6 +13,7 @@ use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::literal;
 use crate::tmux::PaneId;
 use crate::tools::args;
+use crate::tools::observe::marks::RECORDING_OPTION;
 use crate::tools::observe::pane_state::{describe_pane, pane_record};
 use std::path::Path;
 
@@ -93,6 +94,18 @@ pub fn pipe_command(path: &str, append: bool) -> String {
     literal(&shell.replace('%', "%%"))
 }
 
+/// Notes on the pane the file its pipe writes ([`RECORDING_OPTION`]), or forgets it.
+fn recording_mark(pane: PaneId, path: Option<&str>) -> ChangeCommand {
+    let set = ChangeCommand::new(ChangeVerb::SetOption)
+        .arg("-p")
+        .arg("-t")
+        .arg(pane.to_string());
+    match path {
+        Some(path) => set.arg(RECORDING_OPTION).arg(path),
+        None => set.arg("-u").arg(RECORDING_OPTION),
+    }
+}
+
 async fn is_piping(gate: &ChangeGate<'_>, pane: PaneId) -> Result<bool, ToolError> {
     let output = gate.run(describe_pane(pane, &FIELDS)).await?;
     let text = String::from_utf8_lossy(&output);
@@ -131,7 +144,7 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
     let base = ChangeCommand::new(ChangeVerb::PipePane).arg("-t").arg(pane.to_string());
     let Some(path) = path else {
         if was_piping {
-            gate.change_all(&[base])
+            gate.change_all(&[base, recording_mark(pane, None)])
                 .await
                 .map_err(|e| ToolError::from(e).for_a_change())?;
         }
@@ -152,7 +165,7 @@ pub async fn pipe_pane(gate: &ChangeGate<'_>, input: PipePaneInput) -> Result<Pi
         ));
     }
     let command = base.arg("-O").arg(pipe_command(path, append.unwrap_or(true)));
-    gate.change_all(&[command])
+    gate.change_all(&[command, recording_mark(pane, Some(path))])
         .await
         .map_err(|e| ToolError::from(e).for_a_change())?;
     Ok(PipePaneOutput {

@@ -8,14 +8,26 @@
 //! time (`window_activity` is the window's), so a pane quiet before the call still
 //! takes `quiet_seconds` to be reported, and one that never prints is reported quiet.
 //! "Back at a prompt" is the one rule of `run::prompt`, through [`ready::judge`].
+//! "Waiting for input" (`until: input`) is the kernel's answer
+//! (`guard::terminal::pane_input_wait`), asked once per tick after the look.
+//!
+//! A known agent (`tools::agents`) is never quiet nor waiting while its busy marker
+//! shows (a static "esc to interrupt" line is work, not quiet), and the kernel's
+//! "unknown" for its event loop becomes "waiting" once its input box is drawn empty
+//! with no marker: the table only tightens, and other programs keep the rules above.
 
 use std::time::{Duration, Instant};
 
-use crate::generated::types::{WaitForIdleInput, WaitForIdleInputUntil, WaitForIdleOutput, WaitForIdleOutputOutcome};
+use crate::generated::types::{
+    WaitForIdleInput, WaitForIdleInputUntil, WaitForIdleOutput, WaitForIdleOutputOutcome, WaitForIdleOutputReadsAs,
+};
+use crate::guard::terminal::{cannot_ask_kernel, pane_input_wait};
 use crate::guard::typed::TypedLine;
 use crate::guard::ReadGate;
 use crate::limits::{IDLE_DEFAULT_QUIET, WAIT_DEFAULT_TIMEOUT, WAIT_POLL_INTERVAL};
 use crate::runtime::error::ToolError;
+use crate::tmux::input_wait::{InputWait, ReadsAs};
+use crate::tools::agents::agent_for;
 use crate::tools::args;
 use crate::tools::budget::{refuse_in_batch, Budget, Progress};
 use crate::tools::run::ready::{self, PaneLook, Readiness};
@@ -58,12 +70,19 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
     } = input;
     let pane = args::pane_id("/pane_id", &pane_id)?;
     let for_prompt = matches!(until, Some(WaitForIdleInputUntil::Prompt));
+    let for_input = matches!(until, Some(WaitForIdleInputUntil::Input));
+    if let (true, Some(why)) = (for_input, cannot_ask_kernel(gate)) {
+        return Err(ToolError::invalid_argument(
+            "/until",
+            format!("input needs the kernel's view of the pane's processes, which this server lacks: {why}; use until: quiet or prompt"),
+        ));
+    }
     let quiet = match quiet_seconds {
         Some(seconds) if !seconds.is_finite() || seconds < 0.0 => {
             return Err(ToolError::invalid_argument("/quiet_seconds", "must be 0 to 3600"))
         }
         Some(seconds) => Duration::from_secs_f64(seconds),
-        None if for_prompt => Duration::ZERO,
+        None if for_prompt || for_input => Duration::ZERO,
         None => IDLE_DEFAULT_QUIET,
     };
     let budget = Budget::new(
@@ -82,15 +101,32 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
     let first_rows = last.rows.clone();
     let mut changed_at = Instant::now();
     let mut saw_change = false;
+    let mut reads_as = None;
     let outcome = loop {
         if last.dead {
             break WaitForIdleOutputOutcome::PaneDied;
         }
-        let quiet_enough = changed_at.elapsed() >= quiet;
+        let agent = agent_for(&last.program);
+        let quiet_enough = changed_at.elapsed() >= quiet && !agent.is_some_and(|a| a.busy(&last.rows));
         if quiet_enough && for_prompt && ready::judge(&last) == Readiness::Ready {
             break WaitForIdleOutputOutcome::Prompt;
         }
-        if quiet_enough && !for_prompt {
+        if quiet_enough && for_input {
+            match pane_input_wait(gate, pane).await {
+                Ok(InputWait::Waiting { reads_as: how, .. }) => {
+                    reads_as = Some(reads_as_field(how));
+                    break WaitForIdleOutputOutcome::Input;
+                }
+                Ok(InputWait::Unknown(_)) if agent.is_some_and(|a| a.prompt_mark.is_some() && a.ready(&last.rows)) => {
+                    reads_as = Some(WaitForIdleOutputReadsAs::ProgramInput);
+                    break WaitForIdleOutputOutcome::Input;
+                }
+                Ok(_) => {}
+                Err(error) if error.is_object_gone() => break WaitForIdleOutputOutcome::PaneDied,
+                Err(error) => return Err(error.into()),
+            }
+        }
+        if quiet_enough && !for_prompt && !for_input {
             break WaitForIdleOutputOutcome::Quiet;
         }
         if budget.is_over() {
@@ -129,5 +165,14 @@ pub async fn wait_for_idle(gate: &ReadGate<'_>, input: WaitForIdleInput) -> Resu
         elapsed_seconds: Budget::seconds(budget.elapsed()),
         timeout_seconds: Budget::seconds(budget.timeout),
         timeout_clamped: budget.clamped,
+        reads_as,
     })
+}
+
+fn reads_as_field(how: ReadsAs) -> WaitForIdleOutputReadsAs {
+    match how {
+        ReadsAs::ShellPrompt => WaitForIdleOutputReadsAs::ShellPrompt,
+        ReadsAs::Password => WaitForIdleOutputReadsAs::Password,
+        ReadsAs::ProgramInput => WaitForIdleOutputReadsAs::ProgramInput,
+    }
 }

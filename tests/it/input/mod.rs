@@ -2,6 +2,7 @@
 
 mod buffers;
 mod copy_mode;
+mod hand_off;
 mod keys;
 mod send_keys;
 mod submit;

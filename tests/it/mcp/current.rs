@@ -552,3 +552,40 @@ fn an_id_refused_as_in_flight_is_echoed_as_written() {
         assert!(released.contains(&format!(r#""id":{first},"#)), "{first}: {released}");
     }
 }
+
+#[test]
+fn subscriptions_listen_tells_the_attention_list_when_a_pane_starts_waiting() {
+    let tmux = TmuxServer::start();
+    let pane = tmux.bash_pane();
+    let mut client = tmux.paneward();
+    let id = json!("listen-attention");
+    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": current(json!({"notifications": {"resourceSubscriptions": ["tmux://attention"]}}))}));
+    let ack = next_message(&mut client);
+    assert_eq!(
+        ack["params"]["notifications"]["resourceSubscriptions"],
+        json!(["tmux://attention"]),
+        "{ack}"
+    );
+    // Each accepted resource is told once as the watching starts.
+    let first = next_message(&mut client);
+    assert_eq!(first["method"], "notifications/resources/updated", "{first}");
+    tmux.tmux(&["send-keys", "-t", &pane, "read -rs -p 'Password: ' x", "Enter"]);
+    let told = next_message(&mut client);
+    assert_eq!(told["params"]["uri"], "tmux://attention", "{told}");
+    assert_eq!(
+        told["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], id,
+        "{told}"
+    );
+    let answer = client.request("resources/read", current(json!({"uri": "tmux://attention"})));
+    let list: Value = serde_json::from_str(answer["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    let entry = list["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["paneId"] == pane)
+        .cloned();
+    assert_eq!(entry.map(|e| e["readsAs"].clone()), Some(json!("password")), "{list}");
+    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}));
+    assert_eq!(client.close().code(), Some(0));
+}

@@ -790,3 +790,138 @@ fn a_malformed_job_uri_is_refused_by_rule_and_an_unknown_job_is_32002() {
     );
     assert_eq!(completion["completion"]["values"], json!([]), "{completion}");
 }
+
+/// The entries of `tmux://attention` as read now.
+fn attention(session: &mut Session) -> Vec<Value> {
+    let content = session.read("tmux://attention");
+    let value: Value = serde_json::from_str(content["text"].as_str().unwrap()).unwrap();
+    value["panes"].as_array().unwrap().clone()
+}
+
+#[test]
+fn three_panes_starting_to_wait_for_a_password_are_one_attention_update() {
+    let server = TmuxServer::start();
+    let panes: Vec<String> = (0..3).map(|_| server.bash_pane()).collect();
+    let mut session = Session::open(&server, &[]);
+    session.result("resources/subscribe", json!({"uri": "tmux://attention"}));
+    assert!(attention(&mut session).is_empty(), "shells at their prompt need nobody");
+    session.drain_until_quiet(Duration::from_secs(1));
+    session.updates.clear();
+    // One tmux command types into the three panes: they start reading together.
+    let mut args = Vec::new();
+    for pane in &panes {
+        if !args.is_empty() {
+            args.push(";".to_string());
+        }
+        args.extend(["send-keys", "-t", pane, "read -rs -p 'Password: ' x", "Enter"].map(String::from));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    server.tmux(&args);
+    session.expect_update("tmux://attention");
+    session.drain_until_quiet(Duration::from_secs(2));
+    assert_eq!(
+        session.updates_of("tmux://attention"),
+        1,
+        "three panes asking together are one update: {:?}",
+        session.updates
+    );
+    let entries = attention(&mut session);
+    for pane in &panes {
+        let entry = entries
+            .iter()
+            .find(|e| e["paneId"] == *pane)
+            .unwrap_or_else(|| panic!("{pane}: {entries:?}"));
+        assert_eq!(entry["why"], "input", "{entry}");
+        assert_eq!(entry["readsAs"], "password", "{entry}");
+    }
+}
+
+#[test]
+fn attention_lists_a_shell_back_from_work_a_bell_and_a_dead_pane_in_tmux_s_words() {
+    let server = TmuxServer::start();
+    let worker = server.bash_pane();
+    let ringer = server.bash_pane();
+    let mut session = Session::open(&server, &[]);
+    session.result("resources/subscribe", json!({"uri": "tmux://attention"}));
+    // Work paneward sees (the subscription looks every tick), then the prompt again.
+    type_into(&server, &worker, "sleep 1");
+    session.expect_update("tmux://attention");
+    type_into(&server, &ringer, "printf '\\a'");
+    let dead = server.dead_pane(3);
+    let found = wait_for("the three reasons", || {
+        let entries = attention(&mut session);
+        let why = |pane: &str| entries.iter().find(|e| e["paneId"] == pane).map(|e| e["why"].clone());
+        (why(&worker) == Some(json!("idleAfterWork"))
+            && why(&ringer) == Some(json!("bell"))
+            && why(&dead) == Some(json!("dead")))
+        .then_some(entries)
+    });
+    let what = |pane: &str| {
+        found.iter().find(|e| e["paneId"] == pane).unwrap()["what"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(what(&worker), "back at its prompt after sleep ran");
+    assert!(what(&ringer).starts_with("Bell in window "), "{found:?}");
+    assert_eq!(what(&dead), "Pane is dead (status 3)");
+}
+
+#[test]
+fn a_known_agent_is_attention_at_its_empty_box_and_not_while_its_turn_runs() {
+    let server = TmuxServer::start();
+    let scratch = Scratch::new();
+    let (pane, phase) = server.fake_agent(&scratch, "claude", "claude");
+    let mut session = Session::open(&server, &[]);
+    session.result("resources/subscribe", json!({"uri": "tmux://attention"}));
+    let entry_of = |session: &mut Session| attention(session).into_iter().find(|e| e["paneId"] == *pane);
+    let waiting = wait_for("the agent at its empty box", || entry_of(&mut session));
+    assert_eq!(waiting["why"], "input", "{waiting}");
+    assert_eq!(waiting["what"], "Claude Code waits at its empty input box", "{waiting}");
+    server.tmux(&["send-keys", "-t", &pane, "run the tests", "Enter"]);
+    // Mid-turn (its busy line shown, or the prompt flashing between tool calls) it
+    // needs nobody.
+    wait_for("the turn to start", || {
+        (std::fs::read_to_string(&phase).unwrap().trim() == "working"
+            && server.capture(&pane).contains("esc to interrupt"))
+        .then_some(())
+    });
+    let mid_turn = entry_of(&mut session);
+    let still_working = std::fs::read_to_string(&phase).unwrap().trim() == "working";
+    assert!(
+        !still_working || mid_turn.is_none(),
+        "needs nobody mid-turn: {mid_turn:?}"
+    );
+    let done = wait_for("the agent done", || {
+        entry_of(&mut session).filter(|e| e["why"] == "idleAfterWork")
+    });
+    assert_eq!(
+        done["what"], "Claude Code is done and waits at its empty input box",
+        "{done}"
+    );
+    assert_eq!(std::fs::read_to_string(&phase).unwrap().trim(), "idle");
+}
+
+#[test]
+fn a_pane_resource_says_it_waits_for_a_password_and_its_subscriber_is_told() {
+    let server = TmuxServer::start();
+    let pane = server.bash_pane();
+    let mut session = Session::open(&server, &[]);
+    let uri = format!("tmux://panes/{}", digits(&pane));
+    session.result("resources/subscribe", json!({"uri": uri}));
+    let read = |session: &mut Session| -> Value {
+        serde_json::from_str(session.read(&uri)["text"].as_str().unwrap()).unwrap()
+    };
+    assert_eq!(read(&mut session)["readsAs"], "shellPrompt");
+    session.drain_until_quiet(Duration::from_millis(500));
+    session.updates.clear();
+    // The fingerprint of a watched pane holds the kernel's answer too, so the update
+    // covers the moment the read begins, not only the typing.
+    type_into(&server, &pane, "read -rs x");
+    session.expect_update(&uri);
+    let waiting = wait_for("the pane reading a password", || {
+        let now = read(&mut session);
+        (now["readsAs"] == "password").then_some(now)
+    });
+    assert_eq!(waiting["input"], "waiting", "{waiting}");
+}

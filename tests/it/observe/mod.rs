@@ -1,7 +1,9 @@
 //! Tests of `tools::observe`: the tree, the server, pane text.
 
+mod activity;
 mod capture;
 mod filters;
+mod history;
 mod search;
 mod servers;
 mod snapshot;

@@ -158,6 +158,29 @@ impl TmuxServer {
         .to_string()
     }
 
+    /// A new window running bash without startup files (prompt `bash$ `), once its
+    /// prompt shows: for what `/bin/sh` cannot do (`read -s`).
+    pub fn bash_pane(&self) -> String {
+        let pane = self.window_running("PS1='bash$ ' exec bash --norc --noprofile -i");
+        self.wait_for_text(&pane, "bash$");
+        pane
+    }
+
+    /// The fixture drawing `agent`'s screens (`tests/fixtures/agents/fake-agent.sh`) as
+    /// the program `program`, started by an interactive bash as a job of its own (as a
+    /// person starts an agent): its pane, and the file where it says "working" or "idle".
+    pub fn fake_agent(&self, scratch: &Scratch, agent: &str, program: &str) -> (String, String) {
+        let pane = self.bash_pane();
+        let phase = scratch.path("phase");
+        let script = root().join("tests/fixtures/agents/fake-agent.sh");
+        let line = format!("(exec -a {program} bash {} {agent} {phase})", script.display());
+        self.tmux(&["send-keys", "-t", &pane, "-l", &line]);
+        self.tmux(&["send-keys", "-t", &pane, "Enter"]);
+        self.wait_for_value(&pane, "#{pane_current_command}", program);
+        self.wait_for_text(&pane, "(fixture)");
+        (pane, phase)
+    }
+
     /// Opens a window that runs `shell_command` and then stays open, and returns its pane
     /// id once `marker` shows on its screen.
     #[track_caller]

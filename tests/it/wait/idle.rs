@@ -86,3 +86,27 @@ fn a_full_screen_pager_is_reported_as_such_and_an_exit_ends_the_wait() {
     let error = client.call_err("wait_for_idle", json!({"pane_id": "%999"}));
     assert!(error.contains("%999"), "{error}");
 }
+
+#[test]
+fn until_input_returns_once_the_program_blocks_reading_and_says_it_reads_a_password() {
+    let tmux = TmuxServer::start();
+    let scratch = Scratch::new();
+    let pane = tmux.bash_pane();
+    let go = scratch.path("go");
+    // Busy first (never reading), then a password read.
+    let line = format!("while [ ! -e {go} ]; do :; done; read -rs -p 'Password: ' secret");
+    tmux.tmux(&["send-keys", "-t", &pane, "-l", &line]);
+    tmux.tmux(&["send-keys", "-t", &pane, "Enter"]);
+    tmux.wait_for_value(&pane, "#{cursor_x}", "0");
+    let mut client = tmux.paneward();
+    let id = start_wait(
+        &mut client,
+        json!({"pane_id": pane, "until": "input", "timeout_seconds": 30}),
+    );
+    std::fs::write(&go, "").unwrap();
+    let reply = reply_of(&mut client, &id);
+    assert_eq!(reply["outcome"], "input", "{reply}");
+    assert_eq!(reply["readsAs"], "password", "{reply}");
+    // It returned because the read began: the question is on the screen.
+    assert!(tmux.capture(&pane).contains("Password:"), "{}", tmux.capture(&pane));
+}
