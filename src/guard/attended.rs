@@ -126,7 +126,7 @@ pub struct Expected {
 }
 
 impl Expected {
-    /// What `clients` (read with [`read_clients`]) lead the step to expect.
+    /// What `clients` (read with `read_clients`) lead the step to expect.
     pub fn of(clients: &[Client]) -> Self {
         let mut control_by_window: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for client in clients.iter().filter(|c| c.draws_nothing()) {

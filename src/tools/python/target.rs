@@ -108,7 +108,7 @@ impl Server {
     }
 
     /// The panes `target` can resolve to at `level`, listed as narrowly as its arguments
-    /// allow ([`narrowed`]): resolving it at that level against them gives what
+    /// allow (`narrowed`): resolving it at that level against them gives what
     /// resolving it against [`Server::read`] gives, in a time that does not grow with the server's panes.
     /// Where the narrow reading finds nothing (an id or name that matches nothing),
     /// the whole server is read, so every refusal is the one [`Server::read`] gives.

@@ -110,7 +110,7 @@ impl JobId {
     }
 
     /// The pane option that makes the job a task (the Tasks extension): what the reply
-    /// needs that the job does not record ([`TaskRecord`]).
+    /// needs that the job does not record (`TaskRecord`).
     pub fn task_option(&self) -> String {
         format!("@paneward_task_{}", self.random)
     }

@@ -6,7 +6,7 @@
 //! next `run_command` in its pane collects it, or the pane goes.
 //!
 //! A job is a task when its `@paneward_task_X` option holds what its reply needs beyond
-//! the job ([`TaskRecord`]); `run_command` sets it in the tmux step that stages the job,
+//! the job (`TaskRecord`); `run_command` sets it in the tmux step that stages the job,
 //! before anything is typed, so the task exists before the reply that names it.
 //!
 //! Cancelling interrupts the command as a person would: Ctrl-C typed into its pane
@@ -96,7 +96,7 @@ async fn read_task(gate: &ReadGate<'_>, job: &JobId) -> Result<(Recorded, TaskRe
 /// Task `job` as `tasks/get` reports it.
 ///
 /// # Errors
-/// As [`read_task`]; a job that never ran and was not cancelled (its wrapper was
+/// As `read_task`; a job that never ran and was not cancelled (its wrapper was
 /// removed by someone else) is not found either; tmux failing.
 pub async fn view(gate: &ReadGate<'_>, job: &JobId) -> Result<TaskView, ToolError> {
     let (recorded, task, standing) = read_task(gate, job).await?;
@@ -186,7 +186,7 @@ async fn completed(
 /// `tasks/cancel` of task `job`: see the module documentation.
 ///
 /// # Errors
-/// As [`read_task`]; the input check refusing the Ctrl-C (the message names the pane
+/// As `read_task`; the input check refusing the Ctrl-C (the message names the pane
 /// and the rule; nothing was typed); tmux failing.
 pub async fn cancel(gate: &ChangeGate<'_>, job: &JobId) -> Result<Cancellation, ToolError> {
     let (recorded, _, standing) = read_task(gate, job).await?;
