@@ -62,13 +62,21 @@ pub async fn command_history(
     let max_lines = max_lines.map_or(HISTORY_DEFAULT_LINES, |n| {
         usize::try_from(n.get()).unwrap_or(usize::MAX)
     });
-    let read = ReadCommand::new(ReadVerb::ShowOptions)
-        .arg("-qvp")
+    // list-panes, not `show-options -q`: tmux 3.3a answers the latter with nothing, and no
+    // error, for a pane that does not exist. The format is paneward's own, never the caller's.
+    let read = ReadCommand::new(ReadVerb::ListPanes)
         .arg("-t")
         .arg(pane.to_string())
-        .arg(RECORDING_OPTION);
-    let path = String::from_utf8_lossy(&gate.run(read).await?).trim().to_string();
+        .arg("-F")
+        .arg(format!("#{{pane_id}} #{{{RECORDING_OPTION}}}"));
     let id = pane.to_string();
+    let listing = String::from_utf8_lossy(&gate.run(read).await?).into_owned();
+    let path = listing
+        .lines()
+        .find_map(|line| line.strip_prefix(id.as_str())?.strip_prefix(' '))
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     if path.is_empty() {
         return Ok(absent(
             id,
