@@ -156,9 +156,12 @@ fn encode(context: &CallContext, calls: &Calls, rows: Vec<Row>, stop_on_error: b
                     Ok(value) => context.reply_text().tool_success(tool, value),
                     Err(error) => context.reply_text().failure(&error),
                 };
-                let mut reply = serde_json::to_value(&reply)
-                    .map_err(|e| ToolError::internal(format!("a batch row could not be encoded: {e}")))?;
-                let content = reply.get_mut("content").map(Value::take).unwrap_or_else(|| json!([]));
+                // Field by field, as the reply would write them: the structured content
+                // moves over as it is, not copied through a JSON value of the whole reply.
+                let encoded = |value: Result<Value, serde_json::Error>| {
+                    value.map_err(|e| ToolError::internal(format!("a batch row could not be encoded: {e}")))
+                };
+                let content = encoded(serde_json::to_value(&reply.content))?;
                 let error = if success {
                     Value::Null
                 } else {
@@ -170,11 +173,8 @@ fn encode(context: &CallContext, calls: &Calls, rows: Vec<Row>, stop_on_error: b
                         .collect();
                     json!(texts.join("\n"))
                 };
-                let structured = reply
-                    .get_mut("structuredContent")
-                    .map(Value::take)
-                    .unwrap_or(Value::Null);
-                let meta = reply.get_mut("_meta").map(Value::take).unwrap_or(Value::Null);
+                let meta = encoded(serde_json::to_value(&reply.meta))?;
+                let structured = reply.structured_content.unwrap_or(Value::Null);
                 (success, error, content, structured, meta, elapsed)
             }
         };

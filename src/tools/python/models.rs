@@ -135,20 +135,48 @@ pub async fn windows(gate: &ReadGate<'_>, scope: Scope<'_>) -> Result<Vec<Value>
 /// # Errors
 /// tmux failed, or its answer could not be read.
 pub async fn panes(gate: &ReadGate<'_>, scope: Scope<'_>) -> Result<Vec<Value>, ToolError> {
+    let names = pane_variables();
+    let mut list = ReadCommand::new(ReadVerb::ListPanes);
+    for word in scope.words() {
+        list = list.arg(word);
+    }
+    pane_records(gate, list.arg("-F").arg(record_format(&names)), &names).await
+}
+
+/// `PaneInfo` of the pane `id` (a pane id), read alone: `list-panes -t` would list
+/// every pane of its window. `display-message` does not fail for a missing pane
+/// (it prints empty fields), so the caller finds the record by its id, as it does in
+/// a listing.
+///
+/// # Errors
+/// tmux failed, or its answer could not be read.
+pub async fn pane(gate: &ReadGate<'_>, id: &str) -> Result<Vec<Value>, ToolError> {
+    let names = pane_variables();
+    let describe = ReadCommand::new(ReadVerb::DisplayMessage)
+        .arg("-t")
+        .arg(id)
+        .arg(record_format(&names));
+    pane_records(gate, describe, &names).await
+}
+
+/// The variables a `PaneInfo` is read from, with those that say whether it is the
+/// caller's pane.
+fn pane_variables() -> Vec<&'static str> {
     let mut names = variables(&PANE);
     for name in PANE_FIELDS {
         if !names.contains(&name) {
             names.push(name);
         }
     }
-    let mut list = ReadCommand::new(ReadVerb::ListPanes);
-    for word in scope.words() {
-        list = list.arg(word);
-    }
-    let output = gate.run(list.arg("-F").arg(record_format(&names))).await?;
+    names
+}
+
+/// The `PaneInfo` records `command`, given [`record_format`] of `names`, prints.
+async fn pane_records(gate: &ReadGate<'_>, command: ReadCommand, names: &[&str]) -> Result<Vec<Value>, ToolError> {
+    let output = gate.run(command).await?;
     let text = String::from_utf8_lossy(&output);
     let caller = gate.state().caller.as_ref();
-    parse_records("list-panes", &names, &text)?
+    parse_records("list-panes", names, &text)?
         .iter()
         .map(|record| {
             let mut pane = build(record, &PANE)?;

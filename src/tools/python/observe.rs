@@ -63,7 +63,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
     let targeting = checked(gate, &input)?;
     if let Some(pane) = named_pane(&targeting) {
         let id = pane.to_string();
-        let read = models::panes(gate, Scope::Target(&id)).await;
+        let read = models::pane(gate, &id).await;
         return match read.and_then(|records| models::one(records, "pane_id", &id)) {
             Ok(record) => models::typed(record),
             Err(error) => Err(explained(gate, &targeting, error).await),
@@ -72,7 +72,7 @@ pub async fn get_pane_info(gate: &ReadGate<'_>, input: GetPaneInfoInput) -> Resu
     let server = Server::read_for(gate, &targeting, Level::Pane).await?;
     let pane = server.pane(&targeting)?;
     let id = pane.id.as_str();
-    let record = models::one(models::panes(gate, Scope::Target(id)).await?, "pane_id", id)?;
+    let record = models::one(models::pane(gate, id).await?, "pane_id", id)?;
     models::typed(record)
 }
 
