@@ -251,10 +251,13 @@ fn authored_inspect_tools_follow_the_contract_conventions() {
         assert_eq!(file["tier"], "readonly", "{tool}");
         // Values written by others (options, environment, hooks) are untrusted text:
         // open-world, as the annotation rule gives content reads.
-        let open_world = file["class"] == "content-read";
+        // MCP's default, open-world, is left out.
+        let mut expected = json!({"readOnlyHint": true, "destructiveHint": false});
+        if file["class"] != "content-read" {
+            expected["openWorldHint"] = json!(false);
+        }
         assert_eq!(
-            file["annotations"],
-            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": open_world}),
+            file["annotations"], expected,
             "{tool}: a read's annotations"
         );
         let mut found = Vec::new();
@@ -384,8 +387,8 @@ fn tools_returning_pane_text_are_read_only_and_open_world_unlike_the_seeded_snap
         assert_eq!(file["source"], "paneward", "{name}");
         assert_eq!(
             file["annotations"],
-            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": true}),
-            "{name}: annotations"
+            json!({"readOnlyHint": true, "destructiveHint": false}),
+            "{name}: annotations (open-world is MCP's default, so left out)"
         );
     }
     let snapshot = tool_file("snapshot_pane");
