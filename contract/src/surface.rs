@@ -210,18 +210,17 @@ mod tests {
             serde_json::json!({"readOnlyHint": true, "destructiveHint": false})
         );
         let typing = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::PaneControl, false);
-        assert_eq!(Value::Object(typing), serde_json::json!({}), "all four are MCP's defaults");
+        assert_eq!(
+            Value::Object(typing),
+            serde_json::json!({}),
+            "all four are MCP's defaults"
+        );
         let layout = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::TmuxLayout, true);
         assert_eq!(
             Value::Object(layout),
             serde_json::json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
         );
-        let escalating = expected_hints(
-            Tier::Mutating,
-            Tier::Destructive,
-            AccessClass::WorkspaceCreate,
-            false,
-        );
+        let escalating = expected_hints(Tier::Mutating, Tier::Destructive, AccessClass::WorkspaceCreate, false);
         assert_eq!(
             Value::Object(escalating),
             serde_json::json!({"openWorldHint": false}),

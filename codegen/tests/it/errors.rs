@@ -286,8 +286,7 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         t["tier"] = json!("mutating");
         t["toolset"] = json!("manage");
         t["class"] = json!("tmux-layout");
-        t["annotations"] =
-            json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+        t["annotations"] = json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3));
     assert!(
@@ -301,7 +300,8 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         t["toolset"] = json!("manage");
         t["class"] = json!("tmux-layout");
         t["reaches"] = json!([]);
-        t["annotations"] = json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+        t["annotations"] =
+            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3));
     assert!(
@@ -366,8 +366,7 @@ fn check_keeps_always_loaded_tools_few_and_read_only() {
         t["class"] = json!("tmux-layout");
         t["toolset"] = json!("manage");
         t["reaches"] = json!([]);
-        t["annotations"] =
-            json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+        t["annotations"] = json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3), "{stderr}");
     assert!(
