@@ -3,8 +3,10 @@
 //! `--libtmux-mcp`, the peer servers on the same calls. Prints Markdown tables.
 //!
 //! Run on demand (`bench/run.sh`), never in the test suite: it needs a quiet machine.
-//! `paneward-bench soak` is the hour-long robustness run (see `soak`).
+//! `paneward-bench soak` is the hour-long robustness run (see `soak`); `paneward-bench
+//! bytes` counts the bytes of each list's reply beside the peers' (see `bytes`).
 
+mod bytes;
 mod cases;
 mod cpu;
 mod fixture;
@@ -354,6 +356,18 @@ fn soak_main() -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("bytes") {
+        return match bytes::run(std::env::args().skip(2)) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("paneward-bench bytes: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if std::env::args().nth(1).as_deref() == Some("soak") {
         return soak_main();
     }

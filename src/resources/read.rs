@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::generated::types::{
     GetJobInput, GetPaneInfoInput, GetSessionInfoInput, GetWindowInfoInput, ListPanesOutput, ListSessionsInput,
-    ListWindowsOutput,
+    ListSessionsInputDetail, ListWindowsOutput,
 };
 use crate::guard::terminal::pane_input_wait;
 use crate::guard::{GuardState, ReadGate};
@@ -20,6 +20,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, TmuxError, WindowId}
 use crate::tools::observe::activity::input_fields;
 use crate::tools::observe::capture::{read_newest, TEXT_FIELDS};
 use crate::tools::observe::objects::{capped, window_from, WINDOW_FIELDS};
+use crate::tools::observe::rows::{pane_row, window_row, Detail};
 use crate::tools::observe::tree::{get_pane_info, get_session_info, get_window_info, list_sessions, panes_listed};
 use crate::tools::run::get_job;
 
@@ -102,6 +103,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
                 gate,
                 ListSessionsInput {
                     attached: None,
+                    detail: Some(ListSessionsInputDetail::Full),
                     name: None,
                     path_under: None,
                 },
@@ -212,15 +214,15 @@ async fn session_windows(gate: &ReadGate<'_>, id: SessionId) -> Result<ListWindo
     let session = records[0].text("session_name")?.to_string();
     let windows = records
         .iter()
-        .map(|record| window_from(record, None))
+        .map(|record| window_from(record, None).map(|window| window_row(window, Detail::Full)))
         .collect::<Result<Vec<_>, _>>()?;
     let (windows, total, truncated) = capped(windows);
     Ok(ListWindowsOutput {
         session: Some(session),
         windows,
         total,
-        filtered_out: 0,
-        truncated,
+        filtered_out: Some(0),
+        truncated: Some(truncated),
     })
 }
 
@@ -232,12 +234,13 @@ async fn window_panes(gate: &ReadGate<'_>, id: WindowId) -> Result<ListPanesOutp
     if panes.is_empty() || panes.iter().any(|pane| *pane.window_id != id) {
         return Err(gone(format!("can't find window: {id}")));
     }
+    let panes = panes.into_iter().map(|pane| pane_row(pane, Detail::Full)).collect();
     let (panes, total, truncated) = capped(panes);
     Ok(ListPanesOutput {
         panes,
         total,
-        filtered_out: 0,
-        truncated,
+        filtered_out: Some(0),
+        truncated: Some(truncated),
     })
 }
 

@@ -207,7 +207,9 @@ fn closes_of(row: &Planned<'_>, places: &[Place]) -> Vec<String> {
 }
 
 async fn places(rows: &Rows<'_>, context: &CallContext) -> Result<Vec<Place>, ToolError> {
-    let listed = rows.call("list_panes", None, &context.row_of()).await?;
+    // Full rows: a brief pane row has no sessionId.
+    let full = Map::from_iter([("detail".to_string(), json!("full"))]);
+    let listed = rows.call("list_panes", Some(full), &context.row_of()).await?;
     let field = |pane: &Value, name: &str| pane.get(name).and_then(Value::as_str).unwrap_or_default().to_string();
     Ok(listed
         .get("panes")

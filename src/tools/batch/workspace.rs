@@ -321,7 +321,9 @@ pub async fn freeze_workspace(
         .filter(|w| w["sessionId"] == session_id)
         .collect();
     windows.sort_by_key(|w| w["index"].as_i64());
-    let mut panes: Vec<Value> = listed(&rows.call("list_panes", None, &context).await?, "panes")
+    // Full rows: a brief pane row has neither its session nor its index.
+    let full = Map::from_iter([("detail".to_string(), json!("full"))]);
+    let mut panes: Vec<Value> = listed(&rows.call("list_panes", Some(full), &context).await?, "panes")
         .into_iter()
         .filter(|p| p["sessionId"] == session_id)
         .collect();

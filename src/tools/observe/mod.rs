@@ -10,6 +10,7 @@ pub mod marks;
 pub mod objects;
 pub mod own;
 pub mod pane_state;
+pub mod rows;
 pub mod search;
 pub mod server;
 pub mod servers;

@@ -15,7 +15,8 @@ use std::borrow::Cow;
 use regex::{Regex, RegexBuilder};
 
 use crate::generated::types::{
-    SearchPanesInput, SearchPanesOutput, SearchPanesOutputPanesItem, SearchPanesOutputPanesItemMatchesItem,
+    SearchPanesInput, SearchPanesInputDetail, SearchPanesOutput, SearchPanesOutputPanesItem,
+    SearchPanesOutputPanesItemMatchesItem,
 };
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
@@ -23,6 +24,7 @@ use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::observe::pane_state::capture;
+use crate::tools::observe::rows::Detail;
 use crate::tools::observe::text::capture_rows;
 
 /// Where a pane sits, for the reply, and how many rows its capture prints.
@@ -123,16 +125,16 @@ fn place(record: &Record<'_>) -> Result<SearchPanesOutputPanesItem, TmuxError> {
     let index = |name: &str| record.int(name).map(|n| u64::try_from(n).unwrap_or(0));
     Ok(SearchPanesOutputPanesItem {
         pane_id: record.text("pane_id")?.to_string(),
-        pane_index: index("pane_index")?,
-        window_id: record.text("window_id")?.to_string(),
-        window_index: index("window_index")?,
-        window_name: record.text("window_name")?.to_string(),
-        session_id: record.text("session_id")?.to_string(),
-        session_name: record.text("session_name")?.to_string(),
-        match_count: 0,
+        pane_index: Some(index("pane_index")?),
+        window_id: Some(record.text("window_id")?.to_string()),
+        window_index: Some(index("window_index")?),
+        window_name: Some(record.text("window_name")?.to_string()),
+        session_id: Some(record.text("session_id")?.to_string()),
+        session_name: Some(record.text("session_name")?.to_string()),
+        match_count: None,
         matches: Vec::new(),
-        truncated: false,
-        truncated_lines: 0,
+        truncated: None,
+        truncated_lines: None,
     })
 }
 
@@ -281,6 +283,7 @@ async fn read_screens(gate: &ReadGate<'_>) -> Result<(Vec<Screen>, usize), ToolE
 /// An empty or invalid pattern, a limit out of range, or tmux failing.
 pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Result<SearchPanesOutput, ToolError> {
     let SearchPanesInput {
+        detail,
         max_lines,
         max_matches_per_pane,
         pattern,
@@ -295,7 +298,55 @@ pub async fn search_panes(gate: &ReadGate<'_>, input: SearchPanesInput) -> Resul
     )?;
     let matcher = Matcher::new("/pattern", &pattern, regex.unwrap_or(false))?;
     let (screens, panes_not_searched) = read_screens(gate).await?;
-    Ok(collect(&matcher, screens, panes_not_searched, max_panes, max_matches))
+    let found = collect(&matcher, screens, panes_not_searched, max_panes, max_matches);
+    Ok(found.reply(Detail::from_full(matches!(detail, Some(SearchPanesInputDetail::Full)))))
+}
+
+/// What a search found, every count kept, before the reply's detail is chosen.
+struct Found {
+    panes: Vec<SearchPanesOutputPanesItem>,
+    panes_searched: u64,
+    panes_not_searched: u64,
+    matching_panes: u64,
+    truncated_panes: u64,
+    truncated_lines: u64,
+    truncated_bytes: u64,
+}
+
+impl Found {
+    /// The reply: brief rows keep the pane's id and rows, and leave out where it sits
+    /// (list_panes says) and the zero counts.
+    fn reply(self, detail: Detail) -> SearchPanesOutput {
+        let panes = self
+            .panes
+            .into_iter()
+            .map(|pane| match detail {
+                Detail::Full => pane,
+                Detail::Brief => SearchPanesOutputPanesItem {
+                    pane_index: None,
+                    window_id: None,
+                    window_index: None,
+                    window_name: None,
+                    session_id: None,
+                    session_name: None,
+                    match_count: None,
+                    truncated: None,
+                    truncated_lines: pane.truncated_lines.and_then(|n| detail.count(n)),
+                    ..pane
+                },
+            })
+            .collect();
+        SearchPanesOutput {
+            panes,
+            panes_searched: self.panes_searched,
+            matching_panes: self.matching_panes,
+            panes_not_searched: detail.count(self.panes_not_searched),
+            truncated: detail.flag(self.truncated_panes > 0 || self.truncated_lines > 0),
+            truncated_panes: detail.count(self.truncated_panes),
+            truncated_lines: detail.count(self.truncated_lines),
+            truncated_bytes: detail.count(self.truncated_bytes),
+        }
+    }
 }
 
 /// Matches every screen and keeps what fits: `max_panes` panes in tmux's order,
@@ -306,14 +357,13 @@ fn collect(
     panes_not_searched: usize,
     max_panes: usize,
     max_matches: usize,
-) -> SearchPanesOutput {
+) -> Found {
     let panes_searched = screens.len();
-    let mut out = SearchPanesOutput {
+    let mut out = Found {
         panes: Vec::new(),
         panes_searched: panes_searched as u64,
         panes_not_searched: panes_not_searched as u64,
         matching_panes: 0,
-        truncated: false,
         truncated_panes: 0,
         truncated_lines: 0,
         truncated_bytes: 0,
@@ -351,9 +401,9 @@ fn collect(
         budget -= kept_bytes;
         let cut = matching.len() - keep;
         let cut_bytes: usize = matching[..cut].iter().map(|(_, row)| row.len() + 1).sum();
-        place.match_count = matching.len() as u64;
-        place.truncated = cut > 0;
-        place.truncated_lines = cut as u64;
+        place.match_count = Some(matching.len() as u64);
+        place.truncated = Some(cut > 0);
+        place.truncated_lines = Some(cut as u64);
         place.matches = matching
             .into_iter()
             .skip(cut)
@@ -366,7 +416,6 @@ fn collect(
         out.truncated_bytes += cut_bytes as u64;
         out.panes.push(place);
     }
-    out.truncated = out.truncated_panes > 0 || out.truncated_lines > 0;
     out
 }
 
@@ -388,16 +437,16 @@ mod tests {
         Screen {
             place: SearchPanesOutputPanesItem {
                 pane_id: format!("%{id}"),
-                pane_index: 0,
-                window_id: "@1".into(),
-                window_index: 0,
-                window_name: "w".into(),
-                session_id: "$0".into(),
-                session_name: "s".into(),
-                match_count: 0,
+                pane_index: Some(0),
+                window_id: Some("@1".into()),
+                window_index: Some(0),
+                window_name: Some("w".into()),
+                session_id: Some("$0".into()),
+                session_name: Some("s".into()),
+                match_count: None,
                 matches: Vec::new(),
-                truncated: false,
-                truncated_lines: 0,
+                truncated: None,
+                truncated_lines: None,
             },
             capture: rows
                 .iter()
@@ -416,16 +465,35 @@ mod tests {
             screen(3, &["x"]),
             screen(4, &["x"]),
         ];
-        let out = collect(&matcher, screens, 0, 2, 2);
+        let out = collect(&matcher, screens, 0, 2, 2).reply(Detail::Full);
         assert_eq!(out.panes.len(), 2);
         let first = &out.panes[0];
-        assert_eq!((first.match_count, first.truncated_lines), (3, 1));
+        assert_eq!((first.match_count, first.truncated_lines), (Some(3), Some(1)));
         let rows: Vec<(u64, &str)> = first.matches.iter().map(|m| (m.row, m.line.as_str())).collect();
         assert_eq!(rows, [(2, "x2"), (3, "x3")]);
         assert_eq!(out.matching_panes, 3);
-        assert_eq!(out.truncated_panes, 1);
-        assert_eq!((out.truncated_lines, out.truncated_bytes), (1, 3));
-        assert!(out.truncated);
+        assert_eq!(out.truncated_panes, Some(1));
+        assert_eq!((out.truncated_lines, out.truncated_bytes), (Some(1), Some(3)));
+        assert_eq!(out.truncated, Some(true));
+        assert_eq!(out.panes[1].truncated_lines, Some(0));
+    }
+
+    #[test]
+    fn a_brief_reply_keeps_ids_rows_and_cuts_but_no_zeros_or_names() {
+        let matcher = Matcher::new("/pattern", "x", false).unwrap();
+        let screens = vec![screen(1, &["x1", "x2", "x3"]), screen(3, &["x"])];
+        let out = collect(&matcher, screens, 0, 5, 2).reply(Detail::Brief);
+        let [cut, whole] = &out.panes[..] else {
+            panic!("two panes expected: {out:?}");
+        };
+        assert_eq!((cut.pane_id.as_str(), &cut.window_id), ("%1", &None));
+        assert_eq!((cut.truncated_lines, whole.truncated_lines), (Some(1), None));
+        assert_eq!(whole.matches.len(), 1);
+        assert!(whole.window_name.is_none() && whole.session_id.is_none() && whole.match_count.is_none());
+        assert_eq!(
+            (out.truncated, out.truncated_panes, out.panes_not_searched),
+            (Some(true), None, None)
+        );
     }
 
     #[test]

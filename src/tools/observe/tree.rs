@@ -9,7 +9,8 @@ use crate::generated::types::{
     Client, FindPaneByPositionInput, FindPaneByPositionInputPosition, FindPaneByPositionOutput,
     FindPaneByPositionOutputPosition, GetPaneInfoInput, GetPaneInfoOutput, GetPaneInfoOutputCursor,
     GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput, ListPanesInput,
-    ListPanesOutput, ListSessionsInput, ListSessionsOutput, ListWindowsInput, ListWindowsOutput, PaneGeometry,
+    ListPanesInputDetail, ListPanesOutput, ListSessionsInput, ListSessionsInputDetail, ListSessionsOutput,
+    ListWindowsInput, ListWindowsInputDetail, ListWindowsOutput, PaneGeometry,
 };
 use crate::guard::ReadGate;
 use crate::runtime::error::{echo, ToolError, ToolErrorKind};
@@ -22,6 +23,7 @@ use crate::tools::observe::objects::{
     SESSION_FIELDS, WINDOW_FIELDS,
 };
 use crate::tools::observe::pane_state::{describe_pane, exit_status, pane_record};
+use crate::tools::observe::rows::{pane_row, session_row, window_row, Detail};
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
@@ -45,9 +47,11 @@ fn read_clients(output: &[u8]) -> Result<Vec<Client>, ToolError> {
 pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Result<ListSessionsOutput, ToolError> {
     let ListSessionsInput {
         attached,
+        detail,
         name,
         path_under,
     } = input;
+    let detail = Detail::from_full(matches!(detail, Some(ListSessionsInputDetail::Full)));
     let folder = filter::folder("/path_under", path_under.as_deref().map(String::as_str))?;
     let list = ReadCommand::new(ReadVerb::ListSessions)
         .arg("-F")
@@ -65,15 +69,21 @@ pub async fn list_sessions(gate: &ReadGate<'_>, input: ListSessionsInput) -> Res
             && filter::under(folder.as_ref(), &session.path)
     });
     Ok(ListSessionsOutput {
-        sessions: narrowed.items,
+        sessions: narrowed.items.into_iter().map(|s| session_row(s, detail)).collect(),
         total: narrowed.total,
-        filtered_out: narrowed.filtered_out,
-        truncated: narrowed.truncated,
+        filtered_out: detail.count(narrowed.filtered_out),
+        truncated: detail.flag(narrowed.truncated),
     })
 }
 
 pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Result<ListWindowsOutput, ToolError> {
-    let ListWindowsInput { active, name, session } = input;
+    let ListWindowsInput {
+        active,
+        detail,
+        name,
+        session,
+    } = input;
+    let detail = Detail::from_full(matches!(detail, Some(ListWindowsInputDetail::Full)));
     // Every window of every session, matched on the exact name here: as a tmux target
     // the name would be matched as a prefix or a pattern.
     let list = ReadCommand::new(ReadVerb::ListWindows)
@@ -107,10 +117,10 @@ pub async fn list_windows(gate: &ReadGate<'_>, input: ListWindowsInput) -> Resul
     });
     Ok(ListWindowsOutput {
         session,
-        windows: narrowed.items,
+        windows: narrowed.items.into_iter().map(|w| window_row(w, detail)).collect(),
         total: narrowed.total,
-        filtered_out: narrowed.filtered_out,
-        truncated: narrowed.truncated,
+        filtered_out: detail.count(narrowed.filtered_out),
+        truncated: detail.flag(narrowed.truncated),
     })
 }
 
@@ -139,9 +149,11 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
         active,
         current_command,
         dead,
+        detail,
         path_under,
         session,
     } = input;
+    let detail = Detail::from_full(matches!(detail, Some(ListPanesInputDetail::Full)));
     let folder = filter::folder("/path_under", path_under.as_deref().map(String::as_str))?;
     let narrowed = filter::narrowed(panes_listed(gate, &["-a"]).await?, |pane| {
         filter::passes(session.as_deref(), pane.session.as_str())
@@ -151,10 +163,10 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
             && filter::under(folder.as_ref(), &pane.current_path)
     });
     Ok(ListPanesOutput {
-        panes: narrowed.items,
+        panes: narrowed.items.into_iter().map(|p| pane_row(p, detail)).collect(),
         total: narrowed.total,
-        filtered_out: narrowed.filtered_out,
-        truncated: narrowed.truncated,
+        filtered_out: detail.count(narrowed.filtered_out),
+        truncated: detail.flag(narrowed.truncated),
     })
 }
 

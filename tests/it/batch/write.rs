@@ -492,6 +492,11 @@ fn a_dry_run_says_what_each_row_would_do_and_changes_nothing() {
     let pane = tmux.first_pane();
     let doomed_pane = tmux.window_running("sleep 600");
     let doomed = tmux.pane_value(&doomed_pane, "#{window_id}");
+    tmux.tmux(&["new-session", "-d", "-s", "doomed", "sleep 600"]);
+    let doomed_session = tmux.pane_value("doomed", "#{session_id} #{window_id} #{pane_id}");
+    let [session, session_window, session_pane] = doomed_session.split(' ').collect::<Vec<_>>()[..] else {
+        panic!("{doomed_session}");
+    };
     let mut client = tmux.paneward_with(&["--safety", "destructive"], &[]);
     client.initialize();
     let before = server_state(&tmux);
@@ -502,10 +507,11 @@ fn a_dry_run_says_what_each_row_would_do_and_changes_nothing() {
             {"tool": "split_window", "arguments": {"direction": "right"}, "references": {"pane_id": reference(0, "paneId")}},
             {"tool": "kill_window", "arguments": {"window_id": doomed}},
             {"tool": "set_option", "arguments": {"name": "@planned", "scope": "pane", "target": pane, "value": "v"}},
+            {"tool": "kill_session", "arguments": {"session_id": session}},
         ]}),
     );
     assert_eq!(reply["dryRun"], json!(true), "{reply}");
-    assert_eq!(reply["succeeded"], json!(4), "{reply}");
+    assert_eq!(reply["succeeded"], json!(5), "{reply}");
     let row = |index: usize| reply["results"][index]["result"].clone();
     assert_eq!(row(0)["tmux"], json!(["new-session -d -s 'planned one' -- sleep 60"]));
     assert_eq!(row(1)["tmux"], json!(["split-window -d -t <row0.paneId> -h"]));
@@ -513,6 +519,7 @@ fn a_dry_run_says_what_each_row_would_do_and_changes_nothing() {
     assert_eq!(row(2)["tmux"], json!([format!("kill-window -t {doomed}")]));
     assert_eq!(row(2)["closes"], json!([doomed_pane, doomed]));
     assert_eq!(row(3)["closes"], json!([]));
+    assert_eq!(row(4)["closes"], json!([session_pane, session_window, session]));
     assert_eq!(server_state(&tmux), before, "a dry run changed tmux");
     assert_eq!(tmux.tmux(&["show-options", "-pqv", "-t", &pane, "@planned"]), "");
 }

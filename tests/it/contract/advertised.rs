@@ -136,7 +136,7 @@ fn batch_branches() -> Vec<(String, Value)> {
 
 /// Optional inputs an inspect tool takes beyond its batch branch (a batch row, which
 /// the branch checks, is still a valid call of the tool): (tool, input).
-const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 12] = [
+const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 16] = [
     ("get_tmux_variables", "pane_id"),
     // Counting scrollback bytes walks the whole history: asked for, never by default.
     ("get_pane_info", "history_bytes"),
@@ -151,6 +151,11 @@ const INPUTS_BEYOND_THE_BATCH_BRANCH: [(&str, &str); 12] = [
     ("list_panes", "active"),
     ("list_panes", "dead"),
     ("list_panes", "path_under"),
+    // Every field of each row, for a caller that needs more than the brief rows.
+    ("list_sessions", "detail"),
+    ("list_windows", "detail"),
+    ("list_panes", "detail"),
+    ("search_panes", "detail"),
 ];
 
 /// Inputs an inspect tool spells in a form more clients accept than its batch branch's,
@@ -301,7 +306,6 @@ fn panes_windows_sessions_and_clients_have_one_shape_in_every_reply() {
         (
             "pane",
             vec![
-                ("list_panes", "/properties/panes/items"),
                 ("get_pane_info", "/properties/pane"),
                 ("find_pane_by_position", "/properties/pane"),
                 ("get_window_info", "/properties/panes/items"),
@@ -310,18 +314,16 @@ fn panes_windows_sessions_and_clients_have_one_shape_in_every_reply() {
         (
             "window",
             vec![
-                ("list_windows", "/properties/windows/items"),
                 ("get_session_info", "/properties/windows/items"),
                 ("get_window_info", "/properties/window"),
             ],
         ),
-        (
-            "session",
-            vec![
-                ("list_sessions", "/properties/sessions/items"),
-                ("get_session_info", "/properties/session"),
-            ],
-        ),
+        ("session", vec![("get_session_info", "/properties/session")]),
+        // The list tools' rows: brief by default, every field of the shape above with
+        // `detail: "full"`.
+        ("pane_row", vec![("list_panes", "/properties/panes/items")]),
+        ("window_row", vec![("list_windows", "/properties/windows/items")]),
+        ("session_row", vec![("list_sessions", "/properties/sessions/items")]),
         (
             "client",
             vec![
@@ -339,6 +341,40 @@ fn panes_windows_sessions_and_clients_have_one_shape_in_every_reply() {
                 "{tool}{pointer} differs from schemas/shapes/{name}.json"
             );
         }
+    }
+}
+
+#[test]
+fn a_list_row_has_every_field_of_its_object_and_requires_fewer() {
+    // `detail: "full"` gives a list row every field the object's own tools give; brief
+    // rows require only what an agent acts on.
+    for (row_name, object_name) in [
+        ("pane_row", "pane"),
+        ("window_row", "window"),
+        ("session_row", "session"),
+    ] {
+        let (row, object) = (shape(row_name), shape(object_name));
+        let names = |schema: &Value, key: &str| -> Vec<String> {
+            match &schema[key] {
+                Value::Object(map) => map.keys().cloned().collect(),
+                Value::Array(items) => items.iter().map(|v| v.as_str().unwrap().to_string()).collect(),
+                _ => Vec::new(),
+            }
+        };
+        assert_eq!(
+            names(&row, "properties"),
+            names(&object, "properties"),
+            "{row_name} and {object_name} name different fields"
+        );
+        let required = names(&row, "required");
+        assert!(
+            required.iter().all(|r| names(&object, "required").contains(r)),
+            "{row_name} requires a field {object_name} does not"
+        );
+        assert!(
+            required.len() < names(&object, "required").len(),
+            "{row_name} is not brief"
+        );
     }
 }
 

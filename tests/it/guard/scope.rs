@@ -51,7 +51,7 @@ fn the_inspect_tools_report_each_mark_at_its_own_level() {
     mark(&tmux, "-w", &window);
     mark(&tmux, "-p", &pane);
     let mut client = tmux.paneward();
-    let panes = client.call_ok("list_panes", json!({}));
+    let panes = client.call_ok("list_panes", json!({"detail": "full"}));
     for listed in panes["panes"].as_array().unwrap() {
         let id = listed["id"].as_str().unwrap();
         assert_eq!(
@@ -68,11 +68,11 @@ fn the_inspect_tools_report_each_mark_at_its_own_level() {
         client.call_ok("get_pane_info", json!({"pane_id": sibling}))["pane"]["owned"],
         json!(false)
     );
-    let windows = client.call_ok("list_windows", json!({}));
+    let windows = client.call_ok("list_windows", json!({"detail": "full"}));
     for listed in windows["windows"].as_array().unwrap() {
         assert_eq!(listed["owned"], json!(listed["id"] == json!(window)), "{listed}");
     }
-    let sessions = client.call_ok("list_sessions", json!({}));
+    let sessions = client.call_ok("list_sessions", json!({"detail": "full"}));
     assert_eq!(sessions["sessions"][0]["owned"], json!(false));
     mark(&tmux, "-s", "main");
     let sessions = client.call_ok("list_sessions", json!({}));

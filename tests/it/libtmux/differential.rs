@@ -16,29 +16,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
 use crate::support::differential::{covers, cut, differences, exceptions, parse_texts};
 use crate::support::{root, Client, TmuxServer};
 
+use super::tmux_mcp;
+
 /// Members whose values differ between any two servers, whatever they serve: a new
 /// pane's working folder is null until its shell reports one, so when it is read is chance.
 const VOLATILE: [&str; 1] = ["path"];
-
-fn tmux_mcp() -> PathBuf {
-    let dir = std::env::var_os("PANEWARD_TMUX_MCP_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/tmux-mcp"));
-    let program = dir.join("bin/tmux-mcp");
-    assert!(
-        program.is_file(),
-        "tmux-mcp is not installed at {}: run tests/libtmux-profile/install (or set PANEWARD_TMUX_MCP_DIR)",
-        program.display()
-    );
-    program
-}
 
 /// One server of the pair: its tmux, its client and the values the script saved.
 struct Twin {

@@ -1,6 +1,7 @@
 //! Tests of `tools::observe`: the tree, the server, pane text.
 
 mod activity;
+mod brief;
 mod capture;
 mod filters;
 mod history;

@@ -31,7 +31,7 @@ fn a_literal_pattern_and_a_regex_find_the_panes_and_rows_that_show_them() {
     let _quiet = tmux.window_showing("printf 'all good\\n'", "all good");
     let mut client = tmux.paneward();
 
-    let literal = client.call_ok("search_panes", json!({"pattern": "error"}));
+    let literal = client.call_ok("search_panes", json!({"pattern": "error", "detail": "full"}));
     assert_eq!(pane_ids(&literal), [failing.clone(), warning.clone()]);
     let first = &literal["panes"][0];
     assert_eq!(matches(first), [(1, "error: disk full".to_string())]);
@@ -111,7 +111,7 @@ fn caps_on_panes_and_matches_are_applied_and_reported() {
     let mut client = tmux.paneward();
     let reply = client.call_ok(
         "search_panes",
-        json!({"pattern": "hit", "max_lines": 2, "max_matches_per_pane": 3}),
+        json!({"pattern": "hit", "max_lines": 2, "max_matches_per_pane": 3, "detail": "full"}),
     );
     assert_eq!(pane_ids(&reply), panes[..2]);
     for pane in reply["panes"].as_array().unwrap() {
@@ -209,7 +209,7 @@ fn a_search_after_the_panes_changed_reads_them_as_they_are_now_in_both_connectio
         let second = tmux.window_showing("printf 'needle-b\\n'", "needle-b");
         let mut client = tmux.paneward_with(args, &[]);
         client.initialize();
-        let mut search = || client.call_ok("search_panes", json!({"pattern": "needle"}));
+        let mut search = || client.call_ok("search_panes", json!({"pattern": "needle", "detail": "full"}));
         assert_eq!(pane_ids(&search()), [first.clone(), second.clone()], "{args:?}");
         // The three panes in tmux's order, each match on the row its pane shows it.
         let three_panes = |reply: &Value, third: &str| {

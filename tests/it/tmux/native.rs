@@ -199,7 +199,7 @@ fn a_protocol_mismatch_falls_back_to_tmux_processes_and_says_why_once() {
     let mut client = Client::spawn_with_stderr(&["-L", &server.name], &env, Stdio::from(log));
     client.initialize();
     for _ in 0..3 {
-        let panes = client.call_ok("list_panes", json!({}));
+        let panes = client.call_ok("list_panes", json!({"detail": "full"}));
         assert!(panes.to_string().contains("main"), "{panes}");
     }
     client.close();
