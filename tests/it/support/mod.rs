@@ -3,6 +3,7 @@
 //! files in `schemas/` (read from disk, independent of the server's own copy).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod asking;
 pub mod control;
 pub mod descriptors;
 pub mod differential;

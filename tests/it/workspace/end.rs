@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
 
 /// The error kind of a failed call.
@@ -358,33 +359,8 @@ fn asking_inside(tmux: &TmuxServer, caller: &str) -> Client {
         &["--safety", "destructive"],
         &[("TMUX", env.as_str()), ("TMUX_PANE", caller)],
     );
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {"form": {}}},
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    let response = client.response(&json!(0));
-    assert!(response.get("result").is_some(), "{response}");
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.initialize_legacy(true);
     client
-}
-
-/// Calls `tool`, answering any question it raises with `answer`; returns the questions'
-/// messages and the call's result.
-fn call_answering(client: &mut Client, id: i64, tool: &str, arguments: Value, answer: &Value) -> (Vec<String>, Value) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments}}));
-    let mut questions = Vec::new();
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).expect("JSON");
-        if message["method"] == "elicitation/create" {
-            questions.push(message["params"]["message"].as_str().unwrap_or_default().to_string());
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
-        } else if message["id"] == json!(id) && message.get("method").is_none() {
-            return (questions, message["result"].clone());
-        }
-    }
 }
 
 #[test]
@@ -394,9 +370,8 @@ fn a_kill_of_what_holds_the_caller_pane_asks_the_person_only_with_confirm_self()
     let window = tmux.pane_value(&caller, "#{window_id}");
     tmux.window_running("sleep 600"); // the session outlives the window
     let mut client = asking_inside(&tmux, &caller);
-    let yes = json!({"action": "accept", "content": {"allow": true}});
     // Without confirm_self the kill is taken for a mistake: refused, nobody asked.
-    let (questions, result) = call_answering(&mut client, 1, "kill_window", json!({"window_id": window}), &yes);
+    let (questions, result) = client.call_answering(1, "kill_window", json!({"window_id": window}), |_| yes());
     assert!(questions.is_empty(), "{questions:?}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("confirm_self: true") && text.contains(&caller), "{text}");
@@ -404,12 +379,13 @@ fn a_kill_of_what_holds_the_caller_pane_asks_the_person_only_with_confirm_self()
     // With it, the person decides: a no ends nothing.
     let no = json!({"action": "decline"});
     let arguments = json!({"window_id": window, "confirm_self": true});
-    let (questions, result) = call_answering(&mut client, 2, "kill_window", arguments.clone(), &no);
+    let (questions, result) = client.call_answering(2, "kill_window", arguments.clone(), |_| no.clone());
     assert_eq!(questions.len(), 1);
-    assert!(questions[0].contains(&format!("window {window}")), "{questions:?}");
+    let question = questions[0]["message"].as_str().unwrap_or_default();
+    assert!(question.contains(&format!("window {window}")), "{questions:?}");
     assert_eq!(result["isError"], json!(true), "{result}");
     assert!(exists(&tmux, &window));
-    let (_, result) = call_answering(&mut client, 3, "kill_window", arguments, &yes);
+    let (_, result) = client.call_answering(3, "kill_window", arguments, |_| yes());
     assert_ne!(result["isError"], json!(true), "{result}");
     assert_eq!(result["structuredContent"]["killed"], json!(window));
     assert!(!exists(&tmux, &window));
