@@ -624,6 +624,20 @@ impl Client {
         result["content"][0]["text"].as_str().expect("error text").to_string()
     }
 
+    /// Calls `tool`, requires `isError: true`, and returns the error's kind (from
+    /// `_meta`, empty when none) and text.
+    #[track_caller]
+    pub fn call_failed(&mut self, tool: &str, arguments: Value) -> (String, String) {
+        let result = self.call(tool, arguments);
+        assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
+        let kind = result["_meta"]["paneward/error"]["kind"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let text = result["content"][0]["text"].as_str().unwrap_or_default().to_string();
+        (kind, text)
+    }
+
     /// Closes stdin, reads stdout to its end, failing the test on any line that is not
     /// a JSON-RPC message, and returns the exit status.
     pub fn close(mut self) -> std::process::ExitStatus {

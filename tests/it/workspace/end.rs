@@ -9,18 +9,6 @@ use serde_json::{json, Value};
 use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
 
-/// The error kind of a failed call.
-fn failed(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let kind = result["_meta"]["paneward/error"]["kind"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let text = result["content"][0]["text"].as_str().unwrap_or_default().to_string();
-    (kind, text)
-}
-
 fn at(tmux: &TmuxServer, safety: &str) -> Client {
     let mut client = tmux.paneward_with(&["--safety", safety], &[]);
     client.initialize();
@@ -92,11 +80,11 @@ fn kills_say_what_went_with_the_object() {
         ("kill_window", json!({"window_id": window})),
         ("kill_session", json!({"session_id": other})),
     ] {
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "notFound", "{tool}: {text}");
     }
     // Target syntax is never an id.
-    let (kind, text) = failed(&mut client, "kill_session", json!({"session_id": "main"}));
+    let (kind, text) = client.call_failed("kill_session", json!({"session_id": "main"}));
     assert_eq!(kind, "invalidArguments", "{text}");
     assert!(text.contains("/session_id"), "{text}");
     assert!(exists(&tmux, &tmux.first_pane()));
@@ -106,10 +94,10 @@ fn kills_say_what_went_with_the_object() {
 fn kill_server_needs_confirm_and_reports_every_session() {
     let tmux = TmuxServer::start();
     let mut client = at(&tmux, "destructive");
-    let (kind, text) = failed(&mut client, "kill_server", json!({"confirm": false}));
+    let (kind, text) = client.call_failed("kill_server", json!({"confirm": false}));
     assert_eq!(kind, "invalidArguments", "{text}");
     assert!(text.contains("/confirm"), "{text}");
-    let (kind, _) = failed(&mut client, "kill_server", json!({}));
+    let (kind, _) = client.call_failed("kill_server", json!({}));
     assert_eq!(kind, "invalidArguments");
     assert!(
         exists(&tmux, &tmux.first_pane()),
@@ -137,7 +125,7 @@ fn nothing_ends_the_pane_paneward_runs_in() {
         ("respawn_pane", json!({"pane_id": caller, "kill": true})),
     ] {
         let pid = tmux.pane_value(&caller, "#{pane_pid}");
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "blocked", "{tool}: {text}");
         assert!(text.contains(&caller), "{tool} names the caller pane: {text}");
         assert_eq!(
@@ -158,7 +146,7 @@ fn argument_escalations_are_refused_below_their_tier_naming_the_argument() {
         ("respawn_pane", json!({"pane_id": live, "kill": true}), "kill"),
         ("clear_pane", json!({"pane_id": live, "history": true}), "history"),
     ] {
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "notAllowed", "{tool}: {text}");
         assert!(
             text.contains(&format!("`{argument}: true`")) && text.contains("destructive"),
@@ -233,7 +221,7 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
         "the directory is data, the argv ran without a shell"
     );
     // Now live: refused without kill, naming it.
-    let (kind, text) = failed(&mut client, "respawn_pane", json!({"pane_id": dead}));
+    let (kind, text) = client.call_failed("respawn_pane", json!({"pane_id": dead}));
     assert_eq!(kind, "refused", "{text}");
     assert!(text.contains("kill: true"), "{text}");
     // Bad arguments name their field and change nothing.
@@ -254,7 +242,7 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
         (json!({"pane_id": dead, "command": ["true"], "shell": "true"}), "/shell"),
         (json!({"pane_id": "main:0.0"}), "/pane_id"),
     ] {
-        let (kind, text) = failed(&mut client, "respawn_pane", arguments);
+        let (kind, text) = client.call_failed("respawn_pane", arguments);
         assert_eq!(kind, "invalidArguments", "{text}");
         assert!(text.contains(field), "{text}");
         assert!(!text.contains("hunter2"), "{text}");
@@ -280,7 +268,7 @@ fn clear_resets_the_screen_and_with_history_the_scrollback() {
     let cleared = client.call_ok("clear_pane", json!({"pane_id": pane, "history": true}));
     assert!(cleared["historyLinesCleared"].as_i64().unwrap() >= history);
     assert_eq!(tmux.pane_value(&pane, "#{history_size}"), "0");
-    let (kind, _) = failed(&mut client, "clear_pane", json!({"pane_id": "%999"}));
+    let (kind, _) = client.call_failed("clear_pane", json!({"pane_id": "%999"}));
     assert_eq!(kind, "notFound");
 }
 
@@ -397,11 +385,7 @@ fn confirm_self_is_no_override_where_the_client_cannot_ask() {
     let caller = tmux.first_pane();
     let window = tmux.pane_value(&caller, "#{window_id}");
     let mut client = inside(&tmux, &caller, &["--safety", "destructive"]);
-    let (kind, text) = failed(
-        &mut client,
-        "kill_window",
-        json!({"window_id": window, "confirm_self": true}),
-    );
+    let (kind, text) = client.call_failed("kill_window", json!({"window_id": window, "confirm_self": true}));
     assert_eq!(kind, "blocked", "{text}");
     assert!(text.contains("elicitation"), "{text}");
     assert!(exists(&tmux, &window));
