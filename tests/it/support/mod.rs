@@ -27,6 +27,22 @@ pub const PATIENCE: Duration = Duration::from_secs(20);
 
 static NEXT_SERVER: AtomicUsize = AtomicUsize::new(0);
 
+/// What a test's tmux server starts with: no user config, one session `main` of 80x24
+/// running `/bin/sh`.
+pub const FIRST_SESSION: [&str; 11] = [
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "main",
+    "-x",
+    "80",
+    "-y",
+    "24",
+    "/bin/sh",
+];
+
 /// The repository root.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -72,19 +88,7 @@ impl TmuxServer {
             name,
             socket_path: None,
         };
-        server.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "main",
-            "-x",
-            "80",
-            "-y",
-            "24",
-            "/bin/sh",
-        ]);
+        server.tmux(&FIRST_SESSION);
         server.tmux(&["set-option", "-g", "default-shell", "/bin/sh"]);
         server.tmux(&["set-option", "-g", "default-command", "/bin/sh"]);
         server.socket_path = Some(PathBuf::from(
