@@ -32,7 +32,7 @@ use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 use crate::tools::args;
 use crate::tools::budget::{refuse_in_batch, Budget};
 
-/// What a look at the pane reads (one `display-message`).
+/// What [`facts`] reads of the pane (one `display-message`).
 const FIELDS: [&str; 10] = [
     "pane_id",
     "session_name",
@@ -95,41 +95,32 @@ impl Drop for ForgetOnEnd {
     }
 }
 
-/// One look: the pane's facts and whether it waits for input.
-struct Look {
+/// What one `display-message` says of the pane.
+struct Facts {
+    pane_id: String,
     place: String,
     program: String,
+    pid: u32,
+    tty: String,
     dead: bool,
+    /// With `cursor_y`, where the cursor's row is counted from the oldest history line.
     history_size: u64,
     cursor_y: u64,
-    wait: InputWait,
 }
 
-async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
-    let target = pane.to_string();
+async fn facts(gate: &ReadGate<'_>, pane: PaneId) -> Result<Facts, TmuxError> {
     let output = gate
         .run(
             ReadCommand::new(ReadVerb::DisplayMessage)
                 .arg("-t")
-                .arg(&target)
+                .arg(pane.to_string())
                 .arg(record_format(&FIELDS)),
         )
         .await?;
     let output = String::from_utf8_lossy(&output);
     let record = parse_one("display-message", &FIELDS, &output)?;
-    if record.text("pane_id")? != target {
-        return Err(ToolError::new(
-            ToolErrorKind::NotFound,
-            format!("{target} does not exist; list_panes shows the current panes"),
-        ));
-    }
-    let dead = record.flag("pane_dead")?;
-    let tty = if dead { "" } else { record.text("pane_tty")? };
-    let pid = u32::try_from(record.count("pane_pid")?).unwrap_or(0);
-    let wait = input_waits(gate, &[(pid, tty)])
-        .pop()
-        .unwrap_or_else(|| InputWait::Unknown("nothing was read".into()));
-    Ok(Look {
+    Ok(Facts {
+        pane_id: record.text("pane_id")?.to_string(),
         place: format!(
             "{}:{}.{}",
             echo(record.text("session_name")?),
@@ -137,11 +128,33 @@ async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
             record.text("pane_index")?
         ),
         program: record.text("pane_current_command")?.to_string(),
-        dead,
+        pid: u32::try_from(record.count("pane_pid")?).unwrap_or(0),
+        tty: record.text("pane_tty")?.to_string(),
+        dead: record.flag("pane_dead")?,
         history_size: record.count("history_size")?,
         cursor_y: record.count("cursor_y")?,
-        wait,
     })
+}
+
+/// One look: the pane's facts and whether it waits for input.
+struct Look {
+    facts: Facts,
+    wait: InputWait,
+}
+
+async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
+    let facts = facts(gate, pane).await?;
+    if facts.pane_id != pane.to_string() {
+        return Err(ToolError::new(
+            ToolErrorKind::NotFound,
+            format!("{pane} does not exist; list_panes shows the current panes"),
+        ));
+    }
+    let tty = if facts.dead { "" } else { facts.tty.as_str() };
+    let wait = input_waits(gate, &[(facts.pid, tty)])
+        .pop()
+        .unwrap_or_else(|| InputWait::Unknown("nothing was read".into()));
+    Ok(Look { facts, wait })
 }
 
 fn what_it_waits_for(reads_as: ReadsAs) -> &'static str {
@@ -203,7 +216,7 @@ pub async fn hand_to_person(gate: &ChangeGate<'_>, input: HandToPersonInput) -> 
             pane,
             pid: *pid,
             reads_as: *reads_as,
-            question_line: now.history_size + now.cursor_y,
+            question_line: now.facts.history_size + now.facts.cursor_y,
             at: Instant::now(),
         },
         (None, other) => {
@@ -218,8 +231,8 @@ pub async fn hand_to_person(gate: &ChangeGate<'_>, input: HandToPersonInput) -> 
     let question = format!(
         "An agent hands you tmux pane {pane} (at {}, where {} waits for {}). The agent says: {}. Please go to that \
          pane and type there yourself: what you type does not pass through the agent. Answer yes once you are done.",
-        now.place,
-        echo(&now.program),
+        now.facts.place,
+        echo(&now.facts.program),
         what_it_waits_for(handoff.reads_as),
         echo(&reason)
     );
@@ -237,7 +250,7 @@ pub async fn hand_to_person(gate: &ChangeGate<'_>, input: HandToPersonInput) -> 
             Err(error) if error.kind() == ToolErrorKind::NotFound => break HandToPersonOutputOutcome::PaneDied,
             Err(error) => return Err(error),
         };
-        if now.dead {
+        if now.facts.dead {
             break HandToPersonOutputOutcome::PaneDied;
         }
         match now.wait {
@@ -284,20 +297,9 @@ async fn printed_after(
     pane: PaneId,
     question_line: u64,
 ) -> Result<(Vec<String>, bool), TmuxError> {
-    const WHERE: [&str; 2] = ["history_size", "cursor_y"];
-    let target = pane.to_string();
-    let output = gate
-        .run(
-            ReadCommand::new(ReadVerb::DisplayMessage)
-                .arg("-t")
-                .arg(&target)
-                .arg(record_format(&WHERE)),
-        )
-        .await?;
-    let output = String::from_utf8_lossy(&output);
-    let record = parse_one("display-message", &WHERE, &output)?;
-    let history = i64::try_from(record.count("history_size")?).unwrap_or(i64::MAX);
-    let cursor_y = i64::try_from(record.count("cursor_y")?).unwrap_or(0);
+    let facts = facts(gate, pane).await?;
+    let history = i64::try_from(facts.history_size).unwrap_or(i64::MAX);
+    let cursor_y = i64::try_from(facts.cursor_y).unwrap_or(0);
     // tmux counts visible rows from 0 and history rows below 0.
     let first = i64::try_from(question_line).unwrap_or(i64::MAX).saturating_add(1) - history;
     if first > cursor_y {
@@ -307,7 +309,7 @@ async fn printed_after(
         .arg("-p")
         .arg("-J")
         .arg("-t")
-        .arg(&target)
+        .arg(pane.to_string())
         .arg("-S")
         .arg(first.max(-history).to_string())
         .arg("-E")

@@ -4,6 +4,8 @@
 //! of this profile's tool through the request path, at the readonly tier.
 
 use rmcp::model::JsonObject;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::generated::libtmux::types::{
@@ -62,43 +64,84 @@ pub async fn call_read_tools_batch(
         return Err(bad_input(format!("{tool} cannot be called from call_read_tools_batch")));
     }
     let outcomes = run_rows(gate, &calls, stop).await;
-    let (mut results, mut succeeded, mut failed, mut stopped_at) = (Vec::new(), 0u64, 0u64, Value::Null);
+    let mut reply = BatchReply::new(stop);
     for (index, ((tool, _), outcome)) in calls.iter().zip(outcomes).enumerate() {
         match outcome.result {
-            Ok(result) => {
-                succeeded += 1;
-                // A row's result is the whole tool result, as the family nests it.
-                let text = result.to_string();
-                results.push(json!({
-                    "index": index, "tool": tool, "success": true, "resultTruncated": false, "error": null,
-                    "result": {
-                        "content": [{"type": "text", "text": text}],
-                        "isError": false,
-                        "resultType": "complete",
-                        "structuredContent": result,
-                    },
-                }));
-            }
+            // A row's result is the whole tool result, as the family nests it.
+            Ok(result) => reply.succeeded(
+                index,
+                tool,
+                json!({
+                    "content": [{"type": "text", "text": result.to_string()}],
+                    "isError": false,
+                    "resultType": "complete",
+                    "structuredContent": result,
+                }),
+            ),
             Err(error) => {
-                failed += 1;
-                results.push(json!({
-                    "index": index, "tool": tool, "success": false, "resultTruncated": false,
-                    "result": null, "error": row_error(&error),
-                }));
-                if stop {
-                    stopped_at = json!(index);
+                if reply.failed(index, tool, &error) {
                     break;
                 }
             }
         }
     }
-    typed(json!({
-        "onError": if stop { "stop" } else { "continue" },
-        "results": results,
-        "succeeded": succeeded,
-        "failed": failed,
-        "stoppedAt": stopped_at,
-        "truncated": false,
-        "truncatedBytes": 0,
-    }))
+    reply.typed()
+}
+
+/// The family's batch reply (`call_read_tools_batch`, `send_keys_batch`), row by row:
+/// each row's index, tool and result or error, the counts, and where it stopped.
+pub(super) struct BatchReply {
+    stop: bool,
+    results: Vec<Value>,
+    succeeded: u64,
+    failed: u64,
+    stopped_at: Value,
+}
+
+impl BatchReply {
+    /// An empty reply of a batch that stops at its first failed row (`stop`) or goes on.
+    pub(super) fn new(stop: bool) -> Self {
+        Self {
+            stop,
+            results: Vec::new(),
+            succeeded: 0,
+            failed: 0,
+            stopped_at: Value::Null,
+        }
+    }
+
+    /// Row `index`, a call of `tool`, answered `result`.
+    pub(super) fn succeeded(&mut self, index: usize, tool: &str, result: Value) {
+        self.succeeded += 1;
+        self.results.push(json!({
+            "index": index, "tool": tool, "success": true, "resultTruncated": false, "error": null,
+            "result": result,
+        }));
+    }
+
+    /// Row `index`, a call of `tool`, failed with `error`; true when the batch stops here.
+    pub(super) fn failed(&mut self, index: usize, tool: &str, error: &ToolError) -> bool {
+        self.failed += 1;
+        self.results.push(json!({
+            "index": index, "tool": tool, "success": false, "resultTruncated": false,
+            "result": null, "error": row_error(error),
+        }));
+        if self.stop {
+            self.stopped_at = json!(index);
+        }
+        self.stop
+    }
+
+    /// The reply, in the batch tool's generated output.
+    pub(super) fn typed<T: DeserializeOwned + Serialize>(self) -> Result<Encoded<T>, ToolError> {
+        typed(json!({
+            "onError": if self.stop { "stop" } else { "continue" },
+            "results": self.results,
+            "succeeded": self.succeeded,
+            "failed": self.failed,
+            "stoppedAt": self.stopped_at,
+            "truncated": false,
+            "truncatedBytes": 0,
+        }))
+    }
 }

@@ -12,6 +12,7 @@ use crate::runtime::{Encoded, ToolError};
 use crate::tmux::PaneId;
 use crate::tools::input::{buffers, keys::is_key_name, send_keys as own_send};
 
+use super::batch::BatchReply;
 use super::target::{self, bad_input};
 use super::views::typed;
 use super::workspace::own_input;
@@ -98,42 +99,26 @@ pub async fn send_keys_batch(
                 .map_err(|error| ToolError::new(error.kind(), format!("operations[{index}]: {}", error.message())))
         })
         .collect::<Result<Vec<Row>, ToolError>>()?;
-    let (mut results, mut succeeded, mut failed, mut stopped_at) = (Vec::new(), 0u64, 0u64, Value::Null);
+    let mut reply = BatchReply::new(stop);
     for (index, row) in rows.iter().enumerate() {
         let outcome = match target::pane(gate, &row.pane.to_string()).await {
             Ok(_) => row.deliver(gate).await,
             Err(error) => Err(error),
         };
         match outcome {
-            Ok(panes) => {
-                succeeded += 1;
-                results.push(json!({
-                    "index": index, "tool": "send_keys", "success": true, "resultTruncated": false, "error": null,
-                    "result": {"pane": row.pane.to_string(), "panes": panes},
-                }));
-            }
+            Ok(panes) => reply.succeeded(
+                index,
+                "send_keys",
+                json!({"pane": row.pane.to_string(), "panes": panes}),
+            ),
             Err(error) => {
-                failed += 1;
-                results.push(json!({
-                    "index": index, "tool": "send_keys", "success": false, "resultTruncated": false,
-                    "result": null, "error": crate::runtime::family_error::row_error(&error),
-                }));
-                if stop {
-                    stopped_at = json!(index);
+                if reply.failed(index, "send_keys", &error) {
                     break;
                 }
             }
         }
     }
-    typed(json!({
-        "onError": if stop { "stop" } else { "continue" },
-        "results": results,
-        "succeeded": succeeded,
-        "failed": failed,
-        "stoppedAt": stopped_at,
-        "truncated": false,
-        "truncatedBytes": 0,
-    }))
+    reply.typed()
 }
 
 pub async fn paste_text(gate: &ChangeGate<'_>, input: PasteTextInput) -> Result<Encoded<PasteTextOutput>, ToolError> {

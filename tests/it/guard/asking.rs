@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use paneward::app::App;
 use paneward::catalog::profile::Profile;
@@ -22,38 +22,14 @@ use paneward::runtime::ask::{Answer, AskPerson, Asker};
 use paneward::runtime::{CallContext, Tier, ToolErrorKind};
 use paneward::tmux::ServerAddress;
 
+use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
 
 /// paneward in `caller` of `tmux`, initialized by a client that declares elicitation.
 fn asking_client(tmux: &TmuxServer, caller: &str) -> Client {
     let mut client = tmux.paneward_with(&[], &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", caller)]);
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {"form": {}}},
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    let response = client.response(&json!(0));
-    assert!(response.get("result").is_some(), "{response}");
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.initialize_legacy(true);
     client
-}
-
-/// Calls `send_keys` and answers the question it raises with `answer` (the result of
-/// `elicitation/create`); returns the question's params and the call's result.
-fn send_and_answer(client: &mut Client, id: i64, arguments: Value, answer: Value) -> (Value, Value) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": "send_keys", "arguments": arguments}}));
-    let mut question = Value::Null;
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).expect("JSON");
-        if message["method"] == "elicitation/create" {
-            question = message["params"].clone();
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
-        } else if message["id"] == json!(id) && message.get("method").is_none() {
-            return (question, message["result"].clone());
-        }
-    }
 }
 
 #[test]
@@ -63,16 +39,17 @@ fn input_to_the_caller_pane_asks_the_person_and_their_yes_types_it() {
     let caller = tmux.recorder(&scratch.path("typed"));
     let mut client = asking_client(&tmux, &caller);
     let secret = "s3cret-typed-text";
-    let (question, result) = send_and_answer(
-        &mut client,
+    let (questions, result) = client.call_answering(
         1,
+        "send_keys",
         json!({"paneId": caller, "keys": secret, "literal": true}),
-        json!({"action": "accept", "content": {"allow": true}}),
+        |_| yes(),
     );
     assert_ne!(result["isError"], json!(true), "{result}");
     assert_eq!(result["structuredContent"]["resolvedPaneIds"], json!([caller]));
     assert_eq!(scratch.wait_for_lines("typed", 1), format!("{secret}\n"));
     // The question names the pane and the size of the input, never the text.
+    let question = questions.last().expect("a question");
     let message = question["message"].as_str().expect("a question");
     assert!(message.contains(&format!("pane {caller}")), "{message}");
     assert!(
@@ -95,13 +72,13 @@ fn a_no_or_a_dismissed_question_keeps_the_refusal_and_types_nothing() {
         (2, json!({"action": "cancel"})),
         (3, json!({"action": "accept", "content": {"allow": false}})),
     ] {
-        let (question, result) = send_and_answer(
-            &mut client,
+        let (questions, result) = client.call_answering(
             id,
+            "send_keys",
             json!({"paneId": caller, "keys": "refused", "literal": true}),
-            answer.clone(),
+            |_| answer.clone(),
         );
-        assert!(!question.is_null(), "the person was asked");
+        assert!(!questions.is_empty(), "the person was asked");
         assert_eq!(result["isError"], json!(true), "{answer}: {result}");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         assert!(text.contains("the person was asked and declined"), "{text}");
@@ -127,13 +104,16 @@ fn force_and_other_panes_need_no_question() {
     let other = tmux.recorder(&scratch.path("other"));
     let mut client = asking_client(&tmux, &caller);
     for (id, pane, force) in [(1, &other, false), (2, &caller, true)] {
-        let (question, result) = send_and_answer(
-            &mut client,
+        let (questions, result) = client.call_answering(
             id,
+            "send_keys",
             json!({"paneId": pane, "keys": "x", "literal": true, "force": force}),
-            json!({"action": "decline"}),
+            |_| json!({"action": "decline"}),
         );
-        assert!(question.is_null(), "no question for {pane} (force {force}): {question}");
+        assert!(
+            questions.is_empty(),
+            "no question for {pane} (force {force}): {questions:?}"
+        );
         assert_ne!(result["isError"], json!(true), "{result}");
     }
 }
@@ -150,13 +130,13 @@ fn a_client_that_cannot_ask_gets_the_refusal_with_its_way_out() {
     let caller = tmux.recorder(&scratch.path("typed"));
     assert!(caller.trim_start_matches('%').parse::<u32>().unwrap() >= 3, "{caller}");
     let mut client = tmux.paneward_in(&caller);
-    let (question, result) = send_and_answer(
-        &mut client,
+    let (questions, result) = client.call_answering(
         50,
+        "send_keys",
         json!({"paneId": caller, "keys": "x", "literal": true}),
-        json!({"action": "accept", "content": {"allow": true}}),
+        |_| yes(),
     );
-    assert!(question.is_null(), "{question}");
+    assert!(questions.is_empty(), "{questions:?}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(
         text.contains("is the caller pane") && text.contains("force: true"),

@@ -8,32 +8,12 @@
 
 use serde_json::{json, Value};
 
+use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
-
-/// The `_meta` of a 2026-07-28 request from a client that shows forms.
-fn meta() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
-        "io.modelcontextprotocol/clientInfo": {"name": "paneward-tests", "version": "0"}
-    })
-}
 
 /// paneward in `caller` of `tmux`; a 2026-07-28 client needs no handshake.
 fn current_client(tmux: &TmuxServer, caller: &str) -> Client {
     tmux.paneward_with(&[], &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", caller)])
-}
-
-/// `tools/call` of `tool` with `arguments`, and the round trip's fields when given.
-fn call(client: &mut Client, tool: &str, arguments: &Value, state: Option<&str>, answer: Option<Value>) -> Value {
-    let mut params = json!({"_meta": meta(), "name": tool, "arguments": arguments});
-    if let Some(state) = state {
-        params["requestState"] = json!(state);
-    }
-    if let Some(answer) = answer {
-        params["inputResponses"] = json!({"consent": answer});
-    }
-    client.request("tools/call", params)
 }
 
 /// The `requestState` of an `InputRequiredResult` reply, checking its shape.
@@ -51,16 +31,10 @@ fn asked(reply: &Value) -> String {
     result["requestState"].as_str().expect("a requestState").to_string()
 }
 
-/// The person's yes, as the client sends it back.
-fn yes() -> Value {
-    json!({"action": "accept", "content": {"allow": true}})
-}
-
 /// Types `marker` into `pane` with force (no question), as the last input of a test:
 /// typed text lands in the recorder line by line, so what arrived before it shows.
 fn marker(client: &mut Client, pane: &str) {
-    let reply = call(
-        client,
+    let reply = client.call_current(
         "send_keys",
         &json!({"pane_id": pane, "keys": "marker", "literal": true, "force": true}),
         None,
@@ -77,7 +51,7 @@ fn the_person_is_asked_in_a_second_round_and_their_yes_types_once() {
     let caller = tmux.recorder(&scratch.path("typed"));
     let mut client = current_client(&tmux, &caller);
     let arguments = json!({"pane_id": caller, "keys": "s3cret", "literal": true});
-    let first = call(&mut client, "send_keys", &arguments, None, None);
+    let first = client.call_current("send_keys", &arguments, None, None);
     let state = asked(&first);
     let message = first["result"]["inputRequests"]["consent"]["params"]["message"]
         .as_str()
@@ -87,7 +61,7 @@ fn the_person_is_asked_in_a_second_round_and_their_yes_types_once() {
         "{message}"
     );
 
-    let second = call(&mut client, "send_keys", &arguments, Some(&state), Some(yes()));
+    let second = client.call_current("send_keys", &arguments, Some(&state), Some(yes()));
     assert_eq!(second["result"]["resultType"], "complete", "{second}");
     assert_ne!(second["result"]["isError"], json!(true), "{second}");
     assert_eq!(
@@ -96,7 +70,7 @@ fn the_person_is_asked_in_a_second_round_and_their_yes_types_once() {
     );
 
     // The same answer again (a replay, or a client sending its repeat twice) runs nothing.
-    let replay = call(&mut client, "send_keys", &arguments, Some(&state), Some(yes()));
+    let replay = client.call_current("send_keys", &arguments, Some(&state), Some(yes()));
     let error = &replay["error"];
     assert_eq!(error["code"], -32602, "{replay}");
     assert!(
@@ -118,9 +92,8 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     let mut client = current_client(&tmux, &caller);
     let arguments = json!({"pane_id": caller, "keys": "refused", "literal": true});
 
-    let state = asked(&call(&mut client, "send_keys", &arguments, None, None));
-    let declined = call(
-        &mut client,
+    let state = asked(&client.call_current("send_keys", &arguments, None, None));
+    let declined = client.call_current(
         "send_keys",
         &arguments,
         Some(&state),
@@ -131,9 +104,9 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     assert!(text.contains("the person was asked and declined"), "{text}");
 
     // A state issued for one call does not carry a yes to another.
-    let state = asked(&call(&mut client, "send_keys", &arguments, None, None));
+    let state = asked(&client.call_current("send_keys", &arguments, None, None));
     let other = json!({"pane_id": caller, "keys": "other text", "literal": true});
-    let borrowed = call(&mut client, "send_keys", &other, Some(&state), Some(yes()));
+    let borrowed = client.call_current("send_keys", &other, Some(&state), Some(yes()));
     assert!(
         borrowed["error"]["message"]
             .as_str()
@@ -145,7 +118,7 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     let mut forged = state.clone();
     let last = forged.pop().unwrap();
     forged.push(if last == '0' { '1' } else { '0' });
-    let altered = call(&mut client, "send_keys", &arguments, Some(&forged), Some(yes()));
+    let altered = client.call_current("send_keys", &arguments, Some(&forged), Some(yes()));
     assert!(
         altered["error"]["message"]
             .as_str()
@@ -155,7 +128,7 @@ fn a_no_keeps_the_refusal_and_a_forged_or_borrowed_state_is_refused() {
     );
     // An answer without its state answers no question paneward can tell: it is
     // ignored, nothing is typed, and the person is asked anew (SEP-2322's re-request).
-    let bare = call(&mut client, "send_keys", &arguments, None, Some(yes()));
+    let bare = client.call_current("send_keys", &arguments, None, Some(yes()));
     asked(&bare);
     marker(&mut client, &caller);
     assert_eq!(scratch.wait_for_lines("typed", 1), "marker\n");
@@ -173,21 +146,15 @@ fn a_batch_puts_a_question_off_only_while_it_has_changed_nothing() {
     // The caller pane first: nothing has run, so the whole batch waits for the answer,
     // and its repeat with a yes runs every row once.
     let batch = json!({"operations": [row(&caller, "first"), row(&other, "second")]});
-    let state = asked(&call(&mut client, "call_mutating_tools_batch", &batch, None, None));
-    let repeat = call(
-        &mut client,
-        "call_mutating_tools_batch",
-        &batch,
-        Some(&state),
-        Some(yes()),
-    );
+    let state = asked(&client.call_current("call_mutating_tools_batch", &batch, None, None));
+    let repeat = client.call_current("call_mutating_tools_batch", &batch, Some(&state), Some(yes()));
     let reply = &repeat["result"]["structuredContent"];
     assert_eq!(reply["succeeded"], 2, "{repeat}");
 
     // Another pane first: that row typed, so the caller row cannot be put off to a
     // repeat (which would type the first row again): it is refused, saying why.
     let batch = json!({"operations": [row(&other, "third"), row(&caller, "fourth")], "on_error": "continue"});
-    let reply = call(&mut client, "call_mutating_tools_batch", &batch, None, None);
+    let reply = client.call_current("call_mutating_tools_batch", &batch, None, None);
     assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
     let rows = &reply["result"]["structuredContent"]["results"];
     assert_eq!(rows[0]["success"], true, "{reply}");

@@ -7,6 +7,7 @@
 
 use std::process::Command;
 
+use crate::support::asking::yes;
 use crate::support::{clean_env, wait_for, Client, TmuxServer};
 use serde_json::{json, Value};
 
@@ -205,38 +206,6 @@ fn a_window_paneward_created_is_its_own_even_while_a_terminal_shows_it() {
     tmux.wait_for_text(&pane, "ours-in-sight");
 }
 
-/// paneward on `tmux`, initialized by a client that declares elicitation.
-fn asking_client(tmux: &TmuxServer) -> Client {
-    let mut client = tmux.paneward_with(&[], &[]);
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {"form": {}}},
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    let response = client.response(&json!(0));
-    assert!(response.get("result").is_some(), "{response}");
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    client
-}
-
-/// Calls `send_keys` and answers the question it raises with `answer`; returns the
-/// question's params (null when none came) and the call's result.
-fn send_and_answer(client: &mut Client, id: i64, arguments: Value, answer: Value) -> (Value, Value) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": "send_keys", "arguments": arguments}}));
-    let mut question = Value::Null;
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).expect("JSON");
-        if message["method"] == "elicitation/create" {
-            question = message["params"].clone();
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
-        } else if message["id"] == json!(id) && message.get("method").is_none() {
-            return (question, message["result"].clone());
-        }
-    }
-}
-
 #[test]
 fn where_the_client_can_ask_the_person_decides_and_force_does_not() {
     let tmux = TmuxServer::start();
@@ -244,13 +213,15 @@ fn where_the_client_can_ask_the_person_decides_and_force_does_not() {
     let pane = tmux.recorder(&scratch.path("typed"));
     let window = tmux.pane_value(&pane, "#{window_id}");
     let _terminal = tmux.attach_terminal(&window, &window);
-    let mut client = asking_client(&tmux);
-    let (question, result) = send_and_answer(
-        &mut client,
+    let mut client = tmux.paneward_with(&[], &[]);
+    client.initialize_legacy(true);
+    let (questions, result) = client.call_answering(
         1,
+        "send_keys",
         json!({"paneId": pane, "keys": "declined-text", "literal": true, "force": true}),
-        json!({"action": "decline"}),
+        |_| json!({"action": "decline"}),
     );
+    let question = questions.last().cloned().unwrap_or_default();
     let message = question["message"].as_str().expect("the person was asked");
     assert!(
         message.contains(&format!("pane {pane}")) && message.contains("terminal attached to tmux"),
@@ -259,11 +230,11 @@ fn where_the_client_can_ask_the_person_decides_and_force_does_not() {
     assert!(!message.contains("declined-text"), "the text is never shown: {message}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("the person was asked and declined"), "{text}");
-    let (_, result) = send_and_answer(
-        &mut client,
+    let (_, result) = client.call_answering(
         2,
+        "send_keys",
         json!({"paneId": pane, "keys": "allowed-text", "literal": true}),
-        json!({"action": "accept", "content": {"allow": true}}),
+        |_| yes(),
     );
     assert_ne!(result["isError"], json!(true), "{result}");
     assert_eq!(
@@ -305,25 +276,14 @@ fn request_pane_asks_for_a_pane_a_terminal_shows_even_under_scope_all() {
     let scratch = crate::support::Scratch::new();
     let pane = tmux.recorder(&scratch.path("typed"));
     let window = tmux.pane_value(&pane, "#{window_id}");
-    let mut client = asking_client(&tmux);
+    let mut client = tmux.paneward_with(&[], &[]);
+    client.initialize_legacy(true);
     // Out of any terminal's sight the grant would change nothing: nobody is asked.
     let unseen = client.call_ok("request_pane", json!({"pane_id": pane}));
     assert_eq!(unseen["outcome"], "scopeAll", "{unseen}");
     let _terminal = tmux.attach_terminal(&window, &window);
-    client.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "request_pane", "arguments": {"pane_id": pane}}}));
-    let mut asked = 0;
-    let result = loop {
-        let message: Value = serde_json::from_str(&client.next_raw_line().expect("stdout open")).unwrap();
-        if message["method"] == "elicitation/create" {
-            asked += 1;
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"],
-                "result": {"action": "accept", "content": {"allow": true}}}));
-        } else if message["id"] == json!(7) && message.get("method").is_none() {
-            break message["result"].clone();
-        }
-    };
-    assert_eq!(asked, 1);
+    let (questions, result) = client.call_answering(7, "request_pane", json!({"pane_id": pane}), |_| yes());
+    assert_eq!(questions.len(), 1);
     assert_eq!(result["structuredContent"]["outcome"], "granted", "{result}");
     client.call_ok(
         "send_keys",

@@ -7,41 +7,15 @@
 
 use serde_json::{json, Value};
 
+use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
 
 /// paneward under `--scope owned`, initialized by a legacy client that shows forms
 /// (`elicit`) or not.
 fn owned_client(tmux: &TmuxServer, elicit: bool) -> Client {
     let mut client = tmux.paneward_with(&["--scope", "owned"], &[]);
-    let capabilities = if elicit {
-        json!({"elicitation": {"form": {}}})
-    } else {
-        json!({})
-    };
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": capabilities,
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    assert!(client.response(&json!(0)).get("result").is_some());
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.initialize_legacy(elicit);
     client
-}
-
-/// Calls `tool`, answering any question with `answer`: the questions asked and the result.
-fn call_answering(client: &mut Client, id: i64, tool: &str, arguments: Value, answer: &Value) -> (Vec<Value>, Value) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments}}));
-    let mut questions = Vec::new();
-    loop {
-        let message: Value = serde_json::from_str(&client.next_raw_line().expect("stdout open")).unwrap();
-        if message["method"] == "elicitation/create" {
-            questions.push(message["params"].clone());
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
-        } else if message["id"] == json!(id) && message.get("method").is_none() {
-            return (questions, message["result"].clone());
-        }
-    }
 }
 
 fn typing(pane: &str, keys: &str) -> Value {
@@ -59,13 +33,12 @@ fn the_person_s_yes_hands_the_agent_their_pane_and_a_no_keeps_it_theirs() {
     let pane = tmux.recorder(&scratch.path("typed"));
     let mut client = owned_client(&tmux, true);
     let no = json!({"action": "decline"});
-    let yes = json!({"action": "accept", "content": {"allow": true}});
 
     // The person's pane is out of scope until they hand it over.
-    let (_, refused) = call_answering(&mut client, 1, "send_keys", typing(&pane, "early"), &no);
+    let (_, refused) = client.call_answering(1, "send_keys", typing(&pane, "early"), |_| no.clone());
     assert_eq!(refused["isError"], true, "{refused}");
 
-    let (questions, declined) = call_answering(&mut client, 2, "request_pane", json!({"pane_id": pane}), &no);
+    let (questions, declined) = client.call_answering(2, "request_pane", json!({"pane_id": pane}), |_| no.clone());
     assert_eq!(questions.len(), 1);
     assert_eq!(declined["isError"], true, "{declined}");
     assert!(
@@ -74,7 +47,7 @@ fn the_person_s_yes_hands_the_agent_their_pane_and_a_no_keeps_it_theirs() {
         "{declined}"
     );
 
-    let (questions, granted) = call_answering(&mut client, 3, "request_pane", json!({"pane_id": pane}), &yes);
+    let (questions, granted) = client.call_answering(3, "request_pane", json!({"pane_id": pane}), |_| yes());
     let message = questions[0]["message"].as_str().unwrap();
     assert!(
         message.contains(&format!("tmux pane {pane}")) && message.contains("running \""),
@@ -84,10 +57,10 @@ fn the_person_s_yes_hands_the_agent_their_pane_and_a_no_keeps_it_theirs() {
     assert_eq!(granted["structuredContent"]["outcome"], "granted");
 
     // Now the agent's: typing needs no question, and asking again asks nothing.
-    let (questions, typed) = call_answering(&mut client, 4, "send_keys", typing(&pane, "granted"), &no);
+    let (questions, typed) = client.call_answering(4, "send_keys", typing(&pane, "granted"), |_| no.clone());
     assert!(questions.is_empty(), "{questions:?}");
     assert_ne!(typed["isError"], true, "{typed}");
-    let (questions, again) = call_answering(&mut client, 5, "request_pane", json!({"pane_id": pane}), &no);
+    let (questions, again) = client.call_answering(5, "request_pane", json!({"pane_id": pane}), |_| no.clone());
     assert!(questions.is_empty(), "{questions:?}");
     assert_eq!(again["structuredContent"]["outcome"], "alreadyOwned", "{again}");
     assert_eq!(scratch.wait_for_lines("typed", 1), "granted\n");
@@ -101,7 +74,7 @@ fn a_client_that_cannot_ask_is_told_the_shell_command_and_scope_all_asks_nothing
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
     let mut client = owned_client(&tmux, false);
-    let (questions, refused) = call_answering(&mut client, 1, "request_pane", json!({"pane_id": pane}), &json!({}));
+    let (questions, refused) = client.call_answering(1, "request_pane", json!({"pane_id": pane}), |_| json!({}));
     assert!(questions.is_empty());
     assert!(
         text(&refused).contains("this client cannot ask its person")
@@ -125,19 +98,13 @@ fn a_current_client_is_asked_for_the_pane_in_a_second_round() {
     let tmux = TmuxServer::start();
     let pane = tmux.first_pane();
     let mut client = tmux.paneward_with(&["--scope", "owned"], &[]);
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
-    });
-    let params = json!({"_meta": meta, "name": "request_pane", "arguments": {"pane_id": pane}});
-    let first = client.request("tools/call", params.clone());
+    let arguments = json!({"pane_id": pane});
+    let first = client.call_current("request_pane", &arguments, None, None);
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     let mark = tmux.tmux(&["show-options", "-qvp", "-t", &pane, "@paneward_owned_pane"]);
     assert_eq!(mark.trim(), "", "nothing marked before the answer");
-    let mut repeat = params;
-    repeat["requestState"] = first["result"]["requestState"].clone();
-    repeat["inputResponses"] = json!({"consent": {"action": "accept", "content": {"allow": true}}});
-    let second = client.request("tools/call", repeat);
+    let state = first["result"]["requestState"].as_str();
+    let second = client.call_current("request_pane", &arguments, state, Some(yes()));
     assert_eq!(second["result"]["structuredContent"]["outcome"], "granted", "{second}");
     let mark = tmux.tmux(&["show-options", "-qvp", "-t", &pane, "@paneward_owned_pane"]);
     assert_eq!(mark.trim(), "1");

@@ -28,20 +28,6 @@ fn owned_scope(tmux: &TmuxServer, safety: &str) -> Client {
     client
 }
 
-/// The kind and text of a failed call.
-fn failed(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let kind = result["_meta"]["paneward/error"]["kind"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    (
-        kind,
-        result["content"][0]["text"].as_str().unwrap_or_default().to_string(),
-    )
-}
-
 #[test]
 fn the_inspect_tools_report_each_mark_at_its_own_level() {
     let tmux = TmuxServer::start();
@@ -87,15 +73,14 @@ fn scope_owned_refuses_input_to_a_pane_paneward_did_not_create_and_allows_its_ow
     let ours = tmux.recorder(&scratch.path("ours"));
     mark(&tmux, "-p", &ours);
     let mut client = owned_scope(&tmux, "mutating");
-    let (kind, text) = failed(&mut client, "send_keys", json!({"pane_id": theirs, "keys": "nope"}));
+    let (kind, text) = client.call_failed("send_keys", json!({"pane_id": theirs, "keys": "nope"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(
         text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"),
         "{text}"
     );
     // A batch row is checked the same way: one unowned pane among owned ones refuses all.
-    let (kind, text) = failed(
-        &mut client,
+    let (kind, text) = client.call_failed(
         "send_keys_batch",
         json!({"operations": [{"paneId": ours, "keys": "a"}, {"paneId": theirs, "keys": "b"}]}),
     );
@@ -104,11 +89,7 @@ fn scope_owned_refuses_input_to_a_pane_paneward_did_not_create_and_allows_its_ow
     assert_eq!(scratch.wait_for_lines("ours", 1), "mine\n");
     assert_eq!(scratch.read("theirs"), "", "nothing reached the unowned pane");
     // Server-wide changes name no object: refused.
-    let (kind, text) = failed(
-        &mut client,
-        "set_option",
-        json!({"name": "@x", "scope": "global", "value": "1"}),
-    );
+    let (kind, text) = client.call_failed("set_option", json!({"name": "@x", "scope": "global", "value": "1"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains("whole tmux server"), "{text}");
     // Reads are never limited.
@@ -122,7 +103,7 @@ fn scope_owned_refuses_killing_what_paneward_did_not_create() {
     let ours = tmux.window_running("sleep 600");
     mark(&tmux, "-p", &ours);
     let mut client = owned_scope(&tmux, "destructive");
-    let (kind, text) = failed(&mut client, "kill_pane", json!({"pane_id": theirs}));
+    let (kind, text) = client.call_failed("kill_pane", json!({"pane_id": theirs}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(
         text.contains(&format!("pane {theirs}")) && text.contains("--scope owned"),
@@ -131,13 +112,13 @@ fn scope_owned_refuses_killing_what_paneward_did_not_create() {
     assert!(tmux.try_tmux(&["display-message", "-p", "-t", &theirs, "x"]));
     // A window is its own object: a marked pane does not make its window paneward's.
     let window = tmux.pane_value(&ours, "#{window_id}");
-    let (kind, text) = failed(&mut client, "kill_window", json!({"window_id": window}));
+    let (kind, text) = client.call_failed("kill_window", json!({"window_id": window}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("window {window}")), "{text}");
-    let (kind, text) = failed(&mut client, "kill_server", json!({"confirm": true}));
+    let (kind, text) = client.call_failed("kill_server", json!({"confirm": true}));
     assert_eq!(kind, "notAllowed", "{text}");
     // Killing a window's last pane closes the window: it must be paneward's too.
-    let (kind, text) = failed(&mut client, "kill_pane", json!({"pane_id": ours}));
+    let (kind, text) = client.call_failed("kill_pane", json!({"pane_id": ours}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("close window {window}")), "{text}");
     mark(&tmux, "-w", &window);
@@ -176,8 +157,7 @@ fn no_call_sets_a_mark_and_a_mark_one_level_up_makes_nothing_below_it_owned() {
         ("pane", ours.as_str(), "@paneward_owned_window"),
         ("window", window.as_str(), "@paneward_anything"),
     ] {
-        let (kind, text) = failed(
-            &mut client,
+        let (kind, text) = client.call_failed(
             "set_option",
             json!({"name": name, "scope": scope, "target": target, "value": "1"}),
         );
@@ -191,14 +171,10 @@ fn no_call_sets_a_mark_and_a_mark_one_level_up_makes_nothing_below_it_owned() {
     tmux.tmux(&["set-option", "-w", "-t", &window, "@paneward_owned_pane", "1"]);
     tmux.tmux(&["set-option", "-t", "main", "@paneward_owned_pane", "1"]);
     tmux.tmux(&["set-option", "-t", "main", "@paneward_owned_window", "1"]);
-    let (kind, text) = failed(&mut client, "send_keys", json!({"pane_id": theirs, "keys": "nope"}));
+    let (kind, text) = client.call_failed("send_keys", json!({"pane_id": theirs, "keys": "nope"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("pane {theirs}")), "{text}");
-    let (kind, text) = failed(
-        &mut client,
-        "rename_window",
-        json!({"window_id": their_window, "name": "x"}),
-    );
+    let (kind, text) = client.call_failed("rename_window", json!({"window_id": their_window, "name": "x"}));
     assert_eq!(kind, "notAllowed", "{text}");
     assert!(text.contains(&format!("window {their_window}")), "{text}");
     client.call_ok("send_keys", json!({"pane_id": ours, "keys": "ok", "literal": true}));
@@ -222,8 +198,7 @@ fn scope_owned_refuses_input_that_synchronize_panes_would_carry_to_a_pane_outsid
     mark(&tmux, "-p", &ours);
     tmux.tmux(&["set-option", "-w", "-t", &window, "synchronize-panes", "on"]);
     let mut client = owned_scope(&tmux, "mutating");
-    let (kind, text) = failed(
-        &mut client,
+    let (kind, text) = client.call_failed(
         "send_keys",
         json!({"pane_id": ours, "keys": "nope", "literal": true, "enter": true}),
     );
@@ -296,7 +271,7 @@ fn scope_owned_refuses_ending_or_arranging_what_would_reach_the_persons_objects(
     let mut client = owned_scope(&tmux, "destructive");
 
     let refused = |client: &mut Client, tool: &str, arguments: Value, object: &str| {
-        let (kind, text) = failed(client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "notAllowed", "{tool}: {text}");
         assert!(
             text.contains(object) && text.contains("--scope owned"),

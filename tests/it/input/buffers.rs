@@ -2,7 +2,7 @@
 //! `paste_buffer`, `show_buffer`, `delete_buffer`), against real tmux servers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use crate::support::{Scratch, TmuxServer};
+use crate::support::{strings, Scratch, TmuxServer};
 use serde_json::{json, Value};
 
 /// Exactly 1 MiB of lines mixing UTF-8, tabs, quotes, format and command syntax,
@@ -29,12 +29,7 @@ fn mebibyte_of_mixed_text() -> String {
 
 /// The text `show_buffer` returned, joined back.
 fn shown_text(reply: &Value) -> String {
-    let lines: Vec<&str> = reply["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let lines = strings(&reply["lines"]);
     let mut text = lines.join("\n");
     if reply["endsWithNewline"] == json!(true) {
         text.push('\n');

@@ -5,9 +5,10 @@
 //! round.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // helpers outside #[test] fns
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::support::{wait_for, Client, Scratch, TmuxServer};
+use crate::support::asking::yes;
+use crate::support::{strings, wait_for, Client, Scratch, TmuxServer};
 
 const SECRET: &str = "hunter2-not-for-agents";
 
@@ -36,68 +37,37 @@ fn person_types(tmux: &TmuxServer, pane: &str) {
     tmux.tmux(&["send-keys", "-t", pane, "Enter"]);
 }
 
-fn legacy_client(tmux: &TmuxServer, args: &[&str], elicit: bool) -> Client {
-    let mut client = tmux.paneward_with(args, &[]);
-    let capabilities = if elicit {
-        json!({"elicitation": {"form": {}}})
-    } else {
-        json!({})
-    };
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": capabilities,
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    assert!(client.response(&json!(0)).get("result").is_some());
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    client
-}
-
 #[test]
 fn the_person_types_the_password_and_the_agent_gets_only_what_the_pane_printed_after() {
     let tmux = TmuxServer::start();
     let scratch = Scratch::new();
     let audit = scratch.path("audit.log");
-    let mut client = legacy_client(&tmux, &["--audit-log", &audit], true);
+    let mut client = tmux.paneward_with(&["--audit-log", &audit], &[]);
+    client.initialize_legacy(true);
     let pane = asking_pane(&tmux, &mut client);
 
-    client.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "hand_to_person",
-        "arguments": {"pane_id": pane, "reason": "sudo needs your password", "timeout_seconds": 60}}}));
-    let mut questions = Vec::new();
-    let result = loop {
-        let message: Value = serde_json::from_str(&client.next_raw_line().expect("stdout open")).unwrap();
-        if message["method"] == "elicitation/create" {
-            questions.push(message["params"]["message"].as_str().unwrap().to_string());
-            // The person goes to the pane, types, then answers the question.
-            person_types(&tmux, &pane);
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"],
-                "result": {"action": "accept", "content": {"allow": true}}}));
-        } else if message["id"] == json!(7) && message.get("method").is_none() {
-            break message["result"].clone();
-        }
-    };
+    let arguments = json!({"pane_id": pane, "reason": "sudo needs your password", "timeout_seconds": 60});
+    let (questions, result) = client.call_answering(7, "hand_to_person", arguments, |_| {
+        // The person goes to the pane, types, then answers the question.
+        person_types(&tmux, &pane);
+        yes()
+    });
     assert_eq!(questions.len(), 1, "{questions:?}");
+    let question = questions[0]["message"].as_str().unwrap();
     assert!(
-        questions[0].contains(&format!("tmux pane {pane}"))
-            && questions[0].contains("echo off")
-            && questions[0].contains("sudo needs your password"),
-        "{}",
-        questions[0]
+        question.contains(&format!("tmux pane {pane}"))
+            && question.contains("echo off")
+            && question.contains("sudo needs your password"),
+        "{question}"
     );
     assert_ne!(result["isError"], true, "{result}");
     let reply = &result["structuredContent"];
     assert_eq!(reply["outcome"], "waitingAgain", "back at the prompt: {reply}");
     assert_eq!(reply["readsAs"], "password", "{reply}");
-    let lines: Vec<&str> = reply["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let lines = strings(&reply["lines"]);
     let took = format!("took {} characters", SECRET.len());
     assert!(
-        lines.contains(&took.as_str()) && lines.contains(&"after-the-read"),
+        lines.contains(&took) && lines.iter().any(|l| l == "after-the-read"),
         "{lines:?}"
     );
     assert!(
@@ -116,7 +86,8 @@ fn the_person_types_the_password_and_the_agent_gets_only_what_the_pane_printed_a
 #[test]
 fn a_client_that_cannot_ask_is_told_which_pane_and_a_pane_not_waiting_is_refused() {
     let tmux = TmuxServer::start();
-    let mut client = legacy_client(&tmux, &[], false);
+    let mut client = tmux.paneward_with(&[], &[]);
+    client.initialize_legacy(false);
     let pane = asking_pane(&tmux, &mut client);
     let refused = client.call("hand_to_person", json!({"pane_id": pane, "reason": "your password"}));
     assert_eq!(refused["isError"], true, "{refused}");
@@ -149,19 +120,12 @@ fn a_current_client_is_asked_in_a_second_round_and_the_repeat_returns_what_follo
     let mut client = tmux.paneward();
     client.initialize();
     let pane = asking_pane(&tmux, &mut client);
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
-    });
-    let params = json!({"_meta": meta, "name": "hand_to_person",
-        "arguments": {"pane_id": pane, "reason": "type your password", "timeout_seconds": 60}});
-    let first = client.request("tools/call", params.clone());
+    let arguments = json!({"pane_id": pane, "reason": "type your password", "timeout_seconds": 60});
+    let first = client.call_current("hand_to_person", &arguments, None, None);
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     person_types(&tmux, &pane);
-    let mut repeat = params;
-    repeat["requestState"] = first["result"]["requestState"].clone();
-    repeat["inputResponses"] = json!({"consent": {"action": "accept", "content": {"allow": true}}});
-    let second = client.request("tools/call", repeat);
+    let state = first["result"]["requestState"].as_str();
+    let second = client.call_current("hand_to_person", &arguments, state, Some(yes()));
     let reply = &second["result"]["structuredContent"];
     assert_eq!(reply["outcome"], "waitingAgain", "{second}");
     let lines = reply["lines"].to_string();

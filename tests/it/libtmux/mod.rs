@@ -2,6 +2,7 @@
 //! as `tmux-mcp` 0.1.2 advertises them, answered by paneward, against a real tmux on a
 //! private socket. The differential suite beside them drives the real `tmux-mcp` too.
 
+mod batch;
 mod config;
 mod differential;
 mod listing;

@@ -6,7 +6,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use super::{ok, refused};
-use crate::support::{clean_env, Client, Scratch, TmuxServer};
+use crate::support::{clean_env, Client, Scratch, TmuxServer, FIRST_SESSION};
 
 fn names(list: &Value) -> Vec<String> {
     list["tools"]
@@ -239,19 +239,7 @@ struct PlainServer {
 impl PlainServer {
     fn start() -> Self {
         let server = Self { folder: Scratch::new() };
-        server.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "main",
-            "-x",
-            "80",
-            "-y",
-            "24",
-            "/bin/sh",
-        ]);
+        server.tmux(&FIRST_SESSION);
         server
     }
 

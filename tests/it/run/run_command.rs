@@ -628,13 +628,7 @@ fn a_job_staged_by_a_paneward_killed_before_typing_is_cleared_and_the_next_comma
     // job, then waits for the answer. Killed while it waits, it leaves exactly what a
     // paneward that died between staging and typing leaves.
     let mut asking = tmux.paneward_with(&[], &[("TMUX", &tmux.tmux_env()), ("TMUX_PANE", &pane)]);
-    asking.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {"form": {}}},
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    assert!(asking.response(&json!(0)).get("result").is_some());
-    asking.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    asking.initialize_legacy(true);
     asking.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "run_command", "arguments": {"pane_id": pane, "command": "echo staged-never-typed"}}}));
     loop {

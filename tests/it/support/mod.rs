@@ -3,6 +3,7 @@
 //! files in `schemas/` (read from disk, independent of the server's own copy).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod asking;
 pub mod control;
 pub mod descriptors;
 pub mod differential;
@@ -25,6 +26,22 @@ use serde_json::{json, Value};
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
 static NEXT_SERVER: AtomicUsize = AtomicUsize::new(0);
+
+/// What a test's tmux server starts with: no user config, one session `main` of 80x24
+/// running `/bin/sh`.
+pub const FIRST_SESSION: [&str; 11] = [
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "main",
+    "-x",
+    "80",
+    "-y",
+    "24",
+    "/bin/sh",
+];
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -71,19 +88,7 @@ impl TmuxServer {
             name,
             socket_path: None,
         };
-        server.tmux(&[
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "main",
-            "-x",
-            "80",
-            "-y",
-            "24",
-            "/bin/sh",
-        ]);
+        server.tmux(&FIRST_SESSION);
         server.tmux(&["set-option", "-g", "default-shell", "/bin/sh"]);
         server.tmux(&["set-option", "-g", "default-command", "/bin/sh"]);
         server.socket_path = Some(PathBuf::from(
@@ -621,6 +626,20 @@ impl Client {
         let result = self.call(tool, arguments);
         assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
         result["content"][0]["text"].as_str().expect("error text").to_string()
+    }
+
+    /// Calls `tool`, requires `isError: true`, and returns the error's kind (from
+    /// `_meta`, empty when none) and text.
+    #[track_caller]
+    pub fn call_failed(&mut self, tool: &str, arguments: Value) -> (String, String) {
+        let result = self.call(tool, arguments);
+        assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
+        let kind = result["_meta"]["paneward/error"]["kind"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let text = result["content"][0]["text"].as_str().unwrap_or_default().to_string();
+        (kind, text)
     }
 
     /// Closes stdin, reads stdout to its end, failing the test on any line that is not

@@ -6,19 +6,8 @@
 
 use serde_json::{json, Value};
 
+use crate::support::asking::yes;
 use crate::support::{Client, Scratch, TmuxServer};
-
-/// The error kind of a failed call.
-fn failed(client: &mut Client, tool: &str, arguments: Value) -> (String, String) {
-    let result = client.call(tool, arguments);
-    assert_eq!(result["isError"], json!(true), "{tool} should have failed: {result}");
-    let kind = result["_meta"]["paneward/error"]["kind"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let text = result["content"][0]["text"].as_str().unwrap_or_default().to_string();
-    (kind, text)
-}
 
 fn at(tmux: &TmuxServer, safety: &str) -> Client {
     let mut client = tmux.paneward_with(&["--safety", safety], &[]);
@@ -91,11 +80,11 @@ fn kills_say_what_went_with_the_object() {
         ("kill_window", json!({"window_id": window})),
         ("kill_session", json!({"session_id": other})),
     ] {
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "notFound", "{tool}: {text}");
     }
     // Target syntax is never an id.
-    let (kind, text) = failed(&mut client, "kill_session", json!({"session_id": "main"}));
+    let (kind, text) = client.call_failed("kill_session", json!({"session_id": "main"}));
     assert_eq!(kind, "invalidArguments", "{text}");
     assert!(text.contains("/session_id"), "{text}");
     assert!(exists(&tmux, &tmux.first_pane()));
@@ -105,10 +94,10 @@ fn kills_say_what_went_with_the_object() {
 fn kill_server_needs_confirm_and_reports_every_session() {
     let tmux = TmuxServer::start();
     let mut client = at(&tmux, "destructive");
-    let (kind, text) = failed(&mut client, "kill_server", json!({"confirm": false}));
+    let (kind, text) = client.call_failed("kill_server", json!({"confirm": false}));
     assert_eq!(kind, "invalidArguments", "{text}");
     assert!(text.contains("/confirm"), "{text}");
-    let (kind, _) = failed(&mut client, "kill_server", json!({}));
+    let (kind, _) = client.call_failed("kill_server", json!({}));
     assert_eq!(kind, "invalidArguments");
     assert!(
         exists(&tmux, &tmux.first_pane()),
@@ -136,7 +125,7 @@ fn nothing_ends_the_pane_paneward_runs_in() {
         ("respawn_pane", json!({"pane_id": caller, "kill": true})),
     ] {
         let pid = tmux.pane_value(&caller, "#{pane_pid}");
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "blocked", "{tool}: {text}");
         assert!(text.contains(&caller), "{tool} names the caller pane: {text}");
         assert_eq!(
@@ -157,7 +146,7 @@ fn argument_escalations_are_refused_below_their_tier_naming_the_argument() {
         ("respawn_pane", json!({"pane_id": live, "kill": true}), "kill"),
         ("clear_pane", json!({"pane_id": live, "history": true}), "history"),
     ] {
-        let (kind, text) = failed(&mut client, tool, arguments);
+        let (kind, text) = client.call_failed(tool, arguments);
         assert_eq!(kind, "notAllowed", "{tool}: {text}");
         assert!(
             text.contains(&format!("`{argument}: true`")) && text.contains("destructive"),
@@ -232,7 +221,7 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
         "the directory is data, the argv ran without a shell"
     );
     // Now live: refused without kill, naming it.
-    let (kind, text) = failed(&mut client, "respawn_pane", json!({"pane_id": dead}));
+    let (kind, text) = client.call_failed("respawn_pane", json!({"pane_id": dead}));
     assert_eq!(kind, "refused", "{text}");
     assert!(text.contains("kill: true"), "{text}");
     // Bad arguments name their field and change nothing.
@@ -253,7 +242,7 @@ fn respawn_restarts_a_dead_pane_and_refuses_a_live_one_without_kill() {
         (json!({"pane_id": dead, "command": ["true"], "shell": "true"}), "/shell"),
         (json!({"pane_id": "main:0.0"}), "/pane_id"),
     ] {
-        let (kind, text) = failed(&mut client, "respawn_pane", arguments);
+        let (kind, text) = client.call_failed("respawn_pane", arguments);
         assert_eq!(kind, "invalidArguments", "{text}");
         assert!(text.contains(field), "{text}");
         assert!(!text.contains("hunter2"), "{text}");
@@ -279,7 +268,7 @@ fn clear_resets_the_screen_and_with_history_the_scrollback() {
     let cleared = client.call_ok("clear_pane", json!({"pane_id": pane, "history": true}));
     assert!(cleared["historyLinesCleared"].as_i64().unwrap() >= history);
     assert_eq!(tmux.pane_value(&pane, "#{history_size}"), "0");
-    let (kind, _) = failed(&mut client, "clear_pane", json!({"pane_id": "%999"}));
+    let (kind, _) = client.call_failed("clear_pane", json!({"pane_id": "%999"}));
     assert_eq!(kind, "notFound");
 }
 
@@ -358,33 +347,8 @@ fn asking_inside(tmux: &TmuxServer, caller: &str) -> Client {
         &["--safety", "destructive"],
         &[("TMUX", env.as_str()), ("TMUX_PANE", caller)],
     );
-    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {"form": {}}},
-        "clientInfo": {"name": "paneward-tests", "version": "0"}
-    }}));
-    let response = client.response(&json!(0));
-    assert!(response.get("result").is_some(), "{response}");
-    client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    client.initialize_legacy(true);
     client
-}
-
-/// Calls `tool`, answering any question it raises with `answer`; returns the questions'
-/// messages and the call's result.
-fn call_answering(client: &mut Client, id: i64, tool: &str, arguments: Value, answer: &Value) -> (Vec<String>, Value) {
-    client.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments}}));
-    let mut questions = Vec::new();
-    loop {
-        let line = client.next_raw_line().expect("paneward closed stdout");
-        let message: Value = serde_json::from_str(&line).expect("JSON");
-        if message["method"] == "elicitation/create" {
-            questions.push(message["params"]["message"].as_str().unwrap_or_default().to_string());
-            client.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}));
-        } else if message["id"] == json!(id) && message.get("method").is_none() {
-            return (questions, message["result"].clone());
-        }
-    }
 }
 
 #[test]
@@ -394,9 +358,8 @@ fn a_kill_of_what_holds_the_caller_pane_asks_the_person_only_with_confirm_self()
     let window = tmux.pane_value(&caller, "#{window_id}");
     tmux.window_running("sleep 600"); // the session outlives the window
     let mut client = asking_inside(&tmux, &caller);
-    let yes = json!({"action": "accept", "content": {"allow": true}});
     // Without confirm_self the kill is taken for a mistake: refused, nobody asked.
-    let (questions, result) = call_answering(&mut client, 1, "kill_window", json!({"window_id": window}), &yes);
+    let (questions, result) = client.call_answering(1, "kill_window", json!({"window_id": window}), |_| yes());
     assert!(questions.is_empty(), "{questions:?}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("confirm_self: true") && text.contains(&caller), "{text}");
@@ -404,12 +367,13 @@ fn a_kill_of_what_holds_the_caller_pane_asks_the_person_only_with_confirm_self()
     // With it, the person decides: a no ends nothing.
     let no = json!({"action": "decline"});
     let arguments = json!({"window_id": window, "confirm_self": true});
-    let (questions, result) = call_answering(&mut client, 2, "kill_window", arguments.clone(), &no);
+    let (questions, result) = client.call_answering(2, "kill_window", arguments.clone(), |_| no.clone());
     assert_eq!(questions.len(), 1);
-    assert!(questions[0].contains(&format!("window {window}")), "{questions:?}");
+    let question = questions[0]["message"].as_str().unwrap_or_default();
+    assert!(question.contains(&format!("window {window}")), "{questions:?}");
     assert_eq!(result["isError"], json!(true), "{result}");
     assert!(exists(&tmux, &window));
-    let (_, result) = call_answering(&mut client, 3, "kill_window", arguments, &yes);
+    let (_, result) = client.call_answering(3, "kill_window", arguments, |_| yes());
     assert_ne!(result["isError"], json!(true), "{result}");
     assert_eq!(result["structuredContent"]["killed"], json!(window));
     assert!(!exists(&tmux, &window));
@@ -421,11 +385,7 @@ fn confirm_self_is_no_override_where_the_client_cannot_ask() {
     let caller = tmux.first_pane();
     let window = tmux.pane_value(&caller, "#{window_id}");
     let mut client = inside(&tmux, &caller, &["--safety", "destructive"]);
-    let (kind, text) = failed(
-        &mut client,
-        "kill_window",
-        json!({"window_id": window, "confirm_self": true}),
-    );
+    let (kind, text) = client.call_failed("kill_window", json!({"window_id": window, "confirm_self": true}));
     assert_eq!(kind, "blocked", "{text}");
     assert!(text.contains("elicitation"), "{text}");
     assert!(exists(&tmux, &window));
