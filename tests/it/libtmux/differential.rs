@@ -18,7 +18,7 @@
 use serde_json::Value;
 
 use crate::support::differential::{tmux_pair, Suite, Twin};
-use crate::support::{root, Client};
+use crate::support::Client;
 
 use super::tmux_mcp;
 
