@@ -138,7 +138,7 @@ impl OneShot {
 
     /// Runs `commands` in one round trip, separated by `nonce`'s separator as `framing`
     /// says, and returns tmux's answer uncut, a failure included (a caller that sent
-    /// several callers' commands cuts it itself: `super::gather`).
+    /// several callers' commands cuts it itself).
     ///
     /// Returns which client ran (or failed) as well.
     pub async fn answer(
