@@ -33,7 +33,13 @@ pub fn summary(runs: &[Run]) -> String {
     );
     for run in runs {
         for case in CASES {
-            let _ = writeln!(out, "- {} panes, {}: {}", run.panes, case.label(), beside_peers(run, case));
+            let _ = writeln!(
+                out,
+                "- {} panes, {}: {}",
+                run.panes,
+                case.label(),
+                beside_peers(run, case)
+            );
         }
     }
     for run in runs {

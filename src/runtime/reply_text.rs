@@ -352,7 +352,9 @@ fn push_json_string(out: &mut String, text: &str) {
 fn has_control(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.iter().enumerate().any(|(at, &byte)| {
-        byte < 0x20 || byte == 0x7f || (byte == 0xc2 && bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
+        byte < 0x20
+            || byte == 0x7f
+            || (byte == 0xc2 && bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
     })
 }
 
@@ -402,7 +404,15 @@ mod tests {
     fn a_string_is_quoted_byte_for_byte_as_serde_json_quotes_it() {
         let mut every_ascii: String = (0u8..0x80).map(char::from).collect();
         every_ascii.push_str("é \u{2028} \u{1F600} \\\" end");
-        for text in ["", "12", "-3.5e7", "true", "a\"b\\c", "\u{7f}\u{0}\u{1f}", every_ascii.as_str()] {
+        for text in [
+            "",
+            "12",
+            "-3.5e7",
+            "true",
+            "a\"b\\c",
+            "\u{7f}\u{0}\u{1f}",
+            every_ascii.as_str(),
+        ] {
             let mut out = String::from("before ");
             push_json_string(&mut out, text);
             assert_eq!(out, format!("before {}", Value::from(text)), "{text:?}");

@@ -358,6 +358,11 @@ fn without_control_mode_a_batch_answers_as_over_control_mode_a_failing_row_inclu
         .iter()
         .map(|w| tmux.window_showing(&format!("echo {w}"), w))
         .collect();
+    // The replies name each pane's program and window: both settle once the shell has
+    // handed over to `sleep` and tmux has renamed the window after it.
+    for pane in &panes {
+        tmux.wait_for_value(pane, "#{pane_current_command} #{window_name}", "sleep sleep");
+    }
     let mut operations: Vec<Value> = (0..12)
         .map(|i| {
             let pane = &panes[i % 3];
@@ -389,6 +394,9 @@ fn without_control_mode_a_batch_answers_as_over_control_mode_a_failing_row_inclu
         assert_eq!(rows.len(), if on_error == "stop" { 6 } else { 12 });
         for (name, client) in [("native client", &mut native), ("processes", &mut processes)] {
             let reply = client.call_ok("call_read_tools_batch", arguments.clone());
+            for (row, want) in reply["results"].as_array().unwrap().iter().zip(rows) {
+                assert_eq!(row, want, "{name}, on_error {on_error}");
+            }
             assert_eq!(reply, expected, "{name}, on_error {on_error}");
         }
     }
