@@ -3,6 +3,8 @@
 # are missing, builds the release binaries, and prints the Markdown tables that
 # BENCHMARKS.md records. Extra arguments go to paneward-bench (see --help), e.g.
 #   bench/run.sh --calls 500 --panes 16
+# Every speed figure README.md states, beside the peers, with the commit and the load:
+#   bench/run.sh --readme
 # paneward over Streamable HTTP on loopback, and with tmux reached through ssh, beside
 # stdio (needs an sshd you can log in to without a prompt, e.g. on localhost):
 #   bench/run.sh --cases snapshot_pane --http --ssh "$USER@localhost" [--ssh-config FILE]

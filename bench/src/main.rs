@@ -15,6 +15,7 @@ mod job;
 mod mcp;
 mod measure;
 mod raw;
+mod readme;
 mod report;
 mod soak;
 mod stats;
@@ -39,6 +40,8 @@ pub struct Options {
     ssh_config: Option<String>,
     /// Also paneward with control mode off (`--no-control-mode`).
     one_shot: bool,
+    /// `--readme`: the runs behind README.md's figures, and those figures.
+    readme: bool,
     /// Also paneward serving libtmux-mcp's contract (`--profile python`), called as
     /// libtmux-mcp is.
     python_profile: bool,
@@ -55,7 +58,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
-[--http] [--one-shot] [--python-profile] [--ssh DESTINATION [--ssh-config FILE]] \
+[--readme] [--http] [--one-shot] [--python-profile] [--ssh DESTINATION [--ssh-config FILE]] \
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
@@ -68,6 +71,7 @@ fn parse_options() -> Result<Options, String> {
         libtmux_mcp: None,
         http: false,
         one_shot: false,
+        readme: false,
         python_profile: false,
         ssh: None,
         ssh_config: None,
@@ -90,6 +94,12 @@ fn parse_options() -> Result<Options, String> {
             "--libtmux-mcp" => options.libtmux_mcp = Some(value()?.into()),
             "--http" => options.http = true,
             "--one-shot" => options.one_shot = true,
+            // The README's pane counts and calls; later flags may still change them.
+            "--readme" => {
+                options.readme = true;
+                options.panes = readme::PANES.to_vec();
+                options.cases = readme::CASES.to_vec();
+            }
             "--python-profile" => options.python_profile = true,
             "--ssh" => options.ssh = Some(value()?),
             "--ssh-config" => options.ssh_config = Some(value()?),
@@ -314,7 +324,11 @@ fn run(options: &Options) -> Result<String, String> {
             }
         }
     }
-    Ok(report::report(&runs, options))
+    let mut report = report::report(&runs, options);
+    if options.readme {
+        report.push_str(&readme::summary(&runs));
+    }
+    Ok(report)
 }
 
 /// `paneward-bench watch [--paneward PATH] [--panes 16] [--seconds 30] [--samples 30]`.

@@ -19,6 +19,12 @@ impl Backend {
         self.tmux.keeps_order().await
     }
 
+    /// Runs `work` with its one-shot reads gathered into one round trip wherever it
+    /// waits; see [`Tmux::gathered`].
+    pub async fn gathered<F: std::future::Future>(&self, work: F) -> F::Output {
+        self.tmux.gathered(work).await
+    }
+
     /// How the last round trip was sent, if one ran.
     pub async fn last_transport(&self) -> Option<Transport> {
         self.tmux.last_transport().await

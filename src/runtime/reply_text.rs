@@ -123,9 +123,12 @@ pub fn tool_result(structured: Value) -> CallToolResult {
 
 /// The text of `value`: its rendering, or its compact JSON where that is no longer.
 pub fn render(value: &Value) -> String {
-    let mut out = String::new();
+    let json = json_len(value);
+    // A rendering that is kept is shorter than the JSON: room for it from the start,
+    // so a long capture is written without growing (and moving) the text again and again.
+    let mut out = String::with_capacity(json);
     write_value(&mut out, "", value);
-    if out.len() < json_len(value) {
+    if out.len() < json {
         out
     } else {
         value.to_string()
@@ -302,6 +305,9 @@ enum Place {
 fn write_scalar(out: &mut String, value: &Value, place: Place) {
     match value {
         Value::String(text) if bare(text, place) => out.push_str(text),
+        // Pane rows that read as numbers (the output of `seq`) are quoted one by one:
+        // written straight into the text, with no string of their own each.
+        Value::String(text) => push_json_string(out, text),
         // A batch row's whole result is one such cell. serde_json writes it into a
         // buffer of its own about a third faster than through `fmt` (measured on a
         // capture's result), copy included; writing a `Value` cannot fail.
@@ -309,12 +315,55 @@ fn write_scalar(out: &mut String, value: &Value, place: Place) {
     }
 }
 
+/// Appends `text` as a JSON string exactly as `serde_json` writes it: `"` and `\\`
+/// escaped, the five control characters with a short escape written so, the others
+/// below U+0020 as `\\u00xx` (lower-case hex), everything else as it is.
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let mut rest = text;
+    while let Some(at) = rest.bytes().position(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(&rest[..at]);
+        let byte = rest.as_bytes()[at];
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(byte >> 4)]));
+                out.push(char::from(HEX[usize::from(byte & 0xf)]));
+            }
+        }
+        // The byte found is ASCII, so what follows starts a character.
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
+}
+
+/// Whether `text` holds a control character (`char::is_control`: U+0000 to U+001F and
+/// U+007F to U+009F), found byte by byte without decoding characters: a long capture's
+/// every row is looked at. U+0080 to U+009F are the two bytes `C2 80` to `C2 9F`.
+fn has_control(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        byte < 0x20
+            || byte == 0x7f
+            || (byte == 0xc2 && bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
+    })
+}
+
 /// Whether `text` reads back as itself, unquoted, at `place`.
 fn bare(text: &str, place: Place) -> bool {
     let Some(first) = text.chars().next() else {
         return false;
     };
-    if matches!(first, '"' | '{' | '[') || text.chars().any(|c| c.is_control()) {
+    if matches!(first, '"' | '{' | '[') || has_control(text) {
         return false;
     }
     if place != Place::Line && (first.is_whitespace() || text.ends_with(char::is_whitespace)) {
@@ -340,6 +389,35 @@ fn bare(text: &str, place: Place) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn control_characters_are_found_as_char_is_control_finds_them() {
+        for code in (0..0x800u32).chain([0x2028, 0xfeff, 0x1f600]) {
+            let Some(c) = char::from_u32(code) else { continue };
+            for text in [format!("{c}"), format!("a{c}b"), format!("é{c}")] {
+                assert_eq!(has_control(&text), text.chars().any(char::is_control), "U+{code:04X}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_is_quoted_byte_for_byte_as_serde_json_quotes_it() {
+        let mut every_ascii: String = (0u8..0x80).map(char::from).collect();
+        every_ascii.push_str("é \u{2028} \u{1F600} \\\" end");
+        for text in [
+            "",
+            "12",
+            "-3.5e7",
+            "true",
+            "a\"b\\c",
+            "\u{7f}\u{0}\u{1f}",
+            every_ascii.as_str(),
+        ] {
+            let mut out = String::from("before ");
+            push_json_string(&mut out, text);
+            assert_eq!(out, format!("before {}", Value::from(text)), "{text:?}");
+        }
+    }
 
     /// Reads a rendering back: the proof that the text keeps every fact.
     fn read_back(text: &str) -> Value {

@@ -8,7 +8,8 @@
 //! fit is a protocol error, never a guess: the caller checks what it assumed (a listing
 //! sent in the same round trip, which tmux runs without a pause) and falls back.
 
-use super::command::Command;
+use super::command::{summarize, Command};
+use super::error::{classify, TmuxError};
 use super::script::{command_line, separated_chain};
 
 /// How the outputs of a round trip's commands are told apart.
@@ -45,6 +46,45 @@ impl Framing {
     }
 }
 
+/// A one-shot client's answer before it is cut into outputs: whether tmux ran every
+/// command, and what it printed (to standard output, the outputs and separators of the
+/// commands that ran; to standard error, why one failed).
+#[derive(Debug)]
+pub struct Answer {
+    pub success: bool,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Answer {
+    /// The outputs of `commands`, cut as `framing` says with `separator`; or tmux's error,
+    /// naming `commands` and the server `label`.
+    ///
+    /// # Errors
+    /// tmux's error, or a [`TmuxError::Protocol`] when the output does not cut so.
+    pub fn outputs(
+        self,
+        framing: &Framing,
+        separator: &str,
+        commands: &[Command],
+        label: &str,
+    ) -> Result<Vec<Vec<u8>>, TmuxError> {
+        if !self.success {
+            return Err(classify(
+                &summarize(commands),
+                label,
+                &String::from_utf8_lossy(&self.stderr),
+            ));
+        }
+        framing
+            .split(&self.stdout, separator, commands.len())
+            .ok_or_else(|| TmuxError::Protocol {
+                command: summarize(commands),
+                detail: "the output did not split into one part per command".into(),
+            })
+    }
+}
+
 /// `stdout` cut into parts of `lines[i]` newline-ended lines each; `None` unless that
 /// uses all of it exactly.
 pub fn split_lines(stdout: &[u8], lines: &[usize]) -> Option<Vec<Vec<u8>>> {
@@ -64,7 +104,14 @@ pub fn split_lines(stdout: &[u8], lines: &[usize]) -> Option<Vec<Vec<u8>>> {
 
 /// Splits combined output on lines equal to `marker`; `None` unless there are `count` parts.
 fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8>>> {
-    let mut parts = Vec::with_capacity(count);
+    let parts = split_on_marker(stdout, marker, count);
+    (parts.len() == count).then_some(parts)
+}
+
+/// Combined output cut on lines equal to `marker`, however many parts that makes
+/// (`expected` only sizes the list): one more than the marker lines.
+pub fn split_on_marker(stdout: &[u8], marker: &str, expected: usize) -> Vec<Vec<u8>> {
+    let mut parts = Vec::with_capacity(expected);
     let mut current = Vec::new();
     let mut rest = stdout;
     while !rest.is_empty() {
@@ -78,7 +125,7 @@ fn split_outputs(stdout: &[u8], marker: &str, count: usize) -> Option<Vec<Vec<u8
         rest = tail;
     }
     parts.push(current);
-    (parts.len() == count).then_some(parts)
+    parts
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod escape;
 pub mod foreground;
 pub mod format;
 pub mod framing;
+mod gather;
 pub mod ids;
 pub mod input_wait;
 pub mod launch;
@@ -166,6 +167,14 @@ impl Tmux {
     /// a live control connection); separate tmux processes can overtake each other.
     pub async fn keeps_order(&self) -> bool {
         self.executor.keeps_order().await
+    }
+
+    /// Runs `work` (several calls' reads, polled together) with the round trips it
+    /// would send to one-shot clients gathered: whenever it waits, the reads it queued
+    /// go as one command list over one connection. Over a control connection nothing
+    /// changes: round trips are pipelined there already.
+    pub async fn gathered<F: std::future::Future>(&self, work: F) -> F::Output {
+        self.executor.gathered(work).await
     }
 
     /// How the last round trip was sent, if one ran.

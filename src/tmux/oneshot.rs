@@ -12,9 +12,10 @@ use tokio::sync::Semaphore;
 
 use super::command::{summarize, Command};
 use super::error::TmuxError;
-use super::framing::Framing;
+use super::framing::{Answer, Framing};
 use super::launch::Launcher;
 use super::native::{self, Outcome};
+use super::script::Nonce;
 use super::{subprocess, ServerAddress};
 
 /// Which one-shot client is used, and why.
@@ -113,6 +114,11 @@ impl OneShot {
         self.round_trips.load(Ordering::Relaxed)
     }
 
+    /// How errors name the server.
+    pub fn label(&self) -> String {
+        self.address.label()
+    }
+
     /// Runs `commands` in one round trip; see [`super::Tmux::run_all`]. With
     /// `clientless`, `TMUX_PANE` is not passed on.
     ///
@@ -124,6 +130,25 @@ impl OneShot {
         clientless: bool,
         framing: &Framing,
     ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
+        let nonce = Nonce::new();
+        let (answer, used) = self.answer(commands, timeout, clientless, framing, &nonce).await;
+        let outputs = answer.and_then(|answer| answer.outputs(framing, nonce.separator(), commands, &self.label()));
+        (outputs, used)
+    }
+
+    /// Runs `commands` in one round trip, separated by `nonce`'s separator as `framing`
+    /// says, and returns tmux's answer uncut, a failure included (a caller that sent
+    /// several callers' commands cuts it itself).
+    ///
+    /// Returns which client ran (or failed) as well.
+    pub async fn answer(
+        &self,
+        commands: &[Command],
+        timeout: Duration,
+        clientless: bool,
+        framing: &Framing,
+        nonce: &Nonce,
+    ) -> (Result<Answer, TmuxError>, Used) {
         // Waiting for a turn counts against the caller's time, as a slow tmux would.
         let permit = tokio::time::timeout(timeout, self.permits.acquire()).await;
         let Ok(Ok(_permit)) = permit else {
@@ -136,7 +161,7 @@ impl OneShot {
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
         self.peak.fetch_max(now, Ordering::Relaxed);
         self.round_trips.fetch_add(1, Ordering::Relaxed);
-        let result = self.run_unbounded(commands, timeout, clientless, framing).await;
+        let result = self.run_unbounded(commands, timeout, clientless, framing, nonce).await;
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
         result
     }
@@ -147,16 +172,15 @@ impl OneShot {
         timeout: Duration,
         clientless: bool,
         framing: &Framing,
-    ) -> (Result<Vec<Vec<u8>>, TmuxError>, Used) {
+        nonce: &Nonce,
+    ) -> (Result<Answer, TmuxError>, Used) {
         if let NativeState::Ready { socket, default_socket } = self.native_state() {
-            let label = self.address.label();
             let server = native::Server {
                 socket: &socket,
                 default_socket,
-                label: &label,
                 protocol: self.protocol,
             };
-            let outcome = native::run_all(server, commands, timeout, clientless, framing);
+            let outcome = native::run_all(server, commands, timeout, clientless, framing, nonce);
             match outcome.await {
                 Outcome::Done(result) => return (result, Used::Native),
                 // No server there, or not where we looked: a tmux process says which,
@@ -175,8 +199,16 @@ impl OneShot {
                 }
             }
         }
-        let result = subprocess::run_all(&self.launcher, &self.address, commands, timeout, clientless, framing).await;
-        (result, Used::Process)
+        let answer = subprocess::run_all(
+            &self.launcher,
+            &self.address,
+            commands,
+            timeout,
+            clientless,
+            framing,
+            nonce,
+        );
+        (answer.await, Used::Process)
     }
 
     /// Uses processes from now on, and says why once.

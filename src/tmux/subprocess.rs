@@ -13,8 +13,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::command::{summarize, Command};
-use super::error::{classify, TmuxError};
-use super::framing::Framing;
+use super::error::TmuxError;
+use super::framing::{Answer, Framing};
 use super::launch::{Launcher, Pipes, TmuxProcess};
 use super::script::Nonce;
 use super::ServerAddress;
@@ -22,12 +22,14 @@ use super::ServerAddress;
 /// The exit status of `ssh` when ssh itself failed.
 const SSH_FAILED_STATUS: i32 = 255;
 
-/// Runs `commands` as one `tmux` process. With `clientless`, the process does not pass
+/// Runs `commands` as one `tmux` process, separated by `nonce`'s separator as `framing`
+/// says, and returns its answer uncut. With `clientless`, the process does not pass
 /// on `TMUX_PANE`, so a command with no target sees the session tmux itself would pick
 /// rather than the pane paneward runs in.
 ///
 /// # Errors
-/// As [`super::Tmux::run_all`].
+/// tmux could not be started or timed out, or ssh failed; tmux's own failure is in
+/// the answer.
 pub async fn run_all(
     launcher: &Launcher,
     address: &ServerAddress,
@@ -35,8 +37,19 @@ pub async fn run_all(
     timeout: Duration,
     clientless: bool,
     framing: &Framing,
-) -> Result<Vec<Vec<u8>>, TmuxError> {
-    run_script(launcher, address, Vec::new(), commands, timeout, clientless, framing).await
+    nonce: &Nonce,
+) -> Result<Answer, TmuxError> {
+    run_script(
+        launcher,
+        address,
+        Vec::new(),
+        commands,
+        timeout,
+        clientless,
+        framing,
+        nonce,
+    )
+    .await
 }
 
 /// Runs `commands` as one `tmux` process that first starts the server if none runs on
@@ -55,10 +68,14 @@ pub async fn run_all_starting_server(
 ) -> Result<Vec<Vec<u8>>, TmuxError> {
     let mut leading = config_flags.to_vec();
     leading.extend(["start-server".to_string(), ";".to_string()]);
-    run_script(launcher, address, leading, commands, timeout, true, &Framing::Separated).await
+    let nonce = Nonce::new();
+    let framing = Framing::Separated;
+    let answer = run_script(launcher, address, leading, commands, timeout, true, &framing, &nonce).await?;
+    answer.outputs(&framing, nonce.separator(), commands, &address.label())
 }
 
 /// `tmux LEADING... source-file -` with `commands` on standard input.
+#[allow(clippy::too_many_arguments)] // one private step of the two public ones above
 async fn run_script(
     launcher: &Launcher,
     address: &ServerAddress,
@@ -67,8 +84,8 @@ async fn run_script(
     timeout: Duration,
     clientless: bool,
     framing: &Framing,
-) -> Result<Vec<Vec<u8>>, TmuxError> {
-    let nonce = Nonce::new();
+    nonce: &Nonce,
+) -> Result<Answer, TmuxError> {
     let mut script = framing.chain(commands, nonce.separator());
     script.push('\n');
     let mut args = leading;
@@ -152,17 +169,9 @@ async fn run_script(
             source: std::io::Error::other(paneward_contract::excerpt(said, crate::limits::TMUX_STDERR_MAX_CHARS)),
         });
     }
-    if !status.success() {
-        return Err(classify(
-            &summarize(commands),
-            &address.label(),
-            &String::from_utf8_lossy(&stderr),
-        ));
-    }
-    framing
-        .split(&stdout, nonce.separator(), commands.len())
-        .ok_or_else(|| TmuxError::Protocol {
-            command: summarize(commands),
-            detail: "the output did not split into one part per command".into(),
-        })
+    Ok(Answer {
+        success: status.success(),
+        stdout,
+        stderr,
+    })
 }

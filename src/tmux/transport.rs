@@ -30,6 +30,7 @@ use super::control::protocol::RoundTrip;
 use super::control::reply::Reply;
 use super::error::{classify, TmuxError};
 use super::framing::Framing;
+use super::gather;
 use super::launch::Launcher;
 use super::native::{Identity, Place};
 use super::oneshot::{NativeState, OneShot, Used};
@@ -236,9 +237,23 @@ impl Executor {
         if ride && framing.separated() {
             return self.ride_along(commands, timeout).await;
         }
+        // Inside a gathered batch, reads wait for the list their neighbours go in.
+        if let Some(queue) = gather::queue_for(commands, timeout) {
+            return gather::queued(&queue, commands).await;
+        }
         let (result, used) = self.oneshot.run_all(commands, timeout, false, framing).await;
         self.slot.lock().await.last_transport = Some(used.into());
         result
+    }
+
+    /// Runs `work` with the reads it sends to one-shot clients gathered into as few
+    /// round trips as it allows; see [`gather`].
+    pub async fn gathered<F: std::future::Future>(&self, work: F) -> F::Output {
+        let (output, used) = gather::gathered(&self.oneshot, work).await;
+        if let Some(used) = used {
+            self.slot.lock().await.last_transport = Some(used.into());
+        }
+        output
     }
 
     /// Runs `commands` (reads only) on a one-shot client behind the facts query, then

@@ -33,8 +33,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::command::{summarize, Command};
-use super::error::{classify, TmuxError};
-use super::framing::Framing;
+use super::error::TmuxError;
+use super::framing::{Answer, Framing};
 use super::script::Nonce;
 pub use exchange::Identity;
 use exchange::{command_payload, converse, Failure, Request};
@@ -42,8 +42,9 @@ use exchange::{command_payload, converse, Failure, Request};
 /// What a native round trip came to.
 #[derive(Debug)]
 pub enum Outcome {
-    /// tmux answered: the outputs, or tmux's error, as the subprocess path reports them.
-    Done(Result<Vec<Vec<u8>>, TmuxError>),
+    /// tmux answered (cut it with [`Answer::outputs`]), or the round trip failed as the
+    /// subprocess path reports such failures.
+    Done(Result<Answer, TmuxError>),
     /// The socket could not be reached (no server, or not where we looked): let a tmux
     /// process try, and say why in tmux's words.
     NotReached(std::io::Error),
@@ -114,32 +115,30 @@ impl Place {
     }
 }
 
-/// The server a native round trip reaches: its socket (whether tmux's default one), the
-/// label errors name it by, and the protocol version spoken.
+/// The server a native round trip reaches: its socket (whether tmux's default one) and
+/// the protocol version spoken.
 pub struct Server<'a> {
     pub socket: &'a Path,
     pub default_socket: bool,
-    pub label: &'a str,
     pub protocol: u32,
 }
 
-/// Runs `commands` in one round trip over the socket at `socket`; see
-/// [`super::Tmux::run_all`]. With `clientless`, `TMUX_PANE` is not passed on, as in
-/// the subprocess path.
+/// Runs `commands` in one round trip over the socket at `socket`, separated by
+/// `nonce`'s separator as `framing` says; see [`super::Tmux::run_all`]. With
+/// `clientless`, `TMUX_PANE` is not passed on, as in the subprocess path.
 pub async fn run_all(
     server: Server<'_>,
     commands: &[Command],
     timeout: Duration,
     clientless: bool,
     framing: &Framing,
+    nonce: &Nonce,
 ) -> Outcome {
     let Server {
         socket,
         default_socket,
-        label: server_label,
         protocol,
     } = server;
-    let nonce = Nonce::new();
     let arguments = direct_arguments(commands, nonce.separator(), framing);
     let script = match arguments {
         Some(_) => String::new(),
@@ -187,21 +186,11 @@ pub async fn run_all(
         }
         Ok(Ok(exit)) => exit,
     };
-    if exit.status != 0 {
-        return Outcome::Done(Err(classify(
-            &summarize(commands),
-            server_label,
-            &String::from_utf8_lossy(&exit.stderr),
-        )));
-    }
-    Outcome::Done(
-        framing
-            .split(&exit.stdout, nonce.separator(), commands.len())
-            .ok_or_else(|| TmuxError::Protocol {
-                command: summarize(commands),
-                detail: "the output did not split into one part per command".into(),
-            }),
-    )
+    Outcome::Done(Ok(Answer {
+        success: exit.status == 0,
+        stdout: exit.stdout,
+        stderr: exit.stderr,
+    }))
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub async fn call_read_tools_batch(
         .ok_or_else(|| ToolError::invalid_argument("/operations", "must be a list of 1 to 16 operations, not null"))?;
     let on_error = on_error.unwrap_or(OnError::Stop);
     let calls = operations.iter().map(split).collect::<Result<Vec<_>, _>>()?;
-    let outcomes = run_rows(gate, &calls, on_error == OnError::Stop).await;
+    let outcomes = run_rows(gate, &calls).await;
     let mut results = Vec::with_capacity(operations.len());
     let mut stopped_at = None;
     for (index, ((tool, _), outcome)) in calls.into_iter().zip(outcomes).enumerate() {

@@ -58,37 +58,25 @@ fn is_a_batch(tool: &str, tier: Tier) -> bool {
         .is_some_and(|batch| batch.refused == BatchRefusal::Batch)
 }
 
-/// Runs the operations in order. Over a control connection they are all sent at once:
-/// tmux still runs them one after another, in order, but none waits for the previous
-/// reply. They only read, so those after a failure that stops the batch change nothing
-/// (their outcomes are dropped). Separate tmux processes could overtake each other, so
-/// without the connection each waits for the one before.
-/// Every envelope of the batch runs its rows here.
-pub async fn run_rows(
-    gate: &ReadGate<'_>,
-    calls: &[(String, Option<JsonObject>)],
-    stop_on_error: bool,
-) -> Vec<RowOutcome> {
+/// Runs the operations together, in order. Over a control connection they are all
+/// sent at once: tmux still runs them one after another, in order, but none waits for
+/// the previous reply. Without one, the reads they send whenever all of them wait go
+/// as one command list over one one-shot client (`Backend::gathered`), in row order.
+/// They only read, so those after a failure that stops the batch change nothing
+/// (their outcomes are dropped). Every envelope of the batch runs its rows here.
+pub async fn run_rows(gate: &ReadGate<'_>, calls: &[(String, Option<JsonObject>)]) -> Vec<RowOutcome> {
     let started = Instant::now();
     let context = gate.context();
     let rows = gate.rows();
-    if gate.state().backend.keeps_order().await {
-        let nested = calls
-            .iter()
-            .map(|(tool, arguments)| call_nested(&rows, context, started, tool, arguments.clone()))
-            .collect();
+    let nested = calls
+        .iter()
+        .map(|(tool, arguments)| call_nested(&rows, context, started, tool, arguments.clone()))
+        .collect();
+    let backend = &gate.state().backend;
+    if backend.keeps_order().await {
         return together(nested).await;
     }
-    let mut outcomes = Vec::with_capacity(calls.len());
-    for (tool, arguments) in calls {
-        let outcome = call_nested(&rows, context, started, tool, arguments.clone()).await;
-        let stop = outcome.result.is_err() && stop_on_error;
-        outcomes.push(outcome);
-        if stop {
-            break;
-        }
-    }
-    outcomes
+    backend.gathered(together(nested)).await
 }
 
 /// Drives `calls` together and returns their outcomes in the order given.

@@ -63,7 +63,7 @@ pub async fn call_read_tools_batch(
     if let Some((tool, _)) = calls.iter().find(|(tool, _)| !allowed.contains(tool)) {
         return Err(bad_input(format!("{tool} cannot be called from call_read_tools_batch")));
     }
-    let outcomes = run_rows(gate, &calls, stop).await;
+    let outcomes = run_rows(gate, &calls).await;
     let mut reply = BatchReply::new(stop);
     for (index, ((tool, _), outcome)) in calls.iter().zip(outcomes).enumerate() {
         match outcome.result {

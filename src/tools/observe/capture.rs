@@ -1,9 +1,12 @@
 //! `capture_pane`: a pane's bounded text, the visible screen or the scrollback too; and
 //! the reading of a pane's newest rows that `snapshot_pane` shares.
 
+use serde_json::Value;
+
 use crate::generated::types::{CapturePaneInput, CapturePaneOutput};
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
+use crate::runtime::Encoded;
 use crate::tmux::PaneId;
 use crate::tools::args;
 use crate::tools::observe::pane_state::{capture_newest, capture_range, describe_pane, pane_record};
@@ -115,12 +118,16 @@ pub async fn read_range(
     Ok(split_capture(&output))
 }
 
-/// `capture_pane`: see the tool's description in `schemas/tools/capture_pane.json`.
+/// `capture_pane`: see the tool's description in `schemas/tools/capture_pane.json`. The
+/// rows are moved into the reply, not copied: a history capture is thousands of them.
 ///
 /// # Errors
 /// A bad pane id or `max_lines`, a missing pane (`capture-pane` itself fails for one),
 /// or tmux failing.
-pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Result<CapturePaneOutput, ToolError> {
+pub async fn capture_pane(
+    gate: &ReadGate<'_>,
+    input: CapturePaneInput,
+) -> Result<Encoded<CapturePaneOutput>, ToolError> {
     let CapturePaneInput {
         history,
         max_lines,
@@ -134,12 +141,22 @@ pub async fn capture_pane(gate: &ReadGate<'_>, input: CapturePaneInput) -> Resul
     } else {
         read_screen(gate, pane, max_lines).await?
     };
-    Ok(CapturePaneOutput {
+    let output = CapturePaneOutput {
         history,
         pane_id: pane.to_string(),
         truncated: text.truncated(),
         truncated_lines: text.truncated_lines,
         truncated_bytes: text.truncated_bytes,
         lines: text.lines,
-    })
+    };
+    Encoded::moving(output, |output| std::mem::take(&mut output.lines), put_lines)
+}
+
+/// Puts `lines` back as the encoded reply's `lines`, each row's `String` moved.
+fn put_lines(encoded: &mut Value, lines: Vec<String>) -> Result<(), ToolError> {
+    let slot = encoded
+        .get_mut("lines")
+        .ok_or_else(|| ToolError::internal("a capture encoded without its lines"))?;
+    *slot = Value::Array(lines.into_iter().map(Value::String).collect());
+    Ok(())
 }

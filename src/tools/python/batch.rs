@@ -47,7 +47,7 @@ pub async fn call_read_tools_batch(
         })
         .map(|(_, (call, _))| call.clone())
         .collect();
-    let mut ran = run_rows(gate, &runnable, stop_on_error).await.into_iter();
+    let mut ran = run_rows(gate, &runnable).await.into_iter();
     let mut rows = Vec::with_capacity(calls.len());
     for refused in refusals {
         let row = match refused {

@@ -72,7 +72,7 @@ fn batch(operations: Vec<Value>, on_error: Option<&str>) -> Value {
 }
 
 #[test]
-fn sixteen_operations_run_in_order_each_through_its_own_tool() {
+fn sixteen_operations_run_in_order_each_through_its_own_tool_in_one_tmux_run_per_round() {
     let tmux = TmuxServer::start();
     let words = ["alpha", "bravo", "charlie", "delta"];
     let panes: Vec<String> = words
@@ -109,7 +109,7 @@ fn sixteen_operations_run_in_order_each_through_its_own_tool() {
         (json!(false), json!(0))
     );
 
-    let mut runs = logging.runs().into_iter();
+    let mut ordered_targets = Vec::new();
     for (i, row) in reply["results"].as_array().unwrap().iter().enumerate() {
         let k = (i / 4 + i) % 4;
         let tool = tools[i % 4];
@@ -123,35 +123,28 @@ fn sixteen_operations_run_in_order_each_through_its_own_tool() {
         let result = &row["result"];
         // Each row holds what the tool returns on its own, for the pane it named.
         assert_valid_output(tool, result);
-        match tool {
-            "search_panes" => {
-                assert_eq!(result["panes"][0]["paneId"], json!(panes[k]), "row {i}");
-                // The first search lists the panes, then reads them with the listing
-                // again; the later ones guess from the last listing: one run for both.
-                if i == 3 {
-                    assert!(runs.next().unwrap().contains(" list-panes -a "), "row {i}: listing");
-                }
-                let screens = runs.next().unwrap();
-                assert!(screens.contains(" list-panes -a "), "row {i}: {screens}");
-                assert!(screens.contains(" capture-pane "), "row {i}: {screens}");
-            }
-            _ => {
-                assert!(result.to_string().contains(words[k]), "row {i}: {result}");
-                let run = runs.next().unwrap();
-                let words: Vec<&str> = run.split(' ').collect();
-                let targets: Vec<&str> = words.windows(2).filter(|w| w[0] == "-t").map(|w| w[1]).collect();
-                assert!(
-                    !targets.is_empty() && targets.iter().all(|t| *t == panes[k]),
-                    "row {i} ran {run}"
-                );
-            }
+        if tool == "search_panes" {
+            assert_eq!(result["panes"][0]["paneId"], json!(panes[k]), "row {i}");
+        } else {
+            assert!(result.to_string().contains(words[k]), "row {i}: {result}");
+            ordered_targets.push(panes[k].clone());
         }
     }
-    assert_eq!(
-        runs.next(),
-        None,
-        "one tmux run per operation (two for the first search)"
-    );
+    // Without control mode the rows' reads go together, one tmux run for all the
+    // reads the rows send before they wait: the first holds every row's reads in row
+    // order (each search's listing among them), the second the searches' captures.
+    let runs = logging.runs();
+    assert_eq!(runs.len(), 2, "{runs:#?}");
+    let first: Vec<&str> = runs[0].split(' ').collect();
+    let mut targets: Vec<String> = first
+        .windows(2)
+        .filter(|w| w[0] == "-t")
+        .map(|w| w[1].to_string())
+        .collect();
+    targets.dedup();
+    assert_eq!(targets, ordered_targets, "{}", runs[0]);
+    assert_eq!(runs[0].matches(" list-panes -a ").count(), 4, "each search lists");
+    assert!(runs[1].contains(" list-panes -a ") && runs[1].contains(" capture-pane "));
 }
 
 #[test]
@@ -354,5 +347,57 @@ fn sixteen_history_captures_of_a_long_scrollback_all_return_their_newest_rows() 
         expected.push("done".into());
         assert_eq!(lines, expected, "row {i}");
         assert_eq!(row["resultTruncated"], json!(n < 5000), "row {i}");
+    }
+}
+
+#[test]
+fn without_control_mode_a_batch_answers_as_over_control_mode_a_failing_row_included() {
+    let tmux = TmuxServer::start();
+    let words = ["alpha", "bravo", "charlie"];
+    let panes: Vec<String> = words
+        .iter()
+        .map(|w| tmux.window_showing(&format!("echo {w}"), w))
+        .collect();
+    // The replies name each pane's program and window: both settle once the shell has
+    // handed over to `sleep` and tmux has renamed the window after it.
+    for pane in &panes {
+        tmux.wait_for_value(pane, "#{pane_current_command} #{window_name}", "sleep sleep");
+    }
+    let mut operations: Vec<Value> = (0..12)
+        .map(|i| {
+            let pane = &panes[i % 3];
+            match i % 4 {
+                0 => json!({"tool": "capture_pane", "arguments": {"pane_id": pane}}),
+                1 => json!({"tool": "get_pane_info", "arguments": {"pane_id": pane}}),
+                2 => json!({"tool": "capture_pane", "arguments": {"pane_id": pane, "history": true, "max_lines": 5}}),
+                _ => json!({"tool": "search_panes", "arguments": {"pattern": words[i % 3]}}),
+            }
+        })
+        .collect();
+    // A row in the middle fails in tmux (the pane does not exist).
+    operations[5] = json!({"tool": "capture_pane", "arguments": {"pane_id": "%9999"}});
+    let mut control = tmux.paneward();
+    let mut native = tmux.paneward_with(&["--no-control-mode"], &[]);
+    native.initialize();
+    let mut processes = tmux.paneward_with(&["--no-control-mode", "--no-native-client"], &[]);
+    processes.initialize();
+    for on_error in ["stop", "continue"] {
+        let arguments = batch(operations.clone(), Some(on_error));
+        let expected = control.call_ok("call_read_tools_batch", arguments.clone());
+        let rows = expected["results"].as_array().unwrap();
+        let failed: Vec<usize> = rows
+            .iter()
+            .filter(|row| row["success"] == false)
+            .map(|row| row["index"].as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(failed, [5], "{on_error}: {expected}");
+        assert_eq!(rows.len(), if on_error == "stop" { 6 } else { 12 });
+        for (name, client) in [("native client", &mut native), ("processes", &mut processes)] {
+            let reply = client.call_ok("call_read_tools_batch", arguments.clone());
+            for (row, want) in reply["results"].as_array().unwrap().iter().zip(rows) {
+                assert_eq!(row, want, "{name}, on_error {on_error}");
+            }
+            assert_eq!(reply, expected, "{name}, on_error {on_error}");
+        }
     }
 }

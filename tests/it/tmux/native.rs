@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::support::control::{display, text};
 use crate::support::{Client, Scratch, TmuxServer};
-use paneward::tmux::{Command, ErrorKind, Launcher, Options, ServerAddress, Tmux, Transport};
+use paneward::tmux::{Command, ErrorKind, Launcher, Options, ReadCommand, ReadVerb, ServerAddress, Tmux, Transport};
 use serde_json::json;
 
 fn native_only(server: &TmuxServer, max_clients: usize) -> Tmux {
@@ -207,4 +207,89 @@ fn a_protocol_mismatch_falls_back_to_tmux_processes_and_says_why_once() {
     let warnings: Vec<&str> = log.lines().filter(|l| l.contains("protocol version")).collect();
     assert_eq!(warnings.len(), 1, "{log}");
     assert!(warnings[0].contains("tmux speaks client protocol version 8"), "{log}");
+}
+
+/// Drives `calls` together on this task (as a batch's rows are) and returns their
+/// results in order.
+async fn all_together<'a, T>(
+    mut calls: Vec<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
+) -> Vec<T> {
+    let mut done: Vec<Option<T>> = calls.iter().map(|_| None).collect();
+    std::future::poll_fn(|context| {
+        let mut pending = false;
+        for (call, slot) in calls.iter_mut().zip(done.iter_mut()) {
+            if slot.is_none() {
+                match call.as_mut().poll(context) {
+                    std::task::Poll::Ready(value) => *slot = Some(value),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    done.into_iter().map(Option::unwrap).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gathered_reads_share_one_connection_and_those_after_a_failure_are_sent_again() {
+    let server = TmuxServer::start();
+    let processes = Options {
+        control: false,
+        native: false,
+        hidden: false,
+        max_clients: 8,
+    };
+    let by_process = Tmux::launched(
+        Launcher::local("tmux"),
+        ServerAddress::Name(server.name.clone()),
+        processes,
+    );
+    for (tmux, used) in [
+        (native_only(&server, 8), Transport::Native),
+        (by_process, Transport::Subprocess),
+    ] {
+        let reads: Vec<Vec<Command>> = (0..16)
+            .map(|i| vec![display(&format!("row {i} a")), display(&format!("row {i} b"))])
+            .collect();
+        let before = tmux.one_shot_round_trips();
+        let calls = reads.iter().map(|read| Box::pin(tmux.run_all(read)) as _).collect();
+        let outputs: Vec<Result<Vec<Vec<u8>>, paneward::tmux::TmuxError>> = tmux.gathered(all_together(calls)).await;
+        assert_eq!(
+            tmux.one_shot_round_trips() - before,
+            1,
+            "{used:?}: one connection for 16 reads"
+        );
+        assert_eq!(tmux.last_transport().await, Some(used));
+        for (i, output) in outputs.into_iter().enumerate() {
+            let output: Vec<String> = output.unwrap().iter().map(|o| text(o)).collect();
+            assert_eq!(output, [format!("row {i} a\n"), format!("row {i} b\n")], "{used:?}");
+        }
+
+        // Row 7 fails at its second command: tmux drops the rest of the list, so rows 8
+        // to 15 go again, in a second list; each row's answer is what it gets alone.
+        let mut reads = reads;
+        reads[7][1] = ReadCommand::new(ReadVerb::CapturePane).arg("-t").arg("%9999").into();
+        let alone = tmux.run_all(&reads[7]).await.unwrap_err().to_string();
+        let before = tmux.one_shot_round_trips();
+        let calls = reads.iter().map(|read| Box::pin(tmux.run_all(read)) as _).collect();
+        let outputs: Vec<Result<Vec<Vec<u8>>, paneward::tmux::TmuxError>> = tmux.gathered(all_together(calls)).await;
+        assert_eq!(
+            tmux.one_shot_round_trips() - before,
+            2,
+            "{used:?}: the rest sent once more"
+        );
+        for (i, output) in outputs.into_iter().enumerate() {
+            if i == 7 {
+                assert_eq!(output.unwrap_err().to_string(), alone, "{used:?}");
+                continue;
+            }
+            let output: Vec<String> = output.unwrap().iter().map(|o| text(o)).collect();
+            assert_eq!(output, [format!("row {i} a\n"), format!("row {i} b\n")], "{used:?}");
+        }
+    }
 }
