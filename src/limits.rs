@@ -324,17 +324,19 @@ pub const SCREEN_RECENT_ACTIVITY_SECONDS: u64 = 2;
 pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;
 // Prompts, completion, asking the person, servers.
 
-/// The most bytes the whole `tools/list` result may take (compact JSON, every tool of
-/// the destructive tier): clients keep it in a model's context on every turn (this is
-/// about 32k tokens) and some cap what they load, so growth must be a decision. It took
-/// 115,538 bytes when first set at 120,000; raised to this when four tools
-/// (load_workspace, freeze_workspace, wait_for_idle, list_pane_activity), the list
-/// filters, batch references and the create tools' scrollback and readiness took it to
-/// 128,579 bytes (budget 135,000); raised again when the libtmux family's four settings
-/// tools (set_history_limit, set_mouse_enabled, set_synchronize_panes,
-/// clear_pane_scrollback) and `confirm_self` on the kills took it to about 140,000; and
-/// again when hand_to_person and command_history took it to 145,990.
-pub const TOOLS_LIST_MAX_BYTES: usize = 150_000;
+/// The most bytes the whole `tools/list` result may take at the default tier (compact
+/// JSON, every tool of `mutating`): clients keep it in a model's context on every turn
+/// and some cap what they load, so growth must be a decision. It grew with the tools
+/// from 115,538 bytes (destructive tier, budget 120,000) to 145,990 (budget 150,000);
+/// then descriptions that repeated their schema, hints that said MCP's defaults and
+/// annotations that gave the title twice went (issue 50), taking the default tier from
+/// 135,047 bytes to 111,393. Of what is left, about 38,600 bytes are not paneward's to
+/// shorten: the three seeded tools, the inspect tools' inputs (those of the seeded
+/// batch's rows) and the shared shapes.
+pub const TOOLS_LIST_MAX_BYTES: usize = 114_000;
+
+/// The same at the destructive tier (every tool of the default profile): 119,325 bytes.
+pub const TOOLS_LIST_DESTRUCTIVE_MAX_BYTES: usize = 122_000;
 
 /// The longest `instructions` of `initialize`: what a client shows or keeps in a
 /// model's context on every conversation should be short.

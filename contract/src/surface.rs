@@ -15,6 +15,14 @@ use crate::toolset::{AccessClass, Toolset};
 /// upstream page the file was seeded from, whose annotations are kept as published.
 pub const OWN_SOURCE: &str = "paneward";
 
+/// MCP's default of each hint: a client reads a hint that is left out as this value.
+pub const HINT_DEFAULTS: [(&str, bool); 4] = [
+    ("readOnlyHint", false),
+    ("destructiveHint", true),
+    ("idempotentHint", false),
+    ("openWorldHint", true),
+];
+
 /// The hints of a paneward tool, by the one rule: a read is read-only and not
 /// destructive; a change is destructive when its reach is the destructive tier, it ends
 /// things, or it controls panes in a way a repeat would repeat (typed text reaches
@@ -23,7 +31,11 @@ pub const OWN_SOURCE: &str = "paneward";
 /// of its tier or class; MCP gives it no meaning for reads, so reads leave it out); and a
 /// tool is open-world when what it returns or reaches is written by programs in panes
 /// (content reads and pane control), so its text is untrusted.
-pub fn expected_hints(tier: Tier, reach: Tier, class: AccessClass, idempotent: Option<bool>) -> Map<String, Value> {
+///
+/// Only the hints that differ from [`HINT_DEFAULTS`] are given: every session reads the
+/// whole tool list, so a hint that says what a client assumes anyway costs bytes for
+/// nothing.
+pub fn expected_hints(tier: Tier, reach: Tier, class: AccessClass, idempotent: bool) -> Map<String, Value> {
     let open_world = matches!(class, AccessClass::ContentRead | AccessClass::PaneControl);
     let mut hints = Map::new();
     if tier == Tier::Readonly {
@@ -32,14 +44,13 @@ pub fn expected_hints(tier: Tier, reach: Tier, class: AccessClass, idempotent: O
     } else {
         let destructive = reach == Tier::Destructive
             || class == AccessClass::TmuxDestroy
-            || (class == AccessClass::PaneControl && idempotent != Some(true));
+            || (class == AccessClass::PaneControl && !idempotent);
         hints.insert("readOnlyHint".into(), Value::Bool(false));
         hints.insert("destructiveHint".into(), Value::Bool(destructive));
-        if let Some(idempotent) = idempotent {
-            hints.insert("idempotentHint".into(), Value::Bool(idempotent));
-        }
+        hints.insert("idempotentHint".into(), Value::Bool(idempotent));
     }
     hints.insert("openWorldHint".into(), Value::Bool(open_world));
+    hints.retain(|key, value| !HINT_DEFAULTS.contains(&(key.as_str(), value.as_bool() == Some(true))));
     hints
 }
 
@@ -97,14 +108,14 @@ pub fn check_served(tools: &[ToolFile]) -> Result<(), ContractError> {
 
 /// Checks what [`crate::load`] leaves optional so that imports and diffs can read any
 /// tool file: a file served by paneward declares its toolset and class (and, above
-/// readonly, what it reaches), and a file of
-/// paneward's own carries exactly the hints of [`expected_hints`] (a seeded file keeps
-/// the hints its upstream page published).
+/// readonly, what it reaches), and a file of paneward's own carries exactly the hints of
+/// [`expected_hints`] and no annotations `title` (a seeded file keeps the annotations
+/// its upstream page published).
 ///
 /// # Errors
 /// A missing toolset or class, a tool above readonly that does not say what it
-/// reaches, a change without `idempotentHint`, or a hint that differs from the rule's,
-/// naming the file and the pointer.
+/// reaches, an annotations `title` or a hint that differs from the rule's (a default
+/// written out included), naming the file and the pointer.
 pub fn check_declared(tool: &ToolFile) -> Result<(), ContractError> {
     let Some(_) = tool.toolset else {
         return Err(ContractError::new(
@@ -141,18 +152,21 @@ pub fn check_declared(tool: &ToolFile) -> Result<(), ContractError> {
         return Ok(());
     }
     let written = tool.annotations.as_object().cloned().unwrap_or_default();
-    let idempotent = written.get("idempotentHint").and_then(Value::as_bool);
-    if tool.tier > Tier::Readonly && idempotent.is_none() {
+    if written.contains_key("title") {
         return Err(ContractError::new(
             &tool.path,
-            "/annotations/idempotentHint",
-            "a tool above readonly states idempotentHint (whether a repeat of the same call changes nothing more)",
+            "/annotations/title",
+            "a tool of paneward's own gives its title once, at the top of the file, not again in its annotations",
         ));
     }
+    // Left out, a change is not idempotent: MCP's default, which the rule then reads.
+    let idempotent = written.get("idempotentHint").and_then(Value::as_bool) == Some(true);
     let expected = expected_hints(tool.tier, reach, class, idempotent);
     for key in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
         if written.get(key) != expected.get(key) {
-            let want = expected.get(key).map_or_else(|| "absent".to_string(), Value::to_string);
+            let want = expected
+                .get(key)
+                .map_or_else(|| "left out (MCP's default)".to_string(), Value::to_string);
             return Err(ContractError::new(
                 &tool.path,
                 format!("/annotations/{key}"),
@@ -190,24 +204,27 @@ mod tests {
 
     #[test]
     fn the_rule_marks_reads_safe_and_typing_and_ending_destructive() {
-        let read = expected_hints(Tier::Readonly, Tier::Readonly, AccessClass::ContentRead, None);
+        let read = expected_hints(Tier::Readonly, Tier::Readonly, AccessClass::ContentRead, false);
         assert_eq!(
             Value::Object(read),
-            serde_json::json!({"readOnlyHint": true, "destructiveHint": false, "openWorldHint": true})
+            serde_json::json!({"readOnlyHint": true, "destructiveHint": false})
         );
-        let typing = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::PaneControl, Some(false));
-        assert_eq!(typing["destructiveHint"], true);
-        let layout = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::TmuxLayout, Some(true));
+        let typing = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::PaneControl, false);
+        assert_eq!(
+            Value::Object(typing),
+            serde_json::json!({}),
+            "all four are MCP's defaults"
+        );
+        let layout = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::TmuxLayout, true);
         assert_eq!(
             Value::Object(layout),
-            serde_json::json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+            serde_json::json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
         );
-        let escalating = expected_hints(
-            Tier::Mutating,
-            Tier::Destructive,
-            AccessClass::WorkspaceCreate,
-            Some(false),
+        let escalating = expected_hints(Tier::Mutating, Tier::Destructive, AccessClass::WorkspaceCreate, false);
+        assert_eq!(
+            Value::Object(escalating),
+            serde_json::json!({"openWorldHint": false}),
+            "destructive, as MCP assumes"
         );
-        assert_eq!(escalating["destructiveHint"], true);
     }
 }

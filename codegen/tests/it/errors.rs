@@ -286,8 +286,7 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         t["tier"] = json!("mutating");
         t["toolset"] = json!("manage");
         t["class"] = json!("tmux-layout");
-        t["annotations"] =
-            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+        t["annotations"] = json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3));
     assert!(
@@ -301,13 +300,30 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         t["toolset"] = json!("manage");
         t["class"] = json!("tmux-layout");
         t["reaches"] = json!([]);
-        t["annotations"] = json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false});
+        t["annotations"] =
+            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3));
     assert!(
-        stderr.contains("at /annotations/idempotentHint: a tool above readonly states idempotentHint"),
+        stderr.contains("at /annotations/readOnlyHint: must be left out (MCP's default)"),
+        "a hint that says MCP's default costs every session bytes: {stderr}"
+    );
+    let (code, stderr) = check_after(|t| t["annotations"]["title"] = json!("Probe"));
+    assert_eq!(code, Some(3));
+    assert!(
+        stderr.contains("at /annotations/title: a tool of paneward's own gives its title once"),
         "{stderr}"
     );
+    // Left out, idempotentHint is MCP's false, and a change of pane control that a repeat
+    // repeats is destructive, which MCP assumes too: nothing to write.
+    let (code, stderr) = check_after(|t| {
+        t["tier"] = json!("mutating");
+        t["toolset"] = json!("execute");
+        t["class"] = json!("pane-control");
+        t["reaches"] = json!([]);
+        t["annotations"] = json!({});
+    });
+    assert_eq!(code, Some(0), "{stderr}");
 }
 
 /// `paneward-codegen check` on a folder of the good tool under each name of `names`,
@@ -350,8 +366,7 @@ fn check_keeps_always_loaded_tools_few_and_read_only() {
         t["class"] = json!("tmux-layout");
         t["toolset"] = json!("manage");
         t["reaches"] = json!([]);
-        t["annotations"] =
-            json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
+        t["annotations"] = json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     });
     assert_eq!(code, Some(3), "{stderr}");
     assert!(

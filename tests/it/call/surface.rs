@@ -204,13 +204,22 @@ fn the_capabilities_resource_reports_the_surface_served() {
 #[test]
 fn the_whole_tools_list_stays_under_its_byte_budget() {
     let tmux = TmuxServer::start();
-    let mut client = started(&tmux, &["--safety", "destructive"], &[]);
-    let bytes = serde_json::to_vec(&client.list_tools()).unwrap().len();
-    assert!(
-        bytes <= paneward::limits::TOOLS_LIST_MAX_BYTES,
-        "tools/list takes {bytes} bytes, above TOOLS_LIST_MAX_BYTES ({})",
-        paneward::limits::TOOLS_LIST_MAX_BYTES
-    );
+    // The default tier, what a session started with no --safety pays on every turn, and
+    // the widest.
+    for (args, budget) in [
+        (&[][..], paneward::limits::TOOLS_LIST_MAX_BYTES),
+        (
+            &["--safety", "destructive"][..],
+            paneward::limits::TOOLS_LIST_DESTRUCTIVE_MAX_BYTES,
+        ),
+    ] {
+        let mut client = started(&tmux, args, &[]);
+        let bytes = serde_json::to_vec(&client.list_tools()).unwrap().len();
+        assert!(
+            bytes <= budget,
+            "tools/list {args:?} takes {bytes} bytes, above its budget ({budget})"
+        );
+    }
 }
 
 #[test]

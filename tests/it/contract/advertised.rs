@@ -256,12 +256,12 @@ fn authored_inspect_tools_follow_the_contract_conventions() {
         assert_eq!(file["tier"], "readonly", "{tool}");
         // Values written by others (options, environment, hooks) are untrusted text:
         // open-world, as the annotation rule gives content reads.
-        let open_world = file["class"] == "content-read";
-        assert_eq!(
-            file["annotations"],
-            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": open_world}),
-            "{tool}: a read's annotations"
-        );
+        // MCP's default, open-world, is left out.
+        let mut expected = json!({"readOnlyHint": true, "destructiveHint": false});
+        if file["class"] != "content-read" {
+            expected["openWorldHint"] = json!(false);
+        }
+        assert_eq!(file["annotations"], expected, "{tool}: a read's annotations");
         let mut found = Vec::new();
         objects(&file["outputSchema"], String::new(), &mut found);
         for (pointer, object) in found {
@@ -420,8 +420,8 @@ fn tools_returning_pane_text_are_read_only_and_open_world_unlike_the_seeded_snap
         assert_eq!(file["source"], "paneward", "{name}");
         assert_eq!(
             file["annotations"],
-            json!({"title": file["title"], "readOnlyHint": true, "destructiveHint": false, "openWorldHint": true}),
-            "{name}: annotations"
+            json!({"readOnlyHint": true, "destructiveHint": false}),
+            "{name}: annotations (open-world is MCP's default, so left out)"
         );
     }
     let snapshot = tool_file("snapshot_pane");
@@ -440,4 +440,52 @@ fn tools_json_prints_exactly_the_tools_list_result_sent_over_stdio() {
         client.initialize_with(version);
         assert_eq!(client.list_tools(), advertised(tier), "{tier} at protocol {version}");
     }
+}
+
+#[test]
+fn paneward_s_own_tools_advertise_no_default_hint_and_no_second_title() {
+    // A client reads a hint left out as MCP's default, and the tool's title is at its
+    // top level: saying either again costs every session bytes for nothing.
+    let defaults = [
+        ("readOnlyHint", false),
+        ("destructiveHint", true),
+        ("idempotentHint", false),
+        ("openWorldHint", true),
+    ];
+    let list = advertised("destructive");
+    let mut own = 0;
+    for tool in list["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        if tool_file(name)["source"] != "paneward" {
+            continue;
+        }
+        own += 1;
+        let annotations = tool["annotations"].as_object().unwrap();
+        assert!(
+            !annotations.contains_key("title"),
+            "{name}: annotations repeat the title"
+        );
+        for (hint, default) in defaults {
+            assert_ne!(
+                annotations.get(hint),
+                Some(&json!(default)),
+                "{name}: {hint} says MCP's default"
+            );
+        }
+    }
+    assert!(own > 60, "only {own} of paneward's own tools listed");
+    // What is left still says what differs: a read is read-only, a kill is not idempotent
+    // (MCP's default, left out) and destructive (likewise), a layout change is neither.
+    assert_eq!(
+        advertised_tool(&list, "list_panes")["annotations"]["readOnlyHint"],
+        json!(true)
+    );
+    assert_eq!(
+        advertised_tool(&list, "kill_pane")["annotations"],
+        json!({"openWorldHint": false})
+    );
+    assert_eq!(
+        advertised_tool(&list, "select_layout")["annotations"],
+        json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+    );
 }

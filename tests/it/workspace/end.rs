@@ -285,7 +285,7 @@ fn clear_resets_the_screen_and_with_history_the_scrollback() {
 
 #[test]
 fn the_advertisement_at_destructive_hides_paneward_s_own_fields() {
-    // Its size is held to TOOLS_LIST_MAX_BYTES by call::surface.
+    // Its size is held to TOOLS_LIST_DESTRUCTIVE_MAX_BYTES by call::surface.
     let tmux = TmuxServer::start();
     let mut client = at(&tmux, "destructive");
     let listed = client.list_tools();
