@@ -11,6 +11,7 @@ pub mod parse;
 pub mod raw;
 pub mod resolve;
 pub mod suggest;
+pub mod targets;
 pub mod tools_doc;
 pub mod usage;
 
