@@ -280,7 +280,9 @@ fn serve(config: crate::config::Config, transport: &Transport<'_>) -> ExitCode {
         }
     };
     // A clean end: the buffers this process staged go with it.
-    runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
+    for guard in app.guards() {
+        runtime.block_on(crate::tools::input::buffers::delete_staged(guard));
+    }
     close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
@@ -334,7 +336,7 @@ async fn stop_signal() {
 
 /// Ends the shared ssh connection now rather than when its idle time runs out.
 fn close_ssh(app: &App) {
-    if let Some(link) = &app.ssh {
+    for link in app.ssh_links() {
         link.close();
     }
 }

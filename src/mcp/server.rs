@@ -328,7 +328,10 @@ impl McpServer {
 impl ServerHandler for McpServer {
     fn get_info(&self) -> InitializeResult {
         InitializeResult::new(self.capabilities())
-            .with_server_info(Implementation::new("paneward", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                self.app.config.deployment.as_deref().unwrap_or("paneward"),
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_protocol_version(PROTOCOL_VERSION)
             .with_instructions(self.instructions())
     }
