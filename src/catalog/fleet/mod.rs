@@ -269,7 +269,7 @@ mod tests {
         let send = ToolSpec::find(table, "send_keys").unwrap();
         let schema: Value = serde_json::from_str(send.input_schema).unwrap();
         let fleet = rules.input_schema(&schema, send.fleet, table);
-        assert_eq!(fleet["properties"]["pane_id"]["pattern"], "^[a-z][a-z0-9-]{0,31}/%[0-9]+$");
+        assert_eq!(fleet["properties"]["pane_id"]["pattern"], r"^[a-z][a-z0-9-]{0,31}/%\d+$");
         assert_eq!(fleet["properties"]["target"], rules.target);
         assert!(!fleet["required"].as_array().unwrap().contains(&Value::from("target")));
         let create = ToolSpec::find(table, "create_session").unwrap();
