@@ -15,9 +15,9 @@ use super::parse::Parsed;
 use super::raw::RawArgs;
 pub use super::resolve::EnvLookup;
 use super::resolve::{
-    env_switch, resolve_deployment, resolve_max_connected_targets, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients,
-    resolve_max_wait, resolve_profile, resolve_safety, resolve_server, resolve_ssh, resolve_surface,
-    suppress_history_default,
+    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_deployment, resolve_http,
+    resolve_max_connected_targets, resolve_max_tmux_clients, resolve_max_wait, resolve_profile, resolve_safety,
+    resolve_server, resolve_ssh, resolve_surface, suppress_history_default,
 };
 use super::usage::UsageError;
 use crate::config::Config;
@@ -152,11 +152,13 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     let hidden_client = !(no_hidden_client || env_switch(var::NO_HIDDEN_CLIENT, env)?);
     let max_tmux_clients = resolve_max_tmux_clients(max_tmux_clients, env)?;
     let max_wait = resolve_max_wait(max_wait, profile, env)?;
-    let targets_given = !targets.is_empty() || targets_file.is_some() || env(var::TARGETS).is_some_and(|v| !v.is_empty());
+    let targets_given =
+        !targets.is_empty() || targets_file.is_some() || env(var::TARGETS).is_some_and(|v| !v.is_empty());
     let ssh_for_targets = ssh_options.clone();
     if targets_given && (ssh.is_some() || env(var::SSH).is_some_and(|v| !v.is_empty())) {
         return Err(UsageError(
-            "--target names each server itself; give it without --ssh (write the host in the target: NAME=ssh://HOST)".into(),
+            "--target names each server itself; give it without --ssh (write the host in the target: NAME=ssh://HOST)"
+                .into(),
         ));
     }
     let ssh = if targets_given {
@@ -643,7 +645,10 @@ mod tests {
         let names: Vec<&str> = config.targets.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
         assert_eq!(config.targets[1].ssh.as_ref().unwrap().destination, "ssh://u@h:22");
-        assert_eq!(config.max_connected_targets, crate::limits::CONNECTED_TARGETS_DEFAULT_MAX);
+        assert_eq!(
+            config.max_connected_targets,
+            crate::limits::CONNECTED_TARGETS_DEFAULT_MAX
+        );
         let config = serve_config(&[], &[("PANEWARD_TARGETS", "a=-L:x,b=-L:y")]);
         assert_eq!(config.targets.len(), 2);
         // One target is today's server: no fleet at all.
@@ -657,18 +662,36 @@ mod tests {
             (&["--target", "a=-L:x", "-S", "/y"][..], &[][..], "without -L"),
             (&["--target", "a=-L:x", "--private", "w"][..], &[][..], "--private"),
             (&["--target", "a=-L:x", "--ssh", "h"][..], &[][..], "without --ssh"),
-            (&["--target", "a=-L:x"][..], &[("PANEWARD_SOCKET_NAME", "y")][..], "PANEWARD_SOCKET_NAME"),
-            (&["--target", "a=-L:x", "--target", "a=-L:y"][..], &[][..], "named twice"),
+            (
+                &["--target", "a=-L:x"][..],
+                &[("PANEWARD_SOCKET_NAME", "y")][..],
+                "PANEWARD_SOCKET_NAME",
+            ),
+            (
+                &["--target", "a=-L:x", "--target", "a=-L:y"][..],
+                &[][..],
+                "named twice",
+            ),
             (&["--target", "A=-L:x"][..], &[][..], "--target: target name"),
-            (&["--target", "a=-L:x", "--target", "b=-L:y", "--profile", "python"][..], &[][..], "--profile"),
+            (
+                &["--target", "a=-L:x", "--target", "b=-L:y", "--profile", "python"][..],
+                &[][..],
+                "--profile",
+            ),
             (&["--max-connected-targets", "0"][..], &[][..], "at least 1"),
             (&["--deployment", "a b"][..], &[][..], "--deployment"),
         ] {
             let error = parse_with(args, vars).unwrap_err();
             assert!(error.0.contains(says), "{args:?}: {error}");
         }
-        assert_eq!(serve_config(&["--max-connected-targets", "2"], &[]).max_connected_targets, 2);
-        assert_eq!(serve_config(&["--deployment", "lab"], &[]).deployment.as_deref(), Some("lab"));
+        assert_eq!(
+            serve_config(&["--max-connected-targets", "2"], &[]).max_connected_targets,
+            2
+        );
+        assert_eq!(
+            serve_config(&["--deployment", "lab"], &[]).deployment.as_deref(),
+            Some("lab")
+        );
         assert_eq!(serve_config(&[], &[]).deployment, None);
     }
 }

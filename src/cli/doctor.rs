@@ -214,7 +214,11 @@ fn diagnose_fleet(config: &Config, report: &mut Diagnosis) -> Result<(), String>
         let narrowed = config.for_target(target);
         let state = crate::app::launcher_for(&narrowed).and_then(|launcher| {
             let version = tmux_version(&launcher)?;
-            let tmux = Tmux::launched(launcher, narrowed.address.clone(), crate::tmux::Options::processes_only());
+            let tmux = Tmux::launched(
+                launcher,
+                narrowed.address.clone(),
+                crate::tmux::Options::processes_only(),
+            );
             let facts = runtime.block_on(server_facts(&tmux))?;
             Ok((version, facts))
         });

@@ -36,7 +36,10 @@ pub fn run(config: &Config, pane: Option<&str>, revoke: bool) -> ExitCode {
         };
         let Some(target) = config.targets.iter().find(|target| target.name == name) else {
             let names: Vec<&str> = config.targets.iter().map(|t| t.name.as_str()).collect();
-            return fail(verb, &format!("no target `{name}`; the targets are {}", names.join(", ")));
+            return fail(
+                verb,
+                &format!("no target `{name}`; the targets are {}", names.join(", ")),
+            );
         };
         return run(&config.for_target(target), Some(id), revoke);
     }

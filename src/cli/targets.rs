@@ -20,7 +20,8 @@ use crate::tmux::ssh::SshTarget;
 use crate::tmux::ServerAddress;
 
 /// The grammar, as messages and `--help` spell it.
-pub const SPEC_FORMS: &str = "default, -L:SOCKETNAME, -S:/ABSOLUTE/PATH, or ssh://[USER@]HOST[:PORT][/-L:SOCKETNAME|/-S:/PATH]";
+pub const SPEC_FORMS: &str =
+    "default, -L:SOCKETNAME, -S:/ABSOLUTE/PATH, or ssh://[USER@]HOST[:PORT][/-L:SOCKETNAME|/-S:/PATH]";
 
 /// Every target from the flags, the variable (when no flag names one) and the file, in
 /// that order, each name once.
@@ -166,7 +167,10 @@ fn parse_socket(spec: &str) -> Result<ServerAddress, String> {
         }
         return Ok(ServerAddress::Path(PathBuf::from(path)));
     }
-    Err(format!("{:?} is not a target; the forms are {SPEC_FORMS}", excerpt(spec)))
+    Err(format!(
+        "{:?} is not a target; the forms are {SPEC_FORMS}",
+        excerpt(spec)
+    ))
 }
 
 fn excerpt(text: &str) -> String {

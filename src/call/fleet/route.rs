@@ -20,7 +20,12 @@ pub struct Routed<'a> {
 /// # Errors
 /// An id without its target, a target that is not one of the fleet's, two targets in
 /// one call, or arguments that break the multi-target input schema.
-pub fn route<'a>(fleet: &'a Fleet, entry: &CatalogEntry, name: &str, arguments: Value) -> Result<Routed<'a>, ToolError> {
+pub fn route<'a>(
+    fleet: &'a Fleet,
+    entry: &CatalogEntry,
+    name: &str,
+    arguments: Value,
+) -> Result<Routed<'a>, ToolError> {
     let arguments = former::current_spelling(name, arguments)?;
     let schema = entry.input.schema().clone();
     let patterns = fleet.rules.fleet_patterns();

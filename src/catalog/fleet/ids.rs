@@ -58,7 +58,9 @@ fn walk(
         }
         return;
     }
-    if let (Some(properties), Value::Object(object)) = (schema.get("properties").and_then(Value::as_object), &mut *value) {
+    if let (Some(properties), Value::Object(object)) =
+        (schema.get("properties").and_then(Value::as_object), &mut *value)
+    {
         for (key, sub) in properties {
             if let Some(inner) = object.get_mut(key) {
                 let length = pointer.len();

@@ -101,10 +101,7 @@ impl FleetRules {
 
     /// The name of the argument that names the target of a tool with input `schema`.
     pub fn argument_of(&self, schema: &Value) -> &str {
-        let taken = schema
-            .get("properties")
-            .and_then(|p| p.get(&self.argument))
-            .is_some();
+        let taken = schema.get("properties").and_then(|p| p.get(&self.argument)).is_some();
         if taken {
             &self.argument_when_taken
         } else {
@@ -223,7 +220,11 @@ impl Catalog {
         let table = crate::catalog::profile::Profile::Default.table();
         for entry in &mut self.entries {
             let route = entry.spec.fleet;
-            let input = rules.input_schema(&Value::Object(JsonObject::clone(&entry.tool.input_schema)), route, table);
+            let input = rules.input_schema(
+                &Value::Object(JsonObject::clone(&entry.tool.input_schema)),
+                route,
+                table,
+            );
             let Value::Object(input_object) = input.clone() else {
                 return Err(format!("{}: the fleet's inputSchema is not an object", entry.spec.name));
             };
@@ -236,7 +237,10 @@ impl Catalog {
             if let Some(output) = &entry.tool.output_schema {
                 let output = rules.output_schema(&Value::Object(JsonObject::clone(output)), route);
                 let Value::Object(output_object) = output.clone() else {
-                    return Err(format!("{}: the fleet's outputSchema is not an object", entry.spec.name));
+                    return Err(format!(
+                        "{}: the fleet's outputSchema is not an object",
+                        entry.spec.name
+                    ));
                 };
                 entry.tool.output_schema = Some(Arc::new(output_object));
                 #[cfg(debug_assertions)]
@@ -269,7 +273,10 @@ mod tests {
         let send = ToolSpec::find(table, "send_keys").unwrap();
         let schema: Value = serde_json::from_str(send.input_schema).unwrap();
         let fleet = rules.input_schema(&schema, send.fleet, table);
-        assert_eq!(fleet["properties"]["pane_id"]["pattern"], r"^[a-z][a-z0-9-]{0,31}/%\d+$");
+        assert_eq!(
+            fleet["properties"]["pane_id"]["pattern"],
+            r"^[a-z][a-z0-9-]{0,31}/%\d+$"
+        );
         assert_eq!(fleet["properties"]["target"], rules.target);
         assert!(!fleet["required"].as_array().unwrap().contains(&Value::from("target")));
         let create = ToolSpec::find(table, "create_session").unwrap();

@@ -80,7 +80,12 @@ fn fleet_ok(client: &mut Client, tools: &Value, tool: &str, arguments: Value) ->
     let result = client.call(tool, arguments);
     assert_ne!(result["isError"], json!(true), "{tool} failed: {result}");
     let structured = result["structuredContent"].clone();
-    let listed = tools["tools"].as_array().unwrap().iter().find(|t| t["name"] == tool).unwrap();
+    let listed = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == tool)
+        .unwrap();
     let validator = jsonschema::validator_for(&listed["outputSchema"]).unwrap();
     let problems: Vec<String> = validator.iter_errors(&structured).map(|e| e.to_string()).collect();
     assert!(problems.is_empty(), "{tool}: {problems:?}\n{structured}");
@@ -142,7 +147,10 @@ fn lists_and_searches_cover_every_target_with_ids_that_name_it() {
     if fleet.far.is_some() {
         let far = shown.last().unwrap();
         let snapshot = fleet_ok(&mut client, &tools, "snapshot_pane", json!({"pane_id": far}));
-        assert!(strings(&snapshot["lines"]).iter().any(|l| l == "fleet-marker far"), "{snapshot}");
+        assert!(
+            strings(&snapshot["lines"]).iter().any(|l| l == "fleet-marker far"),
+            "{snapshot}"
+        );
     }
     client.close();
 }
@@ -153,19 +161,22 @@ fn an_id_without_its_target_or_of_an_unknown_target_or_two_targets_is_refused() 
     let pane = fleet.a.first_pane();
     let mut client = fleet.paneward(&[]);
     let bare = client.call_err("capture_pane", json!({"pane_id": pane}));
-    assert!(bare.contains("/pane_id") && bare.contains(&format!("NAME/{pane}")), "{bare}");
+    assert!(
+        bare.contains("/pane_id") && bare.contains(&format!("NAME/{pane}")),
+        "{bare}"
+    );
     assert!(bare.contains("a, b"), "{bare}");
     let unknown = client.call_err("capture_pane", json!({"pane_id": format!("zz/{pane}")}));
-    assert!(unknown.contains("no target `zz`") && unknown.contains("a, b"), "{unknown}");
+    assert!(
+        unknown.contains("no target `zz`") && unknown.contains("a, b"),
+        "{unknown}"
+    );
     let two = client.call_err(
         "swap_pane",
         json!({"pane_id": format!("a/{pane}"), "with_pane_id": format!("b/{pane}")}),
     );
     assert!(two.contains("one call acts on one target"), "{two}");
-    let disagree = client.call_err(
-        "select_pane",
-        json!({"pane_id": format!("a/{pane}"), "target": "b"}),
-    );
+    let disagree = client.call_err("select_pane", json!({"pane_id": format!("a/{pane}"), "target": "b"}));
     assert!(disagree.contains("one call acts on one target"), "{disagree}");
     // A change that takes no id names its target, or is refused.
     let none = client.call_err("create_session", json!({"name": "nowhere"}));
@@ -173,7 +184,12 @@ fn an_id_without_its_target_or_of_an_unknown_target_or_two_targets_is_refused() 
     assert!(!fleet.a.try_tmux(&["has-session", "-t", "=nowhere"]));
     assert!(!fleet.b.try_tmux(&["has-session", "-t", "=nowhere"]));
     let tools = client.list_tools();
-    let made = fleet_ok(&mut client, &tools, "create_session", json!({"name": "made-on-b", "target": "b"}));
+    let made = fleet_ok(
+        &mut client,
+        &tools,
+        "create_session",
+        json!({"name": "made-on-b", "target": "b"}),
+    );
     assert!(made["sessionId"].as_str().unwrap().starts_with("b/$"), "{made}");
     assert!(fleet.b.try_tmux(&["has-session", "-t", "=made-on-b"]));
     assert!(!fleet.a.try_tmux(&["has-session", "-t", "=made-on-b"]));
@@ -197,7 +213,11 @@ fn keys_sent_to_one_target_reach_only_that_target() {
     );
     assert_eq!(sent["paneId"], format!("b/{on_b}"), "{sent}");
     fleet.b.wait_for_text(&on_b, "only-for-b");
-    assert!(!fleet.a.capture(&on_a).contains("only-for-b"), "{}", fleet.a.capture(&on_a));
+    assert!(
+        !fleet.a.capture(&on_a).contains("only-for-b"),
+        "{}",
+        fleet.a.capture(&on_a)
+    );
     client.close();
 }
 

@@ -29,7 +29,14 @@ fn the_multi_target_tools_list_is_locked_by_a_snapshot() {
         insta::assert_json_snapshot!("tools_list_fleet_destructive", fleet);
     });
     // The same tools as one server serves, each with the fleet's schemas.
-    let names = |list: &Value| -> Vec<Value> { list["tools"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect() };
+    let names = |list: &Value| -> Vec<Value> {
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].clone())
+            .collect()
+    };
     assert_eq!(names(&fleet), names(&tools_json(&[])));
 }
 
@@ -69,11 +76,15 @@ fn over_http_a_stateless_request_reaches_the_fleet_and_server_info_names_the_dep
     all.extend(["--deployment", "lab"]);
     let server = HttpServer::start(&all, &[]);
     let discover = body(json!(1), "server/discover", current(json!({})));
-    let reply = server.exchange("POST", "/mcp", &current_headers(&server, "server/discover", None), &discover);
+    let reply = server.exchange(
+        "POST",
+        "/mcp",
+        &current_headers(&server, "server/discover", None),
+        &discover,
+    );
     let discovered = message_of(&reply);
     assert_eq!(
-        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
-        "lab",
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "lab",
         "{discovered}"
     );
     let call = body(
@@ -81,7 +92,12 @@ fn over_http_a_stateless_request_reaches_the_fleet_and_server_info_names_the_dep
         "tools/call",
         current(json!({"name": "list_panes", "arguments": {}})),
     );
-    let reply = server.exchange("POST", "/mcp", &current_headers(&server, "tools/call", Some("list_panes")), &call);
+    let reply = server.exchange(
+        "POST",
+        "/mcp",
+        &current_headers(&server, "tools/call", Some("list_panes")),
+        &call,
+    );
     assert_eq!(reply.status, 200, "{reply:?}");
     let called = message_of(&reply);
     let ids: Vec<&str> = called["result"]["structuredContent"]["panes"]
