@@ -39,6 +39,10 @@ pub struct Fleet {
     /// against (`App::catalog` is then the multi-target surface, advertised).
     pub inner: Catalog,
     pub rules: FleetRules,
+    /// The most targets connected at once (`--max-connected-targets`).
+    pub max_connected: usize,
+    /// Target indices, least recently used first.
+    used: std::sync::Mutex<Vec<usize>>,
 }
 
 /// One target: its name, what it stands for, and a state of its own, so that its
@@ -47,11 +51,44 @@ pub struct Target {
     pub spec: TargetSpec,
     pub guard: Arc<GuardState>,
     pub ssh: Option<Arc<Link>>,
+    /// Calls running on it now: a busy target is never disconnected.
+    busy: std::sync::atomic::AtomicUsize,
+}
+
+impl Target {
+    /// Marks a call running on this target until the mark is dropped.
+    pub fn busy(&self) -> BusyMark<'_> {
+        self.busy.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        BusyMark(&self.busy)
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.busy.load(std::sync::atomic::Ordering::Acquire) > 0
+    }
+}
+
+/// A call running on a target; see [`Target::busy`].
+pub struct BusyMark<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for BusyMark<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 impl Fleet {
     pub fn target(&self, name: &str) -> Option<&Target> {
         self.targets.iter().find(|target| target.spec.name == name)
+    }
+
+    /// Records a use of target `index`; returns every index, least recently used first.
+    pub fn touch(&self, index: usize) -> Vec<usize> {
+        let Ok(mut used) = self.used.lock() else {
+            return Vec::new();
+        };
+        used.retain(|&i| i != index);
+        used.push(index);
+        used.clone()
     }
 
     /// The targets' names, for messages: `a, b, c`.
@@ -111,8 +148,10 @@ impl App {
                 spec: spec.clone(),
                 guard,
                 ssh,
+                busy: std::sync::atomic::AtomicUsize::new(0),
             });
         }
+        let max_connected = config.max_connected_targets;
         let guard = targets
             .first()
             .map(|target| Arc::clone(&target.guard))
@@ -124,7 +163,13 @@ impl App {
             guard,
             audit,
             ssh: None,
-            fleet: Some(Fleet { targets, inner, rules }),
+            fleet: Some(Fleet {
+                targets,
+                inner,
+                rules,
+                max_connected,
+                used: std::sync::Mutex::new(Vec::new()),
+            }),
         })
     }
 

@@ -11,6 +11,7 @@
 //! - rows: a batch runs once, on the multi-target surface, and each row comes back
 //!   through [`run`] as a call of its own.
 
+mod cap;
 mod join;
 mod merge;
 mod route;
@@ -111,6 +112,23 @@ fn pinned<'a>(fleet: &'a Fleet, target: &'a Target) -> On<'a> {
     }
 }
 
+/// A call on `target`, then at most `--max-connected-targets` left connected.
+async fn on_target(
+    app: &App,
+    fleet: &Fleet,
+    target: &Target,
+    tier: Tier,
+    name: &str,
+    arguments: Value,
+    context: &CallContext,
+) -> Result<Value, ToolError> {
+    let busy = target.busy();
+    let result = run_on(app, pinned(fleet, target), tier, name, arguments, context).await;
+    drop(busy);
+    cap::keep_within(fleet, target).await;
+    result
+}
+
 async fn one_target(
     app: &App,
     fleet: &Fleet,
@@ -120,7 +138,7 @@ async fn one_target(
     arguments: Value,
     context: &CallContext,
 ) -> Result<Value, ToolError> {
-    let mut reply = run_on(app, pinned(fleet, target), tier, name, arguments, context).await?;
+    let mut reply = on_target(app, fleet, target, tier, name, arguments, context).await?;
     write_targets(fleet, name, &target.spec.name, &mut reply);
     Ok(reply)
 }
@@ -162,7 +180,7 @@ async fn fan_out(
     let calls = fleet.targets.iter().map(|target| {
         let arguments = arguments.clone();
         async move {
-            let call = run_on(app, pinned(fleet, target), tier, name, arguments, context);
+            let call = on_target(app, fleet, target, tier, name, arguments, context);
             tokio::time::timeout(FLEET_TARGET_ANSWER_MAX, call).await
         }
     });

@@ -284,3 +284,38 @@ fn doctor_reports_every_target_and_why_one_is_down() {
     assert!(line_of("a").contains(&fleet.a.name), "{text}");
     assert!(line_of("b").contains("unreachable"), "{text}");
 }
+
+#[test]
+fn beyond_the_connection_cap_the_least_recently_used_target_is_disconnected_and_reconnects() {
+    // Only control connections persist between calls; without them there is nothing to cap.
+    if crate::support::forced_transport_name().is_some() {
+        return;
+    }
+    let fleet = Fleet::start(false);
+    let scratch = Scratch::new();
+    let log = std::fs::File::create(scratch.path("stderr.log")).unwrap();
+    let args = fleet.args();
+    let mut all: Vec<&str> = args.iter().map(String::as_str).collect();
+    all.extend(["--max-connected-targets", "1"]);
+    let mut client = Client::spawn_with_stderr(&all, &[("PANEWARD_LOG", "info")], Stdio::from(log));
+    client.initialize();
+    let tools = client.list_tools();
+    let disconnected = |name: &str| {
+        let line = format!("target={name}");
+        crate::support::wait_for(&format!("{name} disconnected"), || {
+            let said = scratch.read("stderr.log");
+            said.lines()
+                .any(|l| l.contains("disconnected: more than --max-connected-targets") && l.contains(&line))
+                .then_some(())
+        });
+    };
+    fleet_ok(&mut client, &tools, "get_server_info", json!({"target": "a"}));
+    fleet_ok(&mut client, &tools, "get_server_info", json!({"target": "b"}));
+    // a is the least recently used: let go for b.
+    disconnected("a");
+    // a connects again; now b is the least recently used.
+    let info = fleet_ok(&mut client, &tools, "get_server_info", json!({"target": "a"}));
+    assert!(info["pid"].as_i64().is_some(), "{info}");
+    disconnected("b");
+    client.close();
+}
