@@ -313,7 +313,7 @@ fn say_serving(app: &App, place: &str) {
         tools = app.catalog.listed(app.config.safety).count(),
         tier = %app.config.safety,
         profile = %app.config.profile,
-        server = %app.config.address.label(),
+        server = %app.fleet.as_ref().map_or_else(|| app.config.address.label(), |fleet| format!("targets {}", fleet.names())),
         host = app.config.ssh.as_ref().map_or("this machine", |ssh| ssh.destination.as_str()),
         "paneward serving MCP {place}{FAULT_NOTE}"
     );
