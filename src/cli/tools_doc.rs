@@ -88,7 +88,9 @@ fn with_several_targets(entries: &[&crate::catalog::CatalogEntry]) -> String {
     };
     let renamed: Vec<String> = entries
         .iter()
-        .filter(|entry| entry.spec.fleet == FleetRoute::OneTarget && rules.argument_of(entry.input.schema()) != rules.argument)
+        .filter(|entry| {
+            entry.spec.fleet == FleetRoute::OneTarget && rules.argument_of(entry.input.schema()) != rules.argument
+        })
         .map(|entry| format!("`{}`", entry.tool.name))
         .collect();
     let mut out = String::from("\n## With several targets\n\n");

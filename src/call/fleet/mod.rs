@@ -45,6 +45,9 @@ pub(super) async fn run(
         .filter(|entry| entry.served)
         .ok_or_else(|| ToolError::unknown_tool(name))?;
     if entry.spec.fleet == FleetRoute::Rows {
+        // The rows route themselves when they run; an id without its target is told
+        // here, in the same words, before the batch's own schema check.
+        route::strip_targets(fleet, entry.input.schema(), &mut arguments.clone())?;
         return run_on(app, rows_on(app, fleet)?, tier, name, arguments, context).await;
     }
     let routed = route::route(fleet, entry, name, arguments)?;

@@ -28,49 +28,8 @@ pub fn route<'a>(
 ) -> Result<Routed<'a>, ToolError> {
     let arguments = former::current_spelling(name, arguments)?;
     let schema = entry.input.schema().clone();
-    let patterns = fleet.rules.fleet_patterns();
-    let rule = IdRule {
-        patterns: &patterns,
-        names: &[],
-    };
-    // Each id's target, by pointer; the ids are stripped of it as they are read.
-    let mut named: Vec<(String, String)> = Vec::new();
-    let mut fault: Option<ToolError> = None;
     let mut stripped = arguments.clone();
-    visit_ids(&schema, &mut stripped, &rule, &mut |pointer, id| {
-        if fault.is_some() {
-            return;
-        }
-        match id.split_once('/') {
-            Some((target, rest)) if fleet.target(target).is_some() => {
-                named.push((pointer.to_string(), target.to_string()));
-                *id = rest.to_string();
-            }
-            Some((target, _)) => {
-                fault = Some(ToolError::invalid_argument(
-                    pointer,
-                    format!(
-                        "no target `{}`; the targets are {}",
-                        target.chars().take(40).collect::<String>(),
-                        fleet.names()
-                    ),
-                ));
-            }
-            None => {
-                fault = Some(ToolError::invalid_argument(
-                    pointer,
-                    format!(
-                        "with several targets every id names its target: write NAME/{}, where NAME is one of {}",
-                        id.chars().take(24).collect::<String>(),
-                        fleet.names()
-                    ),
-                ));
-            }
-        }
-    });
-    if let Some(fault) = fault {
-        return Err(fault);
-    }
+    let named = strip_targets(fleet, &schema, &mut stripped)?;
     // Everything else the multi-target schema says (the `target` argument's form too).
     entry.input.check(&arguments)?;
     let argument = target_argument(fleet, name);
@@ -108,6 +67,56 @@ pub fn route<'a>(
         target,
         arguments: stripped,
     })
+}
+
+/// Takes the target out of every id of `arguments` at the positions `schema` (the
+/// multi-target surface's) declares; returns each id's pointer and target.
+///
+/// # Errors
+/// An id without a target, or with one that is not the fleet's, named by its pointer.
+pub fn strip_targets(fleet: &Fleet, schema: &Value, arguments: &mut Value) -> Result<Vec<(String, String)>, ToolError> {
+    let patterns = fleet.rules.fleet_patterns();
+    let rule = IdRule {
+        patterns: &patterns,
+        names: &[],
+    };
+    let mut named: Vec<(String, String)> = Vec::new();
+    let mut fault: Option<ToolError> = None;
+    visit_ids(schema, arguments, &rule, &mut |pointer, id| {
+        if fault.is_some() {
+            return;
+        }
+        match id.split_once('/') {
+            Some((target, rest)) if fleet.target(target).is_some() => {
+                named.push((pointer.to_string(), target.to_string()));
+                *id = rest.to_string();
+            }
+            Some((target, _)) => {
+                fault = Some(ToolError::invalid_argument(
+                    pointer,
+                    format!(
+                        "no target `{}`; the targets are {}",
+                        target.chars().take(40).collect::<String>(),
+                        fleet.names()
+                    ),
+                ));
+            }
+            None => {
+                fault = Some(ToolError::invalid_argument(
+                    pointer,
+                    format!(
+                        "with several targets every id names its target: write NAME/{}, where NAME is one of {}",
+                        id.chars().take(24).collect::<String>(),
+                        fleet.names()
+                    ),
+                ));
+            }
+        }
+    });
+    match fault {
+        Some(fault) => Err(fault),
+        None => Ok(named),
+    }
 }
 
 /// The name of the argument that names the target of tool `name` (its default schema

@@ -88,11 +88,23 @@ fn walk(
                 walk(variant, name, value, rule, pointer, visit);
                 break;
             }
-            if !matches!(value, Value::String(_)) && has_properties_or_items(variant) {
+            if !matches!(value, Value::String(_)) && has_properties_or_items(variant) && fits(variant, value) {
                 walk(variant, name, value, rule, pointer, visit);
             }
         }
     }
+}
+
+/// Whether `value` can be `variant` by its constants (a batch row's `tool`): only the
+/// variant a row is of is walked, so no id is visited under two variants.
+fn fits(variant: &Value, value: &Value) -> bool {
+    let Some(properties) = variant.get("properties").and_then(Value::as_object) else {
+        return true;
+    };
+    properties.iter().all(|(key, property)| match property.get("const") {
+        Some(constant) => value.get(key) == Some(constant),
+        None => true,
+    })
 }
 
 fn has_properties_or_items(schema: &Value) -> bool {
@@ -128,6 +140,15 @@ mod tests {
         });
         seen.sort();
         assert_eq!(seen, ["/paneId=%3", "/panes/0/id=%1", "/panes/1/id=%2"]);
+        // A union of rows by their `tool`: only the row's own variant is walked.
+        let rows = json!({"type": "array", "items": {"oneOf": [
+            {"type": "object", "properties": {"tool": {"const": "x"}, "arguments": {"type": "object", "properties": {"pane_id": {"type": "string", "pattern": "^%[0-9]+$"}}}}},
+            {"type": "object", "properties": {"tool": {"const": "y"}, "arguments": {"type": "object", "properties": {"pane_id": {"type": "string", "pattern": "^%[0-9]+$"}}}}}
+        ]}});
+        let mut row = json!([{"tool": "y", "arguments": {"pane_id": "%5"}}]);
+        let mut visits = 0;
+        visit_ids(&rows, &mut row, &rule, &mut |_, _| visits += 1);
+        assert_eq!(visits, 1);
         assert_eq!(
             value,
             json!({"panes": [{"id": "a/%1", "title": "%9"}, {"id": "a/%2"}], "paneId": "a/%3", "other": "%4"})

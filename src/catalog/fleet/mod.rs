@@ -111,10 +111,16 @@ impl FleetRules {
 
     /// A tool's input schema on the multi-target surface.
     pub fn input_schema(&self, schema: &Value, route: FleetRoute, table: &[ToolSpec]) -> Value {
+        self.rewrite_input(schema, route, table, true)
+    }
+
+    /// An input schema with its ids given their target and, for a one-target tool
+    /// when `with_argument`, the argument that names the target.
+    fn rewrite_input(&self, schema: &Value, route: FleetRoute, table: &[ToolSpec], with_argument: bool) -> Value {
         let argument = self.argument_of(schema).to_string();
         let mut schema = schema.clone();
         let takes_ids = self.rewrite_ids(&mut schema, None, table);
-        if route == FleetRoute::OneTarget {
+        if route == FleetRoute::OneTarget && with_argument {
             if let Value::Object(object) = &mut schema {
                 let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
                 if let Value::Object(properties) = properties {
@@ -170,8 +176,12 @@ impl FleetRules {
         }
         let mut found = false;
         if let Some(row_tool) = batch_row_tool(object, table) {
+            // A read batch's rows are decoded by the batch's own closed types, which
+            // have no room for a target argument: such a row names its target by its
+            // ids, or is a fan-out read; a row of a tool that takes neither is refused
+            // at its turn, naming `target`.
             if let Some(arguments) = object.get_mut("properties").and_then(|p| p.get_mut("arguments")) {
-                *arguments = self.input_schema(arguments, row_tool.fleet, table);
+                *arguments = self.rewrite_input(arguments, row_tool.fleet, table, false);
             }
             return false;
         }

@@ -319,3 +319,41 @@ fn beyond_the_connection_cap_the_least_recently_used_target_is_disconnected_and_
     disconnected("b");
     client.close();
 }
+
+#[test]
+fn a_batch_s_rows_each_find_their_own_target() {
+    let fleet = Fleet::start(false);
+    let on_a = fleet.a.window_showing("printf 'row on a\\n'; exec cat", "row on a");
+    let on_b = fleet.b.window_showing("printf 'row on b\\n'; exec cat", "row on b");
+    let mut client = fleet.paneward(&[]);
+    let tools = client.list_tools();
+    let batch = fleet_ok(
+        &mut client,
+        &tools,
+        "call_read_tools_batch",
+        json!({"operations": [
+            {"tool": "list_panes"},
+            {"tool": "capture_pane", "arguments": {"pane_id": format!("a/{on_a}")}},
+            {"tool": "capture_pane", "arguments": {"pane_id": format!("b/{on_b}")}},
+            {"tool": "get_window_info", "arguments": {"window_id": "b/@0"}}
+        ]}),
+    );
+    let results = batch["results"].as_array().unwrap();
+    assert!(results.iter().all(|row| row["success"] == json!(true)), "{batch}");
+    let listed = pane_ids(&results[0]["result"]);
+    assert!(
+        listed.contains(&format!("a/{on_a}")) && listed.contains(&format!("b/{on_b}")),
+        "{listed:?}"
+    );
+    let text = |row: &Value| strings(&row["result"]["lines"]).join("\n");
+    assert!(text(&results[1]).contains("row on a") && !text(&results[1]).contains("row on b"));
+    assert!(text(&results[2]).contains("row on b") && !text(&results[2]).contains("row on a"));
+    assert_eq!(results[3]["result"]["window"]["id"], "b/@0", "{batch}");
+    // A row with a bare id is refused before any row runs, naming the row's field.
+    let refused = client.call_err(
+        "call_read_tools_batch",
+        json!({"operations": [{"tool": "capture_pane", "arguments": {"pane_id": on_a}}]}),
+    );
+    assert!(refused.contains("pane_id") && refused.contains("NAME/"), "{refused}");
+    client.close();
+}
