@@ -190,6 +190,8 @@ async fn fan_out(
     let answers = join::all(calls.collect()).await;
     let mut replies = Vec::with_capacity(answers.len());
     let mut unreachable = Vec::new();
+    // A target without what a filter names (a session) has no rows; it answered.
+    let mut not_found: Option<ToolError> = None;
     for (target, answer) in fleet.targets.iter().zip(answers) {
         let target_name = target.spec.name.as_str();
         match answer {
@@ -198,6 +200,9 @@ async fn fan_out(
                 replies.push(reply);
             }
             Ok(Err(error)) if is_the_calls_fault(&error) => return Err(error),
+            Ok(Err(error)) if error.kind() == ToolErrorKind::NotFound => {
+                not_found.get_or_insert(error);
+            }
             Ok(Err(error)) => unreachable.push((target_name, error.message().to_string())),
             Err(_) => unreachable.push((
                 target_name,
@@ -209,6 +214,9 @@ async fn fan_out(
         }
     }
     if replies.is_empty() {
+        if let Some(error) = not_found.filter(|_| unreachable.is_empty()) {
+            return Err(error);
+        }
         let reasons: Vec<String> = unreachable.iter().map(|(t, reason)| format!("{t}: {reason}")).collect();
         return Err(ToolError::new(
             ToolErrorKind::TmuxUnavailable,
