@@ -152,6 +152,20 @@ fn lists_and_searches_cover_every_target_with_ids_that_name_it() {
             "{snapshot}"
         );
     }
+    // A filter only one target meets: the others have no rows, and are not unreachable.
+    fleet.a.tmux(&["rename-session", "-t", "main", "only-on-a"]);
+    let windows = fleet_ok(&mut client, &tools, "list_windows", json!({"session": "only-on-a"}));
+    assert!(windows.get("unreachable").is_none(), "{windows}");
+    let window_ids: Vec<&str> = windows["windows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !window_ids.is_empty() && window_ids.iter().all(|id| id.starts_with("a/")),
+        "{windows}"
+    );
     client.close();
 }
 
