@@ -371,3 +371,40 @@ fn a_batch_s_rows_each_find_their_own_target() {
     assert!(refused.contains("pane_id") && refused.contains("NAME/"), "{refused}");
     client.close();
 }
+
+#[test]
+fn scope_owned_holds_on_each_target_by_that_target_s_own_marks() {
+    let fleet = Fleet::start(false);
+    let theirs = fleet.b.window_showing("printf 'theirs\\n'; exec cat", "theirs");
+    let mut client = fleet.paneward(&["--scope", "owned"]);
+    let tools = client.list_tools();
+    let refused = client.call_err(
+        "send_keys",
+        json!({"pane_id": format!("b/{theirs}"), "keys": "x", "literal": true}),
+    );
+    assert!(refused.contains("--scope owned"), "{refused}");
+    let made = fleet_ok(
+        &mut client,
+        &tools,
+        "create_session",
+        json!({"name": "ours", "target": "a"}),
+    );
+    let ours = made["paneId"].as_str().unwrap().to_string();
+    assert!(ours.starts_with("a/"), "{made}");
+    fleet_ok(
+        &mut client,
+        &tools,
+        "send_keys",
+        json!({"pane_id": ours, "keys": "echo typed-into-ours", "literal": true, "enter": true}),
+    );
+    let (_, id) = ours.split_once('/').unwrap();
+    fleet.a.wait_for_text(id, "typed-into-ours");
+    // The same pane id on b is not paneward's there: its mark lives in a's tmux only.
+    assert_eq!(id, theirs, "both servers' second pane");
+    let refused = client.call_err(
+        "send_keys",
+        json!({"pane_id": format!("b/{id}"), "keys": "x", "literal": true}),
+    );
+    assert!(refused.contains("--scope owned"), "{refused}");
+    client.close();
+}
