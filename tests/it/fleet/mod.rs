@@ -192,6 +192,11 @@ fn an_id_without_its_target_or_of_an_unknown_target_or_two_targets_is_refused() 
     assert!(two.contains("one call acts on one target"), "{two}");
     let disagree = client.call_err("select_pane", json!({"pane_id": format!("a/{pane}"), "target": "b"}));
     assert!(disagree.contains("one call acts on one target"), "{disagree}");
+    // A tool above the tier is refused as on one server, before its arguments are read.
+    let mut readonly = fleet.paneward(&["--safety", "readonly"]);
+    let above = readonly.call_err("send_keys", json!({"pane_id": pane, "keys": "x"}));
+    assert!(above.contains("mutating"), "{above}");
+    readonly.close();
     // A change that takes no id names its target, or is refused.
     let none = client.call_err("create_session", json!({"name": "nowhere"}));
     assert!(none.contains("target"), "{none}");
