@@ -69,6 +69,8 @@ pub struct CallRecord<'a> {
     pub outcome: Outcome,
     pub duration: Duration,
     pub arguments: &'a Value,
+    /// The target the call ran on, with several (`--target`); `None`: the one server.
+    pub target: Option<&'a str>,
 }
 
 /// An open audit log.
@@ -124,7 +126,7 @@ impl AuditLog {
             Some(NumberOrString::String(s)) => self.scrub_string("", s),
             None => Value::Null,
         };
-        json!({
+        let mut line = json!({
             "time": now_rfc3339(),
             "request_id": request_id,
             "tool": self.scrub_string("tool", record.tool),
@@ -132,7 +134,13 @@ impl AuditLog {
             "outcome": record.outcome.as_str(),
             "duration_ms": u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
             "arguments": self.scrub(None, record.arguments),
-        })
+        });
+        // Only with several targets, so the one server's lines stay as they were. A
+        // target's name was checked at start-up; it is the operator's word, not a call's.
+        if let (Some(target), Value::Object(fields)) = (record.target, &mut line) {
+            fields.insert("target".into(), Value::String(target.to_string()));
+        }
+        line
     }
 
     fn scrub(&self, key: Option<&str>, value: &Value) -> Value {

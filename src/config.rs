@@ -61,6 +61,38 @@ pub struct Config {
     pub private: Option<String>,
     /// Whether `create_session` may start the server when none runs, and how.
     pub server_start: ServerStart,
+    /// The tmux servers of a fleet (`--target`, `--targets-file`), in the order given;
+    /// empty unless there are several (one target is `address` and `ssh` above).
+    pub targets: Vec<TargetSpec>,
+    /// The most targets connected at once (`--max-connected-targets`).
+    pub max_connected_targets: usize,
+    /// The name `serverInfo` gives (`--deployment`); `None`: `paneward`.
+    pub deployment: Option<String>,
+}
+
+/// One target of a fleet: a name an agent writes in ids (`NAME/%3`) and the tmux
+/// server it stands for, both fixed at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TargetSpec {
+    pub name: String,
+    /// The socket, on this machine or on the far host.
+    pub address: ServerAddress,
+    /// The far host, when the server is reached through ssh.
+    pub ssh: Option<SshTarget>,
+    /// The SPEC as written, for `paneward doctor`.
+    pub spec: String,
+}
+
+impl Config {
+    /// This configuration narrowed to one target's server: its socket and host.
+    pub fn for_target(&self, target: &TargetSpec) -> Config {
+        Config {
+            address: target.address.clone(),
+            ssh: target.ssh.clone(),
+            targets: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// What a private server's socket name starts with, so a person can tell paneward's

@@ -189,6 +189,19 @@ pub const PIPE_PATH_MAX_BYTES: usize = 4095;
 /// One component of an output path: Linux's NAME_MAX.
 pub const PIPE_NAME_MAX_BYTES: usize = 255;
 
+// A fleet of targets (several tmux servers behind one paneward).
+
+/// A target's name, as written in ids (`NAME/%3`): short enough to cost little in every id.
+pub const TARGET_NAME_MAX_CHARS: usize = 32;
+/// Targets connected at once unless configured: a tmux connection (and, over ssh, a
+/// shared ssh connection) each; beyond it the least recently used idle one is closed.
+pub const CONNECTED_TARGETS_DEFAULT_MAX: usize = 16;
+/// How long a fan-out read waits for one target's answer: a target that is down or
+/// wedged is reported as unreachable while the others answer.
+pub const FLEET_TARGET_ANSWER_MAX: Duration = Duration::from_secs(3);
+/// A `--targets-file`: a list of names and sockets, never large.
+pub const TARGETS_FILE_MAX_BYTES: u64 = 64 * 1024;
+
 // tmux.
 
 /// One round trip to tmux; a server busier than this is reported, not waited on.

@@ -69,11 +69,14 @@ impl Fixture {
         } else {
             ("200", "50")
         };
+        // A count too: one run may hold several servers of one shape (the fleet's three).
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let socket = format!(
-            "pwbench-{}-{panes}-{}-{}",
+            "pwbench-{}-{panes}-{}-{}-{}",
             std::process::id(),
             shape.sessions,
-            u8::from(shape.one_window)
+            u8::from(shape.one_window),
+            STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         );
         let mut fixture = Self {
             socket,

@@ -10,6 +10,7 @@ mod bytes;
 mod cases;
 mod cpu;
 mod fixture;
+mod fleet;
 mod http;
 mod job;
 mod mcp;
@@ -350,6 +351,24 @@ fn watch_main() -> Result<String, String> {
     watch::run(&paneward, panes, u64::try_from(seconds).unwrap_or(30), samples)
 }
 
+/// `paneward-bench fleet [--panes 64] [--samples 50] [--paneward PATH]`: see [`fleet`].
+fn fleet_main() -> Result<String, String> {
+    let mut paneward = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward");
+    let (mut panes, mut samples) = (64, 50);
+    let mut args = std::env::args().skip(2);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || value.parse::<usize>().map_err(|_| format!("{flag} takes a number"));
+        match flag.as_str() {
+            "--paneward" => paneward = value.clone().into(),
+            "--panes" => panes = number()?.max(1),
+            "--samples" => samples = number()?.max(1),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    fleet::run(&paneward, panes, samples)
+}
+
 /// `paneward-bench soak [--minutes 60] ...`: see [`soak`].
 fn soak_main() -> ExitCode {
     let outcome = soak::SoakOptions::parse(std::env::args().skip(2)).and_then(|options| soak::run(&options));
@@ -384,6 +403,18 @@ fn main() -> ExitCode {
     }
     if std::env::args().nth(1).as_deref() == Some("soak") {
         return soak_main();
+    }
+    if std::env::args().nth(1).as_deref() == Some("fleet") {
+        return match fleet_main() {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("paneward-bench fleet: {error}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if std::env::args().nth(1).as_deref() == Some("watch") {
         return match watch_main() {

@@ -14,7 +14,7 @@ use crate::error::CodegenError;
 use crate::load::ToolFile;
 
 /// The top-level keys of a tool file, in the order they are written.
-pub const KEY_ORDER: [&str; 18] = [
+pub const KEY_ORDER: [&str; 19] = [
     "name",
     "title",
     "description",
@@ -28,6 +28,7 @@ pub const KEY_ORDER: [&str; 18] = [
     "batch",
     "dryRun",
     "checkedAlone",
+    "fleet",
     "source",
     "inputSchema",
     "outputSchema",

@@ -1,14 +1,14 @@
 //! The facts of a tool file (`paneward_contract::facts`) as the tool table holds them:
 //! typed values of `crate::runtime::facts`, which the guards and batches read.
 
-use paneward_contract::facts::{Facts, Reach};
+use paneward_contract::facts::{Facts, FleetRoute, Reach};
 use paneward_contract::template::{Form, Piece, Template};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::case::pascal_case;
 
-/// The four fields of a `ToolSpec` that carry `facts`.
+/// The fields of a `ToolSpec` that carry `facts`.
 pub fn fields(facts: &Facts) -> TokenStream {
     let reaches = match &facts.reaches {
         Some(rules) => {
@@ -73,11 +73,17 @@ pub fn fields(facts: &Facts) -> TokenStream {
         }
         None => quote!(::std::option::Option::None),
     };
+    let fleet = match facts.fleet {
+        FleetRoute::OneTarget => quote!(crate::runtime::facts::FleetRoute::OneTarget),
+        FleetRoute::FanOut => quote!(crate::runtime::facts::FleetRoute::FanOut),
+        FleetRoute::Rows => quote!(crate::runtime::facts::FleetRoute::Rows),
+    };
     quote! {
         reaches: #reaches,
         pane_text: #pane_text,
         batch: #batch,
         dry_run: #dry_run,
+        fleet: #fleet,
     }
 }
 

@@ -11,6 +11,8 @@
 //! - `checkedAlone`: its handler module has `check_<tool>`, a check of the arguments
 //!   alone (no tmux) that the request path runs before the call is admitted, so that a
 //!   write batch refuses a bad row before any row runs.
+//! - `fleet`: how a call goes when paneward serves several tmux servers ([`FleetRoute`]);
+//!   absent, `one-target`.
 //!
 //! ```json
 //! "reaches": ["pane-window", {"reach": "closing", "given": "to_window_id"}],
@@ -31,7 +33,7 @@ use crate::pointer::pointer_token;
 use crate::template::Template;
 
 /// The top-level fields of a tool file that hold facts, in file order.
-pub const FIELDS: [&str; 5] = ["reaches", "paneText", "batch", "dryRun", "checkedAlone"];
+pub const FIELDS: [&str; 6] = ["reaches", "paneText", "batch", "dryRun", "checkedAlone", "fleet"];
 
 /// What a call touches beyond the objects it names. The guards give each its meaning
 /// (`guard::scope`); a tool file only says which apply.
@@ -188,6 +190,30 @@ impl CloseBy {
     }
 }
 
+/// How a call of a tool goes when paneward serves several targets (tmux servers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FleetRoute {
+    /// It runs on the one target its ids (or its `target` argument) name.
+    #[default]
+    OneTarget,
+    /// A read that runs on every target at once; the rows of all answers are merged.
+    FanOut,
+    /// A batch: it runs once and each of its rows routes itself as a call of its own.
+    Rows,
+}
+
+impl FleetRoute {
+    pub const ALL: [FleetRoute; 3] = [FleetRoute::OneTarget, FleetRoute::FanOut, FleetRoute::Rows];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OneTarget => "one-target",
+            Self::FanOut => "fan-out",
+            Self::Rows => "rows",
+        }
+    }
+}
+
 /// Every fact of one tool file, parsed, and the fields as written (which the importer
 /// keeps and the canonical form writes back).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -198,6 +224,7 @@ pub struct Facts {
     pub batch: Option<BatchRule>,
     pub dry_run: Option<DryRun>,
     pub checked_alone: bool,
+    pub fleet: FleetRoute,
     /// The fields of [`FIELDS`] the file has, as written.
     pub written: Map<String, Value>,
 }
@@ -252,6 +279,12 @@ pub fn take(
     }
     if let Some(value) = facts.written.get("dryRun") {
         facts.dry_run = Some(parse_dry_run(path, value, input_schema)?);
+    }
+    if let Some(value) = facts.written.get("fleet") {
+        facts.fleet = FleetRoute::ALL
+            .into_iter()
+            .find(|route| value.as_str() == Some(route.as_str()))
+            .ok_or_else(|| error(path, "/fleet", "must be one of one-target, fan-out, rows"))?;
     }
     Ok(facts)
 }

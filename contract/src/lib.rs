@@ -26,7 +26,7 @@ pub mod toolset;
 
 pub use error::ContractError;
 pub use escalation::Escalation;
-pub use facts::{BatchRefusal, CloseBy, Reach};
+pub use facts::{BatchRefusal, CloseBy, FleetRoute, Reach};
 pub use load::ToolFile;
 pub use pointer::{excerpt, pointer_token};
 pub use tier::{Tier, UnknownTier};

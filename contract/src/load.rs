@@ -52,7 +52,7 @@ pub struct ToolFile {
 }
 
 /// The top-level fields a tool file may have, and whether each is required.
-const FIELDS: [(&str, bool); 18] = [
+const FIELDS: [(&str, bool); 19] = [
     ("name", true),
     ("title", false),
     ("description", true),
@@ -66,6 +66,7 @@ const FIELDS: [(&str, bool); 18] = [
     ("batch", false),
     ("dryRun", false),
     ("checkedAlone", false),
+    ("fleet", false),
     ("source", true),
     ("inputSchema", true),
     ("outputSchema", false),

@@ -4,6 +4,7 @@
 //! compiled on its tool's first call ([`schema::SchemaCheck`]). A profile serves its
 //! own generated table instead of paneward's.
 
+pub mod fleet;
 pub mod profile;
 pub mod schema;
 pub mod surface;

@@ -15,9 +15,9 @@ use super::parse::Parsed;
 use super::raw::RawArgs;
 pub use super::resolve::EnvLookup;
 use super::resolve::{
-    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_http, resolve_max_tmux_clients,
-    resolve_max_wait, resolve_profile, resolve_safety, resolve_server, resolve_ssh, resolve_surface,
-    suppress_history_default,
+    env_switch, refuse_unserved_python_settings, resolve_audit_log, resolve_deployment, resolve_http,
+    resolve_max_connected_targets, resolve_max_tmux_clients, resolve_max_wait, resolve_profile, resolve_safety,
+    resolve_server, resolve_ssh, resolve_surface, suppress_history_default,
 };
 use super::usage::UsageError;
 use crate::config::Config;
@@ -120,6 +120,10 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         private,
         private_config,
         start_server,
+        targets,
+        targets_file,
+        max_connected_targets,
+        deployment,
     } = raw;
     let profile = resolve_profile(profile, env)?;
     // libtmux-mcp's create_session starts the server when none runs; so does its profile's.
@@ -148,7 +152,44 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
     let hidden_client = !(no_hidden_client || env_switch(var::NO_HIDDEN_CLIENT, env)?);
     let max_tmux_clients = resolve_max_tmux_clients(max_tmux_clients, env)?;
     let max_wait = resolve_max_wait(max_wait, profile, env)?;
-    let ssh = resolve_ssh(ssh, ssh_options, env)?;
+    let targets_given =
+        !targets.is_empty() || targets_file.is_some() || env(var::TARGETS).is_some_and(|v| !v.is_empty());
+    let ssh_for_targets = ssh_options.clone();
+    if targets_given && (ssh.is_some() || env(var::SSH).is_some_and(|v| !v.is_empty())) {
+        return Err(UsageError(
+            "--target names each server itself; give it without --ssh (write the host in the target: NAME=ssh://HOST)"
+                .into(),
+        ));
+    }
+    let ssh = if targets_given {
+        None
+    } else {
+        resolve_ssh(ssh, ssh_options, env)?
+    };
+    let mut targets = super::targets::resolve_targets(targets, env(var::TARGETS), targets_file, &ssh_for_targets)?;
+    if targets_given {
+        if private_name.is_some() || !address_origin.starts_with("none") {
+            return Err(UsageError(format!(
+                "--target names each server itself; give it without -L, -S or --private (set by {address_origin})"
+            )));
+        }
+        if targets.len() > 1 && profile != crate::catalog::profile::Profile::Default {
+            return Err(UsageError(
+                "several --target serve paneward's own contract only; leave out --profile".into(),
+            ));
+        }
+    }
+    let max_connected_targets = resolve_max_connected_targets(max_connected_targets, env)?;
+    let deployment = resolve_deployment(deployment, env)?;
+    // One target is today's server, named differently: nothing else changes.
+    let (address, ssh, address_origin) = match targets.as_slice() {
+        [only] => {
+            let only = only.clone();
+            targets.clear();
+            (only.address, only.ssh, "--target")
+        }
+        _ => (address, ssh, address_origin),
+    };
     let surface = resolve_surface(profile, (toolsets, tools, exclude_tools), env)?;
     let config = Config {
         ssh,
@@ -171,6 +212,9 @@ fn resolve(raw: RawArgs, env: EnvLookup<'_>) -> Result<Invocation, UsageError> {
         address_origin,
         private: private_name,
         server_start,
+        targets,
+        max_connected_targets,
+        deployment,
     };
     if let Some(http) = resolve_http(subcommand.as_deref(), http, token_file, extra_origins, extra_hosts, env)? {
         return Ok(Invocation::ServeHttp { config, http });
@@ -593,5 +637,61 @@ mod tests {
         assert!(serve_config(&[], &[]).ssh.is_none());
         assert!(parse_with(&["--ssh-option", "A=b"], &[]).is_err());
         assert!(parse_with(&["--ssh", "-oProxyCommand=x"], &[]).is_err());
+    }
+
+    #[test]
+    fn targets_are_fixed_at_start_up_and_never_mixed_with_one_server() {
+        let config = serve_config(&["--target", "a=-L:x", "--target", "b=ssh://u@h:22/-S:/s"], &[]);
+        let names: Vec<&str> = config.targets.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(config.targets[1].ssh.as_ref().unwrap().destination, "ssh://u@h:22");
+        assert_eq!(
+            config.max_connected_targets,
+            crate::limits::CONNECTED_TARGETS_DEFAULT_MAX
+        );
+        let config = serve_config(&[], &[("PANEWARD_TARGETS", "a=-L:x,b=-L:y")]);
+        assert_eq!(config.targets.len(), 2);
+        // One target is today's server: no fleet at all.
+        let one = serve_config(&["--target", "x=-L:sock"], &[]);
+        assert_eq!(one.address, ServerAddress::Name("sock".into()));
+        assert!(one.targets.is_empty() && one.ssh.is_none());
+        let far = serve_config(&["--target", "x=ssh://h", "--ssh-config", "/c"], &[]);
+        assert_eq!(far.ssh.unwrap().options, ["-F", "/c"]);
+        for (args, vars, says) in [
+            (&["--target", "a=-L:x", "-L", "y"][..], &[][..], "without -L"),
+            (&["--target", "a=-L:x", "-S", "/y"][..], &[][..], "without -L"),
+            (&["--target", "a=-L:x", "--private", "w"][..], &[][..], "--private"),
+            (&["--target", "a=-L:x", "--ssh", "h"][..], &[][..], "without --ssh"),
+            (
+                &["--target", "a=-L:x"][..],
+                &[("PANEWARD_SOCKET_NAME", "y")][..],
+                "PANEWARD_SOCKET_NAME",
+            ),
+            (
+                &["--target", "a=-L:x", "--target", "a=-L:y"][..],
+                &[][..],
+                "named twice",
+            ),
+            (&["--target", "A=-L:x"][..], &[][..], "--target: target name"),
+            (
+                &["--target", "a=-L:x", "--target", "b=-L:y", "--profile", "python"][..],
+                &[][..],
+                "--profile",
+            ),
+            (&["--max-connected-targets", "0"][..], &[][..], "at least 1"),
+            (&["--deployment", "a b"][..], &[][..], "--deployment"),
+        ] {
+            let error = parse_with(args, vars).unwrap_err();
+            assert!(error.0.contains(says), "{args:?}: {error}");
+        }
+        assert_eq!(
+            serve_config(&["--max-connected-targets", "2"], &[]).max_connected_targets,
+            2
+        );
+        assert_eq!(
+            serve_config(&["--deployment", "lab"], &[]).deployment.as_deref(),
+            Some("lab")
+        );
+        assert_eq!(serve_config(&[], &[]).deployment, None);
     }
 }

@@ -61,6 +61,9 @@ impl Diagnosis {
 }
 
 fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
+    if !config.targets.is_empty() {
+        return diagnose_fleet(config, report);
+    }
     let launcher = crate::app::launcher_for(config)?;
     if let Some(target) = &config.ssh {
         report.line(
@@ -182,6 +185,58 @@ fn diagnose(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
         "connection",
         runtime.block_on(connection_line(config, &tmux, &launcher)),
     );
+    Ok(())
+}
+
+/// Several targets: one line for each, reachable (its tmux, pid, socket and sessions)
+/// or not and why. paneward can serve while any target answers; the others are
+/// reported per call as `unreachable`.
+fn diagnose_fleet(config: &Config, report: &mut Diagnosis) -> Result<(), String> {
+    let app = App::from_env(Config {
+        audit_log: None,
+        ..config.clone()
+    })?;
+    app.catalog.compile_all()?;
+    report.line(
+        "safety tier",
+        format!(
+            "{} ({} tools listed, ids written NAME/%3)",
+            config.safety,
+            app.catalog.listed(config.safety).count()
+        ),
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let mut reachable = 0;
+    for target in &config.targets {
+        let narrowed = config.for_target(target);
+        let state = crate::app::launcher_for(&narrowed).and_then(|launcher| {
+            let version = tmux_version(&launcher)?;
+            let tmux = Tmux::launched(
+                launcher,
+                narrowed.address.clone(),
+                crate::tmux::Options::processes_only(),
+            );
+            let facts = runtime.block_on(server_facts(&tmux))?;
+            Ok((version, facts))
+        });
+        let line = match state {
+            Ok((version, facts)) => {
+                reachable += 1;
+                format!(
+                    "{}: reachable: {version}, pid {}, socket {}, {} sessions ({})",
+                    target.name, facts.pid, facts.socket_path, facts.sessions, target.spec
+                )
+            }
+            Err(reason) => format!("{}: unreachable: {reason} ({})", target.name, target.spec),
+        };
+        report.line("target", line);
+    }
+    if reachable == 0 {
+        return Err("no target answers".into());
+    }
     Ok(())
 }
 

@@ -14,18 +14,27 @@ pub enum Section {
     Options,
     Tools,
     Remote,
+    Fleet,
     Http,
     Conform,
 }
 
 impl Section {
-    pub const ALL: [Self; 5] = [Self::Options, Self::Tools, Self::Remote, Self::Http, Self::Conform];
+    pub const ALL: [Self; 6] = [
+        Self::Options,
+        Self::Tools,
+        Self::Remote,
+        Self::Fleet,
+        Self::Http,
+        Self::Conform,
+    ];
 
     pub fn heading(self) -> &'static str {
         match self {
             Self::Options => "Options:",
             Self::Tools => "Tools options (paneward tools):",
             Self::Remote => "Remote tmux (every tmux command runs through the system's ssh, one shared connection):",
+            Self::Fleet => "Fleet (several tmux servers fixed at start-up; ids then read NAME/%3):",
             Self::Http => "HTTP (serve --http):",
             Self::Conform => "Conform options:",
         }
@@ -113,6 +122,9 @@ pub mod var {
     pub const EXCLUDE_TOOLS: &str = "PANEWARD_EXCLUDE_TOOLS";
     pub const AUDIT_LOG: &str = "PANEWARD_AUDIT_LOG";
     pub const SSH: &str = "PANEWARD_SSH";
+    pub const TARGETS: &str = "PANEWARD_TARGETS";
+    pub const MAX_CONNECTED_TARGETS: &str = "PANEWARD_MAX_CONNECTED_TARGETS";
+    pub const DEPLOYMENT: &str = "PANEWARD_DEPLOYMENT";
 }
 
 /// Every flag, in `--help` order within each section.
@@ -517,6 +529,55 @@ pub static FLAGS: &[Flag] = &[
     },
     Flag {
         short: None,
+        long: "target",
+        value_name: Some("NAME=SPEC"),
+        env: Some(var::TARGETS),
+        section: Section::Fleet,
+        only_after: None,
+        help: &[
+            "serve the tmux server SPEC as target NAME; repeatable",
+            "(the variable: comma-separated). NAME: a lowercase letter,",
+            "then up to 31 lowercase letters, digits or -. SPEC: default,",
+            "-L:SOCKETNAME, -S:/ABSOLUTE/PATH, or",
+            "ssh://[USER@]HOST[:PORT] with /-L:SOCKETNAME or /-S:/PATH",
+            "for the socket there. Not with -L, -S, --ssh or --private",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.targets.push(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "targets-file",
+        value_name: Some("FILE"),
+        env: None,
+        section: Section::Fleet,
+        only_after: None,
+        help: &["more targets, one NAME=SPEC a line (# comments, blank lines)"],
+        action: Action::Value(|raw, v| {
+            raw.targets_file = Some(PathBuf::from(v));
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "max-connected-targets",
+        value_name: Some("N"),
+        env: Some(var::MAX_CONNECTED_TARGETS),
+        section: Section::Fleet,
+        only_after: None,
+        help: &[
+            "at most N targets connected at once (default 16); beyond",
+            "it the least recently used idle one is disconnected",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.max_connected_targets = Some(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
         long: "http",
         value_name: Some("ADDR"),
         env: None,
@@ -578,6 +639,22 @@ pub static FLAGS: &[Flag] = &[
         ],
         action: Action::Value(|raw, v| {
             raw.extra_hosts.push(v);
+            Ok(())
+        }),
+    },
+    Flag {
+        short: None,
+        long: "deployment",
+        value_name: Some("NAME"),
+        env: Some(var::DEPLOYMENT),
+        section: Section::Http,
+        only_after: None,
+        help: &[
+            "the name serverInfo gives (default paneward), so a gateway",
+            "that prefixes tools with it keeps them short",
+        ],
+        action: Action::Value(|raw, v| {
+            raw.deployment = Some(v);
             Ok(())
         }),
     },

@@ -28,6 +28,21 @@ const PLACE_FORMAT: &str = "#{pane_id} #{session_name}:#{window_index}.#{pane_in
 /// Exit status 0 with one line on stdout saying what changed; 1 with the reason.
 pub fn run(config: &Config, pane: Option<&str>, revoke: bool) -> ExitCode {
     let verb = if revoke { "revoke" } else { "grant" };
+    // With several targets the pane names its target (`NAME/%3`): the grant is made
+    // on that target's server alone, as if paneward drove only it.
+    if !config.targets.is_empty() {
+        let Some((name, id)) = pane.and_then(|pane| pane.split_once('/')) else {
+            return fail(verb, "with several targets, give the pane with its target: NAME/%3");
+        };
+        let Some(target) = config.targets.iter().find(|target| target.name == name) else {
+            let names: Vec<&str> = config.targets.iter().map(|t| t.name.as_str()).collect();
+            return fail(
+                verb,
+                &format!("no target `{name}`; the targets are {}", names.join(", ")),
+            );
+        };
+        return run(&config.for_target(target), Some(id), revoke);
+    }
     let started = Instant::now();
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -153,6 +168,7 @@ fn audit(config: &Config, verb: &str, pane: Option<String>, outcome: &Change, st
         outcome: Outcome::of(&result),
         duration: started.elapsed(),
         arguments: &json!({ "pane_id": pane }),
+        target: None,
     });
     Ok(())
 }

@@ -166,9 +166,9 @@ fn command_of(usage: &str) -> Option<&str> {
 /// The `--help` sections whose flags `subcommand` takes.
 fn sections_of(subcommand: &str) -> Option<&'static [Section]> {
     Some(match subcommand {
-        "serve" => &[Section::Options, Section::Remote, Section::Http],
-        "tools" => &[Section::Options, Section::Tools, Section::Remote],
-        "call" | "doctor" => &[Section::Options, Section::Remote],
+        "serve" => &[Section::Options, Section::Remote, Section::Fleet, Section::Http],
+        "tools" => &[Section::Options, Section::Tools, Section::Remote, Section::Fleet],
+        "call" | "doctor" => &[Section::Options, Section::Remote, Section::Fleet],
         "conform" => &[Section::Conform],
         _ => return None,
     })

@@ -11,6 +11,7 @@ pub mod parse;
 pub mod raw;
 pub mod resolve;
 pub mod suggest;
+pub mod targets;
 pub mod tools_doc;
 pub mod usage;
 
@@ -279,7 +280,9 @@ fn serve(config: crate::config::Config, transport: &Transport<'_>) -> ExitCode {
         }
     };
     // A clean end: the buffers this process staged go with it.
-    runtime.block_on(crate::tools::input::buffers::delete_staged(&app.guard));
+    for guard in app.guards() {
+        runtime.block_on(crate::tools::input::buffers::delete_staged(guard));
+    }
     close_ssh(&app);
     // A read of standard input may still be pending; it must not hold the exit.
     runtime.shutdown_background();
@@ -310,7 +313,7 @@ fn say_serving(app: &App, place: &str) {
         tools = app.catalog.listed(app.config.safety).count(),
         tier = %app.config.safety,
         profile = %app.config.profile,
-        server = %app.config.address.label(),
+        server = %app.fleet.as_ref().map_or_else(|| app.config.address.label(), |fleet| format!("targets {}", fleet.names())),
         host = app.config.ssh.as_ref().map_or("this machine", |ssh| ssh.destination.as_str()),
         "paneward serving MCP {place}{FAULT_NOTE}"
     );
@@ -333,7 +336,7 @@ async fn stop_signal() {
 
 /// Ends the shared ssh connection now rather than when its idle time runs out.
 fn close_ssh(app: &App) {
-    if let Some(link) = &app.ssh {
+    for link in app.ssh_links() {
         link.close();
     }
 }

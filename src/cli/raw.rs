@@ -40,4 +40,9 @@ pub struct RawArgs {
     pub private: Option<String>,
     pub private_config: Option<PathBuf>,
     pub start_server: bool,
+    /// `--target NAME=SPEC`, in the order given.
+    pub targets: Vec<String>,
+    pub targets_file: Option<PathBuf>,
+    pub max_connected_targets: Option<String>,
+    pub deployment: Option<String>,
 }

@@ -387,3 +387,34 @@ fn checked_name(name: String) -> Result<ServerAddress, UsageError> {
     }
     Ok(ServerAddress::Name(name))
 }
+
+/// `--max-connected-targets`: at least 1.
+pub(super) fn resolve_max_connected_targets(flag: Option<String>, env: EnvLookup<'_>) -> Result<usize, UsageError> {
+    match flag.or_else(|| env(var::MAX_CONNECTED_TARGETS).filter(|v| !v.is_empty())) {
+        None => Ok(crate::limits::CONNECTED_TARGETS_DEFAULT_MAX),
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(UsageError(format!(
+                "--max-connected-targets must be a whole number of at least 1, not {:?}",
+                text.chars().take(20).collect::<String>()
+            ))),
+        },
+    }
+}
+
+/// `--deployment`: the name `serverInfo` gives, a short word a gateway can prefix with.
+pub(super) fn resolve_deployment(flag: Option<String>, env: EnvLookup<'_>) -> Result<Option<String>, UsageError> {
+    let Some(name) = flag.or_else(|| env(var::DEPLOYMENT).filter(|v| !v.is_empty())) else {
+        return Ok(None);
+    };
+    let fits = !name.is_empty()
+        && name.len() <= crate::limits::TARGET_NAME_MAX_CHARS
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !fits {
+        return Err(UsageError(format!(
+            "--deployment must be 1 to {} letters, digits, - or _",
+            crate::limits::TARGET_NAME_MAX_CHARS
+        )));
+    }
+    Ok(Some(name))
+}

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use crate::app::App;
+use crate::catalog::fleet::FleetRules;
+use crate::runtime::facts::FleetRoute;
 
 /// The command that writes `docs/tools.md`, named in the page and in the staleness test.
 pub const REGENERATE: &str = "cargo run -q -- tools --markdown --safety destructive > docs/tools.md";
@@ -66,6 +68,53 @@ pub fn markdown(app: &App) -> String {
             out.push_str(&fields_table(output, false));
         }
     }
+    out.push_str(&with_several_targets(&entries));
+    out
+}
+
+/// How the tools change with several targets (`--target`), from `schemas/fleet.json`
+/// and each tool file's `fleet` fact.
+fn with_several_targets(entries: &[&crate::catalog::CatalogEntry]) -> String {
+    let Ok(rules) = FleetRules::load() else {
+        return String::new();
+    };
+    let names_of = |route: FleetRoute| -> String {
+        let names: Vec<String> = entries
+            .iter()
+            .filter(|entry| entry.spec.fleet == route)
+            .map(|entry| format!("[`{name}`](#{name})", name = entry.tool.name))
+            .collect();
+        names.join(", ")
+    };
+    let renamed: Vec<String> = entries
+        .iter()
+        .filter(|entry| {
+            entry.spec.fleet == FleetRoute::OneTarget && rules.argument_of(entry.input.schema()) != rules.argument
+        })
+        .map(|entry| format!("`{}`", entry.tool.name))
+        .collect();
+    let mut out = String::from("\n## With several targets\n\n");
+    let _ = writeln!(
+        out,
+        "With more than one `--target` (docs/remote.md) every tool above is served with these\n\
+         changes, derived from [`schemas/fleet.json`](../schemas/fleet.json); with one target\n\
+         nothing changes.\n\n\
+         - Every id names its target: `NAME/%3`, `NAME/@2`, `NAME/$1` (a job: `NAME/%3:…`), in\n  \
+         arguments and replies alike. A bare `%3` is refused, naming the field.\n\
+         - Fan-out reads run on every target at once and merge their rows in target order;\n  \
+         a target that fails or does not answer in time is listed in `unreachable`\n  \
+         (`[{{target, reason}}]`) while the others answer: {}.\n\
+         - Batches whose rows route themselves, each as a call of its own: {}.\n\
+         - Every other tool acts on one target: the one its ids name, or its `{}` argument\n  \
+         (required when it takes no id; all ids of a call must name the same target).\n  \
+         Where a tool has a `{}` of its own (a tmux id), the argument is `{}`: {}.",
+        names_of(FleetRoute::FanOut),
+        names_of(FleetRoute::Rows),
+        rules.argument,
+        rules.argument,
+        rules.argument_when_taken,
+        renamed.join(", ")
+    );
     out
 }
 

@@ -30,6 +30,17 @@ impl Backend {
         self.tmux.last_transport().await
     }
 
+    /// Whether a control connection to the server is open (a fleet counts them).
+    pub async fn is_connected(&self) -> bool {
+        self.tmux.is_connected().await
+    }
+
+    /// Closes the control connection; the next call connects again (a fleet closes its
+    /// least recently used idle target beyond `--max-connected-targets`).
+    pub async fn disconnect(&self) -> bool {
+        self.tmux.disconnect().await
+    }
+
     /// The handle, for the gates' own checks in this module's siblings.
     pub(super) fn tmux(&self) -> &Tmux {
         &self.tmux

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-pub use paneward_contract::facts::{BatchRefusal, CloseBy, Reach};
+pub use paneward_contract::facts::{BatchRefusal, CloseBy, FleetRoute, Reach};
 
 /// One entry of a tool file's `reaches`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -60,6 +60,8 @@ pub struct ToolSpec {
     pub batch: Option<&'static facts::BatchSpec>,
     /// How a write batch's dry run shows a row of it; `None`: by the tool's name alone.
     pub dry_run: Option<&'static facts::DryRunSpec>,
+    /// How a call goes when paneward serves several targets (`call::fleet`).
+    pub fleet: facts::FleetRoute,
 }
 
 impl ToolSpec {

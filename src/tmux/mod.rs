@@ -135,6 +135,17 @@ impl Tmux {
         self.executor.probe_hidden().await
     }
 
+    /// Whether a control connection to the server is open.
+    pub async fn is_connected(&self) -> bool {
+        self.executor.is_connected().await
+    }
+
+    /// Closes the control connection (once the round trips in flight are answered);
+    /// whether one was open. The next round trip connects again.
+    pub async fn disconnect(&self) -> bool {
+        self.executor.disconnect().await
+    }
+
     /// Which transport a round trip would use now, and why (`paneward doctor`).
     pub async fn transport_report(&self) -> TransportReport {
         self.executor.report().await

@@ -132,6 +132,19 @@ impl Executor {
         slot.connection.as_ref().filter(|c| c.is_open()).map(|c| c.end_lines())
     }
 
+    /// Whether a control connection is open.
+    pub async fn is_connected(&self) -> bool {
+        let slot = self.slot.lock().await;
+        slot.connection.as_ref().is_some_and(|c| c.is_open())
+    }
+
+    /// Lets the control connection go: its task finishes the round trips in flight and
+    /// ends the client; the next round trip opens another. Whether one was open.
+    pub async fn disconnect(&self) -> bool {
+        let mut slot = self.slot.lock().await;
+        slot.connection.take().is_some_and(|c| c.is_open())
+    }
+
     /// Which transport a round trip would use now, and why.
     pub async fn report(&self) -> TransportReport {
         let slot = self.slot.lock().await;

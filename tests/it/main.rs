@@ -10,6 +10,7 @@ mod call;
 mod cli;
 mod contract;
 mod docs;
+mod fleet;
 mod guard;
 mod input;
 mod layers;

@@ -42,6 +42,9 @@ fn config(tmux: &TmuxServer, control_mode: bool) -> Config {
         address_origin: "the test",
         private: None,
         server_start: paneward::config::ServerStart::Refused,
+        targets: Vec::new(),
+        max_connected_targets: paneward::limits::CONNECTED_TARGETS_DEFAULT_MAX,
+        deployment: None,
     }
 }
 

@@ -11,7 +11,7 @@ use crate::support::{wait_for, Client, TmuxServer};
 use serde_json::{json, Value};
 
 /// The `_meta` every 2026-07-28 request carries (clientInfo is optional).
-fn meta() -> Value {
+pub(crate) fn meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -20,7 +20,7 @@ fn meta() -> Value {
 }
 
 /// `params` with the revision's `_meta` added.
-fn current(mut params: Value) -> Value {
+pub(crate) fn current(mut params: Value) -> Value {
     params["_meta"] = meta();
     params
 }
@@ -158,7 +158,7 @@ fn a_cancelled_current_revision_wait_leaves_no_tmux_process_behind() {
 }
 
 /// A 2026-07-28 POST: no session, the revision's headers, the token.
-fn current_headers(server: &HttpServer, method: &str, name: Option<&str>) -> Vec<String> {
+pub(crate) fn current_headers(server: &HttpServer, method: &str, name: Option<&str>) -> Vec<String> {
     let mut headers = vec![
         "Content-Type: application/json".to_string(),
         "Accept: application/json, text/event-stream".to_string(),
@@ -172,7 +172,7 @@ fn current_headers(server: &HttpServer, method: &str, name: Option<&str>) -> Vec
     headers
 }
 
-fn message_of(reply: &crate::support::http::Reply) -> Value {
+pub(crate) fn message_of(reply: &crate::support::http::Reply) -> Value {
     if reply.header("content-type") == Some("application/json") {
         return serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {reply:?}"));
     }
@@ -185,7 +185,7 @@ fn message_of(reply: &crate::support::http::Reply) -> Value {
         .unwrap_or_else(|| panic!("no JSON-RPC response in {reply:?}"))
 }
 
-fn body(id: Value, method: &str, params: Value) -> String {
+pub(crate) fn body(id: Value, method: &str, params: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 

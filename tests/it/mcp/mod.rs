@@ -2,7 +2,7 @@
 
 mod advertised;
 mod client_log;
-mod current;
+pub(crate) mod current;
 mod handshake;
 mod http;
 mod prompts;
