@@ -238,6 +238,14 @@ fn window(value: &Value, at: &str) -> Result<Window, ToolError> {
     })
 }
 
+/// The parser's defaults (a repeated key refused, aliases within a budget), with the
+/// error on one line: it goes into a tool error, not to a terminal.
+fn yaml_options() -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.with_snippet = false;
+    options
+}
+
 /// Reads and checks a document.
 ///
 /// # Errors
@@ -250,8 +258,12 @@ pub fn parse(text: &str) -> Result<Document, ToolError> {
             format!("the document is over {WORKSPACE_DOCUMENT_MAX_BYTES} bytes"),
         ));
     }
-    let value: Value =
-        serde_yaml::from_str(text).map_err(|e| bad("/", format!("not a YAML mapping paneward reads: {e}")))?;
+    let value: Value = serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
+        // The wording meant for the person who wrote the document, not for a programmer
+        // configuring the parser.
+        let why = e.render_with_formatter(&serde_saphyr::UserMessageFormatter);
+        bad("/", format!("not a YAML mapping paneward reads: {why}"))
+    })?;
     let map = mapping(&value, "", &SESSION_KEYS)?;
     let Some(session_name) = string(map, "session_name", "")? else {
         return Err(bad("/session_name", "is required"));
@@ -298,7 +310,7 @@ pub fn write(session_name: &str, windows: &[(String, Vec<String>)]) -> String {
         .collect();
     let document = serde_json::json!({"session_name": session_name, "windows": windows});
     // A map of strings and lists always serializes.
-    serde_yaml::to_string(&document).unwrap_or_default()
+    serde_saphyr::to_string(&document).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -399,6 +411,17 @@ mod tests {
             let message = error(text);
             assert!(message.contains(expected), "{text:?}: {message}");
         }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_not_silently_overridden() {
+        // Which of the two a person meant is not for paneward to guess.
+        let message = error("session_name: a\nsession_name: b\nwindows: [{}]\n");
+        assert!(
+            message.contains("not a YAML mapping") && message.contains("duplicate mapping key `session_name`"),
+            "{message}"
+        );
+        assert!(!message.contains('\n'), "the error is one line: {message}");
     }
 
     #[test]
