@@ -248,6 +248,22 @@ pub async fn load_workspace(
             ),
         ));
     }
+    // A typed line is typed once its pane's shell shows a prompt (the create steps wait
+    // for it, then run_command's own grace); a shell slower than both got nothing, which
+    // is said, never answered as a job that does not exist.
+    if let Some(row) = typed.iter().find(|row| results[**row].result["state"] == "notReady") {
+        let reason = results[*row].result["notReadyReason"]
+            .as_str()
+            .unwrap_or("its shell is still starting");
+        return Err(ToolError::new(
+            ToolErrorKind::Refused,
+            format!(
+                "step {row} (`run_command`, for {}) typed nothing: {reason}; the session was created \
+                 (kill_session ends it)",
+                places[*row]
+            ),
+        ));
+    }
     let result = |row: usize| &results[row].result;
     Ok(LoadWorkspaceOutput {
         dry_run: false,

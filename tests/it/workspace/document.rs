@@ -219,3 +219,21 @@ fn a_frozen_session_loads_back_as_the_same_shape() {
     let error = client.call_err("freeze_workspace", json!({"session_id": "$999"}));
     assert!(error.contains("no session $999"), "{error}");
 }
+
+#[test]
+fn a_typed_line_a_shell_never_got_is_an_error_not_a_job() {
+    let tmux = TmuxServer::start();
+    // Every new pane's shell takes 10 s to draw its first prompt, as a slow startup
+    // file would make it: longer than a batch row's wait for a new pane (5 s) and
+    // run_command's own grace for a prompt after it (3 s).
+    tmux.tmux(&["set-option", "-g", "default-command", "sleep 10; exec /bin/sh"]);
+    let mut client = tmux.paneward();
+    let document = "session_name: slow shell\nwindows:\n  - panes:\n      - echo typed\n";
+    let (kind, message) = client.call_failed("load_workspace", json!({"document": document}));
+    assert!(
+        message.contains("typed nothing") && message.contains("/windows/0/panes/0") && message.contains("kill_session"),
+        "{kind}: {message}"
+    );
+    // The session it made is there, as the error says.
+    assert!(sessions(&tmux).contains("slow shell"), "{}", sessions(&tmux));
+}
