@@ -19,6 +19,7 @@ pub mod error;
 pub mod facts;
 pub mod family_error;
 pub mod hex;
+pub mod join;
 pub mod reentry;
 pub mod reply_text;
 pub mod targeting;

@@ -260,7 +260,7 @@ impl Executor {
     }
 
     /// Runs `work` with the reads it sends to one-shot clients gathered into as few
-    /// round trips as it allows; see [`gather`].
+    /// round trips as it allows; see `tmux::gather`.
     pub async fn gathered<F: std::future::Future>(&self, work: F) -> F::Output {
         let (output, used) = gather::gathered(&self.oneshot, work).await;
         if let Some(used) = used {

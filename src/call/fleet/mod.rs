@@ -12,7 +12,6 @@
 //!   through [`run`] as a call of its own.
 
 mod cap;
-mod join;
 mod merge;
 mod route;
 
@@ -24,6 +23,7 @@ use crate::catalog::fleet::ids::{visit_ids, IdRule};
 use crate::limits::FLEET_TARGET_ANSWER_MAX;
 use crate::runtime::error::ToolErrorKind;
 use crate::runtime::facts::FleetRoute;
+use crate::runtime::join;
 use crate::runtime::reentry::{Ids, Refusal};
 use crate::runtime::{CallContext, Tier, ToolError};
 

@@ -12,6 +12,7 @@ use crate::guard::ReadGate;
 use crate::guard::Rows;
 use crate::runtime::error::ToolError;
 use crate::runtime::facts::BatchRefusal;
+use crate::runtime::join;
 use crate::runtime::{CallContext, Tier, ToolSpec};
 
 /// What one row of a batch came to, before any envelope encodes it.
@@ -74,30 +75,7 @@ pub async fn run_rows(gate: &ReadGate<'_>, calls: &[(String, Option<JsonObject>)
         .collect();
     let backend = &gate.state().backend;
     if backend.keeps_order().await {
-        return together(nested).await;
+        return join::all(nested).await;
     }
-    backend.gathered(together(nested)).await
-}
-
-/// Drives `calls` together and returns their outcomes in the order given.
-async fn together(mut calls: Vec<NestedCall<'_>>) -> Vec<RowOutcome> {
-    let mut outcomes: Vec<Option<RowOutcome>> = calls.iter().map(|_| None).collect();
-    std::future::poll_fn(|context| {
-        let mut pending = false;
-        for (call, outcome) in calls.iter_mut().zip(outcomes.iter_mut()) {
-            if outcome.is_none() {
-                match call.as_mut().poll(context) {
-                    std::task::Poll::Ready(done) => *outcome = Some(done),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    outcomes.into_iter().flatten().collect()
+    backend.gathered(join::all(nested)).await
 }

@@ -97,7 +97,6 @@ impl Drop for ForgetOnEnd {
 
 /// What one `display-message` says of the pane.
 struct Facts {
-    pane_id: String,
     place: String,
     program: String,
     pid: u32,
@@ -119,8 +118,14 @@ async fn facts(gate: &ReadGate<'_>, pane: PaneId) -> Result<Facts, TmuxError> {
         .await?;
     let output = String::from_utf8_lossy(&output);
     let record = parse_one("display-message", &FIELDS, &output)?;
+    // tmux 3.3a answers a pane that is gone with empty fields and no error: the id is
+    // read first, so that answer reads as gone, not as a field tmux garbled.
+    if record.text("pane_id")? != pane.to_string() {
+        return Err(TmuxError::ObjectGone {
+            message: format!("pane {pane} does not exist"),
+        });
+    }
     Ok(Facts {
-        pane_id: record.text("pane_id")?.to_string(),
         place: format!(
             "{}:{}.{}",
             echo(record.text("session_name")?),
@@ -144,12 +149,6 @@ struct Look {
 
 async fn look(gate: &ReadGate<'_>, pane: PaneId) -> Result<Look, ToolError> {
     let facts = facts(gate, pane).await?;
-    if facts.pane_id != pane.to_string() {
-        return Err(ToolError::new(
-            ToolErrorKind::NotFound,
-            format!("{pane} does not exist; list_panes shows the current panes"),
-        ));
-    }
     let tty = if facts.dead { "" } else { facts.tty.as_str() };
     let wait = input_waits(gate, &[(facts.pid, tty)])
         .pop()

@@ -1,5 +1,5 @@
-//! Awaiting several calls at once in the calling task, answers in the order given (the
-//! fan-out reads' targets; each call is bounded on its own).
+//! Awaiting several calls at once in the calling task, answers in the order given: a
+//! batch's rows (`tools::batch::rows`) and a fleet's fan-out reads (`call::fleet`).
 
 use std::future::Future;
 use std::pin::Pin;
