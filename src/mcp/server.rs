@@ -91,6 +91,20 @@ impl McpServer {
         ListToolsResult::with_all_items(self.app.catalog.listed(tier).map(|entry| entry.tool.clone()).collect())
     }
 
+    /// The tmux servers the resources read: with several targets, the attention list
+    /// covers each of them.
+    fn servers(&self) -> crate::resources::Servers {
+        let mut servers = crate::resources::Servers::one(self.app.guard.clone());
+        if let Some(fleet) = &self.app.fleet {
+            servers.named = fleet
+                .targets
+                .iter()
+                .map(|target| (target.spec.name.clone(), target.guard.clone()))
+                .collect();
+        }
+        servers
+    }
+
     /// Whether the surface serves tool `name` (resources follow it).
     fn serves(&self) -> impl Fn(&str) -> bool + '_ {
         crate::resources::served::serves(&self.app.catalog, self.app.config.safety)
@@ -412,7 +426,7 @@ impl ServerHandler for McpServer {
         }
         let uri = request.uri.clone();
         let read = match crate::resources::served::check(&request.uri, self.serves()) {
-            Ok(()) => crate::resources::read::read(&self.app.guard, &request.uri).await,
+            Ok(()) => crate::resources::read::read(&self.servers(), &request.uri).await,
             Err(error) => Err(error),
         };
         // A refusal names the URI in its data (SEP-2164), as resources/read errors should.
@@ -432,7 +446,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         crate::resources::served::check(&request.uri, self.serves())?;
         let sink = crate::resources::watch::UpdateSink::Connection(context.peer.clone());
-        self.subscriptions.subscribe(&self.app.guard, &sink, &request.uri).await
+        self.subscriptions.subscribe(&self.servers(), &sink, &request.uri).await
     }
 
     /// What a `subscriptions/listen` request gets (2026-07-28): updates of the resources
@@ -460,7 +474,7 @@ impl ServerHandler for McpServer {
         let watched = crate::resources::watch::Subscriptions::default();
         let sink = crate::resources::watch::UpdateSink::Listen(subscription.sink().clone());
         for spelled in subscription.accepted().resource_subscriptions.iter().flatten() {
-            match watched.subscribe(&self.app.guard, &sink, spelled).await {
+            match watched.subscribe(&self.servers(), &sink, spelled).await {
                 // rmcp acknowledged the filter before this first look at tmux: a change in
                 // between would go untold, so each resource is told once now (an update
                 // means "read it again"; one too many is harmless, one lost is not).

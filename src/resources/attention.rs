@@ -22,6 +22,10 @@
 //! paneward remembers between looks (which panes worked, since when) is one table for
 //! the process, so every subscriber and every read sees the same list with the same
 //! times.
+//!
+//! With several targets (`--target`) the list covers every target, looked at together:
+//! ids are written `NAME/%3` as the tools write them, and a target that cannot answer
+//! is listed in `unreachable` while the others' entries stand.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -34,6 +38,7 @@ use crate::guard::terminal::{cannot_ask_kernel, input_waits};
 use crate::guard::ReadGate;
 use crate::limits::ATTENTION_MAX_ENTRIES;
 use crate::runtime::error::ToolError;
+use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
 use crate::tmux::input_wait::{InputWait, ReadsAs};
 use crate::tmux::{ReadCommand, ReadVerb};
@@ -104,7 +109,6 @@ fn now_s() -> u64 {
 
 /// One pane as the listing and the kernel show it.
 struct Seen<'a> {
-    pane: &'a str,
     window: &'a str,
     window_index: &'a str,
     active: bool,
@@ -184,7 +188,62 @@ fn reasons(seen: &Seen<'_>, memory: &mut Memory) -> Vec<(Why, String)> {
 ///
 /// # Errors
 /// tmux cannot answer the listing.
-pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
+pub async fn look(servers: &super::Servers) -> Result<(Value, u64), ToolError> {
+    let context = CallContext::default();
+    if servers.named.is_empty() {
+        let (entries, kernel) = look_on(&ReadGate::new(&servers.first, &context), "").await?;
+        return Ok(listed(entries, kernel, Vec::new()));
+    }
+    let looks = servers
+        .named
+        .iter()
+        .map(|(name, guard)| {
+            let context = &context;
+            async move { look_on(&ReadGate::new(guard, context), &format!("{name}/")).await }
+        })
+        .collect();
+    let mut entries = Vec::new();
+    let mut kernel = true;
+    let mut unreachable = Vec::new();
+    for ((name, _), look) in servers.named.iter().zip(crate::runtime::join::all(looks).await) {
+        match look {
+            Ok((found, read_kernel)) => {
+                entries.extend(found);
+                kernel &= read_kernel;
+            }
+            Err(error) => unreachable.push(json!({"target": name, "reason": error.message()})),
+        }
+    }
+    Ok(listed(entries, kernel, unreachable))
+}
+
+/// The list as the resource reads it, and its fingerprint (which changes exactly when
+/// the list does).
+fn listed(mut entries: Vec<Entry>, kernel: bool, unreachable: Vec<Value>) -> (Value, u64) {
+    let mut hasher = DefaultHasher::new();
+    entries.hash(&mut hasher);
+    unreachable
+        .iter()
+        .for_each(|target| target.to_string().hash(&mut hasher));
+    let total = entries.len();
+    let truncated = total > ATTENTION_MAX_ENTRIES;
+    entries.truncate(ATTENTION_MAX_ENTRIES);
+    let panes: Vec<Value> = entries.iter().map(entry_json).collect();
+    let mut value = json!({
+        "panes": panes,
+        "total": total,
+        "truncated": truncated,
+        "kernel": kernel,
+    });
+    if !unreachable.is_empty() {
+        value["unreachable"] = Value::Array(unreachable);
+    }
+    (value, hasher.finish().max(1))
+}
+
+/// The entries of one server, ids written after `prefix` (`NAME/` in a fleet), and
+/// whether its kernel was asked.
+async fn look_on(gate: &ReadGate<'_>, prefix: &str) -> Result<(Vec<Entry>, bool), ToolError> {
     let listing = ReadCommand::new(ReadVerb::ListPanes)
         .arg("-a")
         .arg("-F")
@@ -210,7 +269,7 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
     let mut listed = Vec::with_capacity(records.len());
     for (record, wait) in records.iter().zip(&waits) {
         let pane = record.text("pane_id")?;
-        listed.push(pane.to_string());
+        let written = format!("{prefix}{pane}");
         let dead = if record.flag("pane_dead")? {
             let time = record.text("pane_dead_time")?.parse().unwrap_or(now);
             Some((record.text("pane_dead_status")?, time))
@@ -218,7 +277,6 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
             None
         };
         let seen = Seen {
-            pane,
             window: record.text("window_id")?,
             window_index: record.text("window_index")?,
             active: record.flag("pane_active")?,
@@ -231,7 +289,7 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
                 .get(pane)
                 .and_then(|rows| Some((agent_for(record.text("pane_current_command").ok()?)?, rows.as_slice()))),
         };
-        let remembered = memory.entry(pane.to_string()).or_default();
+        let remembered = memory.entry(written.clone()).or_default();
         let found = reasons(&seen, remembered);
         remembered
             .since
@@ -243,29 +301,19 @@ pub async fn look(gate: &ReadGate<'_>) -> Result<(Value, u64), ToolError> {
                 _ => first_seen,
             };
             entries.push(Entry {
-                pane: seen.pane.to_string(),
-                window: seen.window.to_string(),
+                pane: written.clone(),
+                window: format!("{prefix}{}", seen.window),
                 why,
                 what,
                 since,
                 program: seen.program.to_string(),
             });
         }
+        listed.push(written);
     }
-    memory.retain(|pane, _| listed.contains(pane));
-    let mut hasher = DefaultHasher::new();
-    entries.hash(&mut hasher);
-    let total = entries.len();
-    let truncated = total > ATTENTION_MAX_ENTRIES;
-    entries.truncate(ATTENTION_MAX_ENTRIES);
-    let panes: Vec<Value> = entries.iter().map(entry_json).collect();
-    let value = json!({
-        "panes": panes,
-        "total": total,
-        "truncated": truncated,
-        "kernel": cannot_ask_kernel(gate).is_none(),
-    });
-    Ok((value, hasher.finish().max(1)))
+    // Only this server's panes are forgotten here: the others' are kept by their own look.
+    memory.retain(|pane, _| !pane.starts_with(prefix) || listed.contains(pane));
+    Ok((entries, cannot_ask_kernel(gate).is_none()))
 }
 
 /// The screens of the live panes whose program is a known agent with a marker or a

@@ -24,6 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::guard::ReadGate;
 use crate::resources::uri::Target;
+use crate::resources::Servers;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb};
@@ -71,6 +72,7 @@ pub const GONE: Fingerprint = 0;
 /// tmux cannot answer the listing.
 pub async fn fingerprints(
     gate: &ReadGate<'_>,
+    servers: &Servers,
     targets: &[Target],
     screens: &mut Screens,
 ) -> Result<HashMap<Target, Option<Fingerprint>>, ToolError> {
@@ -127,7 +129,7 @@ pub async fn fingerprints(
     // The attention list is its own look (the kernel's answers and what paneward
     // remembers), made only while someone watches it.
     let attention = if targets.contains(&Target::Attention) {
-        Some(super::attention::look(gate).await?.1)
+        Some(super::attention::look(servers).await?.1)
     } else {
         None
     };

@@ -11,8 +11,9 @@ use crate::generated::types::{
     ListSessionsInputDetail, ListWindowsOutput,
 };
 use crate::guard::terminal::pane_input_wait;
-use crate::guard::{GuardState, ReadGate};
+use crate::guard::ReadGate;
 use crate::resources::uri::{self, Target};
+use crate::resources::Servers;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::runtime::CallContext;
 use crate::tmux::format::{parse_records, record_format};
@@ -39,11 +40,11 @@ pub enum Content {
 /// # Errors
 /// -32602 for a URI that is not paneward's, -32002 for one that names nothing, -32603
 /// when tmux cannot answer.
-pub async fn read(state: &GuardState, spelled: &str) -> Result<ReadResourceResult, ErrorData> {
+pub async fn read(servers: &Servers, spelled: &str) -> Result<ReadResourceResult, ErrorData> {
     let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
     let context = CallContext::default();
-    let gate = ReadGate::new(state, &context);
-    let content = content(&gate, target)
+    let gate = ReadGate::new(&servers.first, &context);
+    let content = content(&gate, servers, target)
         .await
         .map_err(|e| as_protocol_error(target, spelled, &e))?;
     let declared = super::declared::of(target).map_err(|e| ErrorData::internal_error(e, None))?;
@@ -96,7 +97,7 @@ fn check_declared(target: Target, content: &Content) -> Result<(), ErrorData> {
 ///
 /// # Errors
 /// The object is gone (`notFound`), or tmux failed.
-pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, ToolError> {
+pub async fn content(gate: &ReadGate<'_>, servers: &Servers, target: Target) -> Result<Content, ToolError> {
     let value = match target {
         Target::Sessions => unfiltered(json_of(
             &list_sessions(
@@ -165,7 +166,7 @@ pub async fn content(gate: &ReadGate<'_>, target: Target) -> Result<Content, Too
             )
             .await?,
         )?),
-        Target::Attention => super::attention::look(gate).await?.0,
+        Target::Attention => super::attention::look(servers).await?.0,
     };
     Ok(Content::Json(value))
 }

@@ -22,9 +22,10 @@ use rmcp::RoleServer;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::guard::{GuardState, ReadGate};
+use crate::guard::ReadGate;
 use crate::resources::probe::{self, Fingerprint, GONE};
 use crate::resources::uri::{self, Target};
+use crate::resources::Servers;
 use crate::runtime::error::echo;
 use crate::runtime::CallContext;
 
@@ -95,7 +96,7 @@ impl Subscriptions {
     /// # Errors
     /// -32602 for a URI that is not paneward's, or one too many; -32002 for one that
     /// names nothing; -32603 when tmux cannot answer.
-    pub async fn subscribe(&self, guard: &Arc<GuardState>, sink: &UpdateSink, spelled: &str) -> Result<(), ErrorData> {
+    pub async fn subscribe(&self, servers: &Servers, sink: &UpdateSink, spelled: &str) -> Result<(), ErrorData> {
         let target = uri::parse(spelled).map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let ticket = {
             let mut state = lock(&self.state);
@@ -105,8 +106,8 @@ impl Subscriptions {
             ticket
         };
         let call = CallContext::default();
-        let gate = ReadGate::new(guard, &call);
-        let prints = probe::fingerprints(&gate, &[target], &mut probe::Screens::new()).await;
+        let gate = ReadGate::new(&servers.first, &call);
+        let prints = probe::fingerprints(&gate, servers, &[target], &mut probe::Screens::new()).await;
         let mut state = lock(&self.state);
         let withdrawn = state.pending.get(spelled) != Some(&ticket);
         if !withdrawn {
@@ -144,7 +145,7 @@ impl Subscriptions {
             changed_at: Instant::now(),
         });
         if state.task.is_none() {
-            let watcher = watch(guard.clone(), sink.clone(), Arc::downgrade(&self.state));
+            let watcher = watch(servers.clone(), sink.clone(), Arc::downgrade(&self.state));
             state.task = Some(tokio::spawn(watcher));
             tracing::debug!("watching started");
         }
@@ -184,7 +185,7 @@ fn stop(state: &mut State) {
 
 /// Probes tmux for the watched URIs and tells the client what changed, until nothing
 /// is watched, the connection's subscriptions are dropped, or the client is gone.
-async fn watch(guard: Arc<GuardState>, sink: UpdateSink, state: Weak<Mutex<State>>) {
+async fn watch(servers: Servers, sink: UpdateSink, state: Weak<Mutex<State>>) {
     let mut ticks = tokio::time::interval(WATCH_PROBE_INTERVAL);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut screens = probe::Screens::new();
@@ -194,8 +195,8 @@ async fn watch(guard: Arc<GuardState>, sink: UpdateSink, state: Weak<Mutex<State
             return;
         };
         let call = CallContext::default();
-        let gate = ReadGate::new(&guard, &call);
-        let prints = match probe::fingerprints(&gate, &targets, &mut screens).await {
+        let gate = ReadGate::new(&servers.first, &call);
+        let prints = match probe::fingerprints(&gate, &servers, &targets, &mut screens).await {
             Ok(prints) => prints,
             Err(error) => {
                 tracing::debug!("a watch probe failed: {}", error.message());

@@ -413,3 +413,52 @@ fn scope_owned_holds_on_each_target_by_that_target_s_own_marks() {
     assert!(refused.contains("--scope owned"), "{refused}");
     client.close();
 }
+
+/// The attention list as read now.
+fn attention(client: &mut Client) -> Value {
+    let read = client.request("resources/read", json!({"uri": "tmux://attention"}));
+    let text = read["result"]["contents"][0]["text"].as_str();
+    serde_json::from_str(text.unwrap_or_else(|| panic!("{read}"))).unwrap()
+}
+
+#[test]
+fn the_attention_list_covers_every_target_and_says_which_one_is_down() {
+    let fleet = Fleet::start(false);
+    let asking = fleet.b.bash_pane();
+    let mut client = fleet.paneward(&[]);
+    fleet
+        .b
+        .tmux(&["send-keys", "-t", &asking, "read -rs -p 'Password: ' x", "Enter"]);
+    let written = format!("b/{asking}");
+    let list = crate::support::wait_for("b's password prompt in the attention list", || {
+        let list = attention(&mut client);
+        let listed = list["panes"].as_array().unwrap().iter().any(|entry| {
+            entry["paneId"] == written.as_str() && entry["why"] == "input" && entry["readsAs"] == "password"
+        });
+        listed.then_some(list)
+    });
+    let ids: Vec<&str> = list["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["paneId"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.iter().all(|id| id.starts_with("a/") || id.starts_with("b/")),
+        "{list}"
+    );
+    assert!(list.get("unreachable").is_none(), "{list}");
+    // One target gone: it is named, and the other's entries stand.
+    fleet.a.tmux(&["kill-server"]);
+    let list = attention(&mut client);
+    assert_eq!(list["unreachable"][0]["target"], "a", "{list}");
+    assert!(
+        list["panes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|entry| entry["paneId"] == written.as_str()),
+        "{list}"
+    );
+    client.close();
+}
