@@ -150,15 +150,7 @@ async fn checked(
     arguments: Value,
     context: &CallContext,
 ) -> Result<Value, ToolError> {
-    // A tool the operator's choice does not serve answers as if it did not exist.
-    let entry = on
-        .catalog
-        .get(name)
-        .filter(|entry| entry.served)
-        .ok_or_else(|| ToolError::unknown_tool(name))?;
-    if entry.tier > tier {
-        return Err(ToolError::not_allowed(name, entry.tier, tier));
-    }
+    let entry = on.catalog.callable(name, tier)?;
     let arguments = former::current_spelling(name, arguments)?;
     let arguments = match entry.envelope {
         Envelope::Native | Envelope::Libtmux => {

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::catalog::profile::{Envelope, Profile};
 use crate::catalog::schema::{strict_copy, SchemaCheck};
-use crate::runtime::{Tier, ToolSpec};
+use crate::runtime::{Tier, ToolError, ToolSpec};
 
 /// One tool, ready to list and to call.
 pub struct CatalogEntry {
@@ -200,6 +200,22 @@ impl Catalog {
 
     pub fn get(&self, name: &str) -> Option<&CatalogEntry> {
         self.entries.iter().find(|entry| entry.spec.name == name)
+    }
+
+    /// The served tool `name`, if a server at `tier` may call it.
+    ///
+    /// # Errors
+    /// A tool the operator's choice does not serve answers as if it did not exist; one
+    /// above the tier names the tier it needs (before its arguments are read).
+    pub fn callable(&self, name: &str, tier: Tier) -> Result<&CatalogEntry, ToolError> {
+        let entry = self
+            .get(name)
+            .filter(|entry| entry.served)
+            .ok_or_else(|| ToolError::unknown_tool(name))?;
+        if entry.tier > tier {
+            return Err(ToolError::not_allowed(name, entry.tier, tier));
+        }
+        Ok(entry)
     }
 
     /// Every served tool's input schema.

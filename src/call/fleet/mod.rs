@@ -39,15 +39,8 @@ pub(super) async fn run(
     arguments: Value,
     context: &CallContext,
 ) -> Result<Value, ToolError> {
-    let entry = app
-        .catalog
-        .get(name)
-        .filter(|entry| entry.served)
-        .ok_or_else(|| ToolError::unknown_tool(name))?;
     // As on one server: a tool above the tier is refused before its arguments are read.
-    if entry.tier > tier {
-        return Err(ToolError::not_allowed(name, entry.tier, tier));
-    }
+    let entry = app.catalog.callable(name, tier)?;
     if entry.spec.fleet == FleetRoute::Rows {
         // The rows route themselves when they run; an id without its target is told
         // here, in the same words, before the batch's own schema check.
