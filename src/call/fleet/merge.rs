@@ -59,10 +59,9 @@ fn cut_to_schema(merged: &mut Map<String, Value>, schema: Option<&JsonObject>) {
             }
         }
     }
-    if cut {
-        if let Some(Value::Bool(truncated)) = merged.get_mut("truncated") {
-            *truncated = true;
-        }
+    // A brief reply leaves `truncated` out while it is false: the cut adds it.
+    if cut && properties.contains_key("truncated") {
+        merged.insert("truncated".into(), Value::Bool(true));
     }
 }
 
@@ -80,10 +79,18 @@ mod tests {
             json!({"panes": [{"id": "a/%0"}, {"id": "b/%0"}, {"id": "b/%1"}], "total": 3, "truncated": true,
                    "filteredOut": 3, "unreachable": [{"target": "c", "reason": "no server"}]})
         );
-        let schema = json!({"properties": {"panes": {"type": "array", "maxItems": 2}}});
+        let schema =
+            json!({"properties": {"panes": {"type": "array", "maxItems": 2}, "truncated": {"type": "boolean"}}});
         let one = json!({"panes": [1, 2], "truncated": false});
         let two = json!({"panes": [3], "truncated": false});
         let merged = merge(vec![one, two], &[], schema.as_object());
+        assert_eq!(merged, json!({"panes": [1, 2], "truncated": true}));
+        // Brief replies leave a false `truncated` out; the cut still says so.
+        let merged = merge(
+            vec![json!({"panes": [1, 2]}), json!({"panes": [3]})],
+            &[],
+            schema.as_object(),
+        );
         assert_eq!(merged, json!({"panes": [1, 2], "truncated": true}));
     }
 }
