@@ -5,7 +5,7 @@
 
 use crate::guard::ReadGate;
 use crate::tmux::foreground::{self, TerminalRead};
-use crate::tmux::format::parse_one;
+use crate::tmux::format::{parse_one, Record};
 use crate::tmux::input_wait::{input_wait, Groups, InputWait};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 
@@ -50,6 +50,22 @@ pub async fn terminal_read(gate: &ReadGate<'_>, pane: PaneId) -> Result<Terminal
     Ok(foreground::terminal_read(pid, std::path::Path::new(tty)))
 }
 
+/// A pane's first process and its terminal as tmux lists them (`pane_pid`, `pane_tty`,
+/// `pane_dead`), for [`input_waits`]: a dead pane's pid is no process of it, so its
+/// terminal is left empty, and an empty terminal is never looked at.
+///
+/// # Errors
+/// The record lacks one of those fields, or tmux garbled one.
+pub fn listed_process<'a>(record: &Record<'a>) -> Result<(u32, &'a str), TmuxError> {
+    let pid = u32::try_from(record.count("pane_pid")?).unwrap_or(0);
+    let tty = if record.flag("pane_dead")? {
+        ""
+    } else {
+        record.text("pane_tty")?
+    };
+    Ok((pid, tty))
+}
+
 /// Whether each of `panes` (its first process's pid and its terminal, as tmux lists
 /// them) waits for input: one look at `/proc` per pane, no tmux round trip.
 pub fn input_waits(gate: &ReadGate<'_>, panes: &[(u32, &str)]) -> Vec<InputWait> {
@@ -86,13 +102,7 @@ pub async fn pane_input_wait(gate: &ReadGate<'_>, pane: PaneId) -> Result<InputW
         .await?;
     let output = String::from_utf8_lossy(&output);
     let record = parse_one("display-message", &PROCESS, &output)?;
-    let pid = u32::try_from(record.count("pane_pid")?).unwrap_or(0);
-    let tty = if record.flag("pane_dead")? {
-        ""
-    } else {
-        record.text("pane_tty")?
-    };
-    Ok(input_waits(gate, &[(pid, tty)])
+    Ok(input_waits(gate, &[listed_process(&record)?])
         .pop()
         .unwrap_or(InputWait::Unknown("nothing was read".into())))
 }

@@ -34,7 +34,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use crate::guard::terminal::{cannot_ask_kernel, input_waits};
+use crate::guard::terminal::{cannot_ask_kernel, input_waits, listed_process};
 use crate::guard::ReadGate;
 use crate::limits::ATTENTION_MAX_ENTRIES;
 use crate::runtime::error::ToolError;
@@ -251,15 +251,7 @@ async fn look_on(gate: &ReadGate<'_>, prefix: &str) -> Result<(Vec<Entry>, bool)
     let output = gate.run(listing).await?;
     let text = String::from_utf8_lossy(&output);
     let records = parse_records("list-panes", &FIELDS, &text)?;
-    let mut processes = Vec::with_capacity(records.len());
-    for record in &records {
-        let tty = if record.flag("pane_dead")? {
-            ""
-        } else {
-            record.text("pane_tty")?
-        };
-        processes.push((u32::try_from(record.count("pane_pid")?).unwrap_or(0), tty));
-    }
+    let processes = records.iter().map(listed_process).collect::<Result<Vec<_>, _>>()?;
     let waits = input_waits(gate, &processes);
     let screens = agent_screens(gate, &records).await;
     let now = now_s();

@@ -20,7 +20,7 @@ use crate::generated::types::{
     ListPaneActivityOutputPanesItemInput as Input, ListPaneActivityOutputPanesItemReadsAs as ReadsAsField,
     ListPaneActivityOutputPanesItemState as PaneActivityState,
 };
-use crate::guard::terminal::input_waits;
+use crate::guard::terminal::{input_waits, listed_process};
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_records, record_format};
@@ -97,16 +97,7 @@ pub async fn list_pane_activity(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs());
     let records = parse_records("list-panes", &ACTIVITY_FIELDS, &text)?;
-    let mut processes = Vec::with_capacity(records.len());
-    for record in &records {
-        // A dead pane's pid is no process of it; an empty terminal is never looked at.
-        let tty = if record.flag("pane_dead")? {
-            ""
-        } else {
-            record.text("pane_tty")?
-        };
-        processes.push((u32::try_from(record.count("pane_pid")?).unwrap_or(0), tty));
-    }
+    let processes = records.iter().map(listed_process).collect::<Result<Vec<_>, _>>()?;
     let waits = input_waits(gate, &processes);
     let mut panes = Vec::new();
     for (record, wait) in records.iter().zip(&waits) {
