@@ -341,16 +341,17 @@ pub const WATCH_MAX_SUBSCRIPTIONS: usize = 256;
 /// JSON, every tool of `mutating`): clients keep it in a model's context on every turn
 /// and some cap what they load, so growth must be a decision. It grew with the tools
 /// from 115,538 bytes (destructive tier, budget 120,000) to 145,990 (budget 150,000);
-/// then descriptions that repeated their schema, hints that said MCP's defaults,
-/// annotations that gave the title twice and shared shapes' field descriptions that
-/// repeated a name or an id's pattern went (issue 50), taking the default tier from
-/// 135,047 bytes to 105,859. Of what is left, about 19,500 bytes are not paneward's to
+/// then descriptions that repeated their schema, hints that said MCP's defaults or
+/// nothing (a read's `destructiveHint`), annotations that gave the title twice, shared
+/// shapes' field descriptions that repeated a name or an id's pattern, and output
+/// schemas that policed replies rather than described them went (issue 50), taking the
+/// default tier from 135,047 bytes to 99,765. About 19,500 bytes are not paneward's to
 /// shorten: the three seeded tools and the inspect tools' inputs (those of the seeded
 /// batch's rows).
-pub const TOOLS_LIST_MAX_BYTES: usize = 107_000;
+pub const TOOLS_LIST_MAX_BYTES: usize = 100_000;
 
-/// The same at the destructive tier (every tool of the default profile): 113,791 bytes.
-pub const TOOLS_LIST_DESTRUCTIVE_MAX_BYTES: usize = 115_000;
+/// The same at the destructive tier (every tool of the default profile): 107,465 bytes.
+pub const TOOLS_LIST_DESTRUCTIVE_MAX_BYTES: usize = 108_000;
 
 /// The longest `instructions` of `initialize`: what a client shows or keeps in a
 /// model's context on every conversation should be short.

@@ -18,6 +18,11 @@ use crate::pointer::pointer_token;
 pub use crate::tier::Tier;
 use crate::toolset::{AccessClass, Toolset};
 
+/// The `source` of a tool file whose contract is paneward's own; any other source is an
+/// upstream page the file was seeded from, whose annotations and output schema are kept
+/// as published.
+pub const OWN_SOURCE: &str = "paneward";
+
 /// One checked tool file; `input_schema`, `output_schema` and `annotations` are exactly
 /// as written, which is what paneward advertises.
 #[derive(Debug, Clone)]

@@ -11,9 +11,7 @@ use crate::load::ToolFile;
 use crate::tier::Tier;
 use crate::toolset::{AccessClass, Toolset};
 
-/// The `source` of a tool file whose contract is paneward's own; any other source is an
-/// upstream page the file was seeded from, whose annotations are kept as published.
-pub const OWN_SOURCE: &str = "paneward";
+use crate::load::OWN_SOURCE;
 
 /// MCP's default of each hint: a client reads a hint that is left out as this value.
 pub const HINT_DEFAULTS: [(&str, bool); 4] = [
@@ -23,24 +21,23 @@ pub const HINT_DEFAULTS: [(&str, bool); 4] = [
     ("openWorldHint", true),
 ];
 
-/// The hints of a paneward tool, by the one rule: a read is read-only and not
-/// destructive; a change is destructive when its reach is the destructive tier, it ends
+/// The hints of a paneward tool, by the one rule: a read is read-only; a change is destructive when its reach is the destructive tier, it ends
 /// things, or it controls panes in a way a repeat would repeat (typed text reaches
 /// whatever the pane runs; entering a mode twice does nothing more); a change says
 /// whether it is idempotent (`idempotent`, the one hint that is a fact of the tool, not
-/// of its tier or class; MCP gives it no meaning for reads, so reads leave it out); and a
+/// of its tier or class); and a
 /// tool is open-world when what it returns or reaches is written by programs in panes
 /// (content reads and pane control), so its text is untrusted.
 ///
-/// Only the hints that differ from [`HINT_DEFAULTS`] are given: every session reads the
-/// whole tool list, so a hint that says what a client assumes anyway costs bytes for
-/// nothing.
+/// Only the hints that differ from [`HINT_DEFAULTS`] are given, and a read gives neither
+/// `destructiveHint` nor `idempotentHint`, which MCP gives meaning only when
+/// `readOnlyHint` is false: every session reads the whole tool list, so a hint that says
+/// what a client assumes anyway, or nothing at all, costs bytes for nothing.
 pub fn expected_hints(tier: Tier, reach: Tier, class: AccessClass, idempotent: bool) -> Map<String, Value> {
     let open_world = matches!(class, AccessClass::ContentRead | AccessClass::PaneControl);
     let mut hints = Map::new();
     if tier == Tier::Readonly {
         hints.insert("readOnlyHint".into(), Value::Bool(true));
-        hints.insert("destructiveHint".into(), Value::Bool(false));
     } else {
         let destructive = reach == Tier::Destructive
             || class == AccessClass::TmuxDestroy
@@ -70,7 +67,8 @@ pub fn always_loaded(tool: &ToolFile) -> bool {
         == Some(true)
 }
 
-/// Checks one folder of served tool files: each as [`check_declared`] does, and at
+/// Checks one folder of served tool files: each as [`check_declared`] and
+/// [`crate::reply::check_open`] do, and at
 /// most [`ALWAYS_LOAD_MAX`] of them loaded on every turn, each a read (a tool always in
 /// the model's sight is one it reaches for first, so it must change nothing).
 ///
@@ -79,6 +77,7 @@ pub fn always_loaded(tool: &ToolFile) -> bool {
 pub fn check_served(tools: &[ToolFile]) -> Result<(), ContractError> {
     for tool in tools {
         check_declared(tool)?;
+        crate::reply::check_open(tool)?;
         if always_loaded(tool) && tool.tier != Tier::Readonly {
             return Err(ContractError::new(
                 &tool.path,
@@ -207,7 +206,8 @@ mod tests {
         let read = expected_hints(Tier::Readonly, Tier::Readonly, AccessClass::ContentRead, false);
         assert_eq!(
             Value::Object(read),
-            serde_json::json!({"readOnlyHint": true, "destructiveHint": false})
+            serde_json::json!({"readOnlyHint": true}),
+            "MCP gives destructiveHint and idempotentHint no meaning for a read"
         );
         let typing = expected_hints(Tier::Mutating, Tier::Mutating, AccessClass::PaneControl, false);
         assert_eq!(

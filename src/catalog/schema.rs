@@ -111,9 +111,11 @@ impl SchemaCheck {
 /// A copy of `schema` that closes every object: `additionalProperties: false` is added
 /// wherever an object schema lists `properties` and says nothing about other fields.
 ///
-/// The advertised schemas leave unknown fields open (as upstream does), but a tool that
-/// types or changes something must not guess what a misspelt field meant: the request
-/// path checks those tools against this copy, never advertises it.
+/// The advertised schemas leave unknown fields open where upstream does, and every
+/// reply open (so that a later version may add a field), but a tool that types or
+/// changes something must not guess what a misspelt field meant, and a reply must not
+/// carry a field its contract does not name: the request path checks those calls, and
+/// debug builds and the tests those replies, against this copy, never advertised.
 pub fn strict_copy(schema: &Value) -> Value {
     let Value::Object(object) = schema else {
         return schema.clone();

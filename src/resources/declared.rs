@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::catalog::schema::SchemaCheck;
+use crate::catalog::schema::{strict_copy, SchemaCheck};
 use crate::resources::uri::Target;
 
 use rmcp::model::{Resource, ResourceTemplate};
@@ -117,7 +117,8 @@ pub fn problems(target: Target, instance: &Value) -> Result<Vec<(String, String)
         .or(declared.meta_schema.as_ref())
         .cloned()
         .unwrap_or(Value::Bool(true));
-    Ok(SchemaCheck::new(schema)?.problems(instance))
+    // Declared open, as replies are; checked closed (see strict_copy).
+    Ok(SchemaCheck::new(strict_copy(&schema))?.problems(instance))
 }
 
 fn load() -> Result<Vec<Declared>, String> {

@@ -255,7 +255,7 @@ impl Catalog {
                 entry.tool.output_schema = Some(Arc::new(output_object));
                 #[cfg(debug_assertions)]
                 {
-                    entry.output = SchemaCheck::lazy(output);
+                    entry.output = SchemaCheck::lazy(strict_copy(&output));
                 }
             }
         }

@@ -118,11 +118,7 @@ fn reply(row: &InputRow, received: &[PaneId], outcome: Option<Outcome>) -> Resul
         evidence,
         retried,
         submitted,
-        pane_id: row
-            .pane
-            .to_string()
-            .try_into()
-            .map_err(|_| ToolError::internal("a pane id broke its pattern"))?,
+        pane_id: row.pane.to_string(),
         resolved_pane_ids: ids(received)?,
     })
 }

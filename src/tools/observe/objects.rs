@@ -15,13 +15,13 @@ use crate::guard::caller::{is_caller, CallerPane};
 use crate::guard::owner::OwnedMark;
 use crate::runtime::error::{echo, ToolError};
 use crate::tmux::format::Record;
-use crate::tmux::PaneId;
+use crate::tmux::{PaneId, SessionId, WindowId};
 
-/// A string of a reply whose schema has a pattern (an id), as its generated type.
+/// An id tmux printed, parsed as `T` (a [`crate::tmux`] id).
 ///
 /// # Errors
-/// The text does not fit the pattern: tmux printed something unexpected, a paneward
-/// fault reported rather than shipped.
+/// The text is not such an id: tmux printed something unexpected, a paneward fault
+/// reported rather than shipped.
 pub fn checked<T>(text: &str) -> Result<T, ToolError>
 where
     T: FromStr,
@@ -29,6 +29,19 @@ where
 {
     text.parse()
         .map_err(|e| ToolError::internal(format!("tmux printed {} where the reply needs an id: {e}", echo(text))))
+}
+
+/// An id tmux printed, for a reply: checked as a `T` first, since a reply's schema
+/// describes its ids without policing them (`contract/src/reply.rs`).
+///
+/// # Errors
+/// As [`checked`].
+pub fn reply_id<T>(text: &str) -> Result<String, ToolError>
+where
+    T: FromStr + Display,
+    T::Err: Display,
+{
+    checked::<T>(text).map(|id| id.to_string())
 }
 
 /// A count for a reply, whose integers are `i64`.
@@ -86,12 +99,12 @@ pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pan
         Err(_) => false,
     };
     Ok(Pane {
-        id: checked(id)?,
+        id: reply_id::<PaneId>(id)?,
         index: record.int("pane_index")?,
         session: record.text("session_name")?.to_string(),
-        session_id: checked(record.text("session_id")?)?,
+        session_id: reply_id::<SessionId>(record.text("session_id")?)?,
         window: record.text("window_name")?.to_string(),
-        window_id: checked(record.text("window_id")?)?,
+        window_id: reply_id::<WindowId>(record.text("window_id")?)?,
         window_index: record.int("window_index")?,
         active: record.flag("pane_active")?,
         geometry: PaneGeometry {
@@ -135,16 +148,16 @@ pub const WINDOW_FIELDS: [&str; 13] = [
 /// A field is missing or malformed.
 pub fn window_from(record: &Record<'_>, active_pane: Option<&str>) -> Result<Window, ToolError> {
     Ok(Window {
-        id: checked(record.text("window_id")?)?,
+        id: reply_id::<WindowId>(record.text("window_id")?)?,
         index: record.int("window_index")?,
         name: record.text("window_name")?.to_string(),
         session: record.text("session_name")?.to_string(),
-        session_id: checked(record.text("session_id")?)?,
+        session_id: reply_id::<SessionId>(record.text("session_id")?)?,
         active: record.flag("window_active")?,
         pane_count: record.int("window_panes")?,
         active_pane_id: match active_pane {
-            Some(pane) => checked(pane)?,
-            None => checked(record.text("pane_id")?)?,
+            Some(pane) => reply_id::<PaneId>(pane)?,
+            None => reply_id::<PaneId>(record.text("pane_id")?)?,
         },
         width: record.int("window_width")?,
         height: record.int("window_height")?,
@@ -181,13 +194,13 @@ pub fn session_from(
 ) -> Result<Session, ToolError> {
     let id = record.text("session_id")?;
     Ok(Session {
-        id: checked(id)?,
+        id: reply_id::<SessionId>(id)?,
         name: record.text("session_name")?.to_string(),
         window_count: record.int("session_windows")?,
         attached_clients: clients.of(id),
         active_window_id: match active_window {
-            Some(window) => checked(window)?,
-            None => checked(record.text("window_id")?)?,
+            Some(window) => reply_id::<WindowId>(window)?,
+            None => reply_id::<WindowId>(record.text("window_id")?)?,
         },
         created: record.int("session_created")?,
         last_activity: record.int("session_activity")?,
@@ -229,7 +242,7 @@ pub fn terminal_clients(records: &[Record<'_>]) -> Result<Vec<Client>, ToolError
             name: record.text("client_name")?.to_string(),
             tty: record.text("client_tty")?.to_string(),
             session: record.text("session_name")?.to_string(),
-            session_id: checked(record.text("session_id")?)?,
+            session_id: reply_id::<SessionId>(record.text("session_id")?)?,
             width: record.optional_int("client_width")?.unwrap_or(0),
             height: record.optional_int("client_height")?.unwrap_or(0),
             term_name: record.text("client_termname")?.to_string(),
@@ -291,10 +304,9 @@ mod tests {
 
     #[test]
     fn an_id_tmux_printed_wrong_is_an_internal_fault_not_a_reply() {
-        use crate::generated::types::PaneId as ReplyPaneId;
         use crate::runtime::error::ToolErrorKind;
-        assert_eq!(checked::<ReplyPaneId>("%3").unwrap().as_str(), "%3");
-        let error = checked::<ReplyPaneId>("3").unwrap_err();
+        assert_eq!(reply_id::<PaneId>("%3").unwrap(), "%3");
+        let error = reply_id::<PaneId>("3").unwrap_err();
         assert_eq!(error.kind(), ToolErrorKind::Internal);
         assert!(error.to_string().contains("\"3\""), "{error}");
     }

@@ -54,8 +54,8 @@ pub fn pane_row(pane: Pane, detail: Detail) -> PaneRow {
         height: pane.geometry.height,
     };
     PaneRow {
-        id: pane.id.into(),
-        window_id: pane.window_id.into(),
+        id: pane.id,
+        window_id: pane.window_id,
         current_command: pane.current_command,
         current_path: pane.current_path,
         active: detail.flag(pane.active),
@@ -65,7 +65,7 @@ pub fn pane_row(pane: Pane, detail: Detail) -> PaneRow {
         owned: detail.flag(pane.owned),
         index: detail.full_only(pane.index),
         session: detail.full_only(pane.session),
-        session_id: detail.full_only(pane.session_id.into()),
+        session_id: detail.full_only(pane.session_id),
         window: detail.full_only(pane.window),
         window_index: detail.full_only(pane.window_index),
         geometry: detail.full_only(geometry),
@@ -76,16 +76,16 @@ pub fn pane_row(pane: Pane, detail: Detail) -> PaneRow {
 /// `window` as a list row.
 pub fn window_row(window: Window, detail: Detail) -> WindowRow {
     WindowRow {
-        id: window.id.into(),
+        id: window.id,
         index: window.index,
         name: window.name,
-        session_id: window.session_id.into(),
+        session_id: window.session_id,
         pane_count: window.pane_count,
         active: detail.flag(window.active),
         zoomed: detail.flag(window.zoomed),
         owned: detail.flag(window.owned),
         session: detail.full_only(window.session),
-        active_pane_id: detail.full_only(window.active_pane_id.into()),
+        active_pane_id: detail.full_only(window.active_pane_id),
         width: detail.full_only(window.width),
         height: detail.full_only(window.height),
         layout: detail.full_only(window.layout),
@@ -95,12 +95,12 @@ pub fn window_row(window: Window, detail: Detail) -> WindowRow {
 /// `session` as a list row. Its group is there whenever it has one.
 pub fn session_row(session: Session, detail: Detail) -> SessionRow {
     SessionRow {
-        id: session.id.into(),
+        id: session.id,
         name: session.name,
         window_count: session.window_count,
         attached_clients: detail.count(session.attached_clients),
         owned: detail.flag(session.owned),
-        active_window_id: detail.full_only(session.active_window_id.into()),
+        active_window_id: detail.full_only(session.active_window_id),
         created: detail.full_only(session.created),
         last_activity: detail.full_only(session.last_activity),
         path: detail.full_only(session.path),

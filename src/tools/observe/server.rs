@@ -10,8 +10,8 @@ use crate::generated::types::{
 use crate::guard::ReadGate;
 use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, parse_records, record_format};
-use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::observe::objects::{checked, count, terminal_clients, CLIENT_FIELDS};
+use crate::tmux::{PaneId, ReadCommand, ReadVerb, SessionId, WindowId};
+use crate::tools::observe::objects::{count, reply_id, terminal_clients, CLIENT_FIELDS};
 use paneward_contract::Tier;
 
 /// The server's own variables.
@@ -53,9 +53,7 @@ pub async fn get_server_info(gate: &ReadGate<'_>, input: GetServerInfoInput) -> 
         .as_ref()
         .filter(|caller| caller.is_on_server(&socket_path, pid))
         .map(|caller| caller.pane.to_string())
-        .filter(|pane| pane_ids.contains(pane.as_str()))
-        .map(|pane| checked(&pane))
-        .transpose()?;
+        .filter(|pane| pane_ids.contains(pane.as_str()));
     let attached_clients = count(clients.len());
     let mut clients = clients;
     clients.truncate(LISTED_MAX_ITEMS);
@@ -201,9 +199,9 @@ pub async fn get_tmux_variables(
     let context_text = String::from_utf8_lossy(&context_output);
     let record = parse_one("display-message", &CONTEXT_FIELDS, &context_text)?;
     let context = GetTmuxVariablesOutputContext {
-        session_id: checked(record.text("session_id")?)?,
-        window_id: checked(record.text("window_id")?)?,
-        pane_id: checked(record.text("pane_id")?)?,
+        session_id: reply_id::<SessionId>(record.text("session_id")?)?,
+        window_id: reply_id::<WindowId>(record.text("window_id")?)?,
+        pane_id: reply_id::<PaneId>(record.text("pane_id")?)?,
     };
     let variables = wanted
         .into_iter()

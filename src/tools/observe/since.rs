@@ -4,7 +4,7 @@
 //! program will return to, and the numbers that place them; `tail.rs` then finds the
 //! cursor's anchor in them.
 
-use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput, CaptureSinceOutputCursor};
+use crate::generated::types::{CaptureSinceInput, CaptureSinceOutput};
 use crate::guard::ReadGate;
 use crate::limits::SINCE_SCAN_MAX_ROWS;
 use crate::runtime::error::ToolError;
@@ -197,7 +197,7 @@ pub(crate) async fn capture_since_at(
     let bounded = keep_newest(rows, max_lines);
     let output = CaptureSinceOutput {
         alternate_screen: reading.alternate,
-        cursor: CaptureSinceOutputCursor::try_from(next).map_err(|e| ToolError::internal(e.to_string()))?,
+        cursor: next,
         truncated: bounded.truncated(),
         truncated_lines: u64::try_from(bounded.truncated_lines).unwrap_or(0),
         truncated_bytes: u64::try_from(bounded.truncated_bytes).unwrap_or(0),

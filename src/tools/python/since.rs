@@ -89,7 +89,7 @@ pub async fn capture_since(gate: &ReadGate<'_>, input: CaptureSinceInput) -> Res
     }
     let cursor = format!(
         "{}~{}",
-        *read.cursor,
+        read.cursor,
         row_mark(cursor_row.as_deref().unwrap_or_default())
     );
     let mut truncated_lines = read.truncated_lines;

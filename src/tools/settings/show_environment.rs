@@ -13,8 +13,8 @@ use crate::limits::NAMES_IN_ERRORS_MAX;
 use crate::runtime::error::echo;
 use crate::runtime::error::{ToolError, ToolErrorKind};
 use crate::tmux::format::{parse_records, record_format};
-use crate::tmux::{ReadCommand, ReadVerb};
-use crate::tools::observe::objects::{capped, checked};
+use crate::tmux::{ReadCommand, ReadVerb, SessionId};
+use crate::tools::observe::objects::{capped, reply_id};
 
 /// Each session's id and name.
 const SESSION_NAMES: [&str; 2] = ["session_id", "session_name"];
@@ -160,7 +160,7 @@ pub async fn show_environment(
     let (variables, total, truncated) = capped(variables);
     Ok(ShowEnvironmentOutput {
         session: ShowEnvironmentOutputSession {
-            id: checked(&session.0)?,
+            id: reply_id::<SessionId>(&session.0)?,
             name: session.1,
         },
         values_revealed: reveal,
