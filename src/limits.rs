@@ -259,6 +259,13 @@ pub const MCP_REQUESTS_IN_FLIGHT_MAX: usize = 256;
 /// The stdio writer encodes every message into one buffer it keeps; one grown past
 /// this by an unusually large message is let go after it is written.
 pub const MCP_WRITE_BUFFER_KEPT_BYTES: usize = 2 * 1024 * 1024;
+/// What the pipes a long reply goes through are asked to hold (paneward's standard
+/// output, and tmux's control-mode output and its relay): a capture's reply of a few
+/// hundred kilobytes is written in one go, not in the kernel's default 64 KiB slices
+/// that each wait for the reader to be scheduled. The most an unprivileged process may
+/// ask for by default (`/proc/sys/fs/pipe-max-size`); the kernel fills the room only
+/// as bytes wait in it.
+pub const REPLY_PIPE_BYTES: usize = 1024 * 1024;
 /// Answers made by the stdio layer that may wait for the writer; the reader pauses
 /// beyond that.
 pub const MCP_ANSWER_QUEUE_MESSAGES: usize = 64;

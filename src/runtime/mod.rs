@@ -20,6 +20,7 @@ pub mod facts;
 pub mod family_error;
 pub mod hex;
 pub mod join;
+pub mod pipe;
 pub mod reentry;
 pub mod reply_text;
 pub mod targeting;

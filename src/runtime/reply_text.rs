@@ -123,15 +123,37 @@ pub fn tool_result(structured: Value) -> CallToolResult {
 
 /// The text of `value`: its rendering, or its compact JSON where that is no longer.
 pub fn render(value: &Value) -> String {
-    let json = json_len(value);
-    // A rendering that is kept is shorter than the JSON: room for it from the start,
+    let floor = json_len_floor(value);
+    // A rendering that is kept is about as long as the JSON: room for it from the start,
     // so a long capture is written without growing (and moving) the text again and again.
-    let mut out = String::with_capacity(json);
+    let mut out = String::with_capacity(floor);
     write_value(&mut out, "", value);
-    if out.len() < json {
+    // Shorter than the floor settles it without counting the JSON exactly, which would
+    // mean escaping every string once more (a long capture's whole text).
+    if out.len() < floor || out.len() < json_len(value) {
         out
     } else {
         value.to_string()
+    }
+}
+
+/// A lower bound of the length of `value`'s compact JSON: every string counted with its
+/// quotes but without escapes, which only add bytes, and a number as one digit.
+fn json_len_floor(value: &Value) -> usize {
+    let separators = |members: usize| 2 + members.saturating_sub(1);
+    match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(_) => 1,
+        Value::String(text) => text.len() + 2,
+        Value::Array(items) => separators(items.len()) + items.iter().map(json_len_floor).sum::<usize>(),
+        Value::Object(members) => {
+            separators(members.len())
+                + members
+                    .iter()
+                    .map(|(key, member)| key.len() + 3 + json_len_floor(member))
+                    .sum::<usize>()
+        }
     }
 }
 
@@ -351,11 +373,17 @@ fn push_json_string(out: &mut String, text: &str) {
 /// every row is looked at. U+0080 to U+009F are the two bytes `C2 80` to `C2 9F`.
 fn has_control(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(at, &byte)| {
-        byte < 0x20
-            || byte == 0x7f
-            || (byte == 0xc2 && bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
-    })
+    // Most rows hold no byte that can begin a control character: a fold with no early
+    // exit, which the compiler turns into wide compares, settles them.
+    let suspect = bytes.iter().fold(false, |seen, &byte| {
+        seen | (byte < 0x20) | (byte == 0x7f) | (byte == 0xc2)
+    });
+    suspect
+        && bytes.iter().enumerate().any(|(at, &byte)| {
+            byte < 0x20
+                || byte == 0x7f
+                || (byte == 0xc2 && bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
+        })
 }
 
 /// Whether `text` reads back as itself, unquoted, at `place`.
@@ -558,6 +586,15 @@ mod tests {
             let text = render(&value);
             assert_eq!(read_back(&text), value, "{text}");
         }
+    }
+
+    #[test]
+    fn the_json_floor_is_never_above_the_json_and_exact_without_escapes_or_numbers() {
+        for sample in samples() {
+            assert!(json_len_floor(&sample) <= json_len(&sample), "{sample}");
+        }
+        let plain = json!({"lines": ["a", "bc", ""], "ok": true, "gone": null, "empty": {}, "none": []});
+        assert_eq!(json_len_floor(&plain), json_len(&plain));
     }
 
     #[test]

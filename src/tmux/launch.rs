@@ -131,6 +131,7 @@ impl Launcher {
     pub fn spawn_control(&self, address: &ServerAddress, args: Vec<String>) -> std::io::Result<ControlProcess> {
         // Both ends are close-on-exec here, so only the relay and tmux hold them.
         let (relay_reads, tmux_writes) = std::io::pipe()?;
+        crate::runtime::pipe::widen(&tmux_writes, "tmux's control-mode output");
         let mut relay = tokio::process::Command::new("/bin/sh");
         relay
             .args(["-c", RELAY_SCRIPT])
@@ -151,6 +152,7 @@ impl Launcher {
         let (Some(input), Some(output)) = (child.stdin.take(), relay.stdout.take()) else {
             return Err(std::io::Error::other("tmux started without pipes"));
         };
+        crate::runtime::pipe::widen(&output, "the relay's output");
         Ok(ControlProcess { child, input, output })
     }
 

@@ -49,6 +49,8 @@ pub fn standard_streams() -> (Reader, Writer) {
             }
         }
     }
+    // A long reply goes to the client in one write where the pipe can hold it.
+    crate::runtime::pipe::widen(io::stdout(), "standard output");
     let (input, output) = rmcp::transport::stdio_pipes();
     (Box::new(input), Box::new(output))
 }

@@ -465,7 +465,10 @@ impl Task {
         }
         // tmux's whole line is `parse error: unknown command: <nonce>`; only the nonce,
         // which pane text never sees, is relied on, at the end of the line.
-        if line.ends_with(front.end().end_line()) {
+        // The last byte first: a capture's thousands of rows are each compared, and
+        // almost all differ there.
+        let end_line = front.end().end_line();
+        if line.last() == end_line.last() && line.ends_with(end_line) {
             self.end_seen = true;
             return Ok(());
         }

@@ -42,7 +42,9 @@ impl LineReader {
         if buffer.is_empty() {
             return None;
         }
-        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
+        // memchr: a long capture is hundreds of kilobytes of lines, and a byte-by-byte
+        // search for each newline was a tenth of paneward's time on one.
+        let (taken, done) = match memchr::memchr(b'\n', buffer) {
             Some(at) => (at + 1, true),
             None => (buffer.len(), false),
         };

@@ -54,6 +54,33 @@ fn requests_read_from_a_file_are_answered() {
 }
 
 #[test]
+fn standard_output_as_a_pipe_is_widened_to_hold_a_long_reply_in_one_write() {
+    // The pipe is made here, so that its size is read before paneward can change it.
+    let (stdout, theirs) = std::io::pipe().unwrap();
+    let default = rustix::pipe::fcntl_getpipe_size(&stdout).unwrap();
+    let mut command = paneward();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(theirs)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    drop(command);
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}", HANDSHAKE[0]).unwrap();
+    let mut reader = BufReader::new(stdout);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("\"result\""), "{line}");
+    // paneward widens its standard output before it reads the first request.
+    let now = rustix::pipe::fcntl_getpipe_size(reader.get_ref()).unwrap();
+    assert!(default < paneward::limits::REPLY_PIPE_BYTES, "{default}");
+    assert_eq!(now, paneward::limits::REPLY_PIPE_BYTES);
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
 fn a_socket_as_standard_input_and_output_works() {
     let (ours, theirs) = UnixStream::pair().unwrap();
     let theirs_out = theirs.try_clone().unwrap();
