@@ -24,7 +24,7 @@ fn good_tool() -> Value {
         "source": "paneward",
         "inputSchema": {"type": "object", "additionalProperties": false, "properties": {"pane_id": {"type": "string"}}, "required": ["pane_id"]},
         "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
-        "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false}
+        "annotations": {"readOnlyHint": true, "openWorldHint": false}
     })
 }
 
@@ -267,15 +267,18 @@ fn check_requires_a_toolset_and_class_and_the_annotations_of_the_rule() {
         stderr.contains("at /class: unknown access class \"everything\""),
         "{stderr}"
     );
-    // A read of paneward's own marked destructive, as capture_pane once was.
-    let (code, stderr) = check_after(|t| t["annotations"]["destructiveHint"] = json!(true));
-    assert_eq!(code, Some(3));
-    assert!(
-        stderr.contains(
-            "at /annotations/destructiveHint: must be false: the rule for a readonly tool of class metadata-read"
-        ),
-        "{stderr}"
-    );
+    // A read of paneward's own marked destructive, as capture_pane once was; and one
+    // that says it is not, which MCP reads only when readOnlyHint is false.
+    for hint in [true, false] {
+        let (code, stderr) = check_after(|t| t["annotations"]["destructiveHint"] = json!(hint));
+        assert_eq!(code, Some(3));
+        assert!(
+            stderr.contains(
+                "at /annotations/destructiveHint: must be left out (MCP's default): the rule for a readonly tool of class metadata-read"
+            ),
+            "{stderr}"
+        );
+    }
     // A seeded file keeps what its page published.
     let (code, _) = check_after(|t| {
         t["source"] = json!("https://example.org/probe/");

@@ -19,7 +19,7 @@ fn profile_tool(name: &str, properties: Value, required: &[&str]) -> String {
         "handler": "flavour::observe",
         "inputSchema": {"type": "object", "additionalProperties": false, "properties": properties, "required": required},
         "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
-        "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false}
+        "annotations": {"readOnlyHint": true, "openWorldHint": false}
     })
     .to_string()
 }
