@@ -20,7 +20,7 @@ struct Options {
     panes: Vec<usize>,
 }
 
-const USAGE: &str = "usage: paneward-bench bytes [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
+pub const USAGE: &str = "usage: paneward-bench bytes [--paneward PATH] [--tmux-mcp PATH] [--libtmux-mcp PATH] \
 [--panes 16,64,256]";
 
 /// The calls measured: every list and search tool of paneward's contract that a peer

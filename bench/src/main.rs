@@ -63,7 +63,30 @@ const USAGE: &str = "usage: paneward-bench [--paneward PATH] [--tmux-mcp PATH] [
 [--calls N (200)] [--startups N (20)] [--panes 1,16,64] [--sessions 1,2 (1)] \
 [--layouts windows,one-window (windows)] \
 [--wait [--wait-samples N (20)] [--wait-seconds S (30)]] \
-[--cases list_sessions,list_windows,list_panes,list_pane_activity,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command,create_window+kill_window,send_keys,send_keys+confirm,search_panes,sequence,agent_job]";
+[--cases list_sessions,list_windows,list_panes,list_pane_activity,snapshot_pane,capture_pane,call_read_tools_batch,long_history,long_batch,run_command,create_window+kill_window,send_keys,send_keys+confirm,search_panes,sequence,agent_job]
+       paneward-bench bytes|fleet|watch|soak --help   (the bytes a model reads, a fleet's fan-out, watching subscribed panes, a soak)";
+
+const WATCH_USAGE: &str =
+    "usage: paneward-bench watch [--paneward PATH] [--panes N (16)] [--seconds N (30)] [--samples N (30)]";
+
+const FLEET_USAGE: &str = "usage: paneward-bench fleet [--paneward PATH] [--panes N (64)] [--samples N (50)]";
+
+/// The usage of the subcommand named first on the command line (the main run's when
+/// none is), when `--help` or `-h` is anywhere on it: no flag of the bench takes a value
+/// that could be spelt so, and a subcommand's own parser would read it as one.
+fn help_asked() -> Option<&'static str> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        return None;
+    }
+    Some(match args.first().map(String::as_str) {
+        Some("bytes") => bytes::USAGE,
+        Some("fleet") => FLEET_USAGE,
+        Some("watch") => WATCH_USAGE,
+        Some("soak") => soak::USAGE,
+        _ => USAGE,
+    })
+}
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -149,7 +172,6 @@ fn parse_options() -> Result<Options, String> {
             "--wait-seconds" => {
                 options.wait_seconds = value()?.parse().map_err(|_| "--wait-seconds takes a number")?;
             }
-            "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
@@ -338,14 +360,20 @@ fn watch_main() -> Result<String, String> {
     let (mut panes, mut seconds, mut samples) = (16, 30, 30);
     let mut args = std::env::args().skip(2);
     while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = || value.parse::<usize>().map_err(|_| format!("{flag} takes a number"));
+        let value = args
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n{WATCH_USAGE}"))?;
+        let number = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("{flag} takes a number\n{WATCH_USAGE}"))
+        };
         match flag.as_str() {
             "--paneward" => paneward = value.clone().into(),
             "--panes" => panes = number()?.max(1),
             "--seconds" => seconds = number()?.max(1),
             "--samples" => samples = number()?.max(1),
-            other => return Err(format!("unknown argument {other:?}")),
+            other => return Err(format!("unknown argument {other:?}\n{WATCH_USAGE}")),
         }
     }
     watch::run(&paneward, panes, u64::try_from(seconds).unwrap_or(30), samples)
@@ -357,13 +385,19 @@ fn fleet_main() -> Result<String, String> {
     let (mut panes, mut samples) = (64, 50);
     let mut args = std::env::args().skip(2);
     while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = || value.parse::<usize>().map_err(|_| format!("{flag} takes a number"));
+        let value = args
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n{FLEET_USAGE}"))?;
+        let number = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("{flag} takes a number\n{FLEET_USAGE}"))
+        };
         match flag.as_str() {
             "--paneward" => paneward = value.clone().into(),
             "--panes" => panes = number()?.max(1),
             "--samples" => samples = number()?.max(1),
-            other => return Err(format!("unknown argument {other:?}")),
+            other => return Err(format!("unknown argument {other:?}\n{FLEET_USAGE}")),
         }
     }
     fleet::run(&paneward, panes, samples)
@@ -389,6 +423,10 @@ fn soak_main() -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    if let Some(usage) = help_asked() {
+        println!("{usage}");
+        return ExitCode::SUCCESS;
+    }
     if std::env::args().nth(1).as_deref() == Some("bytes") {
         return match bytes::run(std::env::args().skip(2)) {
             Ok(report) => {

@@ -51,7 +51,7 @@ const STUCK_AFTER: Duration = Duration::from_secs(120);
 /// Quiet time at the end for the last lines to reach the log.
 const FINAL_SETTLE: Duration = Duration::from_secs(2);
 
-const USAGE: &str = "usage: paneward-bench soak [--paneward PATH] [--minutes N (60)] \
+pub const USAGE: &str = "usage: paneward-bench soak [--paneward PATH] [--minutes N (60)] \
 [--kill-every SECONDS (60)] [--seed N]";
 
 pub struct SoakOptions {
