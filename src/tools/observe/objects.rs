@@ -64,8 +64,10 @@ pub const OWNED_PANE: &str = OwnedMark::Pane.option();
 pub const OWNED_WINDOW: &str = OwnedMark::Window.option();
 pub const OWNED_SESSION: &str = OwnedMark::Session.option();
 
-/// The variables a [`Pane`] needs, plus the server's identity for the caller check.
-pub const PANE_FIELDS: [&str; 20] = [
+/// The variables a [`Pane`] needs, plus the server's `pid` for the caller check (which
+/// compares no socket path: [`crate::guard::caller::CallerPane::is`]). tmux expands
+/// each variable for every pane listed, so one never read costs every list.
+pub const PANE_FIELDS: [&str; 19] = [
     "pane_id",
     "pane_index",
     "session_id",
@@ -79,7 +81,6 @@ pub const PANE_FIELDS: [&str; 20] = [
     "pane_pid",
     "pane_dead",
     "pane_in_mode",
-    "socket_path",
     "pid",
     "session_name",
     "window_name",

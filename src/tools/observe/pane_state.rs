@@ -5,8 +5,8 @@ use crate::runtime::error::ToolError;
 use crate::tmux::format::{parse_one, record_format, Record};
 use crate::tmux::{PaneId, ReadCommand, ReadVerb, TmuxError};
 
-/// The variables `snapshot_pane` needs, plus the server's identity for the caller check.
-pub const SNAPSHOT_FIELDS: [&str; 17] = [
+/// The variables `snapshot_pane` needs, plus the server's `pid` for the caller check.
+pub const SNAPSHOT_FIELDS: [&str; 16] = [
     "pane_id",
     "history_size",
     "window_id",
@@ -20,7 +20,6 @@ pub const SNAPSHOT_FIELDS: [&str; 17] = [
     "pane_dead_status",
     "pane_dead_signal",
     "pid",
-    "socket_path",
     "session_name",
     "window_name",
     "pane_current_command",
