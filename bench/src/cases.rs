@@ -5,7 +5,7 @@ use paneward::tmux::format::{FIELD_SEP, RECORD_END};
 use paneward::tmux::script::command_line;
 use paneward::tmux::{Command, PaneId};
 use paneward::tools::observe::capture::TEXT_FIELDS;
-use paneward::tools::observe::objects::{fields, PANE_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
+use paneward::tools::observe::objects::{fields, PANE_FIELDS, PANE_ROW_FIELDS, SESSION_FIELDS, WINDOW_FIELDS};
 use paneward::tools::observe::pane_state::{capture, capture_newest, SNAPSHOT_FIELDS};
 use paneward::tools::observe::tree::PANE_DETAIL;
 use serde_json::{json, Value};
@@ -163,7 +163,7 @@ impl Case {
         let commands = match self {
             Self::ListSessions => list("list-sessions", &SESSION_FIELDS),
             Self::ListWindows => list("list-windows", &WINDOW_FIELDS),
-            Self::ListPanes => list("list-panes", &PANE_FIELDS),
+            Self::ListPanes => list("list-panes", &PANE_ROW_FIELDS),
             // The listing alone: the difference is the /proc reads.
             Self::ListPaneActivity => list("list-panes", &ACTIVITY_FIELDS),
             Self::SnapshotPane => vec![capture(target, false).into(), describe(target, &SNAPSHOT_FIELDS)],

@@ -89,16 +89,37 @@ pub const PANE_FIELDS: [&str; 19] = [
     OWNED_PANE,
 ];
 
+/// The variables a brief `list_panes` row needs (`rows::brief_pane_row`), with the `session_name` its filter reads: about half of
+/// [`PANE_FIELDS`], and tmux spends about a microsecond on each variable of each pane
+/// (BENCHMARKS.md, "A fleet").
+pub const PANE_ROW_FIELDS: [&str; 10] = [
+    "pane_id",
+    "window_id",
+    "pane_active",
+    "pane_dead",
+    "pane_in_mode",
+    "pid",
+    "session_name",
+    "pane_current_command",
+    "pane_current_path",
+    OWNED_PANE,
+];
+
+/// Whether the pane of `record` (its `pane_id` is `id`) is the caller's.
+pub fn caller_flag(id: &str, record: &Record<'_>, caller: Option<&CallerPane>) -> Result<bool, ToolError> {
+    match id.parse::<PaneId>() {
+        Ok(pane) => Ok(is_caller(caller, pane, record)?),
+        Err(_) => Ok(false),
+    }
+}
+
 /// Reads a [`Pane`] from a record that holds [`PANE_FIELDS`].
 ///
 /// # Errors
 /// A field is missing, not a number where one is expected, or not an id where one is.
 pub fn pane_from(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<Pane, ToolError> {
     let id = record.text("pane_id")?;
-    let is_caller = match id.parse::<PaneId>() {
-        Ok(pane) => is_caller(caller, pane, record)?,
-        Err(_) => false,
-    };
+    let is_caller = caller_flag(id, record, caller)?;
     Ok(Pane {
         id: reply_id::<PaneId>(id)?,
         index: record.int("pane_index")?,

@@ -4,9 +4,16 @@
 //! container's id, what runs and where) and leaves out false flags and zero counts: a
 //! model reads every byte of a list, and most panes are not dead, zoomed or in a mode.
 //! Rows are built from the full objects of [`super::objects`], so every other reader
-//! of those objects (single-object tools, resources, the profiles) keeps every field.
+//! of those objects (single-object tools, resources, the profiles) keeps every field;
+//! a brief `list_panes` row is read from a record of only what it shows
+//! ([`brief_pane_row`]), since tmux's time for a list grows with each variable asked.
 
 use crate::generated::types::{Pane, PaneRow, PaneRowGeometry, Session, SessionRow, Window, WindowRow};
+use crate::guard::caller::CallerPane;
+use crate::runtime::error::ToolError;
+use crate::tmux::format::Record;
+use crate::tmux::{PaneId, WindowId};
+use crate::tools::observe::objects::{caller_flag, reply_id, OWNED_PANE};
 
 /// How much of each row a list returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +78,36 @@ pub fn pane_row(pane: Pane, detail: Detail) -> PaneRow {
         geometry: detail.full_only(geometry),
         pid: detail.full_only(pane.pid),
     }
+}
+
+/// A brief pane row read straight from a record that holds [`super::objects::PANE_ROW_FIELDS`]: the
+/// row [`pane_row`] makes of the whole [`Pane`] at [`Detail::Brief`], without asking
+/// tmux for what that row leaves out (`tests/it/observe/brief.rs` checks on a real tmux
+/// that a brief row holds what the full row says).
+///
+/// # Errors
+/// As [`super::objects::pane_from`].
+pub fn brief_pane_row(record: &Record<'_>, caller: Option<&CallerPane>) -> Result<PaneRow, ToolError> {
+    let id = record.text("pane_id")?;
+    let brief = Detail::Brief;
+    Ok(PaneRow {
+        active: brief.flag(record.flag("pane_active")?),
+        dead: brief.flag(record.flag("pane_dead")?),
+        in_mode: brief.flag(record.flag("pane_in_mode")?),
+        is_caller: brief.flag(caller_flag(id, record, caller)?),
+        owned: brief.flag(record.flag(OWNED_PANE)?),
+        id: reply_id::<PaneId>(id)?,
+        window_id: reply_id::<WindowId>(record.text("window_id")?)?,
+        current_command: record.text("pane_current_command")?.to_string(),
+        current_path: record.text("pane_current_path")?.to_string(),
+        index: None,
+        session: None,
+        session_id: None,
+        window: None,
+        window_index: None,
+        geometry: None,
+        pid: None,
+    })
 }
 
 /// `window` as a list row.

@@ -10,7 +10,7 @@ use crate::generated::types::{
     FindPaneByPositionOutputPosition, GetPaneInfoInput, GetPaneInfoOutput, GetPaneInfoOutputCursor,
     GetSessionInfoInput, GetSessionInfoOutput, GetWindowInfoInput, GetWindowInfoOutput, ListPanesInput,
     ListPanesInputDetail, ListPanesOutput, ListSessionsInput, ListSessionsInputDetail, ListSessionsOutput,
-    ListWindowsInput, ListWindowsInputDetail, ListWindowsOutput, PaneGeometry,
+    ListWindowsInput, ListWindowsInputDetail, ListWindowsOutput, PaneGeometry, PaneRow,
 };
 use crate::guard::ReadGate;
 use crate::runtime::error::{echo, ToolError, ToolErrorKind};
@@ -20,10 +20,10 @@ use crate::tools::args;
 use crate::tools::observe::filter;
 use crate::tools::observe::objects::{
     capped, fields, pane_from, session_from, terminal_clients, window_from, AttachedCount, CLIENT_FIELDS, PANE_FIELDS,
-    SESSION_FIELDS, WINDOW_FIELDS,
+    PANE_ROW_FIELDS, SESSION_FIELDS, WINDOW_FIELDS,
 };
 use crate::tools::observe::pane_state::{describe_pane, exit_status, pane_record};
-use crate::tools::observe::rows::{pane_row, session_row, window_row, Detail};
+use crate::tools::observe::rows::{brief_pane_row, pane_row, session_row, window_row, Detail};
 
 fn text(output: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(output)
@@ -144,6 +144,45 @@ pub async fn panes_listed(
         .collect()
 }
 
+/// A pane as `list_panes` lists it: its row, and what the filters read that a brief
+/// row may leave out.
+struct ListedPane {
+    row: PaneRow,
+    session: String,
+    active: bool,
+    dead: bool,
+}
+
+/// Every pane as a row at `detail`, in one round trip that asks tmux only for what
+/// those rows hold ([`PANE_ROW_FIELDS`] for brief ones).
+async fn pane_rows_listed(gate: &ReadGate<'_>, detail: Detail) -> Result<Vec<ListedPane>, ToolError> {
+    let names: &[&str] = match detail {
+        Detail::Brief => &PANE_ROW_FIELDS,
+        Detail::Full => &PANE_FIELDS,
+    };
+    let list = ReadCommand::new(ReadVerb::ListPanes)
+        .arg("-a")
+        .arg("-F")
+        .arg(record_format(names));
+    let output = gate.run(list).await?;
+    let caller = gate.state().caller.as_ref();
+    parse_records("list-panes", names, &text(&output))?
+        .iter()
+        .map(|record| {
+            let row = match detail {
+                Detail::Brief => brief_pane_row(record, caller)?,
+                Detail::Full => pane_row(pane_from(record, caller)?, detail),
+            };
+            Ok(ListedPane {
+                row,
+                session: record.text("session_name")?.to_string(),
+                active: record.flag("pane_active")?,
+                dead: record.flag("pane_dead")?,
+            })
+        })
+        .collect()
+}
+
 pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<ListPanesOutput, ToolError> {
     let ListPanesInput {
         active,
@@ -155,15 +194,15 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
     } = input;
     let detail = Detail::from_full(matches!(detail, Some(ListPanesInputDetail::Full)));
     let folder = filter::folder("/path_under", path_under.as_deref().map(String::as_str))?;
-    let narrowed = filter::narrowed(panes_listed(gate, &["-a"]).await?, |pane| {
+    let narrowed = filter::narrowed(pane_rows_listed(gate, detail).await?, |pane| {
         filter::passes(session.as_deref(), pane.session.as_str())
-            && filter::passes(current_command.as_deref(), pane.current_command.as_str())
+            && filter::passes(current_command.as_deref(), pane.row.current_command.as_str())
             && filter::passes(active.as_ref(), &pane.active)
             && filter::passes(dead.as_ref(), &pane.dead)
-            && filter::under(folder.as_ref(), &pane.current_path)
+            && filter::under(folder.as_ref(), &pane.row.current_path)
     });
     Ok(ListPanesOutput {
-        panes: narrowed.items.into_iter().map(|p| pane_row(p, detail)).collect(),
+        panes: narrowed.items.into_iter().map(|pane| pane.row).collect(),
         total: narrowed.total,
         filtered_out: detail.count(narrowed.filtered_out),
         truncated: detail.flag(narrowed.truncated),
