@@ -354,52 +354,47 @@ fn run(options: &Options) -> Result<String, String> {
     Ok(report)
 }
 
-/// `paneward-bench watch [--paneward PATH] [--panes 16] [--seconds 30] [--samples 30]`.
-fn watch_main() -> Result<String, String> {
+/// The flags of a small subcommand after its name: `--paneward PATH` (returned; the
+/// release build by default) and the whole numbers of `numbers`, each at least 1, with
+/// `usage` in every error.
+fn subcommand_flags(usage: &str, numbers: &mut [(&str, &mut usize)]) -> Result<PathBuf, String> {
     let mut paneward = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward");
-    let (mut panes, mut seconds, mut samples) = (16, 30, 30);
     let mut args = std::env::args().skip(2);
     while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{WATCH_USAGE}"))?;
-        let number = || {
-            value
-                .parse::<usize>()
-                .map_err(|_| format!("{flag} takes a number\n{WATCH_USAGE}"))
-        };
-        match flag.as_str() {
-            "--paneward" => paneward = value.clone().into(),
-            "--panes" => panes = number()?.max(1),
-            "--seconds" => seconds = number()?.max(1),
-            "--samples" => samples = number()?.max(1),
-            other => return Err(format!("unknown argument {other:?}\n{WATCH_USAGE}")),
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value\n{usage}"))?;
+        if flag == "--paneward" {
+            paneward = value.into();
+            continue;
         }
+        let Some((_, number)) = numbers.iter_mut().find(|(name, _)| *name == flag) else {
+            return Err(format!("unknown argument {flag:?}\n{usage}"));
+        };
+        **number = value
+            .parse::<usize>()
+            .map_err(|_| format!("{flag} takes a number\n{usage}"))?
+            .max(1);
     }
+    Ok(paneward)
+}
+
+/// `paneward-bench watch [--paneward PATH] [--panes 16] [--seconds 30] [--samples 30]`.
+fn watch_main() -> Result<String, String> {
+    let (mut panes, mut seconds, mut samples) = (16, 30, 30);
+    let paneward = subcommand_flags(
+        WATCH_USAGE,
+        &mut [
+            ("--panes", &mut panes),
+            ("--seconds", &mut seconds),
+            ("--samples", &mut samples),
+        ],
+    )?;
     watch::run(&paneward, panes, u64::try_from(seconds).unwrap_or(30), samples)
 }
 
 /// `paneward-bench fleet [--panes 64] [--samples 50] [--paneward PATH]`: see [`fleet`].
 fn fleet_main() -> Result<String, String> {
-    let mut paneward = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/paneward");
     let (mut panes, mut samples) = (64, 50);
-    let mut args = std::env::args().skip(2);
-    while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{FLEET_USAGE}"))?;
-        let number = || {
-            value
-                .parse::<usize>()
-                .map_err(|_| format!("{flag} takes a number\n{FLEET_USAGE}"))
-        };
-        match flag.as_str() {
-            "--paneward" => paneward = value.clone().into(),
-            "--panes" => panes = number()?.max(1),
-            "--samples" => samples = number()?.max(1),
-            other => return Err(format!("unknown argument {other:?}\n{FLEET_USAGE}")),
-        }
-    }
+    let paneward = subcommand_flags(FLEET_USAGE, &mut [("--panes", &mut panes), ("--samples", &mut samples)])?;
     fleet::run(&paneward, panes, samples)
 }
 

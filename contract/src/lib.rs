@@ -3,7 +3,8 @@
 //!
 //! [`load`] reads and checks the tool files of `schemas/tools` (every problem named by
 //! file and JSON pointer, [`ContractError`]), [`shape`] refuses the JSON Schema the
-//! generator cannot turn into Rust, [`reply`] keeps a reply's schema a description, [`Tier`] is the safety tier a tool file declares (raised for some argument values by
+//! generator cannot turn into Rust, [`reply`] keeps a reply's schema a description,
+//! [`Tier`] is the safety tier a tool file declares (raised for some argument values by
 //! [`escalation`]),
 //! [`facts`] are what the guards and batches know of a tool beyond its contract (what
 //! it reaches, pane text, batches, dry runs; [`template`] the dry run's text),

@@ -5,7 +5,7 @@
 //! Every session reads every output schema before its first call, and a model reads a
 //! reply, not a validator's verdict on it. So a reply's objects are left open, which also
 //! lets a later version add a field without breaking a client that validates, and the
-//! form of a value paneward writes (an id's pattern, a count's minimum) is not said
+//! form of a value paneward writes (an id's pattern, a name's length) is not said
 //! again: the input side, where a caller writes that value, carries it. paneward still
 //! checks every reply closed, in debug builds and in the tests (`strict_copy`), so no
 //! field slips in unsaid. A seeded file keeps its output schema as its upstream page

@@ -21,13 +21,13 @@ pub const HINT_DEFAULTS: [(&str, bool); 4] = [
     ("openWorldHint", true),
 ];
 
-/// The hints of a paneward tool, by the one rule: a read is read-only; a change is destructive when its reach is the destructive tier, it ends
-/// things, or it controls panes in a way a repeat would repeat (typed text reaches
-/// whatever the pane runs; entering a mode twice does nothing more); a change says
-/// whether it is idempotent (`idempotent`, the one hint that is a fact of the tool, not
-/// of its tier or class); and a
-/// tool is open-world when what it returns or reaches is written by programs in panes
-/// (content reads and pane control), so its text is untrusted.
+/// The hints of a paneward tool, by the one rule: a read is read-only; a change is
+/// destructive when its reach is the destructive tier, it ends things, or it controls
+/// panes in a way a repeat would repeat (typed text reaches whatever the pane runs;
+/// entering a mode twice does nothing more); a change says whether it is idempotent
+/// (`idempotent`, the one hint that is a fact of the tool, not of its tier or class);
+/// and a tool is open-world when what it returns or reaches is written by programs in
+/// panes (content reads and pane control), so its text is untrusted.
 ///
 /// Only the hints that differ from [`HINT_DEFAULTS`] are given, and a read gives neither
 /// `destructiveHint` nor `idempotentHint`, which MCP gives meaning only when

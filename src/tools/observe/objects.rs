@@ -89,9 +89,9 @@ pub const PANE_FIELDS: [&str; 19] = [
     OWNED_PANE,
 ];
 
-/// The variables a brief `list_panes` row needs (`rows::brief_pane_row`), with the `session_name` its filter reads: about half of
-/// [`PANE_FIELDS`], and tmux spends about a microsecond on each variable of each pane
-/// (BENCHMARKS.md, "A fleet").
+/// The variables a brief `list_panes` row needs (`rows::brief_pane_row`), with the
+/// `session_name` its filter reads: about half of [`PANE_FIELDS`], and tmux spends
+/// about a microsecond on each variable of each pane (BENCHMARKS.md, "A fleet").
 pub const PANE_ROW_FIELDS: [&str; 10] = [
     "pane_id",
     "window_id",

@@ -144,13 +144,11 @@ pub async fn panes_listed(
         .collect()
 }
 
-/// A pane as `list_panes` lists it: its row, and what the filters read that a brief
-/// row may leave out.
+/// A pane as `list_panes` lists it: its row, and its session's name, which the filter
+/// reads and a brief row leaves out.
 struct ListedPane {
     row: PaneRow,
     session: String,
-    active: bool,
-    dead: bool,
 }
 
 /// Every pane as a row at `detail`, in one round trip that asks tmux only for what
@@ -176,8 +174,6 @@ async fn pane_rows_listed(gate: &ReadGate<'_>, detail: Detail) -> Result<Vec<Lis
             Ok(ListedPane {
                 row,
                 session: record.text("session_name")?.to_string(),
-                active: record.flag("pane_active")?,
-                dead: record.flag("pane_dead")?,
             })
         })
         .collect()
@@ -197,8 +193,9 @@ pub async fn list_panes(gate: &ReadGate<'_>, input: ListPanesInput) -> Result<Li
     let narrowed = filter::narrowed(pane_rows_listed(gate, detail).await?, |pane| {
         filter::passes(session.as_deref(), pane.session.as_str())
             && filter::passes(current_command.as_deref(), pane.row.current_command.as_str())
-            && filter::passes(active.as_ref(), &pane.active)
-            && filter::passes(dead.as_ref(), &pane.dead)
+            // A brief row leaves a false flag out.
+            && filter::passes(active.as_ref(), &pane.row.active.unwrap_or(false))
+            && filter::passes(dead.as_ref(), &pane.row.dead.unwrap_or(false))
             && filter::under(folder.as_ref(), &pane.row.current_path)
     });
     Ok(ListPanesOutput {

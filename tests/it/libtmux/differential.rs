@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use crate::support::differential::{tmux_pair, Suite, Twin};
+use crate::support::differential::{scrub, tmux_pair, Suite, Twin};
 use crate::support::Client;
 
 use super::tmux_mcp;
@@ -38,23 +38,8 @@ const SUITE: Suite = Suite {
 /// exec'd its program, so whether a read sees `tmux` or the shell is chance, on either
 /// server.
 fn respawned_command(tool: &str, reply: &mut Value) {
-    fn scrub_command(value: &mut Value) {
-        match value {
-            Value::Object(members) => {
-                for (key, member) in members.iter_mut() {
-                    if key == "command" {
-                        *member = Value::from("<respawning>");
-                    } else {
-                        scrub_command(member);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(scrub_command),
-            _ => {}
-        }
-    }
     if tool == "respawn_pane" {
-        scrub_command(reply);
+        scrub(reply, &["command"], &[]);
     }
 }
 

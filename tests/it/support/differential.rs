@@ -243,7 +243,7 @@ fn parse_texts(value: &mut Value) {
 
 /// `value` with each `volatile` member's value a placeholder and each `own` value
 /// (a server's name, its folders) in a string its placeholder.
-fn scrub(value: &mut Value, volatile: &[&str], own: &[(String, String)]) {
+pub fn scrub(value: &mut Value, volatile: &[&str], own: &[(String, String)]) {
     match value {
         Value::Object(fields) => {
             for (key, field) in fields.iter_mut() {
