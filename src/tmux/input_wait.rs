@@ -185,14 +185,31 @@ enum Seen {
     Multiplexing(&'static str),
     WaitingForChild,
     Elsewhere(String),
+    /// Ended: gone from `/proc`, or a zombie its parent has not reaped yet. It reads
+    /// nothing, so it says nothing about the terminal.
+    Ended,
     Unknown(String),
+}
+
+/// Whether the process `pid` has ended: its files are gone, or the kernel marks it a
+/// zombie (its `syscall` file then reads `-1`, which no live call is).
+fn has_ended(pid: u32, syscall: &std::io::Result<String>) -> bool {
+    match syscall {
+        Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        Ok(text) if text.starts_with("-1 ") => read_stat(pid).is_none_or(|stat| stat.state == 'Z'),
+        Ok(_) => false,
+    }
 }
 
 fn look_at(calls: &Calls, stat: &Stat, terminal: &Terminal<'_>) -> Seen {
     let pid = stat.pid;
     let wchan = std::fs::read_to_string(proc_file(pid, "wchan")).unwrap_or_default();
     let wchan = wchan.trim();
-    match std::fs::read_to_string(proc_file(pid, "syscall")).map(|t| parse_syscall(&t)) {
+    let syscall = std::fs::read_to_string(proc_file(pid, "syscall"));
+    if has_ended(pid, &syscall) {
+        return Seen::Ended;
+    }
+    match syscall.map(|t| parse_syscall(&t)) {
         Ok(Some(Syscall::Running)) => Seen::Elsewhere("running".into()),
         Ok(Some(Syscall::Blocked { number, first: fd })) if number == calls.read => {
             match std::fs::read_link(proc_file(pid, &format!("fd/{fd}"))) {
@@ -301,6 +318,8 @@ pub fn input_wait(pane_pid: u32, pane_tty: &Path, groups: &mut Groups) -> InputW
             leader.command, leader.pid
         )),
         Seen::Elsewhere(doing) => not_waiting(&leader, doing),
+        // The terminal's next reader is not there yet: no wait to report this look.
+        Seen::Ended => not_waiting(&leader, "ending".into()),
         Seen::Unknown(why) => InputWait::Unknown(why),
         Seen::WaitingForChild => {
             let members: Vec<Stat> = groups
@@ -322,6 +341,7 @@ pub fn input_wait(pane_pid: u32, pane_tty: &Path, groups: &mut Groups) -> InputW
                             leader.command, leader.pid, member.command, member.pid
                         ));
                     }
+                    // Blocked in something else, or ended: nothing about the terminal.
                     _ => {}
                 }
             }
@@ -363,5 +383,31 @@ mod tests {
         assert_eq!(reads_as(&stat(12, "sudo"), 10, Some(silent)), ReadsAs::Password);
         assert_eq!(reads_as(&stat(12, "vim"), 10, Some(raw)), ReadsAs::ProgramInput);
         assert_eq!(reads_as(&stat(12, "vim"), 10, None), ReadsAs::ProgramInput);
+    }
+
+    fn syscall_of(pid: u32) -> std::io::Result<String> {
+        std::fs::read_to_string(proc_file(pid, "syscall"))
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_zombie_and_a_reaped_process_have_ended_and_a_sleeping_one_has_not() {
+        let mut sleeper = std::process::Command::new("sleep").arg("100").spawn().unwrap();
+        let mut quitter = std::process::Command::new("true").spawn().unwrap();
+        let quitter_pid = quitter.id();
+        // Unwaited, `true` stays a zombie once it exits; the stat says when it has.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while read_stat(quitter_pid).is_some_and(|stat| stat.state != 'Z') {
+            assert!(std::time::Instant::now() < deadline, "true never exited");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(has_ended(quitter_pid, &syscall_of(quitter_pid)), "a zombie");
+        quitter.wait().unwrap();
+        assert!(has_ended(quitter_pid, &syscall_of(quitter_pid)), "reaped");
+        let sleeping = sleeper.id();
+        let ended = has_ended(sleeping, &syscall_of(sleeping));
+        sleeper.kill().unwrap();
+        sleeper.wait().unwrap();
+        assert!(!ended, "a live process");
     }
 }
