@@ -75,9 +75,11 @@ fn a_program_in_no_entry_keeps_the_generic_quiet_rule() {
     let (pane, phase_file) = tmux.fake_agent(&scratch, "claude", "someagent");
     let mut client = tmux.paneward();
     submit(&mut client, &pane);
+    // Half a second of quiet fits in each 1.5 s busy line with a second to spare for a
+    // busy machine's late call, and never in the 0.2 s flash between them.
     let quiet = client.call_ok(
         "wait_for_idle",
-        json!({"pane_id": pane, "quiet_seconds": 1, "timeout_seconds": 60}),
+        json!({"pane_id": pane, "quiet_seconds": 0.5, "timeout_seconds": 60}),
     );
     assert_eq!(quiet["outcome"], "quiet", "{quiet}");
     assert_eq!(
