@@ -23,7 +23,9 @@
 //!   there only for its terminal (and its own timers, still at the prompt).
 //! - A leader waiting for a child (`wait4`, `waitid`: `git` running an editor, `make`
 //!   running a compiler) hands the question to the rest of its group: one scan of
-//!   `/proc` (each process's `stat`), made only then and at most once per listing.
+//!   `/proc` (each process's `stat`), made only then and at most once per listing. A
+//!   member that has ended since (gone, or a zombie not yet reaped) reads nothing and
+//!   counts for nothing: the group is still not waiting.
 //! - Any other program waiting on several descriptors at once (`epoll_wait`, `poll`,
 //!   `select`: an event loop, such as a Node agent's) may or may not be waiting for the
 //!   terminal: [`InputWait::Unknown`], never a guess.
@@ -203,12 +205,12 @@ fn has_ended(pid: u32, syscall: &std::io::Result<String>) -> bool {
 
 fn look_at(calls: &Calls, stat: &Stat, terminal: &Terminal<'_>) -> Seen {
     let pid = stat.pid;
-    let wchan = std::fs::read_to_string(proc_file(pid, "wchan")).unwrap_or_default();
-    let wchan = wchan.trim();
     let syscall = std::fs::read_to_string(proc_file(pid, "syscall"));
     if has_ended(pid, &syscall) {
         return Seen::Ended;
     }
+    let wchan = std::fs::read_to_string(proc_file(pid, "wchan")).unwrap_or_default();
+    let wchan = wchan.trim();
     match syscall.map(|t| parse_syscall(&t)) {
         Ok(Some(Syscall::Running)) => Seen::Elsewhere("running".into()),
         Ok(Some(Syscall::Blocked { number, first: fd })) if number == calls.read => {

@@ -82,8 +82,9 @@ pub fn pane_row(pane: Pane, detail: Detail) -> PaneRow {
 
 /// A brief pane row read straight from a record that holds
 /// [`super::objects::PANE_ROW_FIELDS`]: the row [`pane_row`] makes of the whole [`Pane`]
-/// at [`Detail::Brief`], without asking tmux for what that row leaves out (`tests/it/observe/brief.rs` checks on a real tmux
-/// that a brief row holds what the full row says).
+/// at [`Detail::Brief`], without asking tmux for what that row leaves out
+/// (`tests/it/observe/brief.rs` checks on a real tmux that a brief row holds what the
+/// full row says).
 ///
 /// # Errors
 /// As [`super::objects::pane_from`].
